@@ -1,0 +1,122 @@
+# simc — build, run, test, bench.  `make help` lists the targets.
+#
+# System packages (Debian): the build checks for them and installs them when
+# run as root, otherwise it stops and prints the exact apt-get command.
+
+BUILD   ?= release
+ifeq ($(BUILD),debug)
+  OPT      := -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+  LDOPT    := -fsanitize=address,undefined
+  OUT      := build/debug
+  BIN      := build/debug/bin
+else
+  OPT      := -O2 -g -DNDEBUG
+  LDOPT    :=
+  OUT      := build/release
+  BIN      := bin
+endif
+
+CC      ?= cc
+PKGS    := yaml-0.1 lapacke hdf5
+DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev \
+            libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
+LDLIBS  := $(PKG_LIBS) -llapack -lblas -lm
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS  += -DSC_VERSION='"$(VERSION)"'
+
+LIB_SRC  := $(filter-out src/cli/%,$(wildcard src/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(OUT)/%.o)
+LIB      := $(OUT)/libsimc.a
+TOOL_SRC := $(wildcard tools/*.c)
+TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
+TEST_SRC := $(wildcard test/test_*.c)
+TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
+STAMP    := build/.deps-ok
+
+.SECONDARY:
+.PHONY: all run test debug bench results install clean help deps check
+all: $(BIN)/simc $(TOOLS)
+
+help:
+	@echo "make            build bin/simc and tools"
+	@echo "make run        build and run the default scene (scenes/default.yaml)"
+	@echo "make test       build and run every test (ends with 'N passed, N failed')"
+	@echo "make debug      the tests under AddressSanitizer + UBSan"
+	@echo "make bench      benchmarks -> results/bench.md"
+	@echo "make install PREFIX=/usr/local"
+
+# ---- system packages ----
+deps: $(STAMP)
+$(STAMP):
+	@missing=""; \
+	for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing system packages:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	      || { echo "apt-get install failed"; exit 1; }; \
+	  else \
+	    echo "missing system packages; run:"; \
+	    echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p build && touch $@
+
+# ---- build ----
+$(OUT)/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/simc: $(OUT)/src/cli/main.o $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+
+$(BIN)/%: $(OUT)/tools/%.o $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+
+$(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+
+# ---- use ----
+run: $(BIN)/simc
+	@mkdir -p out
+	$(BIN)/simc scenes/default.yaml -o out/default.h5
+	@echo "output: out/default.h5  (look at it: h5dump -H out/default.h5, or"
+	@echo "        /usr/bin/python3 tools/plot.py out/default.h5 -o out/default.png)"
+
+test: $(BIN)/simc $(TOOLS) $(TESTS)
+	@BIN=$(BIN) test/run_tests.sh
+
+debug:
+	@$(MAKE) --no-print-directory BUILD=debug test
+
+check:
+	@tools/check_includes.sh
+
+bench: $(BIN)/simc $(TOOLS)
+	@BIN=$(BIN) tools/bench.sh
+
+results: $(BIN)/simc $(TOOLS)
+	@BIN=$(BIN) tools/make_results.sh
+
+PREFIX ?= /usr/local
+install: $(BIN)/simc $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN)/simc $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build bin out
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,43 @@
+/* problem: the contact problem handed to a contact solver (types only).
+ *
+ * Solvers see only this: no model, no data.  The unknowns are the next-step
+ * generalized velocities v and the contact impulses gamma (N s).  Per contact
+ * i the 3 rows of J are expressed in the contact frame C_i = (t1, t2, n):
+ * vc_i = J_i v, and vn > 0 means the bodies separate.  See
+ * ref/convex-contact.md sections 1-2 for the meaning of R and vhat. */
+#ifndef SC_PROBLEM_H
+#define SC_PROBLEM_H
+
+typedef struct sc_problem {
+  int nv;              /* generalized velocities */
+  int nc;              /* contacts */
+  const double* A;     /* (nv x nv) column-major, SPD: linearized momentum matrix */
+  const double* vstar; /* (nv) free-motion velocities, m/s or rad/s */
+  const double* J;     /* (3nc x nv) column-major contact Jacobian, rows (t1, t2, n) */
+  const double* R;     /* (3nc) diagonal regularization (Rt, Rt, Rn) per contact, (m/s)/(N s) */
+  const double* vhat;  /* (3nc) stabilization velocity (0, 0, vhat_n) per contact, m/s */
+  const double* mu;    /* (nc) friction coefficients */
+  const double* phi0;  /* (nc) signed gaps at the step start, m (negative = overlap) */
+  double dt;           /* time step, s */
+} sc_problem;
+
+typedef enum sc_solve_status {
+  SC_SOLVE_OK = 0,
+  SC_SOLVE_MAXIT = 1,       /* iteration / pivot cap reached */
+  SC_SOLVE_LINESEARCH = 2,  /* line search failed (descent lost to round-off) */
+  SC_SOLVE_FACTOR = 3,      /* factorization failed (not positive definite) */
+  SC_SOLVE_RAY = 4,         /* Lemke: ray termination (no solution found) */
+  SC_SOLVE_CYCLE = 5,       /* Lemke: cycling detected */
+  SC_SOLVE_NAN = 6          /* non-finite input or iterate */
+} sc_solve_status;
+
+/* Statistics of one solve. */
+typedef struct sc_solver_stats {
+  int iterations;        /* Newton iterations (factorizations) or Lemke pivots */
+  int linesearch_evals;  /* total line-search evaluations (Newton) */
+  double residual;       /* final relative momentum residual ||D grad|| / scale */
+  double cost;           /* final cost l(v), J (Newton) */
+  sc_solve_status status;
+} sc_solver_stats;
+
+#endif

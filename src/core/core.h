@@ -1,0 +1,67 @@
+/* core: status codes, located errors, assertions.
+ *
+ * Every fallible library call returns an sc_status and, on failure, fills a
+ * caller-owned sc_error (SQLite / mj_loadXML style).  The library never
+ * prints and never exits; only the CLI decides what to do with an error. */
+#ifndef SC_CORE_H
+#define SC_CORE_H
+
+#include <stddef.h>
+
+typedef enum sc_status {
+  SC_OK = 0,
+  SC_ERR_SCENE = 1,     /* invalid scene or arguments (CLI exit 1) */
+  SC_ERR_SIM = 2,       /* simulation failed: NaN, divergence, no convergence */
+  SC_ERR_IO = 3,        /* file could not be read or written */
+  SC_ERR_CAPACITY = 4,  /* a preallocated buffer is too small */
+  SC_ERR_NOMEM = 5
+} sc_status;
+
+/* A located error: file:line:col: message.  line/col are 1-based; 0 means
+ * "no location" (e.g. an error about the command line as a whole). */
+typedef struct sc_error {
+  sc_status code;
+  char file[256];
+  int line, col;
+  char msg[768];
+} sc_error;
+
+/* Clear an error record. */
+void sc_error_clear(sc_error* err);
+
+/* Fill err (when non-NULL) and return code.  file may be NULL. */
+sc_status sc_error_set(sc_error* err, sc_status code, const char* file, int line, int col,
+                       const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Format "file:line:col: msg" (or just msg when there is no location). */
+void sc_error_format(const sc_error* err, char* buf, size_t bufsz);
+
+/* Programmer invariants (not user errors). */
+#ifndef NDEBUG
+#include <stdio.h>
+#include <stdlib.h>
+#define SC_ASSERT(c)                                                              \
+  do {                                                                            \
+    if (!(c)) {                                                                   \
+      fprintf(stderr, "%s:%d: internal assertion failed: %s\n", __FILE__, __LINE__, \
+              #c);                                                                \
+      abort();                                                                    \
+    }                                                                             \
+  } while (0)
+#else
+#define SC_ASSERT(c) ((void)0)
+#endif
+
+/* Allocation wrappers: the step loop must never call these.  A counter lets
+ * tests assert that no allocation happens while stepping. */
+void* sc_malloc(size_t n);
+void* sc_calloc(size_t count, size_t n);
+void sc_free(void* p);
+/* Number of sc_malloc/sc_calloc calls in this thread so far. */
+long sc_alloc_count(void);
+
+#endif

@@ -1,0 +1,61 @@
+/* linalg: thin wrappers over LAPACKE (column-major, *_work only) and CBLAS. */
+#include "linalg/linalg.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+
+int sc_la_chol_factor(int n, double* A, int lda) {
+  if (n == 0) return 0;
+  return (int)LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, A, lda);
+}
+
+int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nrhs) {
+  if (n == 0) return 0;
+  return (int)LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, nrhs, L, lda, B, ldb);
+}
+
+void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const double* x,
+                double beta, double* y) {
+  if (m == 0) return;
+  if (n == 0) {
+    for (int i = 0; i < m; i++) y[i] *= beta;
+    return;
+  }
+  cblas_dgemv(CblasColMajor, CblasNoTrans, m, n, alpha, A, lda, x, 1, beta, y, 1);
+}
+
+void sc_la_gemvT(int m, int n, double alpha, const double* A, int lda, const double* x,
+                 double beta, double* y) {
+  if (n == 0) return;
+  if (m == 0) {
+    for (int i = 0; i < n; i++) y[i] *= beta;
+    return;
+  }
+  cblas_dgemv(CblasColMajor, CblasTrans, m, n, alpha, A, lda, x, 1, beta, y, 1);
+}
+
+void sc_la_gemmTN(int m, int n, int k, double alpha, const double* A, int lda,
+                  const double* B, int ldb, double beta, double* C, int ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < m; i++) C[i + j * ldc] *= beta;
+    return;
+  }
+  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
+              C, ldc);
+}
+
+double sc_la_dot(int n, const double* x, const double* y) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += x[i] * y[i];
+  return s;
+}
+
+double sc_la_norm2(int n, const double* x) { return sqrt(sc_la_dot(n, x, x)); }
+
+void sc_la_symmetrize_lower(int n, double* A, int lda) {
+  for (int j = 0; j < n; j++)
+    for (int i = j + 1; i < n; i++) A[j + i * lda] = A[i + j * lda];
+}

@@ -1,0 +1,29 @@
+/* linalg: dense column-major linear algebra over LAPACKE's *_work routines.
+ *
+ * Matrices are column-major: element (i, j) of an m x n matrix with leading
+ * dimension ld is a[i + j*ld].  No routine here allocates. */
+#ifndef SC_LINALG_H
+#define SC_LINALG_H
+
+/* Cholesky factorization A = L L^T in place (lower triangle used).
+ * Returns 0 on success, k > 0 when the leading minor k is not positive
+ * definite, < 0 on an argument error. */
+int sc_la_chol_factor(int n, double* A, int lda);
+/* Solve (L L^T) X = B in place for nrhs columns of B. */
+int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nrhs);
+
+/* y = alpha * A x + beta * y  (A is m x n) */
+void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const double* x,
+                double beta, double* y);
+/* y = alpha * A^T x + beta * y  (A is m x n, y has n entries) */
+void sc_la_gemvT(int m, int n, double alpha, const double* A, int lda, const double* x,
+                 double beta, double* y);
+/* C = alpha * A^T B + beta * C; A is k x m, B is k x n, C is m x n. */
+void sc_la_gemmTN(int m, int n, int k, double alpha, const double* A, int lda,
+                  const double* B, int ldb, double beta, double* C, int ldc);
+double sc_la_dot(int n, const double* x, const double* y);
+double sc_la_norm2(int n, const double* x);
+/* Copy the lower triangle of a square matrix to the upper one. */
+void sc_la_symmetrize_lower(int n, double* A, int lda);
+
+#endif

@@ -1,0 +1,246 @@
+/* model: allocation, defaults and names. */
+#include "model/model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char* sc_strdup(const char* s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char* r = sc_malloc(n);
+  if (r) memcpy(r, s, n);
+  return r;
+}
+
+void sc_options_scheme_thetas(sc_scheme s, double* tq, double* tv, double* tvq) {
+  switch (s) {
+    case SC_SCHEME_EXPLICIT_EULER: *tq = 0; *tv = 0; *tvq = 0; break;
+    case SC_SCHEME_SYMPLECTIC_EULER: *tq = 0; *tv = 0; *tvq = 1; break;
+    case SC_SCHEME_IMPLICIT_EULER: *tq = 1; *tv = 1; *tvq = 1; break;
+    case SC_SCHEME_MIDPOINT: *tq = 0.5; *tv = 0.5; *tvq = 0.5; break;
+    case SC_SCHEME_THETA: break;
+  }
+}
+
+void sc_options_default(sc_options* o) {
+  memset(o, 0, sizeof *o);
+  o->dt = 1e-3;
+  o->duration = 1.0;
+  o->gravity[2] = -9.81;
+  o->scheme = SC_SCHEME_MIDPOINT;
+  sc_options_scheme_thetas(o->scheme, &o->theta_q, &o->theta_v, &o->theta_vq);
+  o->newton_tol = 1e-10;
+  o->newton_maxit = 30;
+  o->solver = SC_SOLVER_NEWTON;
+  o->contact_tol = 1e-6;
+  o->contact_maxit = 100;
+  o->on_failure = SC_ON_FAILURE_ABORT;
+  o->lcp_directions = 8;
+  o->sigma = 1e-3;
+  o->beta = 1.0;
+  o->margin = 1e-3;
+  o->ncon_max = 0; /* 0: sized from the geometry at data creation */
+  o->output_every = 1;
+  o->output_contacts = 1;
+}
+
+static const char* joint_names[] = {"fixed", "revolute", "prismatic", "planar", "ball", "free"};
+static const char* geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+static const char* scheme_names[] = {"explicit_euler", "symplectic_euler", "implicit_euler",
+                                     "midpoint", "theta"};
+
+const char* sc_joint_type_name(sc_joint_type t) { return joint_names[t]; }
+const char* sc_geom_type_name(sc_geom_type t) { return geom_names[t]; }
+const char* sc_scheme_name(sc_scheme s) { return scheme_names[s]; }
+
+int sc_joint_nq(sc_joint_type t) {
+  static const int nq[] = {0, 1, 1, 3, 4, 7};
+  return nq[t];
+}
+int sc_joint_nv(sc_joint_type t) {
+  static const int nv[] = {0, 1, 1, 3, 3, 6};
+  return nv[t];
+}
+
+#define ALLOC(field, count)                                        \
+  do {                                                             \
+    m->field = sc_calloc((size_t)(count), sizeof(*m->field));      \
+    if (!m->field) return SC_ERR_NOMEM;                            \
+  } while (0)
+
+sc_status sc_model_alloc(sc_model* m) {
+  ALLOC(body_name, m->nbody);
+  ALLOC(body_parent, m->nbody);
+  ALLOC(body_jnt, m->nbody);
+  ALLOC(body_tree, m->nbody);
+  ALLOC(body_mass, m->nbody);
+  ALLOC(body_com, 3 * m->nbody);
+  ALLOC(body_inertia, 9 * m->nbody);
+  ALLOC(jnt_name, m->njnt);
+  ALLOC(jnt_type, m->njnt);
+  ALLOC(jnt_body, m->njnt);
+  ALLOC(jnt_qadr, m->njnt);
+  ALLOC(jnt_vadr, m->njnt);
+  ALLOC(jnt_nq, m->njnt);
+  ALLOC(jnt_nv, m->njnt);
+  ALLOC(jnt_axis, 3 * m->njnt);
+  ALLOC(jnt_pos, 3 * m->njnt);
+  ALLOC(jnt_rot, 9 * m->njnt);
+  ALLOC(geom_type, m->ngeom);
+  ALLOC(geom_body, m->ngeom);
+  ALLOC(geom_pos, 3 * m->ngeom);
+  ALLOC(geom_rot, 9 * m->ngeom);
+  ALLOC(geom_size, 3 * m->ngeom);
+  ALLOC(geom_stiffness, m->ngeom);
+  ALLOC(geom_dissipation, m->ngeom);
+  ALLOC(geom_friction, m->ngeom);
+  ALLOC(geom_rbound, m->ngeom);
+  ALLOC(jspring_jnt, m->njspring);
+  ALLOC(jspring_local, m->njspring);
+  ALLOC(jspring_dof, m->njspring);
+  ALLOC(jspring_qadr, m->njspring);
+  ALLOC(jspring_k, m->njspring);
+  ALLOC(jspring_c, m->njspring);
+  ALLOC(jspring_rest, m->njspring);
+  ALLOC(lspring_body, 2 * m->nlspring);
+  ALLOC(lspring_point, 6 * m->nlspring);
+  ALLOC(lspring_k, m->nlspring);
+  ALLOC(lspring_c, m->nlspring);
+  ALLOC(lspring_rest, m->nlspring);
+  return SC_OK;
+}
+
+static void free_names(char** names, int n) {
+  if (!names) return;
+  for (int i = 0; i < n; i++) sc_free(names[i]);
+  sc_free(names);
+}
+
+void sc_model_free(sc_model* m) {
+  if (!m) return;
+  free_names(m->body_name, m->nbody);
+  free_names(m->jnt_name, m->njnt);
+  free_names(m->q_names, m->nq);
+  free_names(m->v_names, m->nv);
+  void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
+                    m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
+                    m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->qpos0,
+                    m->qvel0, m->dof_jnt, m->dof_tree, m->geom_type, m->geom_body,
+                    m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
+                    m->geom_dissipation, m->geom_friction, m->geom_rbound, m->jspring_dof,
+                    m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
+                    m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
+                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
+  sc_free(m);
+}
+
+static char* joined(const char* a, const char* b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char* r = sc_malloc(na + nb + 2);
+  if (!r) return NULL;
+  memcpy(r, a, na);
+  r[na] = '.';
+  memcpy(r + na + 1, b, nb + 1);
+  return r;
+}
+
+static const char* qlabel(sc_joint_type t, int k) {
+  static const char* rev[] = {"angle"};
+  static const char* pri[] = {"x"};
+  static const char* pla[] = {"x", "y", "theta"};
+  static const char* bal[] = {"qw", "qx", "qy", "qz"};
+  static const char* fre[] = {"x", "y", "z", "qw", "qx", "qy", "qz"};
+  switch (t) {
+    case SC_JOINT_REVOLUTE: return rev[k];
+    case SC_JOINT_PRISMATIC: return pri[k];
+    case SC_JOINT_PLANAR: return pla[k];
+    case SC_JOINT_BALL: return bal[k];
+    case SC_JOINT_FREE: return fre[k];
+    default: return "?";
+  }
+}
+
+static const char* vlabel(sc_joint_type t, int k) {
+  static const char* rev[] = {"angular_velocity"};
+  static const char* pri[] = {"vx"};
+  static const char* pla[] = {"vx", "vy", "omega"};
+  static const char* bal[] = {"wx", "wy", "wz"};
+  static const char* fre[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
+  switch (t) {
+    case SC_JOINT_REVOLUTE: return rev[k];
+    case SC_JOINT_PRISMATIC: return pri[k];
+    case SC_JOINT_PLANAR: return pla[k];
+    case SC_JOINT_BALL: return bal[k];
+    case SC_JOINT_FREE: return fre[k];
+    default: return "?";
+  }
+}
+
+/* radius of a sphere about the geom origin enclosing the shape */
+static double bound_radius(sc_geom_type t, const double* s) {
+  switch (t) {
+    case SC_GEOM_PLANE: return INFINITY;
+    case SC_GEOM_SPHERE: return s[0];
+    case SC_GEOM_CAPSULE: return s[0] + 0.5 * s[1];
+    case SC_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    case SC_GEOM_CYLINDER: return sqrt(s[0] * s[0] + 0.25 * s[1] * s[1]);
+  }
+  return INFINITY;
+}
+
+sc_status sc_model_finalize(sc_model* m) {
+  m->njnt = m->nbody - 1;
+  m->nq = m->nv = 0;
+  m->ntree = 0;
+  if (m->nbody > 0) {
+    m->body_parent[0] = -1;
+    m->body_jnt[0] = -1;
+    m->body_tree[0] = -1;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    int j = b - 1;
+    m->body_jnt[b] = j;
+    m->jnt_body[j] = b;
+    int p = m->body_parent[b];
+    m->body_tree[b] = (p == 0) ? m->ntree++ : m->body_tree[p];
+    m->jnt_nq[j] = sc_joint_nq(m->jnt_type[j]);
+    m->jnt_nv[j] = sc_joint_nv(m->jnt_type[j]);
+    m->jnt_qadr[j] = m->nq;
+    m->jnt_vadr[j] = m->nv;
+    m->nq += m->jnt_nq[j];
+    m->nv += m->jnt_nv[j];
+  }
+  ALLOC(qpos0, m->nq);
+  ALLOC(qvel0, m->nv);
+  ALLOC(dof_jnt, m->nv);
+  ALLOC(dof_tree, m->nv);
+  ALLOC(q_names, m->nq);
+  ALLOC(v_names, m->nv);
+  for (int j = 0; j < m->njnt; j++) {
+    int b = m->jnt_body[j];
+    const char* bn = m->body_name[b] ? m->body_name[b] : "body";
+    if (!m->jnt_name[j]) m->jnt_name[j] = sc_strdup(bn);
+    for (int k = 0; k < m->jnt_nq[j]; k++) {
+      m->q_names[m->jnt_qadr[j] + k] = joined(bn, qlabel(m->jnt_type[j], k));
+      if (!m->q_names[m->jnt_qadr[j] + k]) return SC_ERR_NOMEM;
+    }
+    for (int k = 0; k < m->jnt_nv[j]; k++) {
+      int d = m->jnt_vadr[j] + k;
+      m->dof_jnt[d] = j;
+      m->dof_tree[d] = m->body_tree[b];
+      m->v_names[d] = joined(bn, vlabel(m->jnt_type[j], k));
+      if (!m->v_names[d]) return SC_ERR_NOMEM;
+    }
+    if (m->jnt_type[j] == SC_JOINT_BALL) m->qpos0[m->jnt_qadr[j]] = 1;
+    if (m->jnt_type[j] == SC_JOINT_FREE) m->qpos0[m->jnt_qadr[j] + 3] = 1;
+  }
+  for (int s = 0; s < m->njspring; s++) {
+    int j = m->jspring_jnt[s];
+    m->jspring_dof[s] = m->jnt_vadr[j] + m->jspring_local[s];
+    m->jspring_qadr[s] = m->jnt_qadr[j] + m->jspring_local[s];
+  }
+  for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
+  return SC_OK;
+}

@@ -1,0 +1,168 @@
+/* model: what a scene describes, immutable after load (cf. MuJoCo's mjModel).
+ *
+ * Flat arrays named <object>_<attr>, indexed by object id, counts n<object>.
+ * Body 0 is the world.  Bodies are stored in topological order: a body's
+ * parent always has a smaller index.  Every body b > 0 has exactly one joint
+ * (possibly fixed) connecting it to body_parent[b]; joint id = body id - 1 is
+ * NOT assumed: use body_jnt[b].  Units are SI throughout. */
+#ifndef SC_MODEL_H
+#define SC_MODEL_H
+
+#include "core/core.h"
+#include "spatial/spatial.h"
+
+typedef enum sc_joint_type {
+  SC_JOINT_FIXED = 0,     /* nq 0, nv 0 */
+  SC_JOINT_REVOLUTE = 1,  /* nq 1, nv 1: angle about axis (in J) */
+  SC_JOINT_PRISMATIC = 2, /* nq 1, nv 1: displacement along axis (in J) */
+  SC_JOINT_PLANAR = 3,    /* nq 3, nv 3: [x, y, theta] in J's x-y plane */
+  SC_JOINT_BALL = 4,      /* nq 4 (quat w,x,y,z of child in J), nv 3 (omega in J) */
+  SC_JOINT_FREE = 5       /* nq 7 [p, quat], nv 6 [v_origin, omega], both in J */
+} sc_joint_type;
+
+typedef enum sc_geom_type {
+  SC_GEOM_PLANE = 0,   /* static only; size unused; normal = geom z axis */
+  SC_GEOM_SPHERE = 1,  /* size[0] = radius */
+  SC_GEOM_CAPSULE = 2, /* size[0] = radius, size[1] = segment length (along z) */
+  SC_GEOM_BOX = 3,     /* size[0..2] = half extents */
+  SC_GEOM_CYLINDER = 4 /* size[0] = radius, size[1] = length (along z) */
+} sc_geom_type;
+#define SC_NGEOMTYPE 5
+
+typedef enum sc_scheme {
+  SC_SCHEME_EXPLICIT_EULER = 0,
+  SC_SCHEME_SYMPLECTIC_EULER = 1,
+  SC_SCHEME_IMPLICIT_EULER = 2,
+  SC_SCHEME_MIDPOINT = 3,
+  SC_SCHEME_THETA = 4
+} sc_scheme;
+
+typedef enum sc_solver_kind { SC_SOLVER_NEWTON = 0, SC_SOLVER_LCP = 1 } sc_solver_kind;
+
+typedef enum sc_on_failure { SC_ON_FAILURE_ABORT = 0, SC_ON_FAILURE_WARN = 1 } sc_on_failure;
+
+/* Options: time stepping, solvers, output. */
+typedef struct sc_options {
+  double dt;        /* time step, s */
+  double duration;  /* simulated time, s */
+  double gravity[3];/* m/s^2, world frame */
+  sc_scheme scheme;
+  double theta_q, theta_v, theta_vq; /* theta-method parameters in [0, 1] */
+  double newton_tol;  /* free-motion stage relative residual tolerance */
+  int newton_maxit;   /* free-motion stage iteration cap */
+  sc_solver_kind solver;
+  double contact_tol;   /* relative momentum residual (SAP eps_r) */
+  int contact_maxit;
+  sc_on_failure on_failure;
+  int lcp_directions;   /* edges of the polyhedral cone (even, >= 4) */
+  double sigma;         /* friction regularization (SAP), dimensionless */
+  double beta;          /* near-rigid threshold (SAP), dimensionless */
+  double margin;        /* contact detection margin, m */
+  int ncon_max;         /* capacity of the contact buffer */
+  int output_every;     /* record every k-th step */
+  int output_contacts;  /* write /contact datasets */
+} sc_options;
+
+typedef struct sc_model {
+  /* ---- sizes ---- */
+  int nbody;   /* including the world (body 0) */
+  int njnt;    /* = nbody - 1 */
+  int nq, nv;
+  int ngeom;
+  int njspring;  /* joint spring-dampers */
+  int nlspring;  /* linear point-to-point spring-dampers */
+  int ntree;     /* kinematic trees (subtrees rooted at a child of the world) */
+
+  sc_options opt;
+
+  /* ---- bodies (nbody) ---- */
+  char** body_name;      /* "world" for body 0 */
+  int* body_parent;      /* -1 for the world */
+  int* body_jnt;         /* joint connecting the body to its parent, -1 for world */
+  int* body_tree;        /* tree id, -1 for world */
+  double* body_mass;     /* kg */
+  double* body_com;      /* (nbody x 3) centre of mass in body frame, m */
+  double* body_inertia;  /* (nbody x 9) rotational inertia about the c.o.m., body axes, kg m^2 */
+
+  /* ---- joints (njnt) ---- */
+  char** jnt_name;       /* = the child body's name */
+  sc_joint_type* jnt_type;
+  int* jnt_body;         /* child body */
+  int* jnt_qadr;         /* first index in q */
+  int* jnt_vadr;         /* first index in v */
+  int* jnt_nq;
+  int* jnt_nv;
+  double* jnt_axis;      /* (njnt x 3) unit axis in J (revolute, prismatic) */
+  double* jnt_pos;       /* (njnt x 3) J origin in the parent body frame, m */
+  double* jnt_rot;       /* (njnt x 9) J orientation in the parent body frame */
+
+  /* ---- generalized coordinates ---- */
+  double* qpos0;         /* (nq) initial positions */
+  double* qvel0;         /* (nv) initial velocities */
+  int* dof_jnt;          /* (nv) joint that owns each velocity */
+  int* dof_tree;         /* (nv) tree of each velocity */
+  char** q_names;        /* (nq) e.g. "pendulum.theta", "ball.qw" */
+  char** v_names;        /* (nv) */
+
+  /* ---- geometry (ngeom) ---- */
+  sc_geom_type* geom_type;
+  int* geom_body;        /* 0 = static (world) */
+  double* geom_pos;      /* (ngeom x 3) in the body frame (plane: a point on it) */
+  double* geom_rot;      /* (ngeom x 9) in the body frame (plane: z axis = normal) */
+  double* geom_size;     /* (ngeom x 3), see sc_geom_type */
+  double* geom_stiffness;/* N/m; INFINITY for "rigid" */
+  double* geom_dissipation; /* tau_d, s */
+  double* geom_friction; /* mu */
+  double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
+
+  /* ---- joint springs (njspring): tau = -k (q - rest) - c v on one dof ---- */
+  int* jspring_jnt;      /* joint (revolute, prismatic or planar) */
+  int* jspring_local;    /* dof within the joint */
+  int* jspring_dof;      /* velocity index (set by finalize) */
+  int* jspring_qadr;     /* position index (set by finalize) */
+  double* jspring_k;     /* N/m or N m/rad */
+  double* jspring_c;     /* N s/m or N m s/rad */
+  double* jspring_rest;
+
+  /* ---- linear springs (nlspring) between two body points ---- */
+  int* lspring_body;     /* (nlspring x 2) bodies a, b (0 = world) */
+  double* lspring_point; /* (nlspring x 6) points in body frames: a then b, m */
+  double* lspring_k;     /* N/m */
+  double* lspring_c;     /* N s/m */
+  double* lspring_rest;  /* m */
+
+  /* ---- provenance ---- */
+  char* name;            /* scene name */
+  char* scene_path;      /* the file it was loaded from */
+  char* scene_yaml;      /* the scene text after overrides (YAML) */
+} sc_model;
+
+/* Free a model and everything it owns (NULL is fine). */
+void sc_model_free(sc_model* m);
+
+/* Derive theta parameters from the scheme (non-THETA schemes). */
+void sc_options_scheme_thetas(sc_scheme s, double* tq, double* tv, double* tvq);
+/* Defaults for every option (before a scene is applied). */
+void sc_options_default(sc_options* opt);
+
+/* Building a model (the scene loader and tests do this):
+ *  1. set nbody, ngeom, njspring, nlspring (njnt = nbody - 1) and call
+ *     sc_model_alloc: every per-body/joint/geom/spring array, zeroed;
+ *  2. fill body_parent (topological order), jnt_type, jnt_axis, jnt_pos,
+ *     jnt_rot, body_mass/com/inertia, names, geometry and springs (joint
+ *     springs by jspring_jnt and jspring_local);
+ *  3. call sc_model_finalize: computes nq, nv, qadr/vadr, trees, the q/v
+ *     arrays (qpos0 = zero with identity quaternions, qvel0 = 0), q/v names and
+ *     bounding radii.  Then set qpos0/qvel0 if wanted. */
+sc_status sc_model_alloc(sc_model* m);
+sc_status sc_model_finalize(sc_model* m);
+char* sc_strdup(const char* s);
+
+const char* sc_joint_type_name(sc_joint_type t);
+const char* sc_geom_type_name(sc_geom_type t);
+const char* sc_scheme_name(sc_scheme s);
+int sc_joint_nq(sc_joint_type t);
+int sc_joint_nv(sc_joint_type t);
+
+#endif
+

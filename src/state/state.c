@@ -1,0 +1,100 @@
+/* state: allocation of per-run data, sized once from the model. */
+#include "state/state.h"
+
+#include <string.h>
+
+/* Default contact capacity: every geom pair may produce up to 8 points
+ * (box-box manifolds), capped to keep memory sane for big clutter scenes;
+ * options.ncon_max overrides. */
+static int default_ncon_max(const sc_model* m) {
+  long n = m->ngeom;
+  long pairs = n * (n - 1) / 2;
+  long cap = 8 * pairs;
+  long lin = 16 * n + 16;
+  if (cap > lin) cap = lin;
+  if (cap < 8) cap = 8;
+  return (int)cap;
+}
+
+#define DALLOC(field, count)                                      \
+  do {                                                            \
+    d->field = sc_calloc((size_t)(count), sizeof(*d->field));     \
+    if (!d->field) goto nomem;                                    \
+  } while (0)
+
+sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
+  *out = NULL;
+  sc_data* d = sc_calloc(1, sizeof *d);
+  if (!d) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory creating data");
+  int nv = m->nv, nq = m->nq, nb = m->nbody, nj = m->njnt, ng = m->ngeom;
+  d->ncon_max = m->opt.ncon_max > 0 ? m->opt.ncon_max : default_ncon_max(m);
+  int nc = d->ncon_max;
+  DALLOC(q, nq);
+  DALLOC(v, nv);
+  DALLOC(xpos, 3 * nb);
+  DALLOC(xrot, 9 * nb);
+  DALLOC(xcom, 3 * nb);
+  DALLOC(jxpos, 3 * nj);
+  DALLOC(jxrot, 9 * nj);
+  DALLOC(cdof, 6 * nv);
+  DALLOC(cinert, 36 * nb);
+  DALLOC(geom_xpos, 3 * ng);
+  DALLOC(geom_xrot, 9 * ng);
+  DALLOC(geom_aabb, 6 * ng);
+  DALLOC(geom_order, ng);
+  DALLOC(pair_scratch, 2 * ng);
+  DALLOC(cvel, 6 * nb);
+  DALLOC(cdof_dot, 6 * nv);
+  DALLOC(M, (size_t)nv * nv);
+  DALLOC(A, (size_t)nv * nv);
+  DALLOC(Afac, (size_t)nv * nv);
+  DALLOC(K, (size_t)nv * nv);
+  DALLOC(D, (size_t)nv * nv);
+  DALLOC(bias, nv);
+  DALLOC(fspring, nv);
+  DALLOC(vstar, nv);
+  DALLOC(qtheta, nq);
+  DALLOC(scratch, 8 * nv + nq);
+  DALLOC(contact, nc);
+  DALLOC(Jc, (size_t)3 * nc * nv);
+  DALLOC(R, 3 * nc);
+  DALLOC(vhat, 3 * nc);
+  DALLOC(mu, nc);
+  DALLOC(phi0, nc);
+  DALLOC(ck, nc);
+  DALLOC(ctaud, nc);
+  DALLOC(impulse, 3 * nc);
+  DALLOC(slip, nc);
+  sc_data_reset(m, d);
+  *out = d;
+  return SC_OK;
+nomem:
+  sc_data_free(d);
+  return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
+                      "out of memory creating data (nv = %d, contact capacity = %d)", nv, nc);
+}
+
+void sc_data_reset(const sc_model* m, sc_data* d) {
+  d->time = 0;
+  d->step = 0;
+  memcpy(d->q, m->qpos0, sizeof(double) * (size_t)m->nq);
+  memcpy(d->v, m->qvel0, sizeof(double) * (size_t)m->nv);
+  d->ncon = 0;
+  d->e_damper = d->e_contact = 0;
+  d->free_iterations = 0;
+  d->free_residual = 0;
+  memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  memset(d->warning, 0, sizeof d->warning);
+}
+
+void sc_data_free(sc_data* d) {
+  if (!d) return;
+  if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
+  void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
+                    d->cinert, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cdof_dot, d->M,
+                    d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
+                    d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
+                    d->ctaud, d->impulse, d->slip};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
+  sc_free(d);
+}

@@ -1,0 +1,110 @@
+/* state: per-run data and workspace (cf. MuJoCo's mjData).
+ *
+ * Everything that changes during a run lives here; every array is sized once
+ * by sc_data_create from the model, so stepping never allocates.  Fields are
+ * grouped by the stage that writes them. */
+#ifndef SC_STATE_H
+#define SC_STATE_H
+
+#include "contact/problem.h"
+#include "core/core.h"
+#include "model/model.h"
+
+/* One contact point between geoms a and b (b may be static, body 0).
+ * The normal points from a to b; phi < 0 in overlap; the contact velocity is
+ * that of b relative to a at pos, so vn > 0 means separating, and the impulse
+ * acts on b (and its opposite on a). */
+typedef struct sc_contact {
+  double pos[3];     /* world, m: midway between the two surfaces */
+  double frame[9];   /* rows t1, t2, n (world), n from a to b */
+  double dist;       /* signed gap phi, m */
+  int geom[2];       /* a, b */
+  int body[2];       /* bodies of a and b (0 = world) */
+  double k;          /* pair stiffness, N/m (INFINITY = rigid) */
+  double taud;       /* pair dissipation time scale, s */
+  double mu;         /* pair friction coefficient */
+} sc_contact;
+
+typedef enum sc_warning {
+  SC_WARN_FREE_NEWTON = 0, /* free-motion Newton hit its iteration cap */
+  SC_WARN_CONTACT = 1,     /* contact solver did not converge (on_failure: warn) */
+  SC_WARN_NCON = 2,        /* contact buffer full: contacts dropped */
+  SC_NWARN = 3
+} sc_warning;
+
+typedef struct sc_data {
+  /* ---- state ---- */
+  double time;       /* s */
+  long step;         /* steps taken */
+  double* q;         /* (nq) */
+  double* v;         /* (nv) */
+
+  /* ---- position dependent (sc_dyn_kinematics) ---- */
+  double* xpos;      /* (nbody x 3) body origin in world, m */
+  double* xrot;      /* (nbody x 9) body orientation in world (row-major) */
+  double* xcom;      /* (nbody x 3) body c.o.m. in world, m */
+  double* jxpos;     /* (njnt x 3) joint frame J origin in world, m */
+  double* jxrot;     /* (njnt x 9) joint frame J orientation in world */
+  double* cdof;      /* (nv x 6) motion subspace columns in world (Plucker at world origin) */
+  double* cinert;    /* (nbody x 36) spatial inertia in world about world origin */
+  double* geom_xpos; /* (ngeom x 3) */
+  double* geom_xrot; /* (ngeom x 9) */
+
+  double* geom_aabb; /* (ngeom x 6) world AABB [min xyz, max xyz] incl. margin (collision) */
+  int* geom_order;   /* (ngeom) broad-phase sort scratch (collision) */
+  int* pair_scratch; /* (2 * ngeom) broad-phase scratch (collision) */
+
+  /* ---- velocity dependent ---- */
+  double* cvel;      /* (nbody x 6) spatial velocity in world */
+  double* cdof_dot;  /* (nv x 6) d/dt of cdof, so cdof_dot . v is the velocity-product
+                        acceleration of each joint */
+
+  /* ---- dynamics ---- */
+  double* M;         /* (nv x nv) mass matrix, column-major */
+  double* A;         /* (nv x nv) linearized momentum matrix, column-major */
+  double* Afac;      /* (nv x nv) Cholesky factor of A */
+  double* K;         /* (nv x nv) stiffness of k1 (springs) */
+  double* D;         /* (nv x nv) damping of k1 (dampers) */
+  double* bias;      /* (nv) C(q,v) v - tau_gravity (RNEA with zero acceleration) */
+  double* fspring;   /* (nv) spring and damper generalized forces */
+  double* vstar;     /* (nv) free-motion velocities */
+  double* qtheta;    /* (nq) mid-step positions */
+  double* scratch;   /* (8 nv + nq) scratch vectors */
+
+  /* ---- contact ---- */
+  int ncon;          /* contacts this step */
+  int ncon_max;      /* capacity */
+  sc_contact* contact; /* (ncon_max) */
+  double* Jc;        /* (3 ncon x nv) column-major contact Jacobian, ld = 3 ncon
+                        (packed each step; capacity 3 ncon_max x nv) */
+  double* R;         /* (3 ncon_max) */
+  double* vhat;      /* (3 ncon_max) */
+  double* mu;        /* (ncon_max) */
+  double* phi0;      /* (ncon_max) */
+  double* ck;        /* (ncon_max) */
+  double* ctaud;     /* (ncon_max) */
+  double* impulse;   /* (3 ncon_max) contact impulses (t1, t2, n), N s */
+  double* slip;      /* (ncon_max) tangential speed after the step, m/s */
+  void* solver_work; /* solver-private workspace, sized once by sc_sim_prepare */
+  void (*solver_work_free)(void*);
+
+  /* ---- energy ---- */
+  double e_kinetic, e_gravity, e_spring; /* J */
+  double e_damper;   /* work dissipated by dampers so far, J */
+  double e_contact;  /* work dissipated by contact so far, J */
+
+  /* ---- statistics of the last step ---- */
+  int free_iterations;        /* free-motion Newton iterations */
+  double free_residual;
+  sc_solver_stats contact_stats;
+  double wall_time;           /* s, last step */
+  int warning[SC_NWARN];      /* counts */
+} sc_data;
+
+/* Allocate data for m and set the initial state (q = qpos0, v = qvel0). */
+sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err);
+/* Reset to the initial state. */
+void sc_data_reset(const sc_model* m, sc_data* d);
+void sc_data_free(sc_data* d);
+
+#endif
