@@ -71,23 +71,27 @@ $(STAMP):
 # ---- build ----
 $(OUT)/%.o: %.c | $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "CC $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(BIN)/simc: $(OUT)/src/cli/main.o $(LIB)
 	@mkdir -p $(BIN)
-	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
 
 $(BIN)/%: $(OUT)/tools/%.o $(LIB)
 	@mkdir -p $(BIN)
-	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
 
 $(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
 	@mkdir -p $(BIN)
-	$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
 
 # ---- use ----
 run: $(BIN)/simc

@@ -38,13 +38,16 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(jxrot, 9 * nj);
   DALLOC(cdof, 6 * nv);
   DALLOC(cinert, 36 * nb);
+  DALLOC(crb, 36 * nb);
   DALLOC(geom_xpos, 3 * ng);
   DALLOC(geom_xrot, 9 * ng);
   DALLOC(geom_aabb, 6 * ng);
   DALLOC(geom_order, ng);
   DALLOC(pair_scratch, 2 * ng);
   DALLOC(cvel, 6 * nb);
-  DALLOC(cdof_dot, 6 * nv);
+  DALLOC(cbias, 6 * nb);
+  DALLOC(cacc, 6 * nb);
+  DALLOC(cfrc, 6 * nb);
   DALLOC(M, (size_t)nv * nv);
   DALLOC(A, (size_t)nv * nv);
   DALLOC(Afac, (size_t)nv * nv);
@@ -52,6 +55,8 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(D, (size_t)nv * nv);
   DALLOC(bias, nv);
   DALLOC(fspring, nv);
+  DALLOC(fdamp, nv);
+  DALLOC(jacp, 6 * nv);
   DALLOC(vstar, nv);
   DALLOC(qtheta, nq);
   DALLOC(scratch, 8 * nv + nq);
@@ -91,7 +96,7 @@ void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
   void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
-                    d->cinert, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cdof_dot, d->M,
+                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip};

@@ -47,6 +47,7 @@ typedef struct sc_data {
   double* jxrot;     /* (njnt x 9) joint frame J orientation in world */
   double* cdof;      /* (nv x 6) motion subspace columns in world (Plucker at world origin) */
   double* cinert;    /* (nbody x 36) spatial inertia in world about world origin */
+  double* crb;       /* (nbody x 36) composite rigid-body inertia (CRBA scratch) */
   double* geom_xpos; /* (ngeom x 3) */
   double* geom_xrot; /* (ngeom x 9) */
 
@@ -56,8 +57,10 @@ typedef struct sc_data {
 
   /* ---- velocity dependent ---- */
   double* cvel;      /* (nbody x 6) spatial velocity in world */
-  double* cdof_dot;  /* (nv x 6) d/dt of cdof, so cdof_dot . v is the velocity-product
-                        acceleration of each joint */
+  double* cbias;     /* (nbody x 6) velocity-product acceleration of each body
+                        relative to its parent: c_b = V_p x (S_b v_b) + X dS_J/dt v_b */
+  double* cacc;      /* (nbody x 6) RNEA scratch: spatial accelerations */
+  double* cfrc;      /* (nbody x 6) RNEA scratch: spatial forces */
 
   /* ---- dynamics ---- */
   double* M;         /* (nv x nv) mass matrix, column-major */
@@ -67,6 +70,8 @@ typedef struct sc_data {
   double* D;         /* (nv x nv) damping of k1 (dampers) */
   double* bias;      /* (nv) C(q,v) v - tau_gravity (RNEA with zero acceleration) */
   double* fspring;   /* (nv) spring and damper generalized forces */
+  double* fdamp;     /* (nv) the damper part of fspring */
+  double* jacp;      /* (2 x 3 x nv) point-Jacobian scratch, column-major 3 x nv each */
   double* vstar;     /* (nv) free-motion velocities */
   double* qtheta;    /* (nq) mid-step positions */
   double* scratch;   /* (8 nv + nq) scratch vectors */
@@ -92,6 +97,7 @@ typedef struct sc_data {
   double e_kinetic, e_gravity, e_spring; /* J */
   double e_damper;   /* work dissipated by dampers so far, J */
   double e_contact;  /* work dissipated by contact so far, J */
+  double damper_power; /* power dissipated by dampers in the current state, W */
 
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */

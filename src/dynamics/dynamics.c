@@ -1,0 +1,381 @@
+/* dynamics: tree kinematics, CRBA, RNEA, springs and energies.
+ *
+ * Everything is in world-frame Plücker coordinates about the world origin
+ * (Featherstone, "Rigid Body Dynamics Algorithms" (RBDA), §2 and §5-6, in
+ * their absolute-coordinate form).  For joint j connecting parent p to child b,
+ * with J placed in p by (R_pJ, p_pJ) and the child pose in J given by q:
+ *
+ *   V_b = V_p + S_b qdot_b,          S_b = X_wJ S_J(q)               (1)
+ *   A_b = A_p + S_b vdot_b + c_b,    c_b = V_p x_m (S_b v_b) + X_wJ (dS_J/dt v_b)
+ *
+ * where S_J is the joint's motion subspace in J about J's origin (RBDA
+ * table 4.1, in the form of DESIGN.md §3):
+ *   revolute  [a; 0]          prismatic [0; a]
+ *   planar    [0; ex], [0; ey], [ez; p x ez]        (p = child origin in J)
+ *   ball      [e_k; 0]
+ *   free      [0; e_k] (linear), [e_k; p x e_k] (angular)
+ * and dS_J/dt v is [0; pdot x ez] theta_dot (planar), [0; v_lin x w] (free).
+ *
+ * Mass matrix (CRBA, RBDA §6.2): I^c_b = I_b + sum over children I^c;
+ *   M_ij = S_i . (I^c_b(j) S_j) for dof i on the path from b(j) to the root.
+ * Bias forces (RNEA, RBDA §5.3) with A_0 = -[0; g] to include gravity:
+ *   f_b = I_b A_b + V_b x_f (I_b V_b),   f_p += f_b,   tau_i = S_i . f_b(i).
+ * Kinetic energy T = sum_b 1/2 V_b . I_b V_b; gravity U = -sum_b m_b g . c_b.
+ * Kinematic map (seed 000 eq. v_to_qdot): qdot = v except quaternions,
+ *   qdot_quat = 1/2 [0; w] (x) q   (w expressed in J, q the child in J). */
+#include "dynamics/dynamics.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "linalg/linalg.h"
+
+/* motion subspace of joint j in J coordinates: S (6 x nv, row-major per
+ * column: S[6k..6k+5] is column k) and, when v is given, dS/dt v into c */
+static void joint_subspace(const sc_model* m, int j, const double* qj, const double* vj,
+                           double* S, double c[6]) {
+  const double* a = m->jnt_axis + 3 * j;
+  if (c) memset(c, 0, 6 * sizeof(double));
+  switch (m->jnt_type[j]) {
+    case SC_JOINT_FIXED: break;
+    case SC_JOINT_REVOLUTE:
+      memset(S, 0, 6 * sizeof(double));
+      memcpy(S, a, 3 * sizeof(double));
+      break;
+    case SC_JOINT_PRISMATIC:
+      memset(S, 0, 6 * sizeof(double));
+      memcpy(S + 3, a, 3 * sizeof(double));
+      break;
+    case SC_JOINT_PLANAR: {
+      memset(S, 0, 18 * sizeof(double));
+      S[3] = 1;          /* column 0: [0; ex] */
+      S[6 + 4] = 1;      /* column 1: [0; ey] */
+      S[12 + 2] = 1;     /* column 2: [ez; p x ez] with p = (x, y, 0) */
+      S[12 + 3] = qj[1];
+      S[12 + 4] = -qj[0];
+      if (c && vj) {     /* d/dt (p x ez) theta_dot = (vy, -vx, 0) theta_dot */
+        c[3] = vj[1] * vj[2];
+        c[4] = -vj[0] * vj[2];
+      }
+      break;
+    }
+    case SC_JOINT_BALL:
+      memset(S, 0, 18 * sizeof(double));
+      for (int k = 0; k < 3; k++) S[6 * k + k] = 1;
+      break;
+    case SC_JOINT_FREE: {
+      memset(S, 0, 36 * sizeof(double));
+      const double* p = qj;
+      for (int k = 0; k < 3; k++) {
+        S[6 * k + 3 + k] = 1;  /* linear */
+        double e[3] = {0, 0, 0}, pxe[3];
+        e[k] = 1;
+        sc_sp_cross3(pxe, p, e);
+        S[6 * (3 + k) + k] = 1;
+        memcpy(S + 6 * (3 + k) + 3, pxe, 3 * sizeof(double));
+      }
+      if (c && vj) sc_sp_cross3(c + 3, vj, vj + 3); /* v_lin x w */
+      break;
+    }
+  }
+}
+
+/* child pose in J from the joint coordinates */
+static void joint_transform(const sc_model* m, int j, const double* qj, sc_xform* X) {
+  sc_sp_xform_identity(X);
+  const double* a = m->jnt_axis + 3 * j;
+  switch (m->jnt_type[j]) {
+    case SC_JOINT_FIXED: break;
+    case SC_JOINT_REVOLUTE: sc_sp_axis_angle_to_mat3(X->R, a, qj[0]); break;
+    case SC_JOINT_PRISMATIC: sc_sp_scale3(X->p, a, qj[0]); break;
+    case SC_JOINT_PLANAR: {
+      double ez[3] = {0, 0, 1};
+      sc_sp_axis_angle_to_mat3(X->R, ez, qj[2]);
+      X->p[0] = qj[0];
+      X->p[1] = qj[1];
+      break;
+    }
+    case SC_JOINT_BALL: sc_sp_quat_to_mat3(X->R, qj); break;
+    case SC_JOINT_FREE:
+      memcpy(X->p, qj, 3 * sizeof(double));
+      sc_sp_quat_to_mat3(X->R, qj + 3);
+      break;
+  }
+}
+
+void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
+  sc_sp_mat3_identity(d->xrot);
+  memset(d->xpos, 0, 3 * sizeof(double));
+  memset(d->xcom, 0, 3 * sizeof(double));
+  memset(d->cinert, 0, 36 * sizeof(double));
+  for (int b = 1; b < m->nbody; b++) {
+    int p = m->body_parent[b], j = m->body_jnt[b];
+    sc_xform Xwp, XpJ, XwJ, XJb, Xwb;
+    memcpy(Xwp.R, d->xrot + 9 * p, sizeof Xwp.R);
+    memcpy(Xwp.p, d->xpos + 3 * p, sizeof Xwp.p);
+    memcpy(XpJ.R, m->jnt_rot + 9 * j, sizeof XpJ.R);
+    memcpy(XpJ.p, m->jnt_pos + 3 * j, sizeof XpJ.p);
+    sc_sp_xform_compose(&XwJ, &Xwp, &XpJ);
+    const double* qj = q + m->jnt_qadr[j];
+    joint_transform(m, j, qj, &XJb);
+    sc_sp_xform_compose(&Xwb, &XwJ, &XJb);
+    memcpy(d->jxrot + 9 * j, XwJ.R, sizeof XwJ.R);
+    memcpy(d->jxpos + 3 * j, XwJ.p, sizeof XwJ.p);
+    memcpy(d->xrot + 9 * b, Xwb.R, sizeof Xwb.R);
+    memcpy(d->xpos + 3 * b, Xwb.p, sizeof Xwb.p);
+
+    /* world c.o.m. and rotational inertia, then the spatial inertia */
+    double c[3], Ic[9], T[9];
+    sc_sp_xform_point(c, &Xwb, m->body_com + 3 * b);
+    memcpy(d->xcom + 3 * b, c, sizeof c);
+    sc_sp_mat3_mul(T, Xwb.R, m->body_inertia + 9 * b);
+    sc_sp_mat3_mulT(Ic, T, Xwb.R);
+    sc_sp_inertia(d->cinert + 36 * b, m->body_mass[b], c, Ic);
+
+    /* motion subspace in world */
+    int nv = m->jnt_nv[j], va = m->jnt_vadr[j];
+    double S[36];
+    joint_subspace(m, j, qj, NULL, S, NULL);
+    for (int k = 0; k < nv; k++) sc_sp_xform_motion(d->cdof + 6 * (va + k), &XwJ, S + 6 * k);
+  }
+  for (int g = 0; g < m->ngeom; g++) {
+    int b = m->geom_body[g];
+    sc_xform Xwb, Xbg, Xwg;
+    memcpy(Xwb.R, d->xrot + 9 * b, sizeof Xwb.R);
+    memcpy(Xwb.p, d->xpos + 3 * b, sizeof Xwb.p);
+    memcpy(Xbg.R, m->geom_rot + 9 * g, sizeof Xbg.R);
+    memcpy(Xbg.p, m->geom_pos + 3 * g, sizeof Xbg.p);
+    sc_sp_xform_compose(&Xwg, &Xwb, &Xbg);
+    memcpy(d->geom_xrot + 9 * g, Xwg.R, sizeof Xwg.R);
+    memcpy(d->geom_xpos + 3 * g, Xwg.p, sizeof Xwg.p);
+  }
+}
+
+void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v) {
+  memset(d->cvel, 0, 6 * sizeof(double));
+  memset(d->cbias, 0, 6 * sizeof(double));
+  for (int b = 1; b < m->nbody; b++) {
+    int p = m->body_parent[b], j = m->body_jnt[b];
+    int nv = m->jnt_nv[j], va = m->jnt_vadr[j];
+    double* V = d->cvel + 6 * b;
+    double* c = d->cbias + 6 * b;
+    memcpy(V, d->cvel + 6 * p, 6 * sizeof(double));
+    memset(c, 0, 6 * sizeof(double));
+    if (nv == 0) continue;
+    const double* qj = q + m->jnt_qadr[j];
+    const double* vj = v + va;
+    double S[36], cJ[6], Sv[6] = {0, 0, 0, 0, 0, 0};
+    joint_subspace(m, j, qj, vj, S, cJ);
+    for (int k = 0; k < nv; k++)
+      for (int r = 0; r < 6; r++) Sv[r] += d->cdof[6 * (va + k) + r] * vj[k];
+    for (int r = 0; r < 6; r++) V[r] += Sv[r];
+    /* c_b = V_p x_m (S v) + X_wJ (dS_J/dt v) */
+    sc_xform XwJ;
+    memcpy(XwJ.R, d->jxrot + 9 * j, sizeof XwJ.R);
+    memcpy(XwJ.p, d->jxpos + 3 * j, sizeof XwJ.p);
+    double cw[6];
+    sc_sp_cross_motion(c, d->cvel + 6 * p, Sv);
+    sc_sp_xform_motion(cw, &XwJ, cJ);
+    for (int r = 0; r < 6; r++) c[r] += cw[r];
+  }
+}
+
+void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau) {
+  double* A = d->cacc;
+  double* F = d->cfrc;
+  /* gravity as a fictitious base acceleration (RBDA §5.3) */
+  A[0] = A[1] = A[2] = 0;
+  A[3] = -m->opt.gravity[0];
+  A[4] = -m->opt.gravity[1];
+  A[5] = -m->opt.gravity[2];
+  memset(F, 0, 6 * sizeof(double));
+  for (int b = 1; b < m->nbody; b++) {
+    int p = m->body_parent[b], j = m->body_jnt[b];
+    double* Ab = A + 6 * b;
+    for (int r = 0; r < 6; r++) Ab[r] = A[6 * p + r] + d->cbias[6 * b + r];
+    if (qacc)
+      for (int k = 0; k < m->jnt_nv[j]; k++) {
+        int dof = m->jnt_vadr[j] + k;
+        for (int r = 0; r < 6; r++) Ab[r] += d->cdof[6 * dof + r] * qacc[dof];
+      }
+    const double* I = d->cinert + 36 * b;
+    const double* V = d->cvel + 6 * b;
+    double IA[6], IV[6], VxIV[6];
+    sc_sp_mat6_vec(IA, I, Ab);
+    sc_sp_mat6_vec(IV, I, V);
+    sc_sp_cross_force(VxIV, V, IV);
+    for (int r = 0; r < 6; r++) F[6 * b + r] = IA[r] + VxIV[r];
+  }
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int p = m->body_parent[b], j = m->body_jnt[b];
+    for (int k = 0; k < m->jnt_nv[j]; k++) {
+      int dof = m->jnt_vadr[j] + k;
+      tau[dof] = sc_sp_dot6(d->cdof + 6 * dof, F + 6 * b);
+    }
+    for (int r = 0; r < 6; r++) F[6 * p + r] += F[6 * b + r];
+  }
+}
+
+void sc_dyn_crba(const sc_model* m, sc_data* d) {
+  int nv = m->nv;
+  memcpy(d->crb, d->cinert, sizeof(double) * 36 * (size_t)m->nbody);
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int p = m->body_parent[b];
+    if (p > 0)
+      for (int r = 0; r < 36; r++) d->crb[36 * p + r] += d->crb[36 * b + r];
+  }
+  memset(d->M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  for (int b = 1; b < m->nbody; b++) {
+    int j = m->body_jnt[b];
+    for (int k = 0; k < m->jnt_nv[j]; k++) {
+      int dof = m->jnt_vadr[j] + k;
+      double F[6];
+      sc_sp_mat6_vec(F, d->crb + 36 * b, d->cdof + 6 * dof);
+      /* walk up the tree: every dof of b and its ancestors couples with F */
+      for (int a = b; a > 0; a = m->body_parent[a]) {
+        int ja = m->body_jnt[a];
+        for (int i = 0; i < m->jnt_nv[ja]; i++) {
+          int di = m->jnt_vadr[ja] + i;
+          if (a == b && di > dof) continue;
+          double Mij = sc_sp_dot6(d->cdof + 6 * di, F);
+          d->M[di + (size_t)dof * nv] = Mij;
+          d->M[dof + (size_t)di * nv] = Mij;
+        }
+      }
+    }
+  }
+}
+
+void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],
+                           double* Jp) {
+  memset(Jp, 0, sizeof(double) * 3 * (size_t)m->nv);
+  for (int a = b; a > 0; a = m->body_parent[a]) {
+    int j = m->body_jnt[a];
+    for (int k = 0; k < m->jnt_nv[j]; k++) {
+      int dof = m->jnt_vadr[j] + k;
+      const double* S = d->cdof + 6 * dof;
+      double wxp[3];
+      sc_sp_cross3(wxp, S, p);
+      for (int r = 0; r < 3; r++) Jp[3 * dof + r] = S[3 + r] + wxp[r];
+    }
+  }
+}
+
+double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
+                      double* K, double* D) {
+  int nv = m->nv;
+  double energy = 0;
+  memset(d->fspring, 0, sizeof(double) * (size_t)nv);
+  memset(d->fdamp, 0, sizeof(double) * (size_t)nv);
+  for (int s = 0; s < m->njspring; s++) {
+    int dof = m->jspring_dof[s];
+    double x = q[m->jspring_qadr[s]] - m->jspring_rest[s];
+    double fd = -m->jspring_c[s] * v[dof];
+    d->fspring[dof] += -m->jspring_k[s] * x + fd;
+    d->fdamp[dof] += fd;
+    energy += 0.5 * m->jspring_k[s] * x * x;
+    if (K) K[dof + (size_t)dof * nv] += m->jspring_k[s];
+    if (D) D[dof + (size_t)dof * nv] += m->jspring_c[s];
+  }
+  double* Ja = d->jacp;
+  double* Jb = d->jacp + 3 * nv;
+  for (int s = 0; s < m->nlspring; s++) {
+    int ba = m->lspring_body[2 * s], bb = m->lspring_body[2 * s + 1];
+    double xa[3], xb[3], dx[3];
+    sc_xform X;
+    memcpy(X.R, d->xrot + 9 * ba, sizeof X.R);
+    memcpy(X.p, d->xpos + 3 * ba, sizeof X.p);
+    sc_sp_xform_point(xa, &X, m->lspring_point + 6 * s);
+    memcpy(X.R, d->xrot + 9 * bb, sizeof X.R);
+    memcpy(X.p, d->xpos + 3 * bb, sizeof X.p);
+    sc_sp_xform_point(xb, &X, m->lspring_point + 6 * s + 3);
+    sc_sp_sub3(dx, xb, xa);
+    double len = sc_sp_norm3(dx);
+    double u[3];
+    if (len > 1e-12) {
+      sc_sp_scale3(u, dx, 1.0 / len);
+    } else {
+      /* coincident ends: no defined direction; a zero-rest spring exerts no
+       * force there, and any other rest length picks world z */
+      u[0] = u[1] = 0;
+      u[2] = 1;
+    }
+    sc_dyn_point_jacobian(m, d, ba, xa, Ja);
+    sc_dyn_point_jacobian(m, d, bb, xb, Jb);
+    /* relative Jacobian Jb - Ja, stored in Jb */
+    for (int i = 0; i < 3 * nv; i++) Jb[i] -= Ja[i];
+    double ldot = 0;
+    for (int i = 0; i < nv; i++) ldot += sc_sp_dot3(u, Jb + 3 * i) * v[i];
+    double k = m->lspring_k[s], c = m->lspring_c[s], ext = len - m->lspring_rest[s];
+    double fs = -k * ext, fdmp = -c * ldot; /* tension along u acting on b */
+    energy += 0.5 * k * ext * ext;
+    for (int i = 0; i < nv; i++) {
+      double ui = sc_sp_dot3(u, Jb + 3 * i);
+      d->fspring[i] += (fs + fdmp) * ui;
+      d->fdamp[i] += fdmp * ui;
+    }
+    if (K || D) {
+      /* K = Jrel^T (k u u^T + max(0, k ext / len) (I - u u^T)) Jrel: the
+       * geometric term of a compressed spring is dropped to keep A SPD */
+      double g = (len > 1e-12 && ext > 0) ? k * ext / len : 0;
+      for (int i = 0; i < nv; i++) {
+        const double* Ji = Jb + 3 * i;
+        double ui = sc_sp_dot3(u, Ji);
+        for (int l = 0; l < nv; l++) {
+          const double* Jl = Jb + 3 * l;
+          double ul = sc_sp_dot3(u, Jl);
+          if (K) K[i + (size_t)l * nv] += k * ui * ul + g * (sc_sp_dot3(Ji, Jl) - ui * ul);
+          if (D) D[i + (size_t)l * nv] += c * ui * ul;
+        }
+      }
+    }
+  }
+  return energy;
+}
+
+void sc_dyn_energy(const sc_model* m, const sc_data* d, double* kinetic, double* gravity) {
+  double T = 0, U = 0;
+  for (int b = 1; b < m->nbody; b++) {
+    double IV[6];
+    sc_sp_mat6_vec(IV, d->cinert + 36 * b, d->cvel + 6 * b);
+    T += 0.5 * sc_sp_dot6(d->cvel + 6 * b, IV);
+    U -= m->body_mass[b] * sc_sp_dot3(m->opt.gravity, d->xcom + 3 * b);
+  }
+  *kinetic = T;
+  *gravity = U;
+}
+
+/* qdot = 1/2 [0; w] (x) q for a unit quaternion q and angular velocity w
+ * expressed in the frame q rotates into */
+static void quat_rate(double qd[4], const double q[4], const double w[3]) {
+  double wq[4] = {0, w[0], w[1], w[2]};
+  sc_sp_quat_mul(qd, wq, q);
+  for (int i = 0; i < 4; i++) qd[i] *= 0.5;
+}
+
+void sc_dyn_qdot(const sc_model* m, const double* q, const double* v, double* qdot) {
+  for (int j = 0; j < m->njnt; j++) {
+    const double* qj = q + m->jnt_qadr[j];
+    const double* vj = v + m->jnt_vadr[j];
+    double* qd = qdot + m->jnt_qadr[j];
+    switch (m->jnt_type[j]) {
+      case SC_JOINT_FIXED: break;
+      case SC_JOINT_REVOLUTE:
+      case SC_JOINT_PRISMATIC: qd[0] = vj[0]; break;
+      case SC_JOINT_PLANAR: memcpy(qd, vj, 3 * sizeof(double)); break;
+      case SC_JOINT_BALL: quat_rate(qd, qj, vj); break;
+      case SC_JOINT_FREE:
+        memcpy(qd, vj, 3 * sizeof(double));
+        quat_rate(qd + 3, qj + 3, vj + 3);
+        break;
+    }
+  }
+}
+
+void sc_dyn_normalize_q(const sc_model* m, double* q) {
+  for (int j = 0; j < m->njnt; j++) {
+    double* qj = q + m->jnt_qadr[j];
+    if (m->jnt_type[j] == SC_JOINT_BALL) sc_sp_quat_normalize(qj);
+    if (m->jnt_type[j] == SC_JOINT_FREE) sc_sp_quat_normalize(qj + 3);
+  }
+}

@@ -1,0 +1,37 @@
+/* dynamics: kinematics, mass matrix, bias forces, springs, energies and the
+ * kinematic map of the multibody tree, all in world-frame spatial algebra. */
+#ifndef SC_DYNAMICS_H
+#define SC_DYNAMICS_H
+
+#include "model/model.h"
+#include "state/state.h"
+
+/* Body, joint and geom poses, world spatial inertias and motion subspaces
+ * (d->cdof) at positions q (nq; quaternions must be unit). */
+void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q);
+/* Body spatial velocities d->cvel and d->cdof_dot at velocities v; needs
+ * sc_dyn_kinematics at the same q. */
+void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v);
+/* Mass matrix d->M (column-major, full) by the composite-rigid-body algorithm. */
+void sc_dyn_crba(const sc_model* m, sc_data* d);
+/* Recursive Newton-Euler: tau = M qacc + C(q,v) v - tau_g(q) (qacc NULL = 0).
+ * Needs kinematics and velocity at (q, v).  tau has nv entries. */
+void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau);
+/* Spring and damper generalized forces at (q, v): d->fspring (total) and
+ * d->fdamp (dampers only); when K, D are non-NULL, add their stiffness and
+ * damping matrices (nv x nv column-major, symmetric PSD).  Needs kinematics
+ * and velocity at (q, v).  Returns the spring potential energy, J. */
+double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
+                      double* K, double* D);
+/* Kinetic and gravity energies of the current kinematics/velocity, J. */
+void sc_dyn_energy(const sc_model* m, const sc_data* d, double* kinetic, double* gravity);
+/* World Jacobian of the velocity of world point p attached to body b:
+ * Jp (3 x nv, column-major, ld 3) is overwritten. */
+void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],
+                           double* Jp);
+/* qdot = N(q) v. */
+void sc_dyn_qdot(const sc_model* m, const double* q, const double* v, double* qdot);
+/* Renormalize every quaternion block of q in place. */
+void sc_dyn_normalize_q(const sc_model* m, double* q);
+
+#endif

@@ -1,0 +1,219 @@
+/* integrator: one step of the two-stage theta-method.
+ *
+ * Seed 000 (§Discrete Model, §Two-Stage Scheme), ref/convex-contact.md §5:
+ *   x^theta = theta x + (1 - theta) x0 for q (theta_q), v (theta_v), v in the
+ *   position update (theta_vq).
+ *   Stage 1 (free motion): solve m(v*) = 0 with
+ *     m(v) = M(q^tq(v)) (v - v0) - dt k(q^tq(v), v^tv(v)),
+ *     q^tq(v) = q0 + tq dt N(q^tq) v^tvq(v)          (a 2-pass fixed point),
+ *   by Newton's method with the SPD approximation of dm/dv (eq. expression_for_A)
+ *     A = M + dt^2 tq tvq K + dt tv D,
+ *   K, D the stiffness and damping of the springs and dampers (k1); k holds
+ *   gravity, Coriolis/gyroscopic terms (from RNEA) and the springs.  Schemes
+ *   explicit in v* (tq = tv = 0) take exactly one solve with A = M(q0).
+ *   Stage 2 (contact): A (v - v*) = J(q0)^T gamma with the contact solver.
+ *   Positions: q = q0 + dt N(q^tq) v^tvq, quaternions renormalized.
+ * Energy bookkeeping: kinetic, gravity and spring energies of each state;
+ * damper work by the trapezoidal rule on the damper power; contact work
+ * exactly as (J v^1/2)^T gamma, the work of the impulse over the step. */
+#include "integrator/integrator.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "dynamics/dynamics.h"
+#include "linalg/linalg.h"
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int all_finite(int n, const double* x) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+/* q^tq for velocities vq (= v^tvq): q0 + tq dt N(q^tq) vq, two passes */
+static void mid_positions(const sc_model* m, const double* q0, const double* vq, double tq,
+                          double dt, double* qt, double* qdot) {
+  memcpy(qt, q0, sizeof(double) * (size_t)m->nq);
+  if (tq == 0) return;
+  for (int pass = 0; pass < 2; pass++) {
+    sc_dyn_qdot(m, qt, vq, qdot);
+    for (int i = 0; i < m->nq; i++) qt[i] = q0[i] + tq * dt * qdot[i];
+    sc_dyn_normalize_q(m, qt);
+  }
+}
+
+/* scratch layout (d->scratch: 8 nv + nq) */
+enum { SCR_VTH = 0, SCR_VQ = 1, SCR_RES = 2, SCR_K = 3, SCR_TMP = 4, SCR_V0 = 5 };
+static double* scr(const sc_model* m, sc_data* d, int slot) {
+  return d->scratch + (size_t)slot * (size_t)m->nv;
+}
+
+/* Evaluate the momentum residual m(v) into res and A at (q^tq(v), v^tv(v)).
+ * Returns the residual norm ||D m|| and its scale in *scale. */
+static double eval_residual(const sc_model* m, sc_data* d, const double* v0, const double* v,
+                            double* res, double* scale) {
+  int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double dt = o->dt;
+  double* vth = scr(m, d, SCR_VTH);
+  double* vq = scr(m, d, SCR_VQ);
+  double* kf = scr(m, d, SCR_K);
+  double* tmp = scr(m, d, SCR_TMP);
+  double* qdot = d->scratch + 8 * (size_t)nv;
+  for (int i = 0; i < nv; i++) {
+    vth[i] = o->theta_v * v[i] + (1 - o->theta_v) * v0[i];
+    vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
+  }
+  mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
+  sc_dyn_kinematics(m, d, d->qtheta);
+  sc_dyn_velocity(m, d, d->qtheta, vth);
+  sc_dyn_crba(m, d);
+  sc_dyn_rne(m, d, NULL, d->bias);
+  memset(d->K, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  memset(d->D, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
+  for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i];
+  /* res = M (v - v0) - dt k */
+  for (int i = 0; i < nv; i++) tmp[i] = v[i] - v0[i];
+  sc_la_gemv(nv, nv, 1.0, d->M, nv, tmp, 0.0, res);
+  for (int i = 0; i < nv; i++) res[i] -= dt * kf[i];
+  /* A = M + dt^2 tq tvq K + dt tv D */
+  double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
+  for (size_t i = 0; i < (size_t)nv * (size_t)nv; i++) d->A[i] = d->M[i] + ck * d->K[i] + cd * d->D[i];
+  /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
+  sc_la_gemv(nv, nv, 1.0, d->M, nv, v, 0.0, tmp);
+  double r2 = 0, p2 = 0, k2 = 0;
+  for (int i = 0; i < nv; i++) {
+    double di = 1.0 / d->M[i + (size_t)i * nv];
+    r2 += res[i] * res[i] * di;
+    p2 += tmp[i] * tmp[i] * di;
+    k2 += dt * dt * kf[i] * kf[i] * di;
+  }
+  *scale = sqrt(p2 > k2 ? p2 : k2);
+  return sqrt(r2);
+}
+
+static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
+  int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double* res = scr(m, d, SCR_RES);
+  const double* v0 = d->v;
+  int explicit_scheme = (o->theta_q == 0 && o->theta_v == 0);
+  memcpy(d->vstar, v0, sizeof(double) * (size_t)nv);
+  d->free_iterations = 0;
+  d->free_residual = 0;
+  if (nv == 0) return SC_OK;
+  for (int it = 0;; it++) {
+    double scale, r = eval_residual(m, d, v0, d->vstar, res, &scale);
+    if (!isfinite(r))
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: non-finite free-motion residual", d->time);
+    d->free_residual = scale > 0 ? r / scale : r;
+    /* explicit schemes: m is affine in v with slope M = A, so one solve is exact */
+    if (r <= o->newton_tol * scale || (explicit_scheme && it == 1)) {
+      if (explicit_scheme && it == 1) d->free_residual = 0;
+      break;
+    }
+    if (it == o->newton_maxit) {
+      d->warning[SC_WARN_FREE_NEWTON]++;
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: free-motion Newton did not converge in %d iterations "
+                          "(relative residual %.3g > integrator.newton.tolerance %.3g)",
+                          d->time, o->newton_maxit, d->free_residual, o->newton_tol);
+    }
+    memcpy(d->Afac, d->A, sizeof(double) * (size_t)nv * (size_t)nv);
+    int info = sc_la_chol_factor(nv, d->Afac, nv);
+    if (info != 0)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: momentum matrix A not positive definite (LAPACK info %d)",
+                          d->time, info);
+    sc_la_chol_solve(nv, d->Afac, nv, res, nv, 1);
+    for (int i = 0; i < nv; i++) d->vstar[i] -= res[i];
+    d->free_iterations++;
+  }
+  return SC_OK;
+}
+
+/* energies and damper power of the state (q, v) in d; needs nothing precomputed */
+static double state_quantities(const sc_model* m, sc_data* d) {
+  int nv = m->nv;
+  sc_dyn_kinematics(m, d, d->q);
+  sc_dyn_velocity(m, d, d->q, d->v);
+  sc_dyn_energy(m, d, &d->e_kinetic, &d->e_gravity);
+  d->e_spring = sc_dyn_springs(m, d, d->q, d->v, NULL, NULL);
+  return -sc_la_dot(nv, d->v, d->fdamp); /* damper power dissipated, W */
+}
+
+sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
+  int nv = m->nv;
+  sc_dyn_kinematics(m, d, d->q);
+  sc_dyn_crba(m, d);
+  memcpy(d->Afac, d->M, sizeof(double) * (size_t)nv * (size_t)nv);
+  int info = sc_la_chol_factor(nv, d->Afac, nv);
+  if (info > 0) {
+    int dof = info - 1;
+    return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                        "mass matrix is not positive definite at the initial state "
+                        "(first singular velocity: %s); give the bodies on that joint "
+                        "mass and inertia",
+                        m->v_names[dof]);
+  }
+  return SC_OK;
+}
+
+sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
+  (void)err;
+  d->ncon = 0;
+  d->damper_power = state_quantities(m, d);
+  memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  return SC_OK;
+}
+
+sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
+  double t0 = now_seconds();
+  int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double dt = o->dt;
+  double* v0 = scr(m, d, SCR_V0);
+  memcpy(v0, d->v, sizeof(double) * (size_t)nv);
+
+  /* 1 kinematics at q0 (contact detection will go here) */
+  d->ncon = 0;
+
+  /* 2-3 free motion and A */
+  sc_status st = free_motion(m, d, err);
+  if (st != SC_OK) return st;
+
+  /* 4 contact: none yet, v = v* */
+  memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
+  memset(&d->contact_stats, 0, sizeof d->contact_stats);
+
+  /* 5 positions: q = q0 + dt N(q^tq) v^tvq */
+  double* vq = scr(m, d, SCR_VQ);
+  double* qdot = d->scratch + 8 * (size_t)nv;
+  for (int i = 0; i < nv; i++) vq[i] = o->theta_vq * d->v[i] + (1 - o->theta_vq) * v0[i];
+  mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
+  sc_dyn_qdot(m, d->qtheta, vq, qdot);
+  for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];
+  sc_dyn_normalize_q(m, d->q);
+  d->time = (double)(d->step + 1) * dt;
+  d->step++;
+
+  if (!all_finite(m->nq, d->q) || !all_finite(nv, d->v))
+    return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                        "t = %.9g s: the state became non-finite (diverged)", d->time);
+
+  /* 6 energies of the new state; damper work by the trapezoidal rule */
+  double p0 = d->damper_power;
+  d->damper_power = state_quantities(m, d);
+  d->e_damper += 0.5 * dt * (p0 + d->damper_power);
+  d->wall_time = now_seconds() - t0;
+  return SC_OK;
+}

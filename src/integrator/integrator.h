@@ -1,0 +1,24 @@
+/* integrator: the two-stage theta-method time step (seed 000 §Discrete Model,
+ * §Two-Stage Scheme): free motion v*, then contact, then positions. */
+#ifndef SC_INTEGRATOR_H
+#define SC_INTEGRATOR_H
+
+#include "model/model.h"
+#include "state/state.h"
+
+/* Allocate the solver workspaces and check the model against the data once
+ * (mass matrix positive definite at the initial state).  Call after
+ * sc_data_create and before the first sc_forward / sc_step. */
+sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
+
+/* Derived quantities of the current state (q, v): kinematics, contacts,
+ * energies.  Impulses are zeroed.  Used for the initial recorded frame. */
+sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err);
+
+/* Advance the state by one step of m->opt.dt.  On return d holds the new
+ * state with its energies, the contacts used by the step (detected at the
+ * step's start) with their impulses and slips, and the step's statistics.
+ * Returns SC_ERR_SIM (with a message) when the step failed. */
+sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err);
+
+#endif

@@ -1,0 +1,285 @@
+/* Dynamics: kinematic maps, CRBA vs RNEA, the double pendulum of seed 001,
+ * the skew-symmetry energy identity, spring forces vs their potential. */
+#include <stdlib.h>
+
+#include "build_model.h"
+#include "dynamics/dynamics.h"
+#include "harness.h"
+#include "linalg/linalg.h"
+#include "state/state.h"
+
+static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+
+static void random_state(const sc_model* m, double* q, double* v) {
+  for (int i = 0; i < m->nq; i++) q[i] = urand();
+  for (int i = 0; i < m->nv; i++) v[i] = urand();
+  sc_dyn_normalize_q(m, q);
+}
+
+/* world + body1 (given joint, non-trivial origin) + body2 (revolute child) */
+static sc_model* two_body(sc_joint_type t) {
+  sc_model* m = tb_begin(3, 0, 0, 0);
+  double c1[3] = {0.1, -0.2, 0.3}, c2[3] = {0.05, 0.4, -0.1};
+  tb_body(m, 1, 0, t, 1.3, c1, 0.2, 0.3, 0.4);
+  tb_body(m, 2, 1, SC_JOINT_REVOLUTE, 0.7, c2, 0.05, 0.06, 0.07);
+  double p1[3] = {0.3, -0.1, 0.5}, r1[3] = {0.4, -0.3, 1.1};
+  double p2[3] = {0.2, 0.1, -0.6}, r2[3] = {-0.2, 0.5, 0.1};
+  tb_origin(m, 1, p1, r1);
+  tb_origin(m, 2, p2, r2);
+  tb_axis(m, 1, 0.3, -0.5, 0.8);
+  tb_axis(m, 2, 1, 2, -0.5);
+  return tb_finish(m);
+}
+
+/* mixed tree: free root, ball, planar, prismatic, revolute, a fixed body */
+static sc_model* mixed_tree(void) {
+  sc_model* m = tb_begin(7, 0, 0, 0);
+  sc_joint_type types[7] = {0, SC_JOINT_FREE, SC_JOINT_BALL, SC_JOINT_PLANAR,
+                            SC_JOINT_PRISMATIC, SC_JOINT_REVOLUTE, SC_JOINT_FIXED};
+  int parents[7] = {-1, 0, 1, 2, 1, 4, 5};
+  for (int b = 1; b < 7; b++) {
+    double c[3] = {0.1 * b, -0.05 * b, 0.2}, p[3] = {0.3, 0.1 * b, -0.2}, r[3] = {0.1 * b, -0.2, 0.3};
+    tb_body(m, b, parents[b], types[b], 0.5 + 0.3 * b, c, 0.1 + 0.01 * b, 0.2, 0.15 + 0.02 * b);
+    tb_origin(m, b, p, r);
+    tb_axis(m, b, 0.2, 1, 0.3 * b);
+  }
+  return tb_finish(m);
+}
+
+/* vee of a skew matrix */
+static void vee(double w[3], const double S[9]) {
+  w[0] = 0.5 * (S[7] - S[5]);
+  w[1] = 0.5 * (S[2] - S[6]);
+  w[2] = 0.5 * (S[3] - S[1]);
+}
+
+/* The spatial velocity from the motion subspaces must equal the time
+ * derivative of the body poses along qdot = N(q) v (central differences). */
+static void check_velocity_vs_fd(sc_model* m) {
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  double q[32], v[32], qd[32], qp[32], qm[32];
+  for (int trial = 0; trial < 5; trial++) {
+    random_state(m, q, v);
+    sc_dyn_kinematics(m, d, q);
+    sc_dyn_velocity(m, d, q, v);
+    double V[6 * 8];
+    memcpy(V, d->cvel, sizeof(double) * 6 * (size_t)m->nbody);
+    double eps = 1e-6;
+    sc_dyn_qdot(m, q, v, qd);
+    for (int i = 0; i < m->nq; i++) qp[i] = q[i] + eps * qd[i], qm[i] = q[i] - eps * qd[i];
+    /* no renormalization: the quaternion rate is tangent to the sphere and the
+     * O(eps^2) norm error is below the tolerance */
+    double Rp[9 * 8], pp[3 * 8], Rm[9 * 8], pm[3 * 8];
+    sc_dyn_kinematics(m, d, qp);
+    memcpy(Rp, d->xrot, sizeof(double) * 9 * (size_t)m->nbody);
+    memcpy(pp, d->xpos, sizeof(double) * 3 * (size_t)m->nbody);
+    sc_dyn_kinematics(m, d, qm);
+    memcpy(Rm, d->xrot, sizeof(double) * 9 * (size_t)m->nbody);
+    memcpy(pm, d->xpos, sizeof(double) * 3 * (size_t)m->nbody);
+    sc_dyn_kinematics(m, d, q);
+    for (int b = 1; b < m->nbody; b++) {
+      double Rdot[9], S[9], w[3], pdot[3], vO[3], wxp[3];
+      for (int i = 0; i < 9; i++) Rdot[i] = (Rp[9 * b + i] - Rm[9 * b + i]) / (2 * eps);
+      sc_sp_mat3_mulT(S, Rdot, d->xrot + 9 * b);
+      vee(w, S);
+      for (int i = 0; i < 3; i++) pdot[i] = (pp[3 * b + i] - pm[3 * b + i]) / (2 * eps);
+      sc_sp_cross3(wxp, w, d->xpos + 3 * b);
+      sc_sp_sub3(vO, pdot, wxp);
+      for (int i = 0; i < 3; i++) {
+        ENSURE_NEAR(V[6 * b + i], w[i], 1e-7);
+        ENSURE_NEAR(V[6 * b + 3 + i], vO[i], 1e-7);
+      }
+    }
+  }
+  sc_data_free(d);
+}
+
+static void test_kinematic_map_each_joint(void) {
+  sc_joint_type types[] = {SC_JOINT_REVOLUTE, SC_JOINT_PRISMATIC, SC_JOINT_PLANAR,
+                           SC_JOINT_BALL, SC_JOINT_FREE, SC_JOINT_FIXED};
+  for (int i = 0; i < 6; i++) {
+    sc_model* m = two_body(types[i]);
+    check_velocity_vs_fd(m);
+    sc_model_free(m);
+  }
+  sc_model* m = mixed_tree();
+  check_velocity_vs_fd(m);
+  sc_model_free(m);
+}
+
+/* CRBA against RNEA column by column: M e_k = rne(e_k) - rne(0);
+ * M symmetric positive definite. */
+static void test_crba_matches_rne_columns(void) {
+  sc_model* m = mixed_tree();
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  int nv = m->nv;
+  double q[64], v[64], e[64], t0[64], tk[64];
+  for (int trial = 0; trial < 5; trial++) {
+    random_state(m, q, v);
+    sc_dyn_kinematics(m, d, q);
+    sc_dyn_velocity(m, d, q, v);
+    sc_dyn_crba(m, d);
+    sc_dyn_rne(m, d, NULL, t0);
+    for (int k = 0; k < nv; k++) {
+      memset(e, 0, sizeof e);
+      e[k] = 1;
+      sc_dyn_rne(m, d, e, tk);
+      for (int i = 0; i < nv; i++) ENSURE_NEAR(d->M[i + k * nv], tk[i] - t0[i], 1e-12);
+    }
+    for (int i = 0; i < nv; i++)
+      for (int k = 0; k < nv; k++) ENSURE(d->M[i + k * nv] == d->M[k + i * nv]);
+    double L[64 * 64];
+    memcpy(L, d->M, sizeof(double) * (size_t)(nv * nv));
+    ENSURE(sc_la_chol_factor(nv, L, nv) == 0);
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* Seed 001, "Manipulator Equation form of the Simple Double Pendulum":
+ * point masses m1, m2 on massless links l1, l2, q measured from the
+ * downward vertical; rne(q, v, 0) = C(q,v) v - tau_g(q). */
+static sc_model* double_pendulum(double m1, double m2, double l1, double l2) {
+  sc_model* m = tb_begin(3, 0, 0, 0);
+  double c1[3] = {0, 0, -l1}, c2[3] = {0, 0, -l2}, o2[3] = {0, 0, -l1};
+  tb_body(m, 1, 0, SC_JOINT_REVOLUTE, m1, c1, 0, 0, 0);
+  tb_body(m, 2, 1, SC_JOINT_REVOLUTE, m2, c2, 0, 0, 0);
+  tb_origin(m, 2, o2, NULL);
+  /* rotation about -y takes the downward (0, 0, -1) to (sin q, 0, -cos q) */
+  tb_axis(m, 1, 0, -1, 0);
+  tb_axis(m, 2, 0, -1, 0);
+  return tb_finish(m);
+}
+
+static void test_double_pendulum_matches_seed(void) {
+  double m1 = 1.3, m2 = 0.7, l1 = 1.1, l2 = 0.8, g = 9.81;
+  sc_model* m = double_pendulum(m1, m2, l1, l2);
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  double q[2], v[2], bias[2], e[2], tk[2];
+  for (int trial = 0; trial < 20; trial++) {
+    q[0] = 3 * urand(), q[1] = 3 * urand(), v[0] = 2 * urand(), v[1] = 2 * urand();
+    sc_dyn_kinematics(m, d, q);
+    sc_dyn_velocity(m, d, q, v);
+    sc_dyn_crba(m, d);
+    double s1 = sin(q[0]), s2 = sin(q[1]), c2 = cos(q[1]), s12 = sin(q[0] + q[1]);
+    double M11 = (m1 + m2) * l1 * l1 + m2 * l2 * l2 + 2 * m2 * l1 * l2 * c2;
+    double M12 = m2 * l2 * l2 + m2 * l1 * l2 * c2, M22 = m2 * l2 * l2;
+    ENSURE_NEAR(d->M[0], M11, 1e-12);
+    ENSURE_NEAR(d->M[2], M12, 1e-12);
+    ENSURE_NEAR(d->M[1], M12, 1e-12);
+    ENSURE_NEAR(d->M[3], M22, 1e-12);
+    double Cv1 = -m2 * l1 * l2 * (2 * v[0] + v[1]) * v[1] * s2;
+    double Cv2 = m2 * l1 * l2 * v[0] * v[0] * s2;
+    double tg1 = -g * ((m1 + m2) * l1 * s1 + m2 * l2 * s12), tg2 = -g * m2 * l2 * s12;
+    sc_dyn_rne(m, d, NULL, bias);
+    ENSURE_NEAR(bias[0], Cv1 - tg1, 1e-12);
+    ENSURE_NEAR(bias[1], Cv2 - tg2, 1e-12);
+    /* and with an acceleration: rne = M a + C v - tau_g */
+    e[0] = urand(), e[1] = urand();
+    sc_dyn_rne(m, d, e, tk);
+    ENSURE_NEAR(tk[0], M11 * e[0] + M12 * e[1] + Cv1 - tg1, 1e-12);
+    ENSURE_NEAR(tk[1], M12 * e[0] + M22 * e[1] + Cv2 - tg2, 1e-12);
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* Without gravity, T = 1/2 v^T M v is constant along the true motion:
+ * with vdot = -M^-1 C v, dT/dt = -v^T C v + 1/2 v^T Mdot v = 0.  Mdot along
+ * qdot = N v by central differences; this checks RNEA's velocity terms
+ * against CRBA independently of any closed form. */
+static void test_energy_rate_identity(void) {
+  sc_model* m = mixed_tree();
+  m->opt.gravity[2] = 0;
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  int nv = m->nv;
+  double q[64], v[64], qd[64], qp[64], Cv[64], Mp[64 * 64], Mm[64 * 64];
+  for (int trial = 0; trial < 5; trial++) {
+    random_state(m, q, v);
+    double eps = 1e-6;
+    sc_dyn_qdot(m, q, v, qd);
+    for (int i = 0; i < m->nq; i++) qp[i] = q[i] + eps * qd[i];
+    sc_dyn_kinematics(m, d, qp);
+    sc_dyn_crba(m, d);
+    memcpy(Mp, d->M, sizeof(double) * (size_t)(nv * nv));
+    for (int i = 0; i < m->nq; i++) qp[i] = q[i] - eps * qd[i];
+    sc_dyn_kinematics(m, d, qp);
+    sc_dyn_crba(m, d);
+    memcpy(Mm, d->M, sizeof(double) * (size_t)(nv * nv));
+    sc_dyn_kinematics(m, d, q);
+    sc_dyn_velocity(m, d, q, v);
+    sc_dyn_rne(m, d, NULL, Cv);
+    double vCv = 0, vMdv = 0;
+    for (int i = 0; i < nv; i++) {
+      vCv += v[i] * Cv[i];
+      for (int k = 0; k < nv; k++) vMdv += v[i] * (Mp[i + k * nv] - Mm[i + k * nv]) / (2 * eps) * v[k];
+    }
+    ENSURE_NEAR(vCv, 0.5 * vMdv, 1e-7);
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* Spring generalized forces are minus the gradient of the spring energy:
+ * f . v = -dU/dt along qdot = N v (no damping), and the damper force does
+ * negative work c ldot^2. */
+static void test_spring_forces_match_potential(void) {
+  sc_model* m = tb_begin(4, 0, 1, 2);
+  double c[3] = {0.1, 0, 0};
+  tb_body(m, 1, 0, SC_JOINT_FREE, 1.0, c, 0.1, 0.2, 0.3);
+  tb_body(m, 2, 1, SC_JOINT_REVOLUTE, 0.5, c, 0.1, 0.1, 0.1);
+  tb_body(m, 3, 0, SC_JOINT_PLANAR, 0.8, c, 0.1, 0.1, 0.1);
+  m->jspring_jnt[0] = 2;   /* the planar joint */
+  m->jspring_local[0] = 2; /* theta */
+  m->jspring_k[0] = 3.0;
+  m->jspring_rest[0] = 0.2;
+  m->lspring_body[0] = 0, m->lspring_body[1] = 2;
+  m->lspring_body[2] = 1, m->lspring_body[3] = 3;
+  double pts[12] = {0.1, 0.2, 0.3, 0.3, -0.1, 0.2, 0.0, 0.1, 0.0, 0.2, 0.0, -0.1};
+  memcpy(m->lspring_point, pts, sizeof pts);
+  m->lspring_k[0] = 50, m->lspring_rest[0] = 0.3;
+  m->lspring_k[1] = 20, m->lspring_rest[1] = 1.5;
+  tb_finish(m);
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  double q[32], v[32], qd[32], qp[32], zero[32] = {0};
+  for (int trial = 0; trial < 10; trial++) {
+    random_state(m, q, v);
+    double eps = 1e-6;
+    sc_dyn_qdot(m, q, v, qd);
+    for (int i = 0; i < m->nq; i++) qp[i] = q[i] + eps * qd[i];
+    sc_dyn_kinematics(m, d, qp);
+    sc_dyn_velocity(m, d, qp, zero);
+    double Up = sc_dyn_springs(m, d, qp, zero, NULL, NULL);
+    for (int i = 0; i < m->nq; i++) qp[i] = q[i] - eps * qd[i];
+    sc_dyn_kinematics(m, d, qp);
+    sc_dyn_velocity(m, d, qp, zero);
+    double Um = sc_dyn_springs(m, d, qp, zero, NULL, NULL);
+    sc_dyn_kinematics(m, d, q);
+    sc_dyn_velocity(m, d, q, zero);
+    sc_dyn_springs(m, d, q, zero, NULL, NULL);
+    ENSURE_NEAR(sc_la_dot(m->nv, d->fspring, v), -(Up - Um) / (2 * eps), 1e-6);
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  srand(7);
+  RUN(test_kinematic_map_each_joint);
+  RUN(test_crba_matches_rne_columns);
+  RUN(test_double_pendulum_matches_seed);
+  RUN(test_energy_rate_identity);
+  RUN(test_spring_forces_match_potential);
+  return TEST_END();
+}
