@@ -1,0 +1,19 @@
+/* contact: contact kinematics for the contact stage (seed 000 §Contact
+ * Kinematics): the contact Jacobian J(q0) and the per-contact data of the
+ * problem handed to a contact solver. */
+#ifndef SC_CONTACT_H
+#define SC_CONTACT_H
+
+#include "model/model.h"
+#include "state/state.h"
+
+/* From d->contact[0..ncon) and the kinematics at q0 (sc_dyn_kinematics):
+ * d->Jc (3 ncon x nv, column-major, ld 3 ncon, rows t1, t2, n per contact:
+ * the velocity of body b relative to body a at the contact point, in the
+ * contact frame), d->phi0, d->mu, d->ck, d->ctaud. */
+void sc_contact_jacobian(const sc_model* m, sc_data* d);
+
+/* vc = J v for the current contacts (3 ncon). */
+void sc_contact_velocity(const sc_model* m, const sc_data* d, const double* v, double* vc);
+
+#endif
