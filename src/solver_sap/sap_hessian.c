@@ -51,8 +51,9 @@ void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
 
 void sc_sap_hessian_get(const sc_sap_hessian* h, double* out) {
   const int n = h->nv;
+  /* the factorization reads the lower triangle: mirror it */
   for (int j = 0; j < n; j++)
-    for (int i = 0; i < n; i++) out[i + j * n] = h->H[i + j * n];
+    for (int i = j; i < n; i++) out[i + j * n] = out[j + i * n] = h->H[i + j * n];
 }
 
 int sc_sap_hessian_factor(sc_sap_hessian* h) { return sc_la_chol_factor(h->nv, h->H, h->nv); }

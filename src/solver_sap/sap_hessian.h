@@ -19,7 +19,8 @@ void sc_sap_hessian_destroy(sc_sap_hessian* h);
 /* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major. */
 void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
                              const double* J, const double* G);
-/* Copy the assembled (not yet factored) H into out (nv x nv, both triangles). */
+/* Copy the assembled (not yet factored) H into out (nv x nv); both triangles
+ * are the lower one, which is what the factorization uses. */
 void sc_sap_hessian_get(const sc_sap_hessian* h, double* out);
 /* Factor in place; returns 0 on success, nonzero when H is not positive definite. */
 int sc_sap_hessian_factor(sc_sap_hessian* h);
