@@ -548,12 +548,14 @@ static void pizza_setup(pizza* z, int drake) {
   }
 }
 
-static void test_pizza_table(void) {
+static void pizza_table(int linesearch) {
   sc_sap_work* w = sc_sap_work_create(4, 3);
   sc_sap_params prm;
   sc_sap_params_default(&prm);
+  prm.linesearch = linesearch;
   const double mg = PZ_M * PZ_G;
   const char* name[2] = {"settled", "drake"};
+  printf("  %s line search\n", linesearch == SC_SAP_LS_EXACT ? "exact" : "backtracking");
   pizza z;
 
   /* Delassus estimate of the pizza saver: W_ii = (I3 + u u^T)/m, |.|_F = sqrt(6)/m */
@@ -635,6 +637,15 @@ static void test_pizza_table(void) {
       ENSURE_CLOSE(ft_norm(&z, c), z.mu * fn, 1e-14, 0);
       cone_err = fmax(cone_err, fabs(ft_norm(&z, c) - z.mu * fn) / (z.mu * fn));
     }
+    /* a line search capped at one evaluation fails with its own status */
+    {
+      pizza zz;
+      sc_sap_params p1 = prm;
+      p1.ls_max_iterations = 1;
+      pizza_init(&zz, 2.0 / 3.0, 1e4, 0, 40.0, 0);
+      pizza_setup(&zz, 1);
+      ENSURE(pizza_run(&zz, 1, w, &p1) == SC_SOLVE_LINESEARCH);
+    }
     printf("  %s sliding: Newton iterations total %d max %d; thetadot %.6g; "
            "||f_t| - mu f_n| rel %.2g\n",
            name[drake], z.iters_total, z.iters_max, z.v[3], cone_err);
@@ -667,6 +678,9 @@ static void test_pizza_table(void) {
   printf("  settled near-rigid beta=0: status %d after %d steps\n", (int)s, z.steps_done);
   sc_sap_work_free(w);
 }
+
+static void test_pizza_table_exact(void) { pizza_table(SC_SAP_LS_EXACT); }
+static void test_pizza_table_backtracking(void) { pizza_table(SC_SAP_LS_BACKTRACKING); }
 
 /* no contacts: v = v*, 0 iterations; non-finite input: SC_SOLVE_NAN */
 static void test_edge_cases(void) {
@@ -704,7 +718,8 @@ int main(int argc, char** argv) {
   RUN(test_gradient_and_hessian_fd);
   RUN(test_solve_random_warm_start_backtracking);
   RUN(test_frictionless_qp_cross_check);
-  RUN(test_pizza_table);
+  RUN(test_pizza_table_exact);
+  RUN(test_pizza_table_backtracking);
   RUN(test_edge_cases);
   return TEST_END();
 }
