@@ -368,6 +368,25 @@ static void test_solve_random_warm_start_backtracking(void) {
     for (int i = 0; i < 5; i++) ENSURE(vw[i] == v[i]);
   }
   printf("  random nv=5 nc=3: max Newton iterations %d\n", max_it);
+  /* unreachable momentum tolerance: the cost criterion stops the iteration at round-off */
+  {
+    sc_sap_params pz = prm;
+    pz.rel_tol = 0.0;
+    pz.abs_tol = 0.0;
+    int maxc = 0;
+    for (int trial = 0; trial < 20; trial++) {
+      rproblem r;
+      double v0[5], v[5] = {0}, g[9];
+      for (int i = 0; i < 5; i++) v0[i] = urand();
+      make_random(&r, v0);
+      sc_solver_stats st;
+      ENSURE(sc_sap_solve(&r.p, &pz, w, v, g, &st) == SC_SOLVE_OK);
+      ENSURE(st.residual < 1e-12);
+      if (st.iterations > maxc) maxc = st.iterations;
+    }
+    printf("  cost criterion (rel_tol = 0): max Newton iterations %d\n", maxc);
+    ENSURE(maxc < 30);
+  }
   ENSURE(max_it <= 30);
   sc_sap_work_free(w);
 }
