@@ -1,0 +1,414 @@
+/* sap: Newton's method on the SAP cost (ref/convex-contact.md 2.1, 4).
+ *
+ *   l(v)    = 1/2 (v - v*)^T A (v - v*) + sum_i l_i(vc_i),   vc = J v
+ *   grad l  = A (v - v*) - J^T gamma(v)
+ *   H(v)    = A + J^T G(v) J
+ * Iteration k (4.2): evaluate; stop when |D grad| <= eps_a + eps_r
+ * max(|D A v|, |D J^T gamma|) with D = diag(A)^-1/2 (checked before the
+ * iteration cap, so an exact guess succeeds with 0 iterations), or when the
+ * cost stalls (|l_k - l_{k-1}| < cost_abs + cost_rel (l_k + l_{k-1})/2 after a
+ * step alpha > 0.5); else dv = -H^-1 grad and v += alpha dv.
+ *
+ * Line search (4.3) in O(nc) per evaluation from the cached dp = A dv,
+ * dvc = J dv, a2 = dv^T A dv and r = v - v*:
+ *   l(alpha)   = l_A + alpha dp.r + 1/2 alpha^2 a2 + sum_i l_i(vc_i + alpha dvc_i)
+ *   l'(alpha)  = dp.r + alpha a2 - dvc . gamma(alpha)
+ *   l''(alpha) = a2 + dvc^T G(alpha) dvc
+ * Exact: root of l'(alpha) / (-l'(0)) on [0, alpha_max] by Newton-Raphson
+ * with a bisection safeguard (rtsafe).  Backtracking: Armijo with
+ * rho = 0.8, c = 1e-4 starting at alpha = 1/rho. */
+#include "solver_sap/sap.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "linalg/linalg.h"
+#include "solver_sap/sap_hessian.h"
+
+struct sc_sap_work {
+  int nv_max, nc_max;
+  sc_sap_hessian hess;
+  double* block; /* one allocation holding every array below */
+  /* nv */
+  double *D, *pstar, *r, *Ar, *jtg, *grad, *dv, *dp, *tmp;
+  /* 3nc, 9nc */
+  double *vc, *dvc, *gam, *G;
+  /* Delassus estimate: Cholesky factor of A and A^-1 J^T */
+  double *L, *X;
+};
+
+void sc_sap_params_default(sc_sap_params* p) {
+  p->rel_tol = 1e-6;
+  p->abs_tol = 1e-14;
+  p->max_iterations = 100;
+  p->cost_abs_tol = 1e-30;
+  p->cost_rel_tol = 1e-15;
+  p->soft_tol = 1e-7;
+  p->linesearch = SC_SAP_LS_EXACT;
+  p->alpha_max = 1.5;
+  p->ls_max_iterations = 100;
+}
+
+sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
+  if (nv_max < 0 || nc_max < 0) return NULL;
+  sc_sap_work* w = sc_calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->nv_max = nv_max;
+  w->nc_max = nc_max;
+  const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
+  const size_t total = 9 * nv + 3 * m + 3 * m + nv * nv + nv * m;
+  w->block = sc_malloc(sizeof(double) * total);
+  if (!w->block || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
+    sc_sap_work_free(w);
+    return NULL;
+  }
+  double* b = w->block;
+  w->D = b, b += nv;
+  w->pstar = b, b += nv;
+  w->r = b, b += nv;
+  w->Ar = b, b += nv;
+  w->jtg = b, b += nv;
+  w->grad = b, b += nv;
+  w->dv = b, b += nv;
+  w->dp = b, b += nv;
+  w->tmp = b, b += nv;
+  w->vc = b, b += m;
+  w->dvc = b, b += m;
+  w->gam = b, b += m;
+  w->G = b, b += 3 * m;
+  w->L = b, b += nv * nv;
+  w->X = b;
+  return w;
+}
+
+void sc_sap_work_free(void* wv) {
+  sc_sap_work* w = wv;
+  if (!w) return;
+  sc_sap_hessian_destroy(&w->hess);
+  sc_free(w->block);
+  sc_free(w);
+}
+
+sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
+                               sc_sap_work* w, double* wdiag) {
+  if (nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
+  if (nc == 0) return SC_OK;
+  const int m = 3 * nc;
+  for (int i = 0; i < nv * nv; i++) w->L[i] = A[i];
+  if (sc_la_chol_factor(nv, w->L, nv) != 0) return SC_ERR_SIM;
+  /* X = A^-1 J^T (nv x 3nc) */
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < nv; i++) w->X[i + j * nv] = J[j + i * m];
+  if (sc_la_chol_solve(nv, w->L, nv, w->X, nv, m) != 0) return SC_ERR_SIM;
+  /* W_ii = J_i X_i, only the 3x3 diagonal blocks */
+  for (int c = 0; c < nc; c++) {
+    double fro2 = 0.0;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) {
+        double s = 0.0;
+        for (int k = 0; k < nv; k++) s += J[3 * c + a + k * m] * w->X[k + (3 * c + b) * nv];
+        fro2 += s * s;
+      }
+    wdiag[c] = sqrt(fro2) / 3.0;
+  }
+  return SC_OK;
+}
+
+/* ---- evaluation ---- */
+
+/* Everything known at the current iterate v. */
+typedef struct eval_out {
+  double cost, costA;            /* l(v) and its momentum part */
+  double norm_grad, norm_p, norm_j; /* |D grad|, |D A v|, |D J^T gamma| */
+} eval_out;
+
+/* Evaluate l, grad (w->grad), gamma (w->gam), G (w->G), vc (w->vc), r = v - v*
+ * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set. */
+static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
+                     eval_out* out) {
+  const int nv = p->nv, nc = p->nc, m = 3 * nc;
+  for (int i = 0; i < nv; i++) w->r[i] = v[i] - p->vstar[i];
+  sc_la_gemv(nv, nv, 1.0, p->A, nv, w->r, 0.0, w->Ar);
+  out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
+  sc_la_gemv(m, nv, 1.0, p->J, m, v, 0.0, w->vc);
+  double costR = 0.0;
+  for (int c = 0; c < nc; c++) {
+    const double* R = p->R + 3 * c;
+    double y[3], lc;
+    for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - w->vc[3 * c + k]) / R[k];
+    sc_sap_project(y, R, p->mu[c], soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+    costR += lc;
+  }
+  out->cost = out->costA + costR;
+  sc_la_gemvT(m, nv, 1.0, p->J, m, w->gam, 0.0, w->jtg);
+  double ng = 0.0, np = 0.0, nj = 0.0;
+  for (int i = 0; i < nv; i++) {
+    w->grad[i] = w->Ar[i] - w->jtg[i];
+    const double d = w->D[i];
+    const double pv = w->Ar[i] + w->pstar[i]; /* A v = A (v - v*) + A v* */
+    ng += d * d * w->grad[i] * w->grad[i];
+    np += d * d * pv * pv;
+    nj += d * d * w->jtg[i] * w->jtg[i];
+  }
+  out->norm_grad = sqrt(ng);
+  out->norm_p = sqrt(np);
+  out->norm_j = sqrt(nj);
+}
+
+static int all_finite(int n, const double* x) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+/* Validates sizes and inputs; sets D = diag(A)^-1/2 and p* = A v*. */
+static sc_solve_status prepare(const sc_problem* p, sc_sap_work* w) {
+  const int nv = p->nv, nc = p->nc;
+  if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_FACTOR;
+  if (!all_finite(nv * nv, p->A) || !all_finite(nv, p->vstar) ||
+      !all_finite(3 * nc * nv, p->J) || !all_finite(3 * nc, p->R) ||
+      !all_finite(3 * nc, p->vhat) || !all_finite(nc, p->mu))
+    return SC_SOLVE_NAN;
+  for (int i = 0; i < 3 * nc; i++)
+    if (!(p->R[i] > 0.0)) return SC_SOLVE_NAN;
+  for (int i = 0; i < nc; i++)
+    if (!(p->mu[i] >= 0.0)) return SC_SOLVE_NAN;
+  for (int i = 0; i < nv; i++) {
+    const double a = p->A[i + i * nv];
+    if (!(a > 0.0)) return SC_SOLVE_FACTOR;
+    w->D[i] = 1.0 / sqrt(a);
+  }
+  sc_la_gemv(nv, nv, 1.0, p->A, nv, p->vstar, 0.0, w->pstar);
+  return SC_SOLVE_OK;
+}
+
+sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
+                      double* cost, double* grad, double* gamma, double* H) {
+  if (p->nv > w->nv_max || p->nc > w->nc_max) return SC_ERR_CAPACITY;
+  for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
+  sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, p->vstar, 0.0, w->pstar);
+  eval_out e;
+  evaluate(p, soft_tol, w, v, &e);
+  if (cost) *cost = e.cost;
+  if (grad)
+    for (int i = 0; i < p->nv; i++) grad[i] = w->grad[i];
+  if (gamma)
+    for (int i = 0; i < 3 * p->nc; i++) gamma[i] = w->gam[i];
+  if (H) {
+    sc_sap_hessian_assemble(&w->hess, p->nv, p->nc, p->A, p->J, w->G);
+    sc_sap_hessian_get(&w->hess, H);
+  }
+  return SC_OK;
+}
+
+/* ---- line search ---- */
+
+/* Cached data along the line v + alpha dv. */
+typedef struct line {
+  const sc_problem* p;
+  sc_sap_work* w;
+  double soft_tol;
+  double costA, dp_r, a2; /* l_A(v), dp.(v - v*), dv^T A dv */
+  int evals;
+} line;
+
+/* l(alpha), l'(alpha) and (when d2 non-NULL) l''(alpha) in O(nc). */
+static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2) {
+  const sc_problem* p = ln->p;
+  const sc_sap_work* w = ln->w;
+  double lr = 0.0, dr = 0.0, hr = 0.0;
+  for (int c = 0; c < p->nc; c++) {
+    const double* R = p->R + 3 * c;
+    const double* dvc = w->dvc + 3 * c;
+    double y[3], g[3], G[9], lc;
+    for (int k = 0; k < 3; k++)
+      y[k] = (p->vhat[3 * c + k] - (w->vc[3 * c + k] + alpha * dvc[k])) / R[k];
+    sc_sap_project(y, R, p->mu[c], ln->soft_tol, g, d2 ? G : NULL, &lc);
+    lr += lc;
+    dr -= dvc[0] * g[0] + dvc[1] * g[1] + dvc[2] * g[2];
+    if (d2)
+      for (int a = 0; a < 3; a++)
+        hr += dvc[a] * (G[3 * a] * dvc[0] + G[3 * a + 1] * dvc[1] + G[3 * a + 2] * dvc[2]);
+  }
+  *l = ln->costA + alpha * ln->dp_r + 0.5 * alpha * alpha * ln->a2 + lr;
+  *d1 = ln->dp_r + alpha * ln->a2 + dr;
+  if (d2) *d2 = ln->a2 + hr;
+  ln->evals++;
+}
+
+/* Exact line search (ref 4.3): returns 0 and *alpha, or nonzero on failure. */
+static int search_exact(line* ln, const sc_sap_params* prm, double dl0, double* alpha) {
+  const double amax = prm->alpha_max;
+  double l, d1, d2;
+  line_eval(ln, amax, &l, &d1, &d2);
+  if (d1 <= 0.0) {
+    /* convex: the minimum along the line lies beyond alpha_max */
+    *alpha = amax;
+    return 0;
+  }
+  if (-dl0 < prm->cost_abs_tol + prm->cost_rel_tol * l) {
+    /* the slope is already at round-off level */
+    *alpha = 1.0;
+    return 0;
+  }
+  /* root of f = l'(alpha) / (-l'(0)), f(0) = -1 < 0 < f(amax) */
+  const double scale = -dl0;
+  double lo = 0.0, hi = amax;
+  double a = fmin(-dl0 / d2, amax);
+  const double atol = 1e-8 * a, ftol = 1e-8;
+  double dx_old = hi - lo, dx = dx_old;
+  line_eval(ln, a, &l, &d1, &d2);
+  double f = d1 / scale, df = d2 / scale;
+  if (fabs(f) < ftol) {
+    *alpha = a;
+    return 0;
+  }
+  if (f < 0.0) lo = a; else hi = a;
+  while (ln->evals < prm->ls_max_iterations) {
+    const double anew = a - f / df;
+    const int newton = df > 0.0 && 2.0 * fabs(f) <= fabs(dx_old * df) && anew > lo && anew < hi;
+    dx_old = dx;
+    if (newton) {
+      dx = f / df;
+      a = anew;
+    } else {
+      dx = 0.5 * (hi - lo);
+      a = lo + dx;
+    }
+    if (fabs(dx) < atol) {
+      *alpha = a;
+      return 0;
+    }
+    line_eval(ln, a, &l, &d1, &d2);
+    f = d1 / scale;
+    df = d2 / scale;
+    if (fabs(f) < ftol) {
+      *alpha = a;
+      return 0;
+    }
+    if (f < 0.0) lo = a; else hi = a;
+  }
+  return 1;
+}
+
+/* Backtracking (Armijo) line search (ref 4.3): scans alpha = rho^r / rho down
+ * to the first rise of l (convexity: the previous point was the discrete
+ * minimum) that satisfies Armijo. */
+static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, double dl0,
+                               double* alpha) {
+  const double rho = 0.8, c = 1e-4, amax = 1.0 / rho;
+  const int max_it = prm->ls_max_iterations < 40 ? prm->ls_max_iterations : 40;
+  const double eps = 2.220446049250313e-16;
+  double l, d1;
+  line_eval(ln, amax, &l, &d1, NULL);
+  const double slop = 1000.0 * eps * fmax(fabs(l0), fabs(l));
+  if (d1 < 0.0 || fabs(d1) * amax <= slop) {
+    *alpha = amax;
+    return 0;
+  }
+  double a_prev = amax, l_prev = l;
+  for (int it = 0; it < max_it; it++) {
+    const double a = rho * a_prev;
+    line_eval(ln, a, &l, &d1, NULL);
+    const int armijo = l < l0 + c * a * dl0;
+    if (l > l_prev && armijo) {
+      *alpha = (l_prev < l0 + c * a_prev * dl0) ? a_prev : a;
+      return 0;
+    }
+    if (fabs(l - l_prev) <= slop && armijo) {
+      /* the cost is flat to round-off along the line */
+      *alpha = a;
+      return 0;
+    }
+    a_prev = a;
+    l_prev = l;
+  }
+  return 1;
+}
+
+/* ---- Newton loop ---- */
+
+sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
+                             double* v, double* gamma, sc_solver_stats* stats) {
+  sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
+  const int nv = p->nv, nc = p->nc, m = 3 * nc;
+  sc_solve_status status = prepare(p, w);
+  int evaluated = 0;
+
+  if (status == SC_SOLVE_OK && nc == 0) {
+    for (int i = 0; i < nv; i++) v[i] = p->vstar[i];
+  } else if (status == SC_SOLVE_OK && !all_finite(nv, v)) {
+    status = SC_SOLVE_NAN;
+  } else if (status == SC_SOLVE_OK) {
+    eval_out e;
+    double cost_prev = 0.0, alpha_prev = 0.0;
+    for (int k = 0;; k++) {
+      evaluate(p, prm->soft_tol, w, v, &e);
+      evaluated = 1;
+      for (int i = 0; i < m; i++) gamma[i] = w->gam[i];
+      st.cost = e.cost;
+      const double scale = fmax(e.norm_p, e.norm_j);
+      st.residual = scale > 0.0 ? e.norm_grad / scale : 0.0;
+      if (!isfinite(e.cost) || !isfinite(e.norm_grad)) {
+        status = SC_SOLVE_NAN;
+        break;
+      }
+      /* momentum-balance criterion */
+      if (e.norm_grad <= prm->abs_tol + prm->rel_tol * scale) break;
+      /* cost stall after a full-ish step: round-off on an ill-conditioned problem */
+      if (k > 0 && alpha_prev > 0.5 &&
+          fabs(e.cost - cost_prev) <
+              prm->cost_abs_tol + prm->cost_rel_tol * 0.5 * (e.cost + cost_prev))
+        break;
+      if (k >= prm->max_iterations) {
+        status = SC_SOLVE_MAXIT;
+        break;
+      }
+
+      /* Newton direction dv = -H^-1 grad */
+      sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
+      st.iterations++;
+      if (sc_sap_hessian_factor(&w->hess) != 0) {
+        status = SC_SOLVE_FACTOR;
+        break;
+      }
+      for (int i = 0; i < nv; i++) w->dv[i] = -w->grad[i];
+      sc_sap_hessian_solve(&w->hess, w->dv);
+
+      /* line-search cache */
+      line ln = {p, w, prm->soft_tol, e.costA, 0.0, 0.0, 0};
+      sc_la_gemv(nv, nv, 1.0, p->A, nv, w->dv, 0.0, w->dp);
+      sc_la_gemv(m, nv, 1.0, p->J, m, w->dv, 0.0, w->dvc);
+      ln.dp_r = sc_la_dot(nv, w->dp, w->r);
+      ln.a2 = sc_la_dot(nv, w->dv, w->dp);
+      const double dl0 = sc_la_dot(nv, w->grad, w->dv);
+      if (!isfinite(dl0) || !isfinite(ln.a2)) {
+        status = SC_SOLVE_NAN;
+        break;
+      }
+      if (dl0 >= 0.0) {
+        /* not a descent direction: the factorization lost it to round-off */
+        status = SC_SOLVE_LINESEARCH;
+        break;
+      }
+      double alpha = 1.0;
+      const int fail = prm->linesearch == SC_SAP_LS_BACKTRACKING
+                           ? search_backtracking(&ln, prm, e.cost, dl0, &alpha)
+                           : search_exact(&ln, prm, dl0, &alpha);
+      st.linesearch_evals += ln.evals;
+      if (fail) {
+        status = SC_SOLVE_LINESEARCH;
+        break;
+      }
+      for (int i = 0; i < nv; i++) v[i] += alpha * w->dv[i];
+      cost_prev = e.cost;
+      alpha_prev = alpha;
+    }
+  }
+  if (!evaluated)
+    /* failed before any evaluation (or nc == 0): no impulses */
+    for (int i = 0; i < m; i++) gamma[i] = 0.0;
+  st.status = status;
+  if (stats) *stats = st;
+  return status;
+}

@@ -1,0 +1,87 @@
+/* solver_sap: the convex Newton contact solver ("SAP", Castro, Permenter &
+ * Han, arXiv 2110.10107), see ref/convex-contact.md sections 2-4.
+ *
+ * Given an sc_problem (A, v*, J, R, vhat, mu) it minimizes the convex,
+ * once-differentiable cost
+ *   l(v) = 1/2 |v - v*|_A^2 + sum_i 1/2 |P_F(y_i(v))|_R^2,
+ *   y_i(v) = R_i^-1 (vhat_i - J_i v),
+ * whose stationarity condition is the momentum balance A (v - v*) = J^T gamma
+ * with gamma_i = P_F(y_i).  Newton's method with an exact (or Armijo) line
+ * search; all memory lives in an sc_sap_work created once. */
+#ifndef SC_SAP_H
+#define SC_SAP_H
+
+#include "contact/problem.h"
+#include "core/core.h"
+
+enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
+
+/* Solver parameters; sc_sap_params_default gives the values in the comments. */
+typedef struct sc_sap_params {
+  double rel_tol;        /* eps_r of the momentum criterion, 1e-6 */
+  double abs_tol;        /* eps_a, 1e-14 (units sqrt(J)) */
+  int max_iterations;    /* Newton iterations (factorizations), 100 */
+  double cost_abs_tol;   /* cost-stall criterion, 1e-30 J */
+  double cost_rel_tol;   /* 1e-15 */
+  double soft_tol;       /* soft norm for |y_t|, 1e-7 N s; must be > 0 */
+  int linesearch;        /* SC_SAP_LS_EXACT (default) or SC_SAP_LS_BACKTRACKING */
+  double alpha_max;      /* largest step of the exact line search, 1.5 */
+  int ls_max_iterations; /* evaluations per exact line search, 100 (Armijo: min(this, 40)) */
+} sc_sap_params;
+
+/* Fill p with the default values listed in sc_sap_params. */
+void sc_sap_params_default(sc_sap_params* p);
+
+/* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */
+typedef struct sc_sap_work sc_sap_work;
+
+/* Create a workspace (the only allocation of this module); NULL when out of
+ * memory or when the sizes are negative. */
+sc_sap_work* sc_sap_work_create(int nv_max, int nc_max);
+/* Free a workspace created by sc_sap_work_create (NULL is allowed). */
+void sc_sap_work_free(void* w);
+
+/* Projection of y onto the friction cone in the R-norm (ref section 3):
+ * gamma = P_F(y), and when G is non-NULL the 3x3 row-major
+ * G = dP/dy R^-1 = -d gamma / d vc (symmetric PSD).  R = (Rt, Rt, Rn).
+ * Returns the region 1 (stiction), 2 (sliding) or 3 (separation), and writes
+ * the per-contact cost 1/2 gamma^T R gamma (its closed form of ref section 3,
+ * whose y-gradient is exactly R gamma) to *cost when non-NULL. */
+int sc_sap_project(const double y[3], const double R[3], double mu, double soft_tol,
+                   double gamma[3], double G[9], double* cost);
+
+/* Regularization and bias of ref sections 2.2, 2.3 and 2.5, per contact i:
+ * k (N/m, INFINITY = rigid), taud (s), w (Delassus diagonal estimate, 1/kg),
+ * phi0 (m), vn0 (normal velocity at the step start, m/s; NULL means 0),
+ * dt, theta (= theta_vq; 1 gives section 2.2), sigma, beta ->
+ * R[3i..3i+2] = (Rt, Rt, Rn), vhat[3i..3i+2] = (0, 0, vhat_n).
+ * A contact with k = INFINITY uses the near-rigid value with beta = 1 when
+ * beta == 0. */
+void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
+                       const double* phi0, const double* vn0, double dt, double theta,
+                       double sigma, double beta, double* R, double* vhat);
+
+/* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (ref 2.3),
+ * from a dense Cholesky factor of A.  A (nv x nv) and J (3nc x nv) are
+ * column-major as in sc_problem.  No allocation.  Returns SC_ERR_CAPACITY
+ * when the workspace is too small, SC_ERR_SIM when A is not SPD. */
+sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
+                               sc_sap_work* w, double* wdiag);
+
+/* Evaluate the cost l(v), its gradient grad = A (v - v*) - J^T gamma (nv) and,
+ * when H is non-NULL, the Hessian A + J^T G J (nv x nv column-major, both
+ * triangles) with the solver's own code; gamma (3nc) may be NULL.  For tests
+ * and diagnostics.  Returns SC_ERR_CAPACITY when the workspace is too small. */
+sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
+                      double* cost, double* grad, double* gamma, double* H);
+
+/* Solve min_v l(v) (ref 2.1) by Newton with line search (ref 4).  v holds the
+ * initial guess on entry (warm start) and the solution on exit; gamma (3nc)
+ * receives the impulses.  With nc == 0, v = vstar after 0 iterations.  Never
+ * allocates.  Returns SC_SOLVE_OK or a failure status (also in
+ * stats->status); on failure v and gamma hold the last iterate.  A workspace
+ * that is too small is reported as SC_SOLVE_FACTOR.  stats may be NULL. */
+sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
+                             double* v, double* gamma, sc_solver_stats* stats);
+
+#endif

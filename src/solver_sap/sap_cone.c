@@ -1,0 +1,113 @@
+/* sap_cone: per-contact terms of the SAP cost (ref/convex-contact.md 2.2-2.5, 3).
+ *
+ * Projection onto the friction cone F = {|g_t| <= mu g_n} in the norm
+ * |g|_R^2 = g^T R g, R = diag(Rt, Rt, Rn).  With y_r = sqrt(|y_t|^2 + eps^2)
+ * (soft norm), t = y_t / y_r, mu_hat = mu Rt / Rn, mu_tilde^2 = mu mu_hat:
+ *   I   stiction   y_r <= mu y_n:        gamma = y,               G = R^-1
+ *   III separation y_n <= -mu_hat y_r:   gamma = 0,               G = 0
+ *   II  sliding    otherwise:            gamma_n = (y_n + mu_hat y_r) / (1 + mu_tilde^2),
+ *                                        gamma_t = mu gamma_n t
+ * with, in II and f = 1 / (1 + mu_tilde^2), P_t = t t^T, P_perp = I - P_t,
+ *   G_tt = (mu/Rt) [(gamma_n / y_r) P_perp + mu_hat f P_t],  G_tn = mu f t / Rn,
+ *   G_nn = f / Rn   (G = dP/dy R^-1 is symmetric).
+ * The per-contact cost uses the closed forms 1/2 y^T R y (I),
+ * 1/2 Rn (1 + mu_tilde^2) gamma_n^2 (II), 0 (III): with the soft norm their
+ * y-gradient is exactly R gamma, so -dl/dvc = gamma holds to round-off.
+ * (In z = R^1/2 y coordinates the projection is Euclidean onto a Lorentz cone
+ * of slope mu_tilde; the polar-cone test gives region III.)  mu = 0 works in
+ * IEEE arithmetic: region I is impossible since y_r > 0, and II gives
+ * gamma = (0, 0, y_n).
+ *
+ * Regularization (Kelvin-Voigt normal law gamma_n = dt (-k phi - taud k vn)+,
+ * theta-generalized, ref 2.5):
+ *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k (dt + taud))),  Rt = sigma w,
+ *   vhat_n = -phi0 / (theta (dt + taud)) - ((1 - theta) / theta) vn0. */
+#include "solver_sap/sap.h"
+
+#include <math.h>
+
+int sc_sap_project(const double y[3], const double R[3], double mu, double soft_tol,
+                   double gamma[3], double G[9], double* cost) {
+  const double Rt = R[0], Rn = R[2];
+  const double yt0 = y[0], yt1 = y[1], yn = y[2];
+  const double yr = sqrt(yt0 * yt0 + yt1 * yt1 + soft_tol * soft_tol);
+
+  if (yr <= mu * yn) {
+    /* I: y already inside the cone */
+    gamma[0] = yt0;
+    gamma[1] = yt1;
+    gamma[2] = yn;
+    if (G) {
+      for (int i = 0; i < 9; i++) G[i] = 0.0;
+      G[0] = 1.0 / Rt;
+      G[4] = 1.0 / Rt;
+      G[8] = 1.0 / Rn;
+    }
+    if (cost) *cost = 0.5 * (Rt * (yt0 * yt0 + yt1 * yt1) + Rn * yn * yn);
+    return 1;
+  }
+
+  const double mu_hat = mu * Rt / Rn;
+  if (yn <= -mu_hat * yr) {
+    /* III: y in the polar cone, projection is the apex */
+    gamma[0] = gamma[1] = gamma[2] = 0.0;
+    if (G)
+      for (int i = 0; i < 9; i++) G[i] = 0.0;
+    if (cost) *cost = 0.0;
+    return 3;
+  }
+
+  /* II: projection onto the cone's surface */
+  const double mu_tilde2 = mu * mu_hat;
+  const double f = 1.0 / (1.0 + mu_tilde2);
+  /* yr > 0 whenever soft_tol > 0; the guard only avoids 0/0 */
+  const double inv_yr = yr > 0.0 ? 1.0 / yr : 0.0;
+  const double t0 = yt0 * inv_yr, t1 = yt1 * inv_yr;
+  const double gn = (yn + mu_hat * yr) * f;
+  gamma[0] = mu * gn * t0;
+  gamma[1] = mu * gn * t1;
+  gamma[2] = gn;
+  if (cost) *cost = 0.5 * Rn * (1.0 + mu_tilde2) * gn * gn;
+  if (G) {
+    const double a = mu / Rt * gn * inv_yr; /* coefficient of P_perp */
+    const double b = mu / Rt * mu_hat * f;  /* coefficient of P_t */
+    G[0] = a * (1.0 - t0 * t0) + b * t0 * t0;
+    G[1] = -a * t0 * t1 + b * t0 * t1;
+    G[3] = G[1];
+    G[4] = a * (1.0 - t1 * t1) + b * t1 * t1;
+    G[2] = mu * f * t0 / Rn;
+    G[5] = mu * f * t1 / Rn;
+    G[6] = G[2];
+    G[7] = G[5];
+    G[8] = f / Rn;
+  }
+  return 2;
+}
+
+void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
+                       const double* phi0, const double* vn0, double dt, double theta,
+                       double sigma, double beta, double* R, double* vhat) {
+  const double pi = 3.14159265358979323846;
+  const double four_pi2 = 4.0 * pi * pi;
+  for (int i = 0; i < nc; i++) {
+    const double tau = dt + taud[i];
+    double b = beta;
+    double Rn;
+    if (isinf(k[i])) {
+      /* a rigid contact has no compliant value: always use the near-rigid floor */
+      if (b == 0.0) b = 1.0;
+      Rn = 0.0;
+    } else {
+      Rn = 1.0 / (theta * dt * k[i] * tau);
+    }
+    const double Rn_floor = b * b * w[i] / four_pi2;
+    if (Rn < Rn_floor) Rn = Rn_floor;
+    const double v0 = vn0 ? vn0[i] : 0.0;
+    R[3 * i + 0] = sigma * w[i];
+    R[3 * i + 1] = sigma * w[i];
+    R[3 * i + 2] = Rn;
+    vhat[3 * i + 0] = 0.0;
+    vhat[3 * i + 1] = 0.0;
+    vhat[3 * i + 2] = -phi0[i] / (theta * tau) - (1.0 - theta) / theta * v0;
+  }
+}

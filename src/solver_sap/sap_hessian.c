@@ -1,0 +1,63 @@
+/* sap_hessian: dense assembly and Cholesky factorization of the SAP Hessian
+ *   H = A + J^T G J,  G = blockdiag(G_i),  G_i = -d gamma_i / d vc_i
+ * (ref/convex-contact.md 2.1, 4.4).  H is SPD because A is and each G_i is
+ * symmetric PSD, so LAPACK's potrf applies; a failure means round-off (or bad
+ * input) destroyed definiteness.  Cost O(nc nv^2) to assemble, O(nv^3) to
+ * factor: the dense variant is meant for nv up to a few hundred. */
+#include "solver_sap/sap_hessian.h"
+
+#include "core/core.h"
+#include "linalg/linalg.h"
+
+int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max) {
+  h->nv_max = nv_max;
+  h->nc_max = nc_max;
+  h->nv = 0;
+  h->H = sc_malloc(sizeof(double) * (size_t)nv_max * (size_t)nv_max);
+  h->GJ = sc_malloc(sizeof(double) * 3 * (size_t)nc_max * (size_t)nv_max);
+  if (!h->H || !h->GJ) {
+    sc_sap_hessian_destroy(h);
+    return 1;
+  }
+  return 0;
+}
+
+void sc_sap_hessian_destroy(sc_sap_hessian* h) {
+  sc_free(h->H);
+  sc_free(h->GJ);
+  h->H = h->GJ = 0;
+}
+
+void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
+                             const double* J, const double* G) {
+  const int m = 3 * nc;
+  h->nv = nv;
+  for (int j = 0; j < nv; j++)
+    for (int i = 0; i < nv; i++) h->H[i + j * nv] = A[i + j * nv];
+  if (nc == 0) return;
+  /* GJ = blockdiag(G) J, one 3x3 block times 3 rows of J per contact */
+  for (int c = 0; c < nc; c++) {
+    const double* g = G + 9 * c;
+    for (int j = 0; j < nv; j++) {
+      const double* jc = J + 3 * c + (size_t)j * m;
+      double* out = h->GJ + 3 * c + (size_t)j * m;
+      out[0] = g[0] * jc[0] + g[1] * jc[1] + g[2] * jc[2];
+      out[1] = g[3] * jc[0] + g[4] * jc[1] + g[5] * jc[2];
+      out[2] = g[6] * jc[0] + g[7] * jc[1] + g[8] * jc[2];
+    }
+  }
+  sc_la_gemmTN(nv, nv, m, 1.0, J, m, h->GJ, m, 1.0, h->H, nv);
+}
+
+void sc_sap_hessian_get(const sc_sap_hessian* h, double* out) {
+  const int n = h->nv;
+  /* the factorization reads the lower triangle: mirror it */
+  for (int j = 0; j < n; j++)
+    for (int i = j; i < n; i++) out[i + j * n] = out[j + i * n] = h->H[i + j * n];
+}
+
+int sc_sap_hessian_factor(sc_sap_hessian* h) { return sc_la_chol_factor(h->nv, h->H, h->nv); }
+
+void sc_sap_hessian_solve(const sc_sap_hessian* h, double* x) {
+  sc_la_chol_solve(h->nv, h->H, h->nv, x, h->nv, 1);
+}
