@@ -31,6 +31,13 @@ typedef enum sc_solve_status {
   SC_SOLVE_NAN = 6          /* non-finite input or iterate */
 } sc_solve_status;
 
+static inline const char* sc_solve_status_name(sc_solve_status s) {
+  static const char* names[] = {"ok", "iteration limit", "line search failed",
+                                "factorization failed", "ray termination", "cycling",
+                                "non-finite values"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
 /* Statistics of one solve. */
 typedef struct sc_solver_stats {
   int iterations;        /* Newton iterations (factorizations) or Lemke pivots */
