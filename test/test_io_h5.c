@@ -2,7 +2,8 @@
  * compared exactly with the values that were written.
  *
  * Also a generator for test/t_h5compare.sh:
- *   test_io_h5 --write OUT.h5 [ROW COL DELTA]   (adds DELTA to q[ROW][COL]) */
+ *   test_io_h5 --write OUT.h5 [ROW COL DELTA [NFRAMES]]
+ * (adds DELTA to q[ROW][COL]; NFRAMES defaults to 300) */
 #include "harness.h"
 #include "io_h5/io_h5.h"
 
@@ -613,7 +614,8 @@ static int generate(int argc, char** argv) {
   double delta = argc > 5 ? atof(argv[5]) : 0;
   sc_error err;
   sc_error_clear(&err);
-  sc_status st = write_file(argv[2], m, NFRAMES, row, col, delta, "complete", &err);
+  long nframes = argc > 6 ? atol(argv[6]) : NFRAMES;
+  sc_status st = write_file(argv[2], m, nframes, row, col, delta, "complete", &err);
   if (st != SC_OK) {
     char buf[1200];
     sc_error_format(&err, buf, sizeof buf);

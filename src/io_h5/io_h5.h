@@ -79,4 +79,33 @@ sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err);
 /* Frames appended so far (written or buffered). */
 long sc_h5_frames(const sc_h5* h);
 
+/* ---- reading (tools/h5compare): any HDF5 file, numeric datasets as doubles ---- */
+
+#define SC_H5R_MAXRANK 8
+
+typedef struct sc_h5r sc_h5r;
+
+typedef struct sc_h5r_dataset {
+  char* path;        /* "/energy/total" */
+  int numeric;       /* integer or floating-point element type */
+  int rank;          /* 0 for a scalar */
+  long long dims[SC_H5R_MAXRANK];
+  long long nrows;   /* dims[0] (1 for a scalar) */
+  long long rowlen;  /* product of dims[1..rank) (1 for rank <= 1) */
+} sc_h5r_dataset;
+
+/* Open read-only and list every dataset and group (sorted by path). */
+sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err);
+void sc_h5r_close(sc_h5r* r);
+int sc_h5r_ndatasets(const sc_h5r* r);
+const sc_h5r_dataset* sc_h5r_dataset_at(const sc_h5r* r, int i);
+/* Index of the dataset at path ("/q"), or -1. */
+int sc_h5r_find(const sc_h5r* r, const char* path);
+/* 1 when path names a group ("/" or "/energy"). */
+int sc_h5r_is_group(const sc_h5r* r, const char* path);
+/* Read rows [row0, row0 + nrows) of numeric dataset i, converted to double,
+ * row-major into out (nrows * rowlen values). */
+sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nrows, double* out,
+                           sc_error* err);
+
 #endif
