@@ -15,9 +15,10 @@ check() {  # name, expected exit, actual exit
 "$gen" --write "$tmp/a.h5" || { echo "FAIL generate a.h5"; exit 1; }
 "$gen" --write "$tmp/a2.h5" || { echo "FAIL generate a2.h5"; exit 1; }
 # q[17][3] += 1e-6
-"$gen" --write "$tmp/b.h5" 17 3 1e-6 || { echo "FAIL generate b.h5"; exit 1; }
-# one frame fewer
-"$gen" --write "$tmp/short.h5" -1 0 0 299 || { echo "FAIL generate short.h5"; exit 1; }
+"$gen" --write "$tmp/b.h5" --perturb 17 3 1e-6 || { echo "FAIL generate b.h5"; exit 1; }
+# one frame fewer; no per-contact datasets
+"$gen" --write "$tmp/short.h5" --frames 299 || { echo "FAIL generate short.h5"; exit 1; }
+"$gen" --write "$tmp/nocon.h5" --no-contacts || { echo "FAIL generate nocon.h5"; exit 1; }
 
 "$cmp" "$tmp/a.h5" "$tmp/a2.h5" >"$tmp/out" 2>&1
 check identical_files 0 $?
@@ -63,3 +64,12 @@ check missing_field 2 $?
 check bad_tolerance 2 $?
 "$cmp" "$tmp/a.h5" >"$tmp/out" 2>&1
 check one_file 2 $?
+
+# datasets in one file only: reported, a difference only when asked for
+"$cmp" "$tmp/nocon.h5" "$tmp/a.h5" >"$tmp/out" 2>&1
+check only_in_b_default 0 $?
+[ "$(grep -c 'only in B$' "$tmp/out")" = 8 ] && echo "PASS only_in_b_reported" || { echo "FAIL only_in_b_reported"; cat "$tmp/out"; }
+"$cmp" "$tmp/nocon.h5" "$tmp/a.h5" --fields contact >"$tmp/out" 2>&1
+check only_in_b_named 1 $?
+grep -q '^/contact/impulse .*only in B: DIFF$' "$tmp/out" && grep -q '^/contact/count .* ok$' "$tmp/out" \
+  && echo "PASS only_in_b_named_report" || { echo "FAIL only_in_b_named_report"; cat "$tmp/out"; }

@@ -2,8 +2,8 @@
  * compared exactly with the values that were written.
  *
  * Also a generator for test/t_h5compare.sh:
- *   test_io_h5 --write OUT.h5 [ROW COL DELTA [NFRAMES]]
- * (adds DELTA to q[ROW][COL]; NFRAMES defaults to 300) */
+ *   test_io_h5 --write OUT.h5 [--perturb ROW COL DELTA] [--frames N] [--no-contacts]
+ * (--perturb adds DELTA to q[ROW][COL]; 300 frames by default) */
 #include "harness.h"
 #include "io_h5/io_h5.h"
 
@@ -608,13 +608,27 @@ static void test_readable_after_crash(void) {
 }
 
 static int generate(int argc, char** argv) {
-  sc_model* m = make_model(0, 1);
-  long row = argc > 5 ? atol(argv[3]) : -1;
-  int col = argc > 5 ? atoi(argv[4]) : 0;
-  double delta = argc > 5 ? atof(argv[5]) : 0;
+  long row = -1, nframes = NFRAMES;
+  int col = 0, contacts = 1;
+  double delta = 0;
+  for (int i = 3; i < argc; i++) {
+    if (!strcmp(argv[i], "--perturb") && i + 3 < argc) {
+      row = atol(argv[i + 1]);
+      col = atoi(argv[i + 2]);
+      delta = atof(argv[i + 3]);
+      i += 3;
+    } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+      nframes = atol(argv[++i]);
+    } else if (!strcmp(argv[i], "--no-contacts")) {
+      contacts = 0;
+    } else {
+      fprintf(stderr, "test_io_h5 --write: bad argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  sc_model* m = make_model(0, contacts);
   sc_error err;
   sc_error_clear(&err);
-  long nframes = argc > 6 ? atol(argv[6]) : NFRAMES;
   sc_status st = write_file(argv[2], m, nframes, row, col, delta, "complete", &err);
   if (st != SC_OK) {
     char buf[1200];

@@ -28,7 +28,9 @@
  * no per-contact rows).
  *
  * Frames are buffered in memory (blocks of SC_H5_FRAMES_PER_BLOCK frames, and
- * a contact-row buffer) and appended in blocks; the file is flushed
+ * a contact-row buffer of min(frames_per_block * ncon_max, max(ncon_max, 16384))
+ * rows: a frame whose contacts would not fit writes the block early) and
+ * appended in blocks; the file is flushed
  * (H5Fflush) every few blocks, every meta->flush_seconds of wall time, and on
  * sc_h5_flush / sc_h5_close.  The metadata cache is kept from evicting between
  * flushes, so after a crash the file reads as of the last flush.
@@ -69,7 +71,9 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
  * full and flushes periodically. */
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err);
 
-/* Write the buffered frames and H5Fflush the file. */
+/* Write the buffered frames and H5Fflush the file.  Not async-signal-safe:
+ * a signal handler should set a flag that the step loop checks, and the loop
+ * then calls this (or sc_h5_close with "interrupted"). */
 sc_status sc_h5_flush(sc_h5* h, sc_error* err);
 
 /* Flush, set the root attribute status ("complete", "failed: <reason>",
