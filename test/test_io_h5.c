@@ -10,6 +10,8 @@
 #include <hdf5.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -607,6 +609,48 @@ static void test_readable_after_crash(void) {
   sc_model_free(m);
 }
 
+/* A write failure during the run (file size limit, as a full disk would)
+ * comes back as SC_ERR_IO naming the file; close still returns and frees. */
+static void test_write_error_is_reported(void) {
+  char path[512];
+  tmp_path(path, sizeof path, "full.h5");
+  sc_model* m = make_model(0, 1);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN); /* write() then fails with EFBIG */
+    struct rlimit rl = {256 * 1024, 256 * 1024};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    sc_data* d = NULL;
+    sc_error err;
+    sc_error_clear(&err);
+    sc_h5* h = NULL;
+    sc_h5_meta meta = {"cmd", "v", -1.0};
+    if (sc_data_create(m, &d, &err) != SC_OK) _exit(10);
+    sc_status st = sc_h5_open(path, m, d, &meta, &h, &err);
+    for (long k = 0; st == SC_OK && k < 20000; k++) {
+      fill_frame(m, d, k);
+      st = sc_h5_write_frame(h, m, d, &err);
+      if (st == SC_OK && k % 1000 == 999) st = sc_h5_flush(h, &err);
+    }
+    int code = st == SC_OK ? 1 : (st != SC_ERR_IO || strcmp(err.file, path)) ? 2 : 0;
+    printf("  message: %s\n", err.msg);
+    sc_error err2;
+    sc_status cs = sc_h5_close(h, "failed: disk full", &err2);
+    if (h && cs == SC_OK) code = 3; /* the unwritable tail must be reported */
+    sc_data_free(d);
+    sc_model_free(m);
+    fflush(stdout);
+    _exit(code);
+  }
+  int wst = 0;
+  waitpid(pid, &wst, 0);
+  ENSURE(WIFEXITED(wst));
+  if (WIFEXITED(wst) && WEXITSTATUS(wst) != 0) printf("  child exit %d\n", WEXITSTATUS(wst));
+  ENSURE(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+  sc_model_free(m);
+}
+
 static int generate(int argc, char** argv) {
   long row = -1, nframes = NFRAMES;
   int col = 0, contacts = 1;
@@ -655,6 +699,7 @@ int main(int argc, char** argv) {
   RUN(test_zero_width_q);
   RUN(test_contacts_off);
   RUN(test_readable_after_crash);
+  RUN(test_write_error_is_reported);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0) printf("  could not remove %s\n", tmpdir);
