@@ -1,0 +1,204 @@
+/* io_h5 reading: list the datasets of any HDF5 file and read numeric ones
+ * as doubles, row block by row block (used by tools/h5compare, so that
+ * <hdf5.h> stays inside this module). */
+#include "io_h5/io_h5.h"
+
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sc_h5r {
+  char* path;
+  hid_t file;
+  sc_h5r_dataset* ds;
+  int nds, capds;
+  char** groups;
+  int ngroups, capgroups;
+  int failed; /* allocation failure while listing */
+};
+
+static herr_t first_desc(unsigned n, const H5E_error2_t* e, void* data) {
+  char* out = data;
+  if (n == 0 && e->desc) {
+    const char* msg = strstr(e->desc, "error message = '");
+    size_t len;
+    if (msg) {
+      msg += strlen("error message = '");
+      const char* end = strchr(msg, '\'');
+      len = end ? (size_t)(end - msg) : strlen(msg);
+    } else {
+      msg = e->desc;
+      len = strlen(msg);
+    }
+    if (len > 255) len = 255;
+    memcpy(out, msg, len);
+    out[len] = '\0';
+  }
+  return 0;
+}
+
+static sc_status read_fail(const char* path, sc_error* err, const char* what, const char* obj) {
+  char detail[256] = "";
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_desc, detail);
+  H5Eclear2(H5E_DEFAULT);
+  return sc_error_set(err, SC_ERR_IO, path, 0, 0, "HDF5: cannot %s %s%s%s", what, obj,
+                      detail[0] ? ": " : "", detail);
+}
+
+/* "/" + name: H5Lvisit gives paths relative to the root */
+static char* abs_path(const char* name) {
+  size_t n = strlen(name);
+  char* p = sc_malloc(n + 2);
+  if (!p) return NULL;
+  p[0] = '/';
+  memcpy(p + 1, name, n + 1);
+  return p;
+}
+
+static herr_t visit(hid_t root, const char* name, const H5L_info_t* info, void* data) {
+  sc_h5r* r = data;
+  if (info->type != H5L_TYPE_HARD) return 0;
+  hid_t o = H5Oopen(root, name, H5P_DEFAULT);
+  if (o < 0) return 0;
+  H5I_type_t type = H5Iget_type(o);
+  if (type == H5I_GROUP) {
+    if (r->ngroups == r->capgroups) {
+      int cap = r->capgroups ? 2 * r->capgroups : 16;
+      char** g = sc_calloc((size_t)cap, sizeof *g);
+      if (!g) goto oom;
+      if (r->ngroups) memcpy(g, r->groups, sizeof *g * (size_t)r->ngroups);
+      sc_free(r->groups);
+      r->groups = g;
+      r->capgroups = cap;
+    }
+    if (!(r->groups[r->ngroups] = abs_path(name))) goto oom;
+    r->ngroups++;
+  } else if (type == H5I_DATASET) {
+    if (r->nds == r->capds) {
+      int cap = r->capds ? 2 * r->capds : 32;
+      sc_h5r_dataset* d = sc_calloc((size_t)cap, sizeof *d);
+      if (!d) goto oom;
+      if (r->nds) memcpy(d, r->ds, sizeof *d * (size_t)r->nds);
+      sc_free(r->ds);
+      r->ds = d;
+      r->capds = cap;
+    }
+    sc_h5r_dataset* d = &r->ds[r->nds];
+    memset(d, 0, sizeof *d);
+    if (!(d->path = abs_path(name))) goto oom;
+    hid_t t = H5Dget_type(o), s = H5Dget_space(o);
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    d->numeric = cls == H5T_INTEGER || cls == H5T_FLOAT;
+    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+    if (rank < 0 || rank > SC_H5R_MAXRANK) {
+      d->numeric = 0; /* unreadable here: listed, never compared */
+      rank = 0;
+    } else if (rank > 0) {
+      hsize_t dims[SC_H5R_MAXRANK];
+      H5Sget_simple_extent_dims(s, dims, NULL);
+      for (int k = 0; k < rank; k++) d->dims[k] = (long long)dims[k];
+    }
+    d->rank = rank;
+    d->nrows = rank == 0 ? 1 : d->dims[0];
+    d->rowlen = 1;
+    for (int k = 1; k < rank; k++) d->rowlen *= d->dims[k];
+    if (t >= 0) H5Tclose(t);
+    if (s >= 0) H5Sclose(s);
+    r->nds++;
+  }
+  H5Oclose(o);
+  return 0;
+oom:
+  H5Oclose(o);
+  r->failed = 1;
+  return -1;
+}
+
+static int cmp_ds(const void* a, const void* b) {
+  return strcmp(((const sc_h5r_dataset*)a)->path, ((const sc_h5r_dataset*)b)->path);
+}
+
+sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err) {
+  *out = NULL;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  sc_h5r* r = sc_calloc(1, sizeof *r);
+  if (!r) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  r->file = -1;
+  r->path = sc_strdup(path);
+  if (!r->path) {
+    sc_h5r_close(r);
+    return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  }
+  r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (r->file < 0) {
+    sc_status st = read_fail(path, err, "open", "the file");
+    sc_h5r_close(r);
+    return st;
+  }
+  if (H5Lvisit(r->file, H5_INDEX_NAME, H5_ITER_INC, visit, r) < 0) {
+    sc_status st = r->failed ? sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory")
+                             : read_fail(path, err, "list", "the objects");
+    sc_h5r_close(r);
+    return st;
+  }
+  if (r->nds > 1) qsort(r->ds, (size_t)r->nds, sizeof *r->ds, cmp_ds);
+  *out = r;
+  return SC_OK;
+}
+
+void sc_h5r_close(sc_h5r* r) {
+  if (!r) return;
+  for (int i = 0; i < r->nds; i++) sc_free(r->ds[i].path);
+  for (int i = 0; i < r->ngroups; i++) sc_free(r->groups[i]);
+  sc_free(r->ds);
+  sc_free(r->groups);
+  if (r->file >= 0) H5Fclose(r->file);
+  sc_free(r->path);
+  sc_free(r);
+}
+
+int sc_h5r_ndatasets(const sc_h5r* r) { return r->nds; }
+const sc_h5r_dataset* sc_h5r_dataset_at(const sc_h5r* r, int i) { return &r->ds[i]; }
+
+int sc_h5r_find(const sc_h5r* r, const char* path) {
+  for (int i = 0; i < r->nds; i++)
+    if (!strcmp(r->ds[i].path, path)) return i;
+  return -1;
+}
+
+int sc_h5r_is_group(const sc_h5r* r, const char* path) {
+  if (!strcmp(path, "/")) return 1;
+  for (int i = 0; i < r->ngroups; i++)
+    if (!strcmp(r->groups[i], path)) return 1;
+  return 0;
+}
+
+sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nrows, double* out,
+                           sc_error* err) {
+  const sc_h5r_dataset* d = &r->ds[i];
+  if (!d->numeric) return sc_error_set(err, SC_ERR_IO, r->path, 0, 0, "%s is not numeric", d->path);
+  if (row0 < 0 || nrows < 0 || row0 + nrows > d->nrows)
+    return sc_error_set(err, SC_ERR_IO, r->path, 0, 0, "%s: rows %lld..%lld out of range", d->path,
+                        row0, row0 + nrows);
+  if (nrows == 0 || d->rowlen == 0) return SC_OK;
+  hid_t ds = H5Dopen2(r->file, d->path, H5P_DEFAULT);
+  if (ds < 0) return read_fail(r->path, err, "open dataset", d->path);
+  int ok;
+  if (d->rank == 0) {
+    ok = H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
+  } else {
+    hsize_t off[SC_H5R_MAXRANK] = {0}, cnt[SC_H5R_MAXRANK];
+    off[0] = (hsize_t)row0;
+    cnt[0] = (hsize_t)nrows;
+    for (int k = 1; k < d->rank; k++) cnt[k] = (hsize_t)d->dims[k];
+    hid_t fs = H5Dget_space(ds);
+    hid_t ms = H5Screate_simple(d->rank, cnt, NULL);
+    ok = fs >= 0 && ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+         H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, out) >= 0;
+    if (ms >= 0) H5Sclose(ms);
+    if (fs >= 0) H5Sclose(fs);
+  }
+  sc_status st = ok ? SC_OK : read_fail(r->path, err, "read dataset", d->path);
+  H5Dclose(ds);
+  return st;
+}

@@ -1,0 +1,540 @@
+/* io_h5: HDF5 trajectory writer (layout: DESIGN.md section 5, io_h5.h).
+ *
+ * Per-frame datasets are chunked and extendible along the first dimension;
+ * frames are buffered in blocks and appended with one hyperslab write per
+ * dataset, so the step loop never allocates and HDF5 sees few large writes.
+ *
+ * Crash behaviour: the file is created with a fixed format version (v1.8
+ * objects, readable by any HDF5 >= 1.8 and h5py) and the metadata cache is
+ * told not to evict, so dirty metadata (extents, chunk indexes) reaches the
+ * disk only at H5Fflush.  Between flushes the on-disk file therefore stays
+ * the one of the last flush: raw chunks written meanwhile go either to fresh
+ * space or, for a partially filled chunk, rewrite bytes of rows that the old
+ * extent already covered with the same values.
+ *
+ * Determinism: object headers carry no access/modification times
+ * (H5Pset_obj_track_times 0) and there are no timestamps in datasets; file
+ * space placement depends only on the sequence of writes and flushes. */
+#include "io_h5/io_h5.h"
+
+#include <hdf5.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+/* per-frame datasets */
+enum {
+  F_TIME, F_Q, F_V,
+  F_EKIN, F_EGRAV, F_ESPRING, F_ETOTAL, F_EDISS,
+  F_COUNT, F_START,
+  F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL,
+  NF
+};
+/* per-contact datasets */
+enum { C_BODYA, C_BODYB, C_POINT, C_NORMAL, C_GAP, C_SLIP, C_IMPULSE, NC };
+
+typedef enum { K_F64, K_I32, K_I64 } kind;
+
+typedef struct column {
+  const char* path;
+  const char* units;
+  kind k;
+  int rank;        /* 1: [N]; 2: [N, ncols] */
+  int ncols;       /* row width (1 for rank 1; may be 0 for rank 2) */
+  int present;
+  hid_t ds;
+  unsigned char* buf; /* capacity rows x ncols elements */
+} column;
+
+struct sc_h5 {
+  char* path;
+  hid_t file;
+  int nq, nv, ncon_max, contacts;
+  column fr[NF];
+  column ct[NC];
+  int fcap, ccap;        /* buffer capacities: frames, contact rows */
+  int nbuf, ncbuf;       /* buffered frames, contact rows */
+  long nfile, ncfile;    /* rows already in the file */
+  int blocks_since_flush;
+  double flush_seconds;  /* <= 0: no time-based flush */
+  struct timespec last_flush;
+};
+
+#define FLUSH_EVERY_BLOCKS 8
+#define DEFAULT_FLUSH_SECONDS 2.0
+#define CONTACT_ROWS_CAP 16384
+
+static size_t kind_size(kind k) { return k == K_I32 ? sizeof(int32_t) : 8; }
+static hid_t kind_mem(kind k) {
+  return k == K_F64 ? H5T_NATIVE_DOUBLE : k == K_I32 ? H5T_NATIVE_INT32 : H5T_NATIVE_INT64;
+}
+/* explicit little-endian file types: the same bytes on every platform */
+static hid_t kind_file(kind k) {
+  return k == K_F64 ? H5T_IEEE_F64LE : k == K_I32 ? H5T_STD_I32LE : H5T_STD_I64LE;
+}
+
+/* The innermost HDF5 error description (the most specific one). */
+static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
+  char* out = data;
+  if (n != 0 || !e->desc) return 0;
+  /* system errors read "..., errno = 2, error message = 'No such file ...', ...":
+   * the quoted part is what the user needs */
+  const char* msg = strstr(e->desc, "error message = '");
+  if (msg) {
+    msg += strlen("error message = '");
+    const char* end = strchr(msg, '\'');
+    size_t len = end ? (size_t)(end - msg) : strlen(msg);
+    if (len > 255) len = 255;
+    memcpy(out, msg, len);
+    out[len] = '\0';
+  } else {
+    strncpy(out, e->desc, 255);
+    out[255] = '\0';
+  }
+  return 0;
+}
+
+static sc_status io_fail(const char* path, sc_error* err, const char* what, const char* obj) {
+  char detail[256] = "";
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_first, detail);
+  H5Eclear2(H5E_DEFAULT);
+  return sc_error_set(err, SC_ERR_IO, path, 0, 0, "HDF5: cannot %s %s%s%s", what, obj,
+                      detail[0] ? ": " : "", detail);
+}
+
+static hid_t vlen_str_type(void) {
+  hid_t t = H5Tcopy(H5T_C_S1);
+  if (t < 0) return t;
+  if (H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+    H5Tclose(t);
+    return -1;
+  }
+  return t;
+}
+
+/* write (create or overwrite) a scalar variable-length UTF-8 string attribute */
+static int attr_str(hid_t obj, const char* name, const char* val) {
+  if (!val) val = "";
+  hid_t t = vlen_str_type(), s = H5Screate(H5S_SCALAR), a = -1;
+  int ok = t >= 0 && s >= 0;
+  if (ok) {
+    a = H5Aexists(obj, name) > 0 ? H5Aopen(obj, name, H5P_DEFAULT)
+                                 : H5Acreate2(obj, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    ok = a >= 0 && H5Awrite(a, t, &val) >= 0;
+  }
+  if (a >= 0) H5Aclose(a);
+  if (s >= 0) H5Sclose(s);
+  if (t >= 0) H5Tclose(t);
+  return ok;
+}
+
+static int attr_num(hid_t obj, const char* name, kind k, int n, const void* vals) {
+  hsize_t dim = (hsize_t)n;
+  hid_t s = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+  hid_t a = s >= 0 ? H5Acreate2(obj, name, kind_file(k), s, H5P_DEFAULT, H5P_DEFAULT) : -1;
+  int ok = a >= 0 && H5Awrite(a, kind_mem(k), vals) >= 0;
+  if (a >= 0) H5Aclose(a);
+  if (s >= 0) H5Sclose(s);
+  return ok;
+}
+static int attr_dbl(hid_t obj, const char* name, double v) { return attr_num(obj, name, K_F64, 1, &v); }
+static int attr_int(hid_t obj, const char* name, int v) {
+  int32_t x = (int32_t)v;
+  return attr_num(obj, name, K_I32, 1, &x);
+}
+
+static hid_t make_group(hid_t file, const char* name) {
+  hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+  if (gcpl < 0) return -1;
+  hid_t g = -1;
+  if (H5Pset_obj_track_times(gcpl, 0) >= 0)
+    g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+  H5Pclose(gcpl);
+  return g;
+}
+
+/* /model/<name>: 1-D array of strings; NULL entries are written as "" */
+static sc_status write_names(sc_h5* h, hid_t grp, const char* name, char* const* names, int n,
+                             sc_error* err) {
+  const char** tmp = sc_calloc((size_t)(n > 0 ? n : 1), sizeof *tmp);
+  if (!tmp) return sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+  for (int i = 0; i < n; i++) tmp[i] = (names && names[i]) ? names[i] : "";
+  hsize_t dim = (hsize_t)n;
+  hid_t t = vlen_str_type(), s = H5Screate_simple(1, &dim, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hid_t ds = -1;
+  int ok = t >= 0 && s >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0;
+  if (ok) ds = H5Dcreate2(grp, name, t, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ok = ok && ds >= 0 && (n == 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp) >= 0);
+  ok = ok && attr_str(ds, "units", "none");
+  if (ds >= 0) H5Dclose(ds);
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (s >= 0) H5Sclose(s);
+  if (t >= 0) H5Tclose(t);
+  sc_free(tmp);
+  if (!ok) {
+    char obj[64];
+    snprintf(obj, sizeof obj, "dataset /model/%s", name);
+    return io_fail(h->path, err, "write", obj);
+  }
+  return SC_OK;
+}
+
+static void col_init(column* c, const char* path, const char* units, kind k, int rank, int ncols) {
+  c->path = path;
+  c->units = units;
+  c->k = k;
+  c->rank = rank;
+  c->ncols = rank == 1 ? 1 : ncols;
+  c->present = 1;
+  c->ds = -1;
+  c->buf = NULL;
+}
+
+/* rows per chunk: about 64 KiB chunks, between 16 and 1024 rows */
+static hsize_t chunk_rows(const column* c) {
+  size_t row = kind_size(c->k) * (size_t)(c->ncols > 0 ? c->ncols : 1);
+  size_t r = 65536 / row;
+  if (r > 1024) r = 1024;
+  if (r < 16) r = 16;
+  return (hsize_t)r;
+}
+
+static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
+  size_t n = (size_t)cap * (size_t)(c->ncols > 0 ? c->ncols : 1);
+  c->buf = sc_calloc(n, kind_size(c->k));
+  if (!c->buf) return sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory (%s buffer)", c->path);
+  /* HDF5 requires chunk dims > 0, and a chunk may not exceed a fixed maximum
+   * dimension, so a zero-width [N, 0] dataset gets an unlimited second dim */
+  hsize_t dims[2] = {0, (hsize_t)c->ncols};
+  hsize_t maxd[2] = {H5S_UNLIMITED, c->ncols > 0 ? (hsize_t)c->ncols : H5S_UNLIMITED};
+  hsize_t chunk[2] = {chunk_rows(c), (hsize_t)(c->ncols > 0 ? c->ncols : 1)};
+  hid_t s = H5Screate_simple(c->rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  int ok = s >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, c->rank, chunk) >= 0 &&
+           H5Pset_obj_track_times(dcpl, 0) >= 0;
+  if (ok) c->ds = H5Dcreate2(h->file, c->path, kind_file(c->k), s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ok = ok && c->ds >= 0 && attr_str(c->ds, "units", c->units);
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (s >= 0) H5Sclose(s);
+  if (!ok) {
+    char obj[96];
+    snprintf(obj, sizeof obj, "dataset %s", c->path);
+    return io_fail(h->path, err, "create", obj);
+  }
+  return SC_OK;
+}
+
+/* extend c to start + n rows and write n buffered rows at start */
+static sc_status col_append(sc_h5* h, column* c, long start, int n, sc_error* err) {
+  hsize_t dims[2] = {(hsize_t)(start + n), (hsize_t)c->ncols};
+  hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)n, (hsize_t)c->ncols};
+  if (H5Dset_extent(c->ds, dims) < 0) goto fail;
+  if (n == 0 || c->ncols == 0) return SC_OK;
+  hid_t fs = H5Dget_space(c->ds);
+  if (fs < 0) goto fail;
+  hid_t ms = H5Screate_simple(c->rank, cnt, NULL);
+  int ok = ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+           H5Dwrite(c->ds, kind_mem(c->k), ms, fs, H5P_DEFAULT, c->buf) >= 0;
+  if (ms >= 0) H5Sclose(ms);
+  H5Sclose(fs);
+  if (ok) return SC_OK;
+fail:;
+  char obj[96];
+  snprintf(obj, sizeof obj, "dataset %s", c->path);
+  return io_fail(h->path, err, "append to", obj);
+}
+
+/* append the buffered frames and contact rows */
+static sc_status write_block(sc_h5* h, sc_error* err) {
+  if (h->nbuf == 0 && h->ncbuf == 0) return SC_OK;
+  sc_status st;
+  for (int i = 0; i < NC; i++) {
+    if (!h->ct[i].present) continue;
+    if ((st = col_append(h, &h->ct[i], h->ncfile, h->ncbuf, err)) != SC_OK) return st;
+  }
+  for (int i = 0; i < NF; i++) {
+    if (!h->fr[i].present) continue;
+    if ((st = col_append(h, &h->fr[i], h->nfile, h->nbuf, err)) != SC_OK) return st;
+  }
+  h->nfile += h->nbuf;
+  h->ncfile += h->ncbuf;
+  h->nbuf = h->ncbuf = 0;
+  h->blocks_since_flush++;
+  return SC_OK;
+}
+
+static double seconds_since(const struct timespec* t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static sc_status flush_file(sc_h5* h, sc_error* err) {
+  if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) return io_fail(h->path, err, "flush", "the file");
+  h->blocks_since_flush = 0;
+  clock_gettime(CLOCK_MONOTONIC, &h->last_flush);
+  return SC_OK;
+}
+
+sc_status sc_h5_flush(sc_h5* h, sc_error* err) {
+  sc_status st = write_block(h, err);
+  if (st != SC_OK) return st;
+  return flush_file(h, err);
+}
+
+static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
+                                  const sc_h5_meta* meta) {
+  const sc_options* o = &m->opt;
+  hid_t r = h->file;
+  int ok = attr_str(r, "format", "simc-trajectory") &&
+           attr_int(r, "format_version", SC_H5_FORMAT_VERSION) &&
+           attr_str(r, "simc_version", meta ? meta->simc_version : NULL) &&
+           attr_str(r, "scene_name", m->name) && attr_str(r, "scene_path", m->scene_path) &&
+           attr_str(r, "scene_yaml", m->scene_yaml) &&
+           attr_str(r, "command_line", meta ? meta->command_line : NULL) &&
+           attr_str(r, "solver", o->solver == SC_SOLVER_LCP ? "lcp" : "newton") &&
+           attr_str(r, "scheme", sc_scheme_name(o->scheme)) &&
+           attr_dbl(r, "theta_q", o->theta_q) && attr_dbl(r, "theta_v", o->theta_v) &&
+           attr_dbl(r, "theta_vq", o->theta_vq) && attr_dbl(r, "time_step", o->dt) &&
+           attr_dbl(r, "duration", o->duration) && attr_int(r, "output_every", o->output_every) &&
+           attr_num(r, "gravity", K_F64, 3, o->gravity) &&
+           attr_dbl(r, "newton_tol", o->newton_tol) && attr_int(r, "newton_maxit", o->newton_maxit) &&
+           attr_dbl(r, "contact_tol", o->contact_tol) &&
+           attr_int(r, "contact_maxit", o->contact_maxit) &&
+           attr_str(r, "on_failure", o->on_failure == SC_ON_FAILURE_WARN ? "warn" : "abort") &&
+           attr_int(r, "lcp_directions", o->lcp_directions) && attr_dbl(r, "sigma", o->sigma) &&
+           attr_dbl(r, "beta", o->beta) && attr_dbl(r, "margin", o->margin) &&
+           attr_int(r, "ncon_max", d->ncon_max) &&
+           attr_int(r, "output_contacts", o->output_contacts ? 1 : 0) &&
+           attr_str(r, "status", "running");
+  return ok ? SC_OK : SC_ERR_IO;
+}
+
+static void free_handle(sc_h5* h) {
+  for (int i = 0; i < NF; i++) {
+    if (h->fr[i].ds >= 0) H5Dclose(h->fr[i].ds);
+    sc_free(h->fr[i].buf);
+  }
+  for (int i = 0; i < NC; i++) {
+    if (h->ct[i].ds >= 0) H5Dclose(h->ct[i].ds);
+    sc_free(h->ct[i].buf);
+  }
+  if (h->file >= 0) H5Fclose(h->file);
+  sc_free(h->path);
+  sc_free(h);
+}
+
+/* file access: fixed format version, strong close, no metadata eviction */
+static hid_t make_fapl(void) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl < 0) return -1;
+  H5AC_cache_config_t cc;
+  memset(&cc, 0, sizeof cc);
+  cc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  int ok = H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
+           H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0 && H5Pget_mdc_config(fapl, &cc) >= 0;
+  if (ok) {
+    cc.evictions_enabled = 0;
+    cc.incr_mode = H5C_incr__off;
+    cc.flash_incr_mode = H5C_flash_incr__off;
+    cc.decr_mode = H5C_decr__off;
+    ok = H5Pset_mdc_config(fapl, &cc) >= 0;
+  }
+  if (!ok) {
+    H5Pclose(fapl);
+    return -1;
+  }
+  return fapl;
+}
+
+sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
+                     const sc_h5_meta* meta, sc_h5** out, sc_error* err) {
+  *out = NULL;
+  /* the library reports errors as values; HDF5 must not print them */
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  sc_h5* h = sc_calloc(1, sizeof *h);
+  if (!h) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  h->file = -1;
+  for (int i = 0; i < NF; i++) h->fr[i].ds = -1;
+  for (int i = 0; i < NC; i++) h->ct[i].ds = -1;
+  h->path = sc_strdup(path);
+  if (!h->path) {
+    free_handle(h);
+    return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  }
+  h->nq = m->nq;
+  h->nv = m->nv;
+  h->ncon_max = d->ncon_max;
+  h->contacts = m->opt.output_contacts != 0;
+  h->flush_seconds = (meta && meta->flush_seconds != 0) ? meta->flush_seconds : DEFAULT_FLUSH_SECONDS;
+  h->fcap = SC_H5_FRAMES_PER_BLOCK;
+  /* a block holds up to fcap frames of ncon_max contacts, but the buffer is
+   * capped: a frame that would overflow it writes the block first */
+  long ccap = (long)h->fcap * h->ncon_max;
+  long cmax = h->ncon_max > CONTACT_ROWS_CAP ? h->ncon_max : CONTACT_ROWS_CAP;
+  h->ccap = (int)(ccap < cmax ? ccap : cmax);
+  if (h->ccap < 1) h->ccap = 1;
+
+  sc_status st = SC_OK;
+  hid_t fapl = make_fapl(), fcpl = H5Pcreate(H5P_FILE_CREATE);
+  if (fapl < 0 || fcpl < 0 || H5Pset_obj_track_times(fcpl, 0) < 0) {
+    st = io_fail(path, err, "set up", "file properties");
+  } else {
+    h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+    if (h->file < 0) st = io_fail(path, err, "create", "the file");
+  }
+  if (fapl >= 0) H5Pclose(fapl);
+  if (fcpl >= 0) H5Pclose(fcpl);
+  if (st != SC_OK) goto fail;
+
+  if (write_root_attrs(h, m, d, meta) != SC_OK) {
+    st = io_fail(path, err, "write", "root attributes");
+    goto fail;
+  }
+  static const char* groups[] = {"/model", "/energy", "/contact", "/solver"};
+  for (int i = 0; i < 4; i++) {
+    hid_t g = make_group(h->file, groups[i]);
+    if (g < 0) {
+      char obj[64];
+      snprintf(obj, sizeof obj, "group %s", groups[i]);
+      st = io_fail(path, err, "create", obj);
+      goto fail;
+    }
+    if (i == 0) {
+      if ((st = write_names(h, g, "body_names", m->body_name, m->nbody, err)) != SC_OK ||
+          (st = write_names(h, g, "joint_names", m->jnt_name, m->njnt, err)) != SC_OK ||
+          (st = write_names(h, g, "q_names", m->q_names, m->nq, err)) != SC_OK ||
+          (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK) {
+        H5Gclose(g);
+        goto fail;
+      }
+    }
+    H5Gclose(g);
+  }
+
+  column* f = h->fr;
+  col_init(&f[F_TIME], "/time", "s", K_F64, 1, 1);
+  col_init(&f[F_Q], "/q", "m, rad or 1 (per /model/q_names)", K_F64, 2, m->nq);
+  col_init(&f[F_V], "/v", "m/s or rad/s (per /model/v_names)", K_F64, 2, m->nv);
+  col_init(&f[F_EKIN], "/energy/kinetic", "J", K_F64, 1, 1);
+  col_init(&f[F_EGRAV], "/energy/gravity", "J", K_F64, 1, 1);
+  col_init(&f[F_ESPRING], "/energy/spring", "J", K_F64, 1, 1);
+  col_init(&f[F_ETOTAL], "/energy/total", "J", K_F64, 1, 1);
+  col_init(&f[F_EDISS], "/energy/dissipated", "J", K_F64, 1, 1);
+  col_init(&f[F_COUNT], "/contact/count", "1", K_I32, 1, 1);
+  col_init(&f[F_START], "/contact/start", "1", K_I64, 1, 1);
+  f[F_START].present = h->contacts;
+  col_init(&f[F_ITER], "/solver/iterations", "1", K_I32, 1, 1);
+  col_init(&f[F_RESID], "/solver/residual", "1", K_F64, 1, 1);
+  col_init(&f[F_STATUS], "/solver/status", "1", K_I32, 1, 1);
+  col_init(&f[F_FREEIT], "/solver/free_motion_iterations", "1", K_I32, 1, 1);
+  col_init(&f[F_WALL], "/solver/wall_time", "s", K_F64, 1, 1);
+  col_init(&f[F_LSEVAL], "/solver/linesearch_evals", "1", K_I32, 1, 1);
+  column* c = h->ct;
+  col_init(&c[C_BODYA], "/contact/body_a", "1", K_I32, 1, 1);
+  col_init(&c[C_BODYB], "/contact/body_b", "1", K_I32, 1, 1);
+  col_init(&c[C_POINT], "/contact/point", "m", K_F64, 2, 3);
+  col_init(&c[C_NORMAL], "/contact/normal", "1", K_F64, 2, 3);
+  col_init(&c[C_GAP], "/contact/gap", "m", K_F64, 1, 1);
+  col_init(&c[C_SLIP], "/contact/slip", "m/s", K_F64, 1, 1);
+  col_init(&c[C_IMPULSE], "/contact/impulse", "N s", K_F64, 2, 3);
+  for (int i = 0; i < NF; i++)
+    if (f[i].present && (st = col_create(h, &f[i], h->fcap, err)) != SC_OK) goto fail;
+  for (int i = 0; i < NC; i++) {
+    c[i].present = h->contacts;
+    if (c[i].present && (st = col_create(h, &c[i], h->ccap, err)) != SC_OK) goto fail;
+  }
+  if (!attr_str(f[F_STATUS].ds, "values",
+                "0 ok, 1 iteration cap, 2 line search failed, 3 factorization failed, "
+                "4 Lemke ray termination, 5 Lemke cycling, 6 non-finite") ||
+      !attr_str(f[F_ITER].ds, "description",
+                "contact solver: Newton iterations (newton) or Lemke pivots (lcp)")) {
+    st = io_fail(path, err, "write", "attributes of /solver");
+    goto fail;
+  }
+  if ((st = flush_file(h, err)) != SC_OK) goto fail;
+  *out = h;
+  return SC_OK;
+fail:
+  free_handle(h);
+  return st;
+}
+
+#define FBUF(i, type) ((type*)h->fr[i].buf)
+#define CBUF(i, type) ((type*)h->ct[i].buf)
+
+sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err) {
+  (void)m;
+  sc_status st;
+  int nc = h->contacts ? d->ncon : 0;
+  if (d->ncon < 0 || nc > h->ccap)
+    return sc_error_set(err, SC_ERR_CAPACITY, h->path, 0, 0,
+                        "sc_h5_write_frame: %d contacts exceed the output buffer (%d rows)",
+                        d->ncon, h->ccap);
+  if (h->nbuf == h->fcap || h->ncbuf + nc > h->ccap)
+    if ((st = write_block(h, err)) != SC_OK) return st;
+
+  int r = h->nbuf;
+  size_t nq = (size_t)h->nq, nv = (size_t)h->nv;
+  FBUF(F_TIME, double)[r] = d->time;
+  if (nq) memcpy(FBUF(F_Q, double) + (size_t)r * nq, d->q, nq * sizeof(double));
+  if (nv) memcpy(FBUF(F_V, double) + (size_t)r * nv, d->v, nv * sizeof(double));
+  FBUF(F_EKIN, double)[r] = d->e_kinetic;
+  FBUF(F_EGRAV, double)[r] = d->e_gravity;
+  FBUF(F_ESPRING, double)[r] = d->e_spring;
+  FBUF(F_ETOTAL, double)[r] = d->e_kinetic + d->e_gravity + d->e_spring;
+  FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact;
+  FBUF(F_COUNT, int32_t)[r] = d->ncon;
+  FBUF(F_ITER, int32_t)[r] = d->contact_stats.iterations;
+  FBUF(F_RESID, double)[r] = d->contact_stats.residual;
+  FBUF(F_STATUS, int32_t)[r] = (int32_t)d->contact_stats.status;
+  FBUF(F_FREEIT, int32_t)[r] = d->free_iterations;
+  FBUF(F_WALL, double)[r] = d->wall_time;
+  FBUF(F_LSEVAL, int32_t)[r] = d->contact_stats.linesearch_evals;
+  if (h->contacts) {
+    FBUF(F_START, int64_t)[r] = (int64_t)(h->ncfile + h->ncbuf);
+    for (int i = 0; i < nc; i++) {
+      const sc_contact* con = &d->contact[i];
+      size_t k = (size_t)(h->ncbuf + i);
+      CBUF(C_BODYA, int32_t)[k] = con->body[0];
+      CBUF(C_BODYB, int32_t)[k] = con->body[1];
+      memcpy(CBUF(C_POINT, double) + 3 * k, con->pos, 3 * sizeof(double));
+      memcpy(CBUF(C_NORMAL, double) + 3 * k, con->frame + 6, 3 * sizeof(double));
+      CBUF(C_GAP, double)[k] = con->dist;
+      CBUF(C_SLIP, double)[k] = d->slip[i];
+      memcpy(CBUF(C_IMPULSE, double) + 3 * k, d->impulse + 3 * i, 3 * sizeof(double));
+    }
+    h->ncbuf += nc;
+  }
+  h->nbuf++;
+
+  if (h->nbuf == h->fcap) {
+    if ((st = write_block(h, err)) != SC_OK) return st;
+    if (h->blocks_since_flush >= FLUSH_EVERY_BLOCKS && (st = flush_file(h, err)) != SC_OK) return st;
+  }
+  if (h->flush_seconds > 0 && seconds_since(&h->last_flush) >= h->flush_seconds)
+    return sc_h5_flush(h, err);
+  return SC_OK;
+}
+
+long sc_h5_frames(const sc_h5* h) { return h->nfile + h->nbuf; }
+
+sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
+  if (!h) return SC_OK;
+  sc_status st = write_block(h, err);
+  if (!attr_str(h->file, "status", status ? status : "unknown") && st == SC_OK)
+    st = io_fail(h->path, err, "write", "root attribute status");
+  for (int i = 0; i < NF; i++)
+    if (h->fr[i].ds >= 0) {
+      H5Dclose(h->fr[i].ds);
+      h->fr[i].ds = -1;
+    }
+  for (int i = 0; i < NC; i++)
+    if (h->ct[i].ds >= 0) {
+      H5Dclose(h->ct[i].ds);
+      h->ct[i].ds = -1;
+    }
+  if (H5Fclose(h->file) < 0 && st == SC_OK) st = io_fail(h->path, err, "close", "the file");
+  h->file = -1;
+  free_handle(h);
+  return st;
+}

@@ -1,0 +1,115 @@
+/* io_h5: the HDF5 trajectory file (DESIGN.md section 5).
+ *
+ * This is the only module that includes <hdf5.h>.  A run opens the file
+ * once, appends one frame per recorded step and closes it with a status:
+ *
+ *   sc_h5_open(path, m, d, &meta, &h, &err);   (status "running")
+ *   sc_h5_write_frame(h, m, d, &err);          row 0 = initial state
+ *   ... step ... sc_h5_write_frame(h, m, d, &err); ...
+ *   sc_h5_close(h, "complete", &err);          or "failed: <reason>", "interrupted"
+ *
+ * Layout written (every dataset carries a string attribute `units`):
+ *   /                      attributes: format = "simc-trajectory", format_version = 1,
+ *                          simc_version, scene_name, scene_path, scene_yaml,
+ *                          command_line, solver, scheme, theta_q, theta_v, theta_vq,
+ *                          time_step, duration, output_every, gravity[3], the other
+ *                          solver options, status
+ *   /model/{body_names,joint_names,q_names,v_names}    UTF-8 strings (variable length)
+ *   /time [N]  /q [N,nq]  /v [N,nv]                   (nq or nv may be 0: [N,0])
+ *   /energy/{kinetic,gravity,spring,total,dissipated} [N]
+ *       total = kinetic + gravity + spring; dissipated = damper + contact work
+ *   /contact/count [N] int32
+ *   /contact/start [N] int64: row of the frame's first contact in the [M] datasets
+ *   /contact/{body_a,body_b} [M] int32, /contact/{point,normal} [M,3] (world),
+ *   /contact/{gap,slip} [M], /contact/impulse [M,3] (contact frame t1, t2, n)
+ *   /solver/{iterations,residual,status,free_motion_iterations,wall_time,
+ *            linesearch_evals} [N]
+ * When m->opt.output_contacts is 0 only /contact/count is written (no start,
+ * no per-contact rows).
+ *
+ * Frames are buffered in memory (blocks of SC_H5_FRAMES_PER_BLOCK frames, and
+ * a contact-row buffer of min(frames_per_block * ncon_max, max(ncon_max, 16384))
+ * rows: a frame whose contacts would not fit writes the block early) and
+ * appended in blocks; the file is flushed
+ * (H5Fflush) every few blocks, every meta->flush_seconds of wall time, and on
+ * sc_h5_flush / sc_h5_close.  The metadata cache is kept from evicting between
+ * flushes, so after a crash the file reads as of the last flush.
+ *
+ * Identical inputs give identical datasets (wall_time aside): no timestamps
+ * are stored anywhere, and with flush_seconds < 0 (flushes by frame count
+ * only) the whole file is byte-identical too. */
+#ifndef SC_IO_H5_H
+#define SC_IO_H5_H
+
+#include "core/core.h"
+#include "model/model.h"
+#include "state/state.h"
+
+#define SC_H5_FRAMES_PER_BLOCK 128
+#define SC_H5_FORMAT_VERSION 1
+
+typedef struct sc_h5 sc_h5;
+
+typedef struct sc_h5_meta {
+  const char* command_line; /* the full command line, as one string (NULL: "") */
+  const char* simc_version; /* e.g. git describe (NULL: "") */
+  /* Wall-time flush period, s.  0 selects the default (2 s); a negative value
+   * disables time-based flushes, so flush points depend only on the frame
+   * count and the file bytes are reproducible. */
+  double flush_seconds;
+} sc_h5_meta;
+
+/* Create the file (truncating), write the root attributes (status "running"),
+ * /model names and every extendible dataset, and flush.  All buffers are
+ * allocated here.  meta may be NULL.  Errors: SC_ERR_IO (err->file = path,
+ * the message names the object), SC_ERR_NOMEM. */
+sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
+                     const sc_h5_meta* meta, sc_h5** out, sc_error* err);
+
+/* Append one recorded frame from d: time, q, v, energies, contacts and solver
+ * statistics.  Never allocates; writes a block to the file when the buffer is
+ * full and flushes periodically. */
+sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err);
+
+/* Write the buffered frames and H5Fflush the file.  Not async-signal-safe:
+ * a signal handler should set a flag that the step loop checks, and the loop
+ * then calls this (or sc_h5_close with "interrupted"). */
+sc_status sc_h5_flush(sc_h5* h, sc_error* err);
+
+/* Flush, set the root attribute status ("complete", "failed: <reason>",
+ * "interrupted") and close.  Always frees h (NULL is fine), even on error. */
+sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err);
+
+/* Frames appended so far (written or buffered). */
+long sc_h5_frames(const sc_h5* h);
+
+/* ---- reading (tools/h5compare): any HDF5 file, numeric datasets as doubles ---- */
+
+#define SC_H5R_MAXRANK 8
+
+typedef struct sc_h5r sc_h5r;
+
+typedef struct sc_h5r_dataset {
+  char* path;        /* "/energy/total" */
+  int numeric;       /* integer or floating-point element type */
+  int rank;          /* 0 for a scalar */
+  long long dims[SC_H5R_MAXRANK];
+  long long nrows;   /* dims[0] (1 for a scalar) */
+  long long rowlen;  /* product of dims[1..rank) (1 for rank <= 1) */
+} sc_h5r_dataset;
+
+/* Open read-only and list every dataset and group (sorted by path). */
+sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err);
+void sc_h5r_close(sc_h5r* r);
+int sc_h5r_ndatasets(const sc_h5r* r);
+const sc_h5r_dataset* sc_h5r_dataset_at(const sc_h5r* r, int i);
+/* Index of the dataset at path ("/q"), or -1. */
+int sc_h5r_find(const sc_h5r* r, const char* path);
+/* 1 when path names a group ("/" or "/energy"). */
+int sc_h5r_is_group(const sc_h5r* r, const char* path);
+/* Read rows [row0, row0 + nrows) of numeric dataset i, converted to double,
+ * row-major into out (nrows * rowlen values). */
+sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nrows, double* out,
+                           sc_error* err);
+
+#endif

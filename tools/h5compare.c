@@ -1,0 +1,387 @@
+/* h5compare: compare the numeric datasets of two HDF5 files (DESIGN.md section 6).
+ *
+ *   h5compare A.h5 B.h5 [--rtol R] [--atol A] [--fields name,name,...]
+ *
+ * An element differs when |a - b| > atol + rtol |b| (B is the reference).
+ * NaN equals NaN; a NaN against a number differs.  For every dataset the
+ * report gives max |a - b|, max |a - b| / |b| and the first row (first index
+ * of the slowest dimension, i.e. the recorded step for per-step datasets;
+ * per-contact rows also show their step via A's /contact/start).
+ *
+ * Default fields: every numeric dataset in either file except
+ * /solver/wall_time; a dataset present in only one file is reported and is a
+ * difference only when named in --fields (by path, or by its group name).
+ * Exit 0 when everything is within tolerance, 1 when something differs,
+ * 2 on a usage or I/O error (missing file, field named in neither file). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_h5/io_h5.h"
+
+#define BLOCK_VALUES (1 << 20)
+
+static void usage(FILE* f) {
+  fprintf(f,
+          "usage: h5compare A.h5 B.h5 [--rtol R] [--atol A] [--fields name,name,...]\n"
+          "  compares the numeric datasets of A against B (the reference):\n"
+          "  an element differs when |a-b| > atol + rtol*|b|.\n"
+          "  --rtol R       relative tolerance (default 1e-9)\n"
+          "  --atol A       absolute tolerance (default 1e-12)\n"
+          "  --fields LIST  dataset paths or group names, e.g. /q,/v,energy\n"
+          "                 (default: every numeric dataset except /solver/wall_time)\n"
+          "exit status: 0 within tolerance, 1 differences, 2 usage or I/O error\n");
+}
+
+typedef struct item {
+  char* path;
+  int required; /* named in --fields: missing from one file is a difference */
+} item;
+
+typedef struct list {
+  item* it;
+  int n, cap;
+} list;
+
+static int list_has(const list* l, const char* path) {
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp(l->it[i].path, path)) return 1;
+  return 0;
+}
+
+static void list_add(list* l, const char* path, int required) {
+  if (list_has(l, path)) return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->it = realloc(l->it, sizeof *l->it * (size_t)l->cap);
+    if (!l->it) {
+      fprintf(stderr, "h5compare: out of memory\n");
+      exit(2);
+    }
+  }
+  size_t n = strlen(path) + 1;
+  l->it[l->n].path = malloc(n);
+  if (!l->it[l->n].path) {
+    fprintf(stderr, "h5compare: out of memory\n");
+    exit(2);
+  }
+  memcpy(l->it[l->n].path, path, n);
+  l->it[l->n].required = required;
+  l->n++;
+}
+
+static void list_free(list* l) {
+  for (int i = 0; i < l->n; i++) free(l->it[i].path);
+  free(l->it);
+  l->it = NULL;
+  l->n = l->cap = 0;
+}
+
+static int cmp_item(const void* a, const void* b) {
+  return strcmp(((const item*)a)->path, ((const item*)b)->path);
+}
+
+static int parse_tol(const char* opt, const char* s, double* out) {
+  char* end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !(v >= 0) || isinf(v)) {
+    fprintf(stderr, "h5compare: %s expects a non-negative number, got '%s'\n", opt, s);
+    return 0;
+  }
+  *out = v;
+  return 1;
+}
+
+/* numeric datasets of r under prefix ("/energy/"; "/" = all) into l */
+static int add_under(list* l, const sc_h5r* r, const char* prefix, int required, int skip_wall) {
+  int added = 0;
+  size_t np = strlen(prefix);
+  for (int i = 0; i < sc_h5r_ndatasets(r); i++) {
+    const sc_h5r_dataset* d = sc_h5r_dataset_at(r, i);
+    if (!d->numeric || strncmp(d->path, prefix, np)) continue;
+    if (skip_wall && !strcmp(d->path, "/solver/wall_time")) continue;
+    list_add(l, d->path, required);
+    added++;
+  }
+  return added;
+}
+
+/* expand one --fields entry; 0 when it names nothing in either file */
+static int add_field(list* l, const sc_h5r* a, const sc_h5r* b, const char* tok) {
+  char path[512];
+  snprintf(path, sizeof path, "%s%s", tok[0] == '/' ? "" : "/", tok);
+  size_t n = strlen(path);
+  while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
+  int ia = sc_h5r_find(a, path), ib = sc_h5r_find(b, path);
+  if (ia >= 0 || ib >= 0) {
+    const sc_h5r_dataset* d = ia >= 0 ? sc_h5r_dataset_at(a, ia) : sc_h5r_dataset_at(b, ib);
+    if (!d->numeric) {
+      fprintf(stderr, "h5compare: --fields: %s is not a numeric dataset\n", path);
+      return 0;
+    }
+    list_add(l, path, 1);
+    return 1;
+  }
+  if (sc_h5r_is_group(a, path) || sc_h5r_is_group(b, path)) {
+    char prefix[520];
+    snprintf(prefix, sizeof prefix, "%s/", strcmp(path, "/") ? path : "");
+    int k = add_under(l, a, prefix, 1, 0) + add_under(l, b, prefix, 1, 0);
+    if (k == 0) fprintf(stderr, "h5compare: --fields: group %s has no numeric datasets\n", path);
+    return k > 0;
+  }
+  fprintf(stderr, "h5compare: --fields: no dataset or group '%s' in either file\n", tok);
+  return 0;
+}
+
+static void shape_str(const sc_h5r_dataset* d, char* buf, size_t n) {
+  if (d->rank == 0) {
+    snprintf(buf, n, "scalar");
+    return;
+  }
+  size_t k = 0;
+  for (int i = 0; i < d->rank && k < n; i++)
+    k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "x" : "", d->dims[i]);
+}
+
+static int same_shape(const sc_h5r_dataset* x, const sc_h5r_dataset* y) {
+  if (x->rank != y->rank) return 0;
+  for (int i = 0; i < x->rank; i++)
+    if (x->dims[i] != y->dims[i]) return 0;
+  return 1;
+}
+
+/* step owning contact row `row`, from A's /contact/start (-1 if unknown) */
+static long long contact_step(const double* start, long long nstart, long long row) {
+  if (!start || nstart == 0) return -1;
+  long long lo = 0, hi = nstart - 1; /* last k with start[k] <= row */
+  if (start[0] > (double)row) return -1;
+  while (lo < hi) {
+    long long mid = (lo + hi + 1) / 2;
+    if (start[mid] <= (double)row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+#define ROW_FMT "%-36s %-10s %11s %11s %18s  %s\n"
+
+int main(int argc, char** argv) {
+  const char* files[2] = {NULL, NULL};
+  int nfiles = 0;
+  double rtol = 1e-9, atol = 1e-12;
+  const char* fields = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    const char* val = NULL;
+    const char* opt = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    }
+    static const char* opts[] = {"--rtol", "--atol", "--fields"};
+    for (int k = 0; k < 3; k++) {
+      size_t n = strlen(opts[k]);
+      if (!strncmp(a, opts[k], n) && (a[n] == '\0' || a[n] == '=')) {
+        opt = opts[k];
+        if (a[n] == '=') {
+          val = a + n + 1;
+        } else if (i + 1 < argc) {
+          val = argv[++i];
+        } else {
+          fprintf(stderr, "h5compare: %s needs a value\n", opt);
+          usage(stderr);
+          return 2;
+        }
+      }
+    }
+    if (opt) {
+      if (!strcmp(opt, "--rtol") && !parse_tol(opt, val, &rtol)) return 2;
+      if (!strcmp(opt, "--atol") && !parse_tol(opt, val, &atol)) return 2;
+      if (!strcmp(opt, "--fields")) fields = val;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      fprintf(stderr, "h5compare: unknown option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    } else if (nfiles < 2) {
+      files[nfiles++] = a;
+    } else {
+      fprintf(stderr, "h5compare: too many arguments ('%s')\n", a);
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (nfiles != 2) {
+    usage(stderr);
+    return 2;
+  }
+
+  sc_h5r* r[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++) {
+    sc_error err;
+    sc_error_clear(&err);
+    if (sc_h5r_open(files[k], &r[k], &err) != SC_OK) {
+      char buf[1200];
+      sc_error_format(&err, buf, sizeof buf);
+      fprintf(stderr, "h5compare: %s\n", buf);
+      sc_h5r_close(r[0]);
+      return 2;
+    }
+  }
+
+  list l = {NULL, 0, 0};
+  int status = 0;
+  if (fields) {
+    size_t n = strlen(fields);
+    char* copy = malloc(n + 1);
+    if (!copy) return 2;
+    memcpy(copy, fields, n + 1);
+    for (char* tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+      while (*tok == ' ') tok++;
+      if (*tok && !add_field(&l, r[0], r[1], tok)) status = 2;
+    }
+    free(copy);
+    if (l.n == 0 && status == 0) {
+      fprintf(stderr, "h5compare: --fields names nothing\n");
+      status = 2;
+    }
+  } else {
+    add_under(&l, r[0], "/", 0, 1);
+    add_under(&l, r[1], "/", 0, 1);
+  }
+  if (status == 2) {
+    list_free(&l);
+    sc_h5r_close(r[0]);
+    sc_h5r_close(r[1]);
+    return 2;
+  }
+  qsort(l.it, (size_t)l.n, sizeof *l.it, cmp_item);
+
+  /* A's /contact/start maps per-contact rows to steps in the report */
+  double* cstart = NULL;
+  long long ncstart = 0;
+  int is = sc_h5r_find(r[0], "/contact/start");
+  if (is >= 0 && sc_h5r_dataset_at(r[0], is)->numeric && sc_h5r_dataset_at(r[0], is)->rank == 1) {
+    ncstart = sc_h5r_dataset_at(r[0], is)->nrows;
+    cstart = malloc(sizeof(double) * (size_t)(ncstart ? ncstart : 1));
+    sc_error err;
+    if (cstart && sc_h5r_read_rows(r[0], is, 0, ncstart, cstart, &err) != SC_OK) {
+      free(cstart);
+      cstart = NULL;
+    }
+  }
+
+  printf("A = %s\nB = %s (reference)\ndiffer when |a-b| > %g + %g*|b|\n\n", files[0], files[1], atol,
+         rtol);
+  printf(ROW_FMT, "dataset", "shape", "max abs", "max rel", "first diff row", "result");
+  double* va = malloc(sizeof(double) * BLOCK_VALUES);
+  double* vb = malloc(sizeof(double) * BLOCK_VALUES);
+  if (!va || !vb) {
+    fprintf(stderr, "h5compare: out of memory\n");
+    status = 2;
+  }
+  int ndiff = 0, ncompared = 0;
+  for (int i = 0; i < l.n && status != 2; i++) {
+    const char* p = l.it[i].path;
+    int ia = sc_h5r_find(r[0], p), ib = sc_h5r_find(r[1], p);
+    const sc_h5r_dataset* da = ia >= 0 ? sc_h5r_dataset_at(r[0], ia) : NULL;
+    const sc_h5r_dataset* db = ib >= 0 ? sc_h5r_dataset_at(r[1], ib) : NULL;
+    char sa[64], sb[64], shape[140];
+    if (!da || !db) {
+      shape_str(da ? da : db, sa, sizeof sa);
+      int d = l.it[i].required;
+      printf(ROW_FMT, p, sa, "-", "-", "-", da ? (d ? "only in A: DIFF" : "only in A")
+                                                : (d ? "only in B: DIFF" : "only in B"));
+      ndiff += d;
+      continue;
+    }
+    ncompared++;
+    shape_str(da, sa, sizeof sa);
+    shape_str(db, sb, sizeof sb);
+    if (!da->numeric || !db->numeric) {
+      printf(ROW_FMT, p, sa, "-", "-", "-", "DIFF (type)");
+      ndiff++;
+      continue;
+    }
+    if (!same_shape(da, db)) {
+      snprintf(shape, sizeof shape, "%s/%s", sa, sb);
+      printf(ROW_FMT, p, shape, "-", "-", "-", "DIFF (shape A/B)");
+      ndiff++;
+      continue;
+    }
+    double maxabs = 0, maxrel = 0;
+    long long first = -1;
+    long long rowlen = da->rowlen;
+    long long rows_per_block = rowlen > 0 ? BLOCK_VALUES / rowlen : da->nrows;
+    if (rows_per_block < 1) rows_per_block = 1;
+    double* ba = va;
+    double* bb = vb;
+    int big = rowlen > BLOCK_VALUES; /* one row does not fit a block */
+    if (big) {
+      ba = malloc(sizeof(double) * (size_t)rowlen);
+      bb = malloc(sizeof(double) * (size_t)rowlen);
+      if (!ba || !bb) {
+        fprintf(stderr, "h5compare: out of memory (%s)\n", p);
+        status = 2;
+        break;
+      }
+    }
+    for (long long r0 = 0; rowlen > 0 && r0 < da->nrows; r0 += rows_per_block) {
+      long long nr = da->nrows - r0 < rows_per_block ? da->nrows - r0 : rows_per_block;
+      sc_error err;
+      if (sc_h5r_read_rows(r[0], ia, r0, nr, ba, &err) != SC_OK ||
+          sc_h5r_read_rows(r[1], ib, r0, nr, bb, &err) != SC_OK) {
+        char buf[1200];
+        sc_error_format(&err, buf, sizeof buf);
+        fprintf(stderr, "h5compare: %s\n", buf);
+        status = 2;
+        break;
+      }
+      for (long long k = 0; k < nr * rowlen; k++) {
+        double x = ba[k], y = bb[k];
+        double ad, rd;
+        if (isnan(x) || isnan(y)) {
+          ad = rd = (isnan(x) && isnan(y)) ? 0.0 : (double)INFINITY;
+        } else if (x == y) {
+          ad = rd = 0.0; /* also equal infinities */
+        } else {
+          ad = fabs(x - y);
+          rd = y != 0 ? ad / fabs(y) : (double)INFINITY;
+        }
+        if (ad > maxabs) maxabs = ad;
+        if (rd > maxrel) maxrel = rd;
+        if (first < 0 && ad > atol + rtol * fabs(y)) first = r0 + k / rowlen;
+      }
+    }
+    if (big) {
+      free(ba);
+      free(bb);
+    }
+    if (status == 2) break;
+    char fa[32], fr[32], fd[48];
+    snprintf(fa, sizeof fa, "%.3e", maxabs);
+    snprintf(fr, sizeof fr, "%.3e", maxrel);
+    if (first < 0) {
+      snprintf(fd, sizeof fd, "-");
+    } else {
+      long long step = -1;
+      if (!strncmp(p, "/contact/", 9) && strcmp(p, "/contact/count") && strcmp(p, "/contact/start"))
+        step = contact_step(cstart, ncstart, first);
+      if (step >= 0) snprintf(fd, sizeof fd, "%lld (step %lld)", first, step);
+      else snprintf(fd, sizeof fd, "%lld", first);
+    }
+    printf(ROW_FMT, p, sa, fa, fr, fd, first < 0 ? "ok" : "DIFF");
+    ndiff += first >= 0;
+  }
+  free(va);
+  free(vb);
+  free(cstart);
+  list_free(&l);
+  sc_h5r_close(r[0]);
+  sc_h5r_close(r[1]);
+  if (status == 2) return 2;
+  printf("\n%d datasets compared, %d differ\n", ncompared, ndiff);
+  return ndiff ? 1 : 0;
+}
