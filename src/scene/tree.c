@@ -407,8 +407,7 @@ sc_status sc_snode_apply_set(sc_snode* root, const char* set, int k, sc_error* e
       cur = cur->kid[idx];
     } else {
       st = sc_error_set(err, SC_ERR_SCENE, F, k, col,
-                        "%.*s: '%.*s' is a value, not a map or list (cannot set %.*s)",
-                        plen - (int)n - 1 > 0 ? plen - (int)n - 1 : 0, set,
+                        "%.*s: is a value, not a map or list (cannot set %.*s)",
                         plen - (int)n - 1 > 0 ? plen - (int)n - 1 : 0, set, (int)keylen, set);
       break;
     }
