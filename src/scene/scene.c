@@ -100,6 +100,11 @@ static sc_status as_num(ctx* c, const sc_snode* n, double* x) {
   if (n->kind != SC_SN_SCALAR) return fail(c, n, "expected a number, got %s", kind_name(n));
   if (!n->plain || !n->str[0])
     return fail(c, n, "expected a number (got '%s')", n->str);
+  static const char* const special[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
+                                        "-.inf", "-.Inf", "-.INF", "+.inf", "+.Inf", "+.INF"};
+  for (int i = 0; i < 12; i++)
+    if (strcmp(n->str, special[i]) == 0)
+      return fail(c, n, "must be a finite number (got '%s')", n->str);
   char* end;
   errno = 0;
   double v = strtod(n->str, &end);
@@ -688,8 +693,10 @@ static sc_status read_inertia(ctx* c, body_in* b, const sc_snode* n) {
     return SC_OK;
   }
   if (n->kind != SC_SN_MAP)
-    return fail(c, n, "expected {ixx, iyy, izz, ixy, ixz, iyz} or solid (got %s)",
-                n->kind == SC_SN_SCALAR ? n->str : kind_name(n));
+    return n->kind == SC_SN_SCALAR
+               ? fail(c, n, "expected {ixx, iyy, izz, ixy, ixz, iyz} or solid (got '%s')", n->str)
+               : fail(c, n, "expected {ixx, iyy, izz, ixy, ixz, iyz} or solid, got %s",
+                      kind_name(n));
   TRY(check_map(c, n, ik, NELEM(ik), "an inertia"));
   double v[6] = {0};
   for (int i = 0; i < 6; i++) TRY(get_num(c, n, ik[i], &v[i], ANY, i < 3, NULL));
@@ -1264,15 +1271,11 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   return SC_OK;
 }
 
-sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,
-                               int nsets, sc_model** out, sc_error* err) {
-  sc_error local;
-  if (!err) err = &local;
-  sc_error_clear(err);
-  *out = NULL;
-  if (!name) name = "<string>";
+/* text[len] is the document (NUL bytes inside are reported by the reader) */
+static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
+                           int nsets, sc_model** out, sc_error* err) {
   sc_snode* root = NULL;
-  sc_status st = sc_snode_parse(text, strlen(text), name, 0, 0, &root, err);
+  sc_status st = sc_snode_parse(text, len, name, 0, 0, &root, err);
   for (int k = 0; !st && k < nsets; k++) {
     if (!root) {
       /* an empty document cannot be overridden; report the file */
@@ -1298,6 +1301,15 @@ sc_status sc_scene_load_string(const char* text, const char* name, const char* c
   return st;
 }
 
+sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,
+                               int nsets, sc_model** out, sc_error* err) {
+  sc_error local;
+  if (!err) err = &local;
+  sc_error_clear(err);
+  *out = NULL;
+  return load_text(text, strlen(text), name ? name : "<string>", sets, nsets, out, err);
+}
+
 sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc_model** out,
                         sc_error* err) {
   sc_error local;
@@ -1313,7 +1325,7 @@ sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc
     if (n + 1 >= cap) {
       if (cap > (size_t)SC_SCENE_MAX_BYTES) {
         st = sc_error_set(err, SC_ERR_SCENE, path, 1, 1,
-                          "scene: the file is too large (more than %d bytes)", SC_SCENE_MAX_BYTES);
+                          "scene: the document is too large (more than %d bytes)", SC_SCENE_MAX_BYTES);
         break;
       }
       char* nb = sc_malloc(2 * cap);
@@ -1340,22 +1352,7 @@ sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc
     return st;
   }
   buf[n] = '\0';
-  if (strlen(buf) != n) {
-    /* NUL bytes: binary data, not YAML text */
-    int line = 1, col = 1;
-    for (size_t i = 0; buf[i]; i++) {
-      if (buf[i] == '\n') {
-        line++;
-        col = 1;
-      } else {
-        col++;
-      }
-    }
-    sc_free(buf);
-    return sc_error_set(err, SC_ERR_SCENE, path, line, col,
-                        "invalid input: NUL byte (expected YAML text, not binary data)");
-  }
-  st = sc_scene_load_string(buf, path, sets, nsets, out, err);
+  st = load_text(buf, n, path, sets, nsets, out, err);
   sc_free(buf);
   return st;
 }

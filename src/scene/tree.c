@@ -7,6 +7,7 @@
  * "billion laughs" expansion never starts. */
 #include "scene/scene_tree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -148,12 +149,15 @@ sc_status sc_snode_parse(const char* text, size_t len, const char* file, int set
   *out = NULL;
   if (len > (size_t)SC_SCENE_MAX_BYTES)
     return sc_error_set(err, SC_ERR_SCENE, file, set_index > 0 ? set_index : 1, 1,
-                        "document is too large (%zu bytes; the limit is %d)", len,
+                        "scene: the document is too large (%zu bytes; the limit is %d)", len,
                         SC_SCENE_MAX_BYTES);
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p))
     return sc_error_set(err, SC_ERR_NOMEM, file, 0, 0, "out of memory (YAML parser)");
   yaml_parser_set_input_string(&p, (const unsigned char*)text, len);
+  /* scenes are UTF-8: a stray UTF-16 byte-order mark in binary data must not
+   * switch the reader to another encoding */
+  yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 
   sc_snode* stack[SC_SCENE_MAX_DEPTH + 1];
   int pending[SC_SCENE_MAX_DEPTH + 1];
@@ -300,7 +304,16 @@ sc_status sc_snode_apply_set(sc_snode* root, const char* set, int k, sc_error* e
   sc_snode* val = NULL;
   size_t vlen = strlen(eq + 1);
   sc_status st = sc_snode_parse(eq + 1, vlen, F, k, (int)keylen + 1, &val, err);
-  if (st != SC_OK) return st;
+  if (st != SC_OK) {
+    /* name the override whose VALUE is not valid YAML */
+    if (st == SC_ERR_SCENE && err) {
+      char msg[sizeof err->msg];
+      memcpy(msg, err->msg, sizeof msg);
+      msg[sizeof msg - 1] = '\0';
+      snprintf(err->msg, sizeof err->msg, "%.*s: %.700s", keylen < 60 ? (int)keylen : 60, set, msg);
+    }
+    return st;
+  }
   if (!val)
     return sc_error_set(err, SC_ERR_SCENE, F, k, vcol, "%.*s: missing value after '='",
                         (int)keylen, set);
