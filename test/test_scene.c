@@ -445,6 +445,24 @@ static void test_hostile_documents(void) {
   ENSURE(load_error(deep, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
   ENSURE_PREFIX(e, "t.yaml:1:65: nesting is deeper than 64 levels");
   free(deep);
+  /* more nodes than the cap: one flat list of 250000 zeros */
+  size_t nz = 250000;
+  char* wide = malloc(2 * nz + 16);
+  size_t o2 = 0;
+  o2 += (size_t)sprintf(wide, "name: [");
+  for (size_t i = 0; i < nz; i++) o2 += (size_t)sprintf(wide + o2, "0,");
+  sprintf(wide + o2 - 1, "]");
+  ENSURE(load_error(wide, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:");
+  ENSURE(strstr(e, "too many YAML nodes") != NULL);
+  free(wide);
+  /* an override path cannot nest without bound */
+  char key[600];
+  for (int i = 0; i < 200; i++) memcpy(key + 2 * i, "a.", 2);
+  memcpy(key + 400, "b=1", 4);
+  const char* sets[] = {key};
+  ENSURE(load_error("simc: 1\ntime: {step: 0.001, duration: 1}\n", sets, 1, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "--set:1:1: KEY has 201 path segments");
   ENSURE((double)(clock() - t0) / CLOCKS_PER_SEC < 1.0);
 }
 

@@ -85,7 +85,7 @@ static sc_status fail_missing(ctx* c, const sc_snode* map, const char* key, cons
 
 static const char* kind_name(const sc_snode* n) {
   switch (n->kind) {
-    case SC_SN_SCALAR: return "a scalar";
+    case SC_SN_SCALAR: return n->plain && !n->str[0] ? "an empty value" : "a scalar";
     case SC_SN_SEQ: return "a list";
     case SC_SN_MAP: return "a map";
   }

@@ -300,6 +300,11 @@ sc_status sc_snode_apply_set(sc_snode* root, const char* set, int k, sc_error* e
   if (!root || root->kind != SC_SN_MAP)
     return sc_error_set(err, SC_ERR_SCENE, F, k, 1,
                         "%.*s: the scene is not a mapping, cannot override", (int)keylen, set);
+  int nseg = 1;
+  for (const char* q = set; q < eq; q++) nseg += *q == '.';
+  if (nseg > SC_SCENE_MAX_DEPTH)
+    return sc_error_set(err, SC_ERR_SCENE, F, k, 1, "KEY has %d path segments (the limit is %d)",
+                        nseg, SC_SCENE_MAX_DEPTH);
   int vcol = (int)keylen + 2;
   sc_snode* val = NULL;
   size_t vlen = strlen(eq + 1);
