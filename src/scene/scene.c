@@ -177,7 +177,7 @@ static sc_status as_enum(ctx* c, const sc_snode* n, const char* const* names, in
                          const char* what, int* out) {
   char list[300];
   join_names(list, sizeof list, names, count);
-  if (n->kind != SC_SN_SCALAR) return fail(c, n, "expected %s, got %s (expected %s)", what, kind_name(n), list);
+  if (n->kind != SC_SN_SCALAR) return fail(c, n, "expected a %s name, got %s (expected %s)", what, kind_name(n), list);
   for (int i = 0; i < count; i++)
     if (strcmp(n->str, names[i]) == 0) {
       *out = i;

@@ -6,7 +6,10 @@
  * finalized sc_model.  Every error carries file:line:col (1-based) and a
  * message "path.to.key: what is wrong (expected ...)".  Errors in an
  * override are located as file "--set", line = the override's 1-based index
- * among the overrides, col = column within "KEY=VALUE". */
+ * among the overrides, col = column within "KEY=VALUE" of the offending path
+ * segment or value node; an error about an override's whole VALUE is named by
+ * its KEY and located at column 1 ("--set:2:1: bodies.ball.mass: must be > 0
+ * (got -1)").  Syntax errors carry libyaml's problem mark and text. */
 #ifndef SC_SCENE_H
 #define SC_SCENE_H
 
