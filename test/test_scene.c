@@ -1,0 +1,626 @@
+/* Scene loader: model fields against hand-computed values, solid inertia
+ * against quadrature of the solid, overrides, located errors, round trip. */
+#include "harness.h"
+#include "scene/scene.h"
+#include "spatial/spatial.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define PI 3.14159265358979323846
+
+static sc_model* load(const char* text, const char* const* sets, int nsets) {
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_string(text, "t.yaml", sets, nsets, &m, &err);
+  if (st != SC_OK) {
+    char buf[1200];
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  unexpected load error: %s\n", buf);
+  }
+  return m;
+}
+
+/* the formatted error of a load that must fail */
+static int load_error(const char* text, const char* const* sets, int nsets, char* buf, size_t n) {
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_string(text, "t.yaml", sets, nsets, &m, &err);
+  if (st == SC_OK) {
+    sc_model_free(m);
+    snprintf(buf, n, "(loaded)");
+    return 0;
+  }
+  sc_error_format(&err, buf, n);
+  return st;
+}
+
+static int starts_with(const char* s, const char* p) { return strncmp(s, p, strlen(p)) == 0; }
+
+#define ENSURE_PREFIX(s, p)                                             \
+  do {                                                                  \
+    if (!starts_with((s), (p))) printf("  got: %s\n  want: %s...\n", (s), (p)); \
+    ENSURE(starts_with((s), (p)));                                      \
+  } while (0)
+
+static const char* CHAIN =
+    "simc: 1\n"
+    "time: {step: 0.001, duration: 1}\n"
+    "bodies:\n"
+    "  - name: hand\n"           /* child listed before its parent */
+    "    parent: arm\n"
+    "    joint: {type: ball}\n"
+    "    mass: 0.5\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+    "    initial: {q: [2, 0, 0, 0], v: [0.1, 0.2, 0.3]}\n"
+    "  - name: base\n"
+    "    joint: {type: free}\n"
+    "    mass: 2\n"
+    "    inertia: {ixx: 0.1, iyy: 0.2, izz: 0.25, ixy: 0.01}\n"
+    "    initial: {q: [1, 2, 3, 0, 0, 0, 3]}\n"
+    "  - name: arm\n"
+    "    parent: base\n"
+    "    joint: {type: revolute, axis: [0, 3, 4], origin: {position: [0.1, 0.2, 0.3], rpy: [0.1, 0.2, 0.3]}}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+    "    initial: {q: [0.7], v: [-1]}\n"
+    "  - name: slider\n"
+    "    joint: {type: prismatic, axis: [1, 0, 0]}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+    "  - name: plate\n"
+    "    parent: slider\n"
+    "    joint: {type: fixed}\n"
+    "  - name: puck\n"
+    "    joint: {type: planar}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n";
+
+/* counts, topological order (file order, a body moved after its parent:
+ * base, arm, slider, plate, puck, hand), q/v addresses by hand: base (free
+ * 7/6), arm (1/1), slider (1/1), plate (0/0), puck (3/3), hand (ball 4/3) */
+static void test_counts_order_and_addresses(void) {
+  sc_model* m = load(CHAIN, NULL, 0);
+  ENSURE(m != NULL);
+  if (!m) return;
+  ENSURE(m->nbody == 7);
+  ENSURE(m->njnt == 6);
+  ENSURE(m->nq == 7 + 1 + 3 + 1 + 0 + 4);
+  ENSURE(m->nv == 6 + 1 + 3 + 1 + 0 + 3);
+  const char* order[] = {"world", "base", "arm", "slider", "plate", "puck", "hand"};
+  const int parent[] = {-1, 0, 1, 0, 3, 0, 2};
+  const int qadr[] = {0, 7, 8, 9, 9, 12};
+  const int vadr[] = {0, 6, 7, 8, 8, 11};
+  for (int b = 0; b < 7; b++) {
+    ENSURE(strcmp(m->body_name[b], order[b]) == 0);
+    ENSURE(m->body_parent[b] == parent[b]);
+    ENSURE(b == 0 || m->body_parent[b] < b);
+  }
+  for (int j = 0; j < 6; j++) {
+    ENSURE(m->jnt_qadr[j] == qadr[j]);
+    ENSURE(m->jnt_vadr[j] == vadr[j]);
+  }
+  ENSURE(m->jnt_type[3] == SC_JOINT_FIXED);
+  ENSURE(m->body_mass[4] == 0);
+  ENSURE(m->ntree == 3);
+  /* initial state: free quaternion [0,0,0,3] normalized, ball [2,0,0,0] normalized */
+  const double q[] = {1, 2, 3, 0, 0, 0, 1, 0.7, 0, 0, 0, 0, 1, 0, 0, 0};
+  for (int i = 0; i < m->nq; i++) ENSURE_NEAR(m->qpos0[i], q[i], 1e-15);
+  const double v[] = {0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0.1, 0.2, 0.3};
+  for (int i = 0; i < m->nv; i++) ENSURE_NEAR(m->qvel0[i], v[i], 1e-15);
+  /* axis normalized: [0, 3, 4] / 5 */
+  ENSURE_NEAR(m->jnt_axis[3 * 1 + 1], 0.6, 1e-15);
+  ENSURE_NEAR(m->jnt_axis[3 * 1 + 2], 0.8, 1e-15);
+  ENSURE_NEAR(m->jnt_axis[3 * 2 + 0], 1.0, 0);
+  /* default axis z */
+  ENSURE_NEAR(m->jnt_axis[3 * 4 + 2], 1.0, 0);
+  /* explicit inertia with a product term is stored symmetric */
+  ENSURE_NEAR(m->body_inertia[9 * 1 + 1], 0.01, 0);
+  ENSURE_NEAR(m->body_inertia[9 * 1 + 3], 0.01, 0);
+  ENSURE_NEAR(m->body_inertia[9 * 1 + 8], 0.25, 0);
+  ENSURE(strcmp(m->name, "t") == 0);
+  ENSURE(strcmp(m->scene_path, "t.yaml") == 0);
+  ENSURE(m->opt.scheme == SC_SCHEME_MIDPOINT && m->opt.theta_q == 0.5);
+  sc_model_free(m);
+}
+
+/* joint origin: R = Rz(y) Ry(p) Rx(r), written out by hand */
+static void test_rpy_origin(void) {
+  sc_model* m = load(CHAIN, NULL, 0);
+  ENSURE(m != NULL);
+  if (!m) return;
+  double r = 0.1, p = 0.2, y = 0.3;
+  double cr = cos(r), sr = sin(r), cp = cos(p), sp = sin(p), cy = cos(y), sy = sin(y);
+  double R[9] = {cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+                 sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+                 -sp,     cp * sr,                cp * cr};
+  int j = 1; /* arm */
+  for (int i = 0; i < 9; i++) ENSURE_NEAR(m->jnt_rot[9 * j + i], R[i], 1e-15);
+  ENSURE_NEAR(m->jnt_pos[3 * j + 0], 0.1, 0);
+  ENSURE_NEAR(m->jnt_pos[3 * j + 1], 0.2, 0);
+  ENSURE_NEAR(m->jnt_pos[3 * j + 2], 0.3, 0);
+  /* default origin is the identity */
+  for (int i = 0; i < 9; i++) ENSURE_NEAR(m->jnt_rot[9 * 0 + i], (i % 4 == 0) ? 1.0 : 0.0, 0);
+  sc_model_free(m);
+}
+
+/* plane n.p = d with n = (1, 1, 0)/sqrt2, d = 2: a point is d n; the frame's
+ * third column is n and the frame is a rotation */
+static void test_plane_pose(void) {
+  const char* s =
+      "simc: 1\ntime: {step: 0.001, duration: 1}\n"
+      "static:\n"
+      "  - {shape: plane, normal: [1, 1, 0], offset: 2}\n"
+      "  - {shape: plane}\n";
+  sc_model* m = load(s, NULL, 0);
+  ENSURE(m != NULL);
+  if (!m) return;
+  ENSURE(m->ngeom == 2 && m->nbody == 1 && m->nq == 0);
+  double h = sqrt(0.5);
+  const double* R = m->geom_rot;
+  ENSURE_NEAR(m->geom_pos[0], 2 * h, 1e-15);
+  ENSURE_NEAR(m->geom_pos[1], 2 * h, 1e-15);
+  ENSURE_NEAR(m->geom_pos[2], 0, 1e-15);
+  ENSURE_NEAR(R[2], h, 1e-15);
+  ENSURE_NEAR(R[5], h, 1e-15);
+  ENSURE_NEAR(R[8], 0, 1e-15);
+  double RtR[9], det;
+  sc_sp_mat3_Tmul(RtR, R, R);
+  for (int i = 0; i < 9; i++) ENSURE_NEAR(RtR[i], (i % 4 == 0) ? 1.0 : 0.0, 1e-15);
+  det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+        R[2] * (R[3] * R[7] - R[4] * R[6]);
+  ENSURE_NEAR(det, 1, 1e-14);
+  /* the default plane is z = 0 */
+  ENSURE_NEAR(m->geom_rot[9 + 8], 1, 1e-15);
+  ENSURE_NEAR(m->geom_pos[3 + 2], 0, 0);
+  ENSURE(m->geom_type[0] == SC_GEOM_PLANE && m->geom_body[0] == 0);
+  ENSURE(isinf(m->geom_rbound[0]));
+  sc_model_free(m);
+}
+
+/* solid of revolution about z with radius profile r(z) on [z0, z1], unit
+ * density: V = int pi r^2, Izz = int pi r^4 / 2, Ixx = int (pi r^4 / 4 + pi r^2 z^2)
+ * (composite Simpson; an independent check of the closed forms) */
+static void revolution(double (*rad)(double, const double*), const double* par, double z0,
+                       double z1, double* V, double* ixx, double* izz) {
+  int n = 20000;
+  double h = (z1 - z0) / n;
+  *V = *ixx = *izz = 0;
+  for (int i = 0; i <= n; i++) {
+    double z = z0 + i * h, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+    double r = rad(z, par), a = PI * r * r;
+    *V += w * a;
+    *izz += w * a * r * r / 2;
+    *ixx += w * (a * r * r / 4 + a * z * z);
+  }
+  *V *= h / 3;
+  *ixx *= h / 3;
+  *izz *= h / 3;
+}
+static double r_cyl(double z, const double* p) { (void)z; return p[0]; }
+static double r_sphere(double z, const double* p) {
+  double t = p[0] * p[0] - z * z;
+  return t > 0 ? sqrt(t) : 0;
+}
+static double r_capsule(double z, const double* p) {
+  double r = p[0], a = 0.5 * p[1], e = fabs(z) - a;
+  if (e <= 0) return r;
+  double t = r * r - e * e;
+  return t > 0 ? sqrt(t) : 0;
+}
+
+static sc_model* load_body_shape(const char* shape, double mass) {
+  char s[600];
+  snprintf(s, sizeof s,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\n"
+           "bodies:\n  - name: b\n    joint: {type: free}\n    mass: %.17g\n    inertia: solid\n"
+           "    geometry: [%s]\n",
+           mass, shape);
+  return load(s, NULL, 0);
+}
+
+static void test_solid_inertia_single_shapes(void) {
+  double m = 2.5;
+  /* box: textbook M/12 (ly^2 + lz^2) */
+  sc_model* M = load_body_shape("{shape: box, size: [0.2, 0.4, 0.6]}", m);
+  ENSURE(M != NULL);
+  if (M) {
+    const double* I = M->body_inertia + 9;
+    ENSURE_CLOSE(I[0], m / 12 * (0.16 + 0.36), 1e-13, 0);
+    ENSURE_CLOSE(I[4], m / 12 * (0.04 + 0.36), 1e-13, 0);
+    ENSURE_CLOSE(I[8], m / 12 * (0.04 + 0.16), 1e-13, 0);
+    ENSURE_NEAR(I[1], 0, 0);
+    ENSURE_NEAR(M->geom_size[3 * 0 + 2], 0.3, 0); /* half extents */
+    sc_model_free(M);
+  }
+  struct {
+    const char* yaml;
+    double (*rad)(double, const double*);
+    double par[2], z0, z1;
+  } cases[] = {
+      {"{shape: sphere, radius: 0.3}", r_sphere, {0.3, 0}, -0.3, 0.3},
+      {"{shape: cylinder, radius: 0.2, length: 0.7}", r_cyl, {0.2, 0}, -0.35, 0.35},
+      {"{shape: capsule, radius: 0.15, length: 0.5}", r_capsule, {0.15, 0.5}, -0.4, 0.4},
+      {"{shape: capsule, radius: 0.2, length: 0}", r_capsule, {0.2, 0}, -0.2, 0.2},
+  };
+  for (int k = 0; k < 4; k++) {
+    M = load_body_shape(cases[k].yaml, m);
+    ENSURE(M != NULL);
+    if (!M) continue;
+    double V, ixx, izz;
+    revolution(cases[k].rad, cases[k].par, cases[k].z0, cases[k].z1, &V, &ixx, &izz);
+    const double* I = M->body_inertia + 9;
+    /* Simpson on profiles with sqrt endpoints converges slowly: 1e-6 */
+    ENSURE_CLOSE(I[0], m / V * ixx, 1e-6, 0);
+    ENSURE_CLOSE(I[4], m / V * ixx, 1e-6, 0);
+    ENSURE_CLOSE(I[8], m / V * izz, 1e-6, 0);
+    ENSURE_NEAR(M->body_com[3], 0, 1e-15);
+    sc_model_free(M);
+  }
+  /* closed forms: sphere 2/5 m r^2, cylinder m r^2/2 */
+  M = load_body_shape("{shape: sphere, radius: 0.3}", m);
+  if (M) {
+    ENSURE_CLOSE(M->body_inertia[9], 0.4 * m * 0.09, 1e-14, 0);
+    sc_model_free(M);
+  }
+}
+
+/* composite: two equal spheres at +-a on x (parallel axis) and a box rotated
+ * 90 degrees about z (its x and y moments swap) */
+static void test_solid_inertia_composite(void) {
+  sc_model* M = load_body_shape(
+      "{shape: sphere, radius: 0.1, pose: {position: [0.5, 1, 0]}},"
+      " {shape: sphere, radius: 0.1, pose: {position: [-0.5, 1, 0]}}",
+      2.0);
+  ENSURE(M != NULL);
+  if (M) {
+    double Is = 0.4 * 1.0 * 0.01; /* each sphere has mass 1 */
+    const double* I = M->body_inertia + 9;
+    ENSURE_NEAR(M->body_com[3], 0, 1e-15);
+    ENSURE_NEAR(M->body_com[4], 1, 1e-15);
+    ENSURE_CLOSE(I[0], 2 * Is, 1e-13, 0);
+    ENSURE_CLOSE(I[4], 2 * Is + 2 * 0.25, 1e-13, 0);
+    ENSURE_CLOSE(I[8], 2 * Is + 2 * 0.25, 1e-13, 0);
+    ENSURE_NEAR(I[1], 0, 1e-15);
+    sc_model_free(M);
+  }
+  M = load_body_shape("{shape: box, size: [0.2, 0.4, 0.6], pose: {rpy: [0, 0, 1.5707963267948966]}}", 3.0);
+  ENSURE(M != NULL);
+  if (M) {
+    const double* I = M->body_inertia + 9;
+    ENSURE_CLOSE(I[0], 3.0 / 12 * (0.04 + 0.36), 1e-13, 0);
+    ENSURE_CLOSE(I[4], 3.0 / 12 * (0.16 + 0.36), 1e-13, 0);
+    ENSURE_NEAR(I[1], 0, 1e-15);
+    sc_model_free(M);
+  }
+}
+
+static const char* PARAMS =
+    "simc: 1\ntime: {step: 0.001, duration: 1}\n"
+    "contact: {defaults: {stiffness: 2.0e6, dissipation_time: 0.02, friction: 0.4}}\n"
+    "materials:\n"
+    "  rubber: {stiffness: 1.0e5, friction: 1.1}\n"
+    "  steel: {stiffness: rigid}\n"
+    "static:\n"
+    "  - {shape: plane}\n"
+    "  - {shape: box, size: [1, 1, 1], material: rubber}\n"
+    "  - {shape: box, size: [1, 1, 1], material: rubber, friction: 0.2, dissipation_time: 0}\n"
+    "  - {shape: sphere, radius: 1, material: steel}\n"
+    "  - {shape: sphere, radius: 1, stiffness: rigid, friction: 0}\n";
+
+/* own value > material's > defaults, per parameter */
+static void test_parameter_resolution(void) {
+  sc_model* m = load(PARAMS, NULL, 0);
+  ENSURE(m != NULL);
+  if (!m) return;
+  const double k[] = {2e6, 1e5, 1e5, INFINITY, INFINITY};
+  const double tau[] = {0.02, 0.02, 0, 0.02, 0.02};
+  const double mu[] = {0.4, 1.1, 0.2, 0.4, 0};
+  for (int g = 0; g < 5; g++) {
+    ENSURE(m->geom_stiffness[g] == k[g]);
+    ENSURE(m->geom_dissipation[g] == tau[g]);
+    ENSURE(m->geom_friction[g] == mu[g]);
+  }
+  sc_model_free(m);
+  /* built-in defaults when contact.defaults is absent */
+  m = load("simc: 1\ntime: {step: 0.001, duration: 1}\nstatic: [{shape: plane}]\n", NULL, 0);
+  ENSURE(m != NULL);
+  if (m) {
+    ENSURE(m->geom_stiffness[0] == 1e6 && m->geom_dissipation[0] == 0.01 && m->geom_friction[0] == 0.5);
+    ENSURE(m->opt.lcp_directions == 8 && m->opt.contact_maxit == 100 && m->opt.output_every == 1);
+    ENSURE(m->opt.gravity[2] == -9.81 && m->opt.margin == 1e-3 && m->opt.sigma == 1e-3);
+    sc_model_free(m);
+  }
+}
+
+static void test_overrides(void) {
+  const char* sets[] = {
+      "bodies.arm.initial.q=[0.25]",          /* list element by name */
+      "bodies.0.mass=0.75",                   /* by index (file order: hand) */
+      "integrator.scheme=theta",
+      "integrator.theta={q: 1, v: 0.5, vq: 0}", /* a key absent from the file */
+      "contact.defaults.friction=0.3",        /* intermediate maps created */
+      "gravity=[0, 0, -1.62]",
+      "bodies.base.initial.v=[1,0,0,0,0,0]",
+      "output.contacts=false",
+      "name=renamed",
+  };
+  sc_model* m = load(CHAIN, sets, (int)(sizeof sets / sizeof sets[0]));
+  ENSURE(m != NULL);
+  if (!m) return;
+  ENSURE_NEAR(m->qpos0[m->jnt_qadr[1]], 0.25, 0);
+  ENSURE_NEAR(m->body_mass[6], 0.75, 0);
+  ENSURE(m->opt.scheme == SC_SCHEME_THETA);
+  ENSURE(m->opt.theta_q == 1 && m->opt.theta_v == 0.5 && m->opt.theta_vq == 0);
+  ENSURE(m->opt.gravity[2] == -1.62);
+  ENSURE(m->qvel0[0] == 1);
+  ENSURE(m->opt.output_contacts == 0);
+  ENSURE(strcmp(m->name, "renamed") == 0);
+  /* the overridden scene reloads to the same values */
+  sc_model* r = load(m->scene_yaml, NULL, 0);
+  ENSURE(r != NULL);
+  if (r) {
+    ENSURE(r->opt.theta_q == 1 && r->qvel0[0] == 1 && r->body_mass[6] == 0.75);
+    sc_model_free(r);
+  }
+  sc_model_free(m);
+
+  m = load("simc: 1\ntime: {step: 0.001, duration: 1}\nstatic: [{shape: plane}]\n",
+           (const char* []){"contact.defaults.friction=0.3", "static.0.offset=-1"}, 2);
+  ENSURE(m != NULL);
+  if (m) {
+    ENSURE(m->geom_friction[0] == 0.3);
+    ENSURE(m->geom_pos[2] == -1);
+    sc_model_free(m);
+  }
+}
+
+static void test_override_errors(void) {
+  char e[1200];
+  const char* s1[] = {"time.step=0.002", "bodies.base.mass=-1"};
+  ENSURE(load_error(CHAIN, s1, 2, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "--set:2:1: bodies.base.mass: must be > 0 (got -1)");
+  const char* s2[] = {"bodies.nobody.mass=1"};
+  load_error(CHAIN, s2, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:8: bodies.nobody: no list element named 'nobody'");
+  const char* s3[] = {"bodies.9.mass=1"};
+  load_error(CHAIN, s3, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:8: bodies.9: no list element 9");
+  const char* s4[] = {"contact.frobnicate=1"};
+  load_error(CHAIN, s4, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:9: contact.frobnicate: unknown key (expected solver,");
+  const char* s5[] = {"time.step"};
+  load_error(CHAIN, s5, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:1: time.step: expected KEY=VALUE");
+  const char* s6[] = {"bodies.base.initial.q=[1, 2, x, 1, 0, 0, 0]"};
+  load_error(CHAIN, s6, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:30: bodies[1].initial.q[2]: expected a number (got 'x')");
+  const char* s7[] = {"integrator.scheme=hinge"};
+  load_error(CHAIN, s7, 1, e, sizeof e);
+  ENSURE_PREFIX(e, "--set:1:1: integrator.scheme: unknown scheme 'hinge' (expected explicit_euler,");
+}
+
+static void test_located_errors(void) {
+  char e[1200];
+  const char* s =
+      "simc: 1\n"
+      "time: {step: 0.001, duration: 1}\n"
+      "bodies:\n"
+      "  - {name: a, joint: {type: fixed}}\n"
+      "  - {name: b, joint: {type: fixed}}\n"
+      "  - name: c\n"
+      "    joint: {type: hinge}\n";
+  ENSURE(load_error(s, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE(strcmp(e, "t.yaml:7:19: bodies[2].joint.type: unknown joint type 'hinge' (expected fixed, "
+                   "revolute, prismatic, planar, ball, free)") == 0);
+  if (strncmp(e, "t.yaml:7:19:", 12) != 0) printf("  got %s\n", e);
+  load_error("simc: 1\ntime: {step: 0.001}\n", NULL, 0, e, sizeof e);
+  ENSURE_PREFIX(e, "t.yaml:2:7: time.duration: required key is missing");
+  load_error("simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: a\n    parent: b\n"
+             "    joint: {type: fixed}\n  - name: b\n    parent: a\n    joint: {type: fixed}\n",
+             NULL, 0, e, sizeof e);
+  ENSURE_PREFIX(e, "t.yaml:5:13: bodies[0].parent: cycle in the parent chain (a -> b -> a");
+}
+
+/* an alias bomb and deep nesting fail fast with a location */
+static void test_hostile_documents(void) {
+  char e[1200];
+  char doc[4000];
+  int o = snprintf(doc, sizeof doc, "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+  for (int i = 1; i < 10; i++)
+    o += snprintf(doc + o, sizeof doc - (size_t)o, "%c: &%c [*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c,*%c]\n",
+                  'a' + i, 'a' + i, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1,
+                  'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1);
+  clock_t t0 = clock();
+  ENSURE(load_error(doc, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:4: YAML anchors");
+  size_t n = 100000;
+  char* deep = malloc(2 * n + 1);
+  for (size_t i = 0; i < n; i++) {
+    deep[i] = '[';
+    deep[2 * n - 1 - i] = ']';
+  }
+  deep[2 * n] = '\0';
+  ENSURE(load_error(deep, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:65: nesting is deeper than 64 levels");
+  free(deep);
+  /* more nodes than the cap: one flat list of 250000 zeros */
+  size_t nz = 250000;
+  char* wide = malloc(2 * nz + 16);
+  size_t o2 = 0;
+  o2 += (size_t)sprintf(wide, "name: [");
+  for (size_t i = 0; i < nz; i++) o2 += (size_t)sprintf(wide + o2, "0,");
+  sprintf(wide + o2 - 1, "]");
+  ENSURE(load_error(wide, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:");
+  ENSURE(strstr(e, "too many YAML nodes") != NULL);
+  free(wide);
+  /* an override path cannot nest without bound */
+  char key[600];
+  for (int i = 0; i < 200; i++) memcpy(key + 2 * i, "a.", 2);
+  memcpy(key + 400, "b=1", 4);
+  const char* sets[] = {key};
+  ENSURE(load_error("simc: 1\ntime: {step: 0.001, duration: 1}\n", sets, 1, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "--set:1:1: KEY has 201 path segments");
+  ENSURE((double)(clock() - t0) / CLOCKS_PER_SEC < 1.0);
+}
+
+static int same_model(const sc_model* a, const sc_model* b) {
+  int ok = a->nbody == b->nbody && a->nq == b->nq && a->nv == b->nv && a->ngeom == b->ngeom &&
+           a->njspring == b->njspring && a->nlspring == b->nlspring &&
+           memcmp(&a->opt, &b->opt, sizeof a->opt) == 0;
+  if (!ok) return 0;
+#define SAME(f, n) ok = ok && memcmp(a->f, b->f, (size_t)(n) * sizeof *a->f) == 0
+  SAME(body_parent, a->nbody);
+  SAME(body_mass, a->nbody);
+  SAME(body_com, 3 * a->nbody);
+  SAME(body_inertia, 9 * a->nbody);
+  SAME(jnt_type, a->njnt);
+  SAME(jnt_axis, 3 * a->njnt);
+  SAME(jnt_pos, 3 * a->njnt);
+  SAME(jnt_rot, 9 * a->njnt);
+  SAME(qpos0, a->nq);
+  SAME(qvel0, a->nv);
+  SAME(geom_type, a->ngeom);
+  SAME(geom_body, a->ngeom);
+  SAME(geom_pos, 3 * a->ngeom);
+  SAME(geom_rot, 9 * a->ngeom);
+  SAME(geom_size, 3 * a->ngeom);
+  SAME(geom_stiffness, a->ngeom);
+  SAME(geom_dissipation, a->ngeom);
+  SAME(geom_friction, a->ngeom);
+  SAME(jspring_dof, a->njspring);
+  SAME(jspring_k, a->njspring);
+  SAME(jspring_c, a->njspring);
+  SAME(jspring_rest, a->njspring);
+  SAME(lspring_body, 2 * a->nlspring);
+  SAME(lspring_point, 6 * a->nlspring);
+  SAME(lspring_k, a->nlspring);
+  SAME(lspring_c, a->nlspring);
+  SAME(lspring_rest, a->nlspring);
+#undef SAME
+  for (int i = 0; ok && i < a->nbody; i++) ok = strcmp(a->body_name[i], b->body_name[i]) == 0;
+  return ok && strcmp(a->name, b->name) == 0;
+}
+
+static const char* FULL =
+    "simc: 1\n"
+    "name: spring_cylinder\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 5.0}\n"
+    "integrator: {scheme: theta, theta: {q: 0.5, v: 1, vq: 0.25}, newton: {tolerance: 1.0e-9, max_iterations: 12}}\n"
+    "contact:\n"
+    "  solver: lcp\n  tolerance: 1.0e-7\n  max_iterations: 50\n  on_failure: warn\n"
+    "  lcp: {directions: 16}\n  sigma: 0.01\n  near_rigid_beta: 0.5\n  margin: 0.002\n"
+    "  max_contacts: 64\n"
+    "  defaults: {stiffness: 1.0e6, dissipation_time: 0.01, friction: 0.5}\n"
+    "materials:\n  rubber: {stiffness: 1.0e5, dissipation_time: 0.01, friction: 1.0}\n"
+    "bodies:\n"
+    "  - name: cylinder\n    parent: world\n"
+    "    joint: {type: planar, origin: {rpy: [1.5708, 0, 0]}}\n"
+    "    mass: 1.0\n    com: [0, 0, 0]\n    inertia: {ixx: 0.005, iyy: 0.005, izz: 0.005}\n"
+    "    initial: {q: [0, 0.1, 0], v: [1, 0, 0]}\n"
+    "    geometry:\n      - {shape: cylinder, radius: 0.1, length: 0.2, material: rubber}\n"
+    "      - {shape: capsule, radius: 0.05, length: 0.1, pose: {position: [0, 0, 0.1]}, stiffness: rigid}\n"
+    "  - name: 'quoted name: yes'\n    parent: cylinder\n    joint: {type: revolute, axis: [1, 0, 0]}\n"
+    "    mass: 0.1\n    inertia: solid\n    geometry: [{shape: box, size: [0.1, 0.1, 0.1]}]\n"
+    "static:\n  - {shape: plane, normal: [0, 0, 1], offset: 0.0}\n"
+    "springs:\n"
+    "  - {type: joint, joint: cylinder, dof: 2, stiffness: 100, damping: 0, rest: 0.3}\n"
+    "  - {type: linear, a: {body: world, point: [-1, 0, 0.1]},\n"
+    "     b: {body: cylinder, point: [0, 0, 0]},\n"
+    "     stiffness: 100, damping: 0.5, rest_length: 0.5}\n"
+    "output: {every: 10, contacts: false}\n";
+
+/* scene_yaml re-loads to an identical model; spring fields as written */
+static void test_roundtrip_and_springs(void) {
+  sc_model* a = load(FULL, NULL, 0);
+  ENSURE(a != NULL);
+  if (!a) return;
+  ENSURE(a->opt.solver == SC_SOLVER_LCP && a->opt.lcp_directions == 16 && a->opt.ncon_max == 64);
+  ENSURE(a->opt.on_failure == SC_ON_FAILURE_WARN && a->opt.output_every == 10);
+  ENSURE(a->opt.theta_v == 1 && a->opt.theta_vq == 0.25 && a->opt.newton_maxit == 12);
+  ENSURE(a->njspring == 1 && a->nlspring == 1);
+  ENSURE(a->jspring_dof[0] == 2 && a->jspring_qadr[0] == 2 && a->jspring_rest[0] == 0.3);
+  ENSURE(a->lspring_body[0] == 0 && a->lspring_body[1] == 1);
+  ENSURE(a->lspring_point[0] == -1 && a->lspring_point[2] == 0.1 && a->lspring_rest[0] == 0.5);
+  ENSURE(strcmp(a->body_name[2], "quoted name: yes") == 0);
+  ENSURE(a->geom_body[0] == 0 && a->geom_body[1] == 1 && a->geom_body[3] == 2);
+  sc_model* b = load(a->scene_yaml, NULL, 0);
+  ENSURE(b != NULL);
+  if (b) {
+    ENSURE(same_model(a, b));
+    ENSURE(strcmp(a->scene_yaml, b->scene_yaml) == 0);
+    sc_model_free(b);
+  }
+  /* also through the chain scene (reordered bodies) */
+  sc_model* c = load(CHAIN, NULL, 0);
+  sc_model* d = c ? load(c->scene_yaml, NULL, 0) : NULL;
+  ENSURE(c && d && same_model(c, d));
+  sc_model_free(c);
+  sc_model_free(d);
+  sc_model_free(a);
+}
+
+/* file loading: a missing file is an I/O error, a real file loads */
+static void test_file_io(void) {
+  sc_model* m = NULL;
+  sc_error err;
+  ENSURE(sc_scene_load("/nonexistent/dir/x.yaml", NULL, 0, &m, &err) == SC_ERR_IO);
+  ENSURE(m == NULL && err.code == SC_ERR_IO);
+  char path[] = "/tmp/simc_test_sceneXXXXXX";
+  int fd = mkstemp(path);
+  ENSURE(fd >= 0);
+  if (fd < 0) return;
+  FILE* f = fdopen(fd, "w");
+  fputs(FULL, f);
+  fclose(f);
+  ENSURE(sc_scene_load(path, NULL, 0, &m, &err) == SC_OK);
+  if (m) {
+    ENSURE(strcmp(m->scene_path, path) == 0);
+    ENSURE(strcmp(m->name, "spring_cylinder") == 0);
+    sc_model_free(m);
+  }
+  remove(path);
+}
+
+/* rejected inertias: indefinite and violating the triangle inequality */
+static void test_inertia_checks(void) {
+  char e[1200], s[400];
+  const char* bad[] = {"{ixx: 1, iyy: 1, izz: 1, ixy: 2}", "{ixx: 1, iyy: 1, izz: 2.5}"};
+  const char* want[] = {"not positive definite", "violate the triangle inequality"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(s, sizeof s,
+             "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: b\n"
+             "    joint: {type: free}\n    mass: 1\n    inertia: %s\n", bad[i]);
+    ENSURE(load_error(s, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+    ENSURE_PREFIX(e, "t.yaml:7:14: bodies[0].inertia: ");
+    ENSURE(strstr(e, want[i]) != NULL);
+  }
+  /* the flat-plate limit (izz = ixx + iyy) is accepted */
+  snprintf(s, sizeof s,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: b\n"
+           "    joint: {type: free}\n    mass: 1\n    inertia: {ixx: 1, iyy: 1, izz: 2}\n");
+  sc_model* m = load(s, NULL, 0);
+  ENSURE(m != NULL);
+  sc_model_free(m);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_counts_order_and_addresses);
+  RUN(test_rpy_origin);
+  RUN(test_plane_pose);
+  RUN(test_solid_inertia_single_shapes);
+  RUN(test_solid_inertia_composite);
+  RUN(test_parameter_resolution);
+  RUN(test_overrides);
+  RUN(test_override_errors);
+  RUN(test_located_errors);
+  RUN(test_hostile_documents);
+  RUN(test_roundtrip_and_springs);
+  RUN(test_file_io);
+  RUN(test_inertia_checks);
+  return TEST_END();
+}
