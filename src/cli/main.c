@@ -1,7 +1,312 @@
-/* simc command-line interface (placeholder until the step lands). */
+/* simc: the command-line interface (DESIGN.md §2).
+ *
+ *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
+ *                   [--duration T] [--dt H] [--quiet] [--check] [--version]
+ *
+ * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
+ * 3 I/O error.  Only this file prints or exits. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-int main(void) {
-  printf("simc %s\n", SC_VERSION);
-  return 0;
+#include "integrator/integrator.h"
+#include "io_h5/io_h5.h"
+#include "scene/scene.h"
+
+#define EXIT_SCENE 1
+#define EXIT_SIM 2
+#define EXIT_IO 3
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void usage(FILE* f) {
+  fprintf(f,
+          "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
+          "                       [--duration T] [--dt H] [--quiet] [--check] [--version]\n"
+          "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
+          "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
+          "  --set KEY=VALUE    override a scene value by its dotted path, e.g.\n"
+          "                     --set contact.defaults.friction=0.3 --set bodies.ball.mass=2\n"
+          "  --duration T       simulated time, s (same as --set time.duration=T)\n"
+          "  --dt H             time step, s (same as --set time.step=H)\n"
+          "  --quiet            no progress and no summary line\n"
+          "  --check            validate the scene and exit\n"
+          "  --version          print the version and exit\n"
+          "exit codes: 0 ok, 1 invalid scene or arguments, 2 simulation failed, 3 I/O error\n");
+}
+
+static int arg_error(const char* fmt, const char* a) {
+  fprintf(stderr, "simc: ");
+  fprintf(stderr, fmt, a);
+  fprintf(stderr, "\n");
+  usage(stderr);
+  return EXIT_SCENE;
+}
+
+static int positive_number(const char* s) {
+  char* end;
+  errno = 0;
+  double x = strtod(s, &end);
+  return end != s && *end == '\0' && errno == 0 && isfinite(x) && x > 0;
+}
+
+static void default_output(const char* scene, char* out, size_t n) {
+  const char* base = strrchr(scene, '/');
+  base = base ? base + 1 : scene;
+  snprintf(out, n, "%s", base);
+  char* dot = strrchr(out, '.');
+  if (dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0)) *dot = '\0';
+  size_t len = strlen(out);
+  snprintf(out + len, n - len, ".h5");
+}
+
+static int exit_code(sc_status s) {
+  switch (s) {
+    case SC_OK: return 0;
+    case SC_ERR_SCENE: return EXIT_SCENE;
+    case SC_ERR_IO: return EXIT_IO;
+    default: return EXIT_SIM;
+  }
+}
+
+static void print_error(const sc_error* err) {
+  char buf[1200];
+  sc_error_format(err, buf, sizeof buf);
+  fprintf(stderr, "%s\n", buf);
+}
+
+int main(int argc, char** argv) {
+  const char* scene = NULL;
+  const char* out_arg = NULL;
+  int quiet = 0, check = 0;
+  /* overrides: every --set plus the shorthand options, in order */
+  const char** sets = calloc((size_t)argc * 2 + 1, sizeof *sets);
+  char** owned = calloc((size_t)argc + 1, sizeof *owned);
+  int nsets = 0, nowned = 0;
+  if (!sets || !owned) {
+    fprintf(stderr, "simc: out of memory\n");
+    return EXIT_SIM;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    int has_next = i + 1 < argc;
+    if (strcmp(a, "--version") == 0) {
+      printf("simc %s\n", SC_VERSION);
+      return 0;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "-o") == 0) {
+      if (!has_next) return arg_error("%s needs a file name", a);
+      out_arg = argv[++i];
+    } else if (strcmp(a, "--set") == 0) {
+      if (!has_next) return arg_error("%s needs KEY=VALUE", a);
+      sets[nsets++] = argv[++i];
+    } else if (strncmp(a, "--set=", 6) == 0) {
+      sets[nsets++] = a + 6;
+    } else if (strcmp(a, "--solver") == 0 || strcmp(a, "--duration") == 0 ||
+               strcmp(a, "--dt") == 0) {
+      if (!has_next) return arg_error("%s needs a value", a);
+      const char* val = argv[++i];
+      const char* key = strcmp(a, "--solver") == 0 ? "contact.solver"
+                        : strcmp(a, "--duration") == 0 ? "time.duration"
+                                                       : "time.step";
+      if (strcmp(a, "--solver") == 0) {
+        if (strcmp(val, "newton") != 0 && strcmp(val, "lcp") != 0)
+          return arg_error("--solver: unknown solver '%s' (expected newton or lcp)", val);
+      } else if (!positive_number(val)) {
+        fprintf(stderr, "simc: %s: expected a positive number of seconds, got '%s'\n", a, val);
+        return EXIT_SCENE;
+      }
+      size_t n = strlen(key) + strlen(val) + 2;
+      char* s = malloc(n);
+      if (!s) return EXIT_SIM;
+      snprintf(s, n, "%s=%s", key, val);
+      owned[nowned++] = s;
+      sets[nsets++] = s;
+    } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+      quiet = 1;
+    } else if (strcmp(a, "--check") == 0) {
+      check = 1;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return arg_error("unknown option '%s'", a);
+    } else if (!scene) {
+      scene = a;
+    } else {
+      return arg_error("more than one scene given ('%s')", a);
+    }
+  }
+  if (!scene) return arg_error("%s", "no scene file given");
+
+  sc_error err;
+  sc_error_clear(&err);
+  sc_model* m = NULL;
+  sc_status st = sc_scene_load(scene, sets, nsets, &m, &err);
+  if (st != SC_OK) {
+    print_error(&err);
+    return exit_code(st);
+  }
+  sc_data* d = NULL;
+  st = sc_data_create(m, &d, &err);
+  if (st == SC_OK) st = sc_sim_prepare(m, d, &err);
+  if (st != SC_OK) {
+    print_error(&err);
+    sc_data_free(d);
+    sc_model_free(m);
+    return exit_code(st);
+  }
+  if (check) {
+    printf("%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s\n", scene,
+           m->nbody - 1, m->ngeom, m->nq, m->nv, lround(m->opt.duration / m->opt.dt), m->opt.dt);
+    sc_data_free(d);
+    sc_model_free(m);
+    return 0;
+  }
+
+  char out[4096];
+  if (out_arg) {
+    snprintf(out, sizeof out, "%s", out_arg);
+  } else {
+    default_output(scene, out, sizeof out);
+  }
+  /* the command line, for provenance */
+  size_t cl_len = 1;
+  for (int i = 0; i < argc; i++) cl_len += strlen(argv[i]) + 3;
+  char* cmdline = calloc(cl_len, 1);
+  for (int i = 0; i < argc && cmdline; i++) {
+    if (i) strcat(cmdline, " ");
+    strcat(cmdline, argv[i]);
+  }
+  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0};
+  sc_h5* h5 = NULL;
+  st = sc_forward(m, d, &err);
+  if (st == SC_OK) st = sc_h5_open(out, m, d, &meta, &h5, &err);
+  if (st == SC_OK) st = sc_h5_write_frame(h5, m, d, &err);
+  if (st != SC_OK) {
+    print_error(&err);
+    if (h5) sc_h5_close(h5, "failed: could not write the initial frame", NULL);
+    sc_data_free(d);
+    sc_model_free(m);
+    return exit_code(st);
+  }
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+
+  long nsteps = lround(m->opt.duration / m->opt.dt);
+  int every = m->opt.output_every;
+  int progress = !quiet && isatty(2);
+  double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
+  double E0 = d->e_kinetic + d->e_gravity + d->e_spring;
+  double max_pen = 0, sum_iter = 0, sum_ncon = 0;
+  int max_iter = 0;
+  /* histogram of contact iterations for the median (sized before the loop) */
+  int hist_n = (m->opt.contact_maxit > 1000 ? m->opt.contact_maxit : 1000) + 2;
+  long* hist = calloc((size_t)hist_n, sizeof *hist);
+  if (!hist) {
+    fprintf(stderr, "simc: out of memory\n");
+    return EXIT_SIM;
+  }
+  char status[1024] = "complete";
+  int code = 0;
+  long k;
+  for (k = 0; k < nsteps; k++) {
+    if (interrupted) break;
+    st = sc_step(m, d, &err);
+    for (int i = 0; i < d->ncon; i++)
+      if (-d->contact[i].dist > max_pen) max_pen = -d->contact[i].dist;
+    sum_iter += d->contact_stats.iterations;
+    sum_ncon += d->ncon;
+    {
+      int it = d->contact_stats.iterations;
+      hist[it < 0 ? 0 : it >= hist_n ? hist_n - 1 : it]++;
+    }
+    if (d->contact_stats.iterations > max_iter) max_iter = d->contact_stats.iterations;
+    int record = ((k + 1) % every == 0) || st != SC_OK;
+    if (record) {
+      sc_error werr;
+      if (sc_h5_write_frame(h5, m, d, &werr) != SC_OK) {
+        print_error(&werr);
+        snprintf(status, sizeof status, "failed: %s", werr.msg);
+        code = EXIT_IO;
+        k++;
+        break;
+      }
+    }
+    if (st != SC_OK) {
+      char buf[1200];
+      sc_error_format(&err, buf, sizeof buf);
+      fprintf(stderr, "%ssimc: simulation failed: %s\n", progress ? "\n" : "", buf);
+      snprintf(status, sizeof status, "failed: %s", err.msg);
+      code = exit_code(st);
+      k++;
+      break;
+    }
+    double now = now_seconds();
+    if (now - last_flush > 2.0) {
+      sc_h5_flush(h5, NULL);
+      last_flush = now;
+    }
+    if (progress && now - last_progress > 0.2) {
+      fprintf(stderr, "\r  t = %.4f / %.4f s  (%3.0f%%)  real-time factor %.3g   ", d->time,
+              m->opt.duration, 100.0 * (double)(k + 1) / (double)nsteps,
+              d->time / (now - wall0));
+      last_progress = now;
+    }
+  }
+  if (interrupted && code == 0) {
+    snprintf(status, sizeof status, "interrupted");
+    code = 128 + (int)interrupted;
+  }
+  double wall = now_seconds() - wall0;
+  if (progress) fprintf(stderr, "\r%*s\r", 70, "");
+  sc_error cerr;
+  if (sc_h5_close(h5, status, &cerr) != SC_OK) {
+    print_error(&cerr);
+    if (code == 0) code = EXIT_IO;
+  }
+  long median_iter = 0;
+  for (long acc = 0, i = 0; i < hist_n; i++) {
+    acc += hist[i];
+    if (2 * acc >= k) {
+      median_iter = i;
+      break;
+    }
+  }
+  free(hist);
+  if (!quiet) {
+    double E = d->e_kinetic + d->e_gravity + d->e_spring;
+    double bal = E + d->e_damper + d->e_contact - E0;
+    double scale = fabs(E0) > 0 ? fabs(E0) : 1.0;
+    fprintf(stderr,
+            "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
+            "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
+            "max penetration %.3g m, "
+            "energy balance error %.3g J (%.2g of |E0|)%s -> %s\n",
+            status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
+            k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0, max_iter, max_pen, bal, bal / scale,
+            d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "", out);
+  }
+  free(cmdline);
+  for (int i = 0; i < nowned; i++) free(owned[i]);
+  free(owned);
+  free(sets);
+  sc_data_free(d);
+  sc_model_free(m);
+  return code;
 }
