@@ -148,7 +148,10 @@ int main(int argc, char** argv) {
       return arg_error("more than one scene given ('%s')", a);
     }
   }
-  if (!scene) return arg_error("%s", "no scene file given");
+  if (!scene) {
+    usage(stderr);
+    return EXIT_SCENE;
+  }
 
   sc_error err;
   sc_error_clear(&err);
@@ -168,7 +171,7 @@ int main(int argc, char** argv) {
     return exit_code(st);
   }
   if (check) {
-    printf("%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s\n", scene,
+    fprintf(stderr, "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s\n", scene,
            m->nbody - 1, m->ngeom, m->nq, m->nv, lround(m->opt.duration / m->opt.dt), m->opt.dt);
     sc_data_free(d);
     sc_model_free(m);
