@@ -87,18 +87,12 @@ static void print_error(const sc_error* err) {
   fprintf(stderr, "%s\n", buf);
 }
 
-int main(int argc, char** argv) {
+/* sets: room for argc overrides; owned: strings run() allocates, freed by main */
+static int run(int argc, char** argv, const char** sets, char** owned, int* nowned_out) {
   const char* scene = NULL;
   const char* out_arg = NULL;
   int quiet = 0, check = 0;
-  /* overrides: every --set plus the shorthand options, in order */
-  const char** sets = calloc((size_t)argc * 2 + 1, sizeof *sets);
-  char** owned = calloc((size_t)argc + 1, sizeof *owned);
   int nsets = 0, nowned = 0;
-  if (!sets || !owned) {
-    fprintf(stderr, "simc: out of memory\n");
-    return EXIT_SIM;
-  }
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     int has_next = i + 1 < argc;
@@ -135,6 +129,7 @@ int main(int argc, char** argv) {
       if (!s) return EXIT_SIM;
       snprintf(s, n, "%s=%s", key, val);
       owned[nowned++] = s;
+      *nowned_out = nowned;
       sets[nsets++] = s;
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       quiet = 1;
@@ -200,6 +195,7 @@ int main(int argc, char** argv) {
   if (st != SC_OK) {
     print_error(&err);
     if (h5) sc_h5_close(h5, "failed: could not write the initial frame", NULL);
+    free(cmdline);
     sc_data_free(d);
     sc_model_free(m);
     return exit_code(st);
@@ -223,6 +219,9 @@ int main(int argc, char** argv) {
   long* hist = calloc((size_t)hist_n, sizeof *hist);
   if (!hist) {
     fprintf(stderr, "simc: out of memory\n");
+    free(cmdline);
+    sc_data_free(d);
+    sc_model_free(m);
     return EXIT_SIM;
   }
   char status[1024] = "complete";
@@ -306,10 +305,23 @@ int main(int argc, char** argv) {
             d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "", out);
   }
   free(cmdline);
+  sc_data_free(d);
+  sc_model_free(m);
+  return code;
+}
+
+int main(int argc, char** argv) {
+  /* overrides: every --set plus the shorthand options, in order */
+  const char** sets = calloc((size_t)argc + 1, sizeof *sets);
+  char** owned = calloc((size_t)argc + 1, sizeof *owned);
+  int nowned = 0, code = EXIT_SIM;
+  if (sets && owned) {
+    code = run(argc, argv, sets, owned, &nowned);
+  } else {
+    fprintf(stderr, "simc: out of memory\n");
+  }
   for (int i = 0; i < nowned; i++) free(owned[i]);
   free(owned);
   free(sets);
-  sc_data_free(d);
-  sc_model_free(m);
   return code;
 }
