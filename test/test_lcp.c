@@ -411,6 +411,362 @@ static void test_seed_brick_friction(void) {
   sc_lcp_work_free(cw);
 }
 
+/* ---- contact LCP ---- */
+
+/* A box (mass m, inertia diag I) resting on z = 0 on its 4 bottom corners
+ * (+-a, +-b, -c) from the centre of mass; v = (linear, angular) at the
+ * centre, world axes; contact frames t1 = x, t2 = y, n = z. */
+typedef struct box_problem {
+  double A[36], vstar[6], J[72], R[12], vhat[12], mu[4], phi0[4];
+  sc_problem p;
+} box_problem;
+
+static void box_setup(box_problem* b, double m, double mu, double h, double g, double vx,
+                      double vy, double Rn) {
+  const double a = 0.5, bb = 0.3, c = 0.1, I[3] = {0.2, 0.3, 0.4};
+  for (int i = 0; i < 36; i++) b->A[i] = 0.0;
+  for (int i = 0; i < 3; i++) {
+    b->A[i + 6 * i] = m;
+    b->A[(3 + i) + 6 * (3 + i)] = I[i];
+  }
+  double vs[6] = {vx, vy, -g * h, 0, 0, 0};
+  for (int i = 0; i < 6; i++) b->vstar[i] = vs[i];
+  for (int k = 0; k < 4; k++) {
+    double r[3] = {(k & 1) ? a : -a, (k & 2) ? bb : -bb, -c};
+    for (int row = 0; row < 3; row++) {
+      double e[3] = {row == 0, row == 1, row == 2};
+      double rxe[3] = {r[1] * e[2] - r[2] * e[1], r[2] * e[0] - r[0] * e[2],
+                       r[0] * e[1] - r[1] * e[0]};
+      for (int j = 0; j < 3; j++) {
+        b->J[(3 * k + row) + 12 * j] = e[j];
+        b->J[(3 * k + row) + 12 * (3 + j)] = rxe[j];
+      }
+    }
+    b->R[3 * k] = b->R[3 * k + 1] = 1.0; /* unused by the LCP */
+    b->R[3 * k + 2] = Rn;
+    b->vhat[3 * k] = b->vhat[3 * k + 1] = b->vhat[3 * k + 2] = 0.0;
+    b->mu[k] = mu;
+    b->phi0[k] = 0.0;
+  }
+  sc_problem p = {6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h};
+  b->p = p;
+}
+
+/* contact velocity vc = J v for contact k */
+static void box_vc(const box_problem* b, const double* v, int k, double vc[3]) {
+  for (int r = 0; r < 3; r++) {
+    vc[r] = 0.0;
+    for (int j = 0; j < 6; j++) vc[r] += b->J[(3 * k + r) + 12 * j] * v[j];
+  }
+}
+
+/* Sticking: a push m |vt*| below the friction capacity mu m g h stops the
+ * box: every tangential contact velocity and the whole velocity are zero,
+ * the impulses sum to (-m vt*, m g h), each inside its cone. */
+static void test_contact_box_sticking(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  for (int d = 4; d <= 8; d += 4)
+    for (int t = 0; t < 8; t++) {
+      double th = 0.7 * t, vt = 0.9 * mu * g * h * (0.1 + 0.1 * t);
+      box_problem b;
+      box_setup(&b, m, mu, h, g, vt * cos(th), vt * sin(th), 1e-10);
+      double v[6], gam[12];
+      sc_solver_stats st;
+      sc_solve_status ss = sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st);
+      ENSURE(ss == SC_SOLVE_OK);
+      if (ss != SC_SOLVE_OK) printf("  d=%d t=%d status %d pivots %d\n", d, t, (int)ss, st.iterations);
+      for (int j = 0; j < 6; j++) ENSURE_NEAR(v[j], 0.0, 1e-8);
+      double sx = 0, sy = 0, sn = 0;
+      for (int k = 0; k < 4; k++) {
+        double vc[3];
+        box_vc(&b, v, k, vc);
+        ENSURE_NEAR(vc[0], 0.0, 1e-8);
+        ENSURE_NEAR(vc[1], 0.0, 1e-8);
+        ENSURE(gam[3 * k + 2] >= 0.0);
+        ENSURE(hypot(gam[3 * k], gam[3 * k + 1]) <= mu * gam[3 * k + 2] * (1 + 1e-9) + 1e-12);
+        sx += gam[3 * k];
+        sy += gam[3 * k + 1];
+        sn += gam[3 * k + 2];
+      }
+      ENSURE_NEAR(sx, -m * vt * cos(th), 1e-9);
+      ENSURE_NEAR(sy, -m * vt * sin(th), 1e-9);
+      ENSURE_NEAR(sn, m * g * h, 1e-9);
+      ENSURE(st.residual <= 1e-9);
+    }
+  sc_lcp_work_free(cw);
+}
+
+/* Sliding along a cone edge (push along x; x is an edge for d = 4, 8): each
+ * contact's tangential impulse is exactly (-mu gamma_n, 0), the box loses
+ * mu g h of speed and gains no y velocity. */
+static void test_contact_box_sliding_on_edge(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81, V = 1.0;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  for (int d = 4; d <= 8; d += 4) {
+    box_problem b;
+    box_setup(&b, m, mu, h, g, V, 0.0, 1e-10);
+    double v[6], gam[12];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+    double sn = 0.0;
+    for (int k = 0; k < 4; k++) {
+      ENSURE(gam[3 * k + 2] >= 0.0);
+      ENSURE_NEAR(gam[3 * k], -mu * gam[3 * k + 2], 1e-10);
+      ENSURE_NEAR(gam[3 * k + 1], 0.0, 1e-10);
+      sn += gam[3 * k + 2];
+    }
+    ENSURE_NEAR(sn, m * g * h, 1e-9);
+    ENSURE_NEAR(v[0], V - mu * g * h, 1e-9);
+    ENSURE_NEAR(v[1], 0.0, 1e-9);
+    ENSURE_NEAR(v[2], 0.0, 1e-9);
+    ENSURE(st.residual <= 1e-9);
+  }
+  sc_lcp_work_free(cw);
+}
+
+/* Sliding in any direction: the friction impulse of every sliding contact
+ * lies on the polygon boundary, mu gamma_n cos(pi/d) <= |gamma_t| <= mu
+ * gamma_n, within pi/d of the direction opposite to its slip; exactly on
+ * the edge nearest to -slip when the slip is strictly closer to one edge. */
+static void test_contact_box_sliding_between_edges(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81, V = 1.0;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  int exact_checked = 0;
+  for (int d = 4; d <= 8; d += 4)
+    for (int t = 0; t < 24; t++) {
+      double th = 2.0 * 3.14159265358979323846 * t / 24 + 0.01;
+      box_problem b;
+      box_setup(&b, m, mu, h, g, V * cos(th), V * sin(th), 1e-10);
+      double v[6], gam[12];
+      sc_solver_stats st;
+      ENSURE(sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+      double sn = 0.0, cd = cos(3.14159265358979323846 / d);
+      for (int k = 0; k < 4; k++) {
+        double vc[3], gn = gam[3 * k + 2], gt = hypot(gam[3 * k], gam[3 * k + 1]);
+        box_vc(&b, v, k, vc);
+        double slip = hypot(vc[0], vc[1]);
+        sn += gn;
+        ENSURE(slip > 0.5 * V);
+        /* rigid-like contacts are statically indeterminate: a contact the
+         * solution leaves unloaded carries no friction either */
+        if (gn <= 1e-12) {
+          ENSURE(gt <= mu * gn * (1 + 1e-9) + 1e-14);
+          continue;
+        }
+        ENSURE(gt <= mu * gn * (1 + 1e-9) + 1e-14);
+        ENSURE(gt >= mu * gn * cd * (1 - 1e-9) - 1e-14);
+        /* cos of the angle between gamma_t and -slip */
+        double c = -(gam[3 * k] * vc[0] + gam[3 * k + 1] * vc[1]) / (gt * slip);
+        ENSURE(c >= cd - 1e-9);
+        /* the edge most opposed to the slip, and the runner-up */
+        double best = -2, second = -2;
+        int kb = 0;
+        for (int e = 0; e < d; e++) {
+          double ang = 2.0 * 3.14159265358979323846 * e / d;
+          double s = -(cos(ang) * vc[0] + sin(ang) * vc[1]) / slip;
+          if (s > best) {
+            second = best;
+            best = s;
+            kb = e;
+          } else if (s > second) {
+            second = s;
+          }
+        }
+        if (best - second > 1e-6) {
+          double ang = 2.0 * 3.14159265358979323846 * kb / d;
+          ENSURE_NEAR(gam[3 * k], mu * gn * cos(ang), 1e-10);
+          ENSURE_NEAR(gam[3 * k + 1], mu * gn * sin(ang), 1e-10);
+          exact_checked++;
+        }
+      }
+      ENSURE_NEAR(sn, m * g * h, 1e-9);
+      ENSURE(st.residual <= 1e-9);
+    }
+  ENSURE(exact_checked > 100);
+  sc_lcp_work_free(cw);
+}
+
+/* Frictionless cross-check.  With mu = 0 the LCP is the KKT system of
+ *   min 1/2 |v - v*|_A^2  s.t.  vn_i - vhat_i + Rn_i gamma_i >= 0,
+ * solved independently by enumerating the active set S and solving the
+ * saddle-point system [A -J_S^T; J_S R_S] (v, gamma_S) = (A v*, vhat_S),
+ * accepting the S with gamma_S >= 0 and J_i v - vhat_i >= 0 off S. */
+static void test_contact_frictionless_vs_active_set(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 5, 4);
+  double worst = 0.0;
+  for (int trial = 0; trial < 60; trial++) {
+    int nv = 3 + trial % 4, nc = 1 + trial % 5;
+    double B[36], A[36], vstar[6], J[90], R[15], vhat[15], mu[5], phi0[5];
+    for (int i = 0; i < nv * nv; i++) B[i] = urand();
+    for (int i = 0; i < nv; i++)
+      for (int j = 0; j < nv; j++) {
+        double s = (i == j) ? 0.5 : 0.0;
+        for (int k = 0; k < nv; k++) s += B[k + i * nv] * B[k + j * nv];
+        A[i + j * nv] = s;
+      }
+    for (int i = 0; i < nv; i++) vstar[i] = urand();
+    for (int i = 0; i < 3 * nc * nv; i++) J[i] = urand();
+    for (int i = 0; i < nc; i++) {
+      R[3 * i] = R[3 * i + 1] = 1e-3;
+      R[3 * i + 2] = pow(10.0, -4.0 + 3.0 * (0.5 * urand() + 0.5));
+      vhat[3 * i] = vhat[3 * i + 1] = 0.0;
+      vhat[3 * i + 2] = 0.5 * urand();
+      mu[i] = 0.0;
+      phi0[i] = 0.0;
+    }
+    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01};
+    double v[6], gam[15];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+
+    int found = 0;
+    double vref[6], gref[5];
+    for (unsigned S = 0; S < (1u << nc); S++) {
+      int idx[5], k = 0, n = nv;
+      for (int i = 0; i < nc; i++)
+        if (S & (1u << i)) idx[k++] = i;
+      n = nv + k;
+      double K[121], rhs[11], x[11];
+      for (int i = 0; i < n * n; i++) K[i] = 0.0;
+      for (int i = 0; i < nv; i++) {
+        rhs[i] = 0.0;
+        for (int j = 0; j < nv; j++) {
+          K[i + j * n] = A[i + j * nv];
+          rhs[i] += A[i + j * nv] * vstar[j];
+        }
+      }
+      for (int a = 0; a < k; a++) {
+        int row = 3 * idx[a] + 2;
+        for (int j = 0; j < nv; j++) {
+          K[(nv + a) + j * n] = J[row + j * 3 * nc];
+          K[j + (nv + a) * n] = -J[row + j * 3 * nc];
+        }
+        K[(nv + a) + (nv + a) * n] = R[row];
+        rhs[nv + a] = vhat[row];
+      }
+      if (!dense_solve(n, K, n, rhs, x)) continue;
+      int ok = 1;
+      for (int a = 0; a < k; a++)
+        if (x[nv + a] < -1e-13) ok = 0;
+      for (int i = 0; i < nc && ok; i++) {
+        if (S & (1u << i)) continue;
+        double vn = 0.0;
+        for (int j = 0; j < nv; j++) vn += J[(3 * i + 2) + j * 3 * nc] * x[j];
+        if (vn - vhat[3 * i + 2] < -1e-13) ok = 0;
+      }
+      if (!ok) continue;
+      found++;
+      for (int j = 0; j < nv; j++) vref[j] = x[j];
+      for (int i = 0; i < nc; i++) gref[i] = 0.0;
+      for (int a = 0; a < k; a++) gref[idx[a]] = x[nv + a];
+    }
+    ENSURE(found == 1);
+    for (int j = 0; j < nv; j++) {
+      ENSURE_NEAR(v[j], vref[j], 1e-9);
+      worst = fmax(worst, fabs(v[j] - vref[j]));
+    }
+    for (int i = 0; i < nc; i++) {
+      ENSURE_NEAR(gam[3 * i + 2], gref[i], 1e-9 * (1.0 + fabs(gref[i])));
+      ENSURE(gam[3 * i] == 0.0 && gam[3 * i + 1] == 0.0);
+    }
+    ENSURE(st.residual <= 1e-12);
+  }
+  printf("  frictionless: max |v - v_ref| = %.2e\n", worst);
+  sc_lcp_work_free(cw);
+}
+
+/* Robustness sweep: the box in random states (resting, sliding, pushed
+ * into or away from the ground, spinning) with normal compliance from
+ * rigid-like (R_n = 1e-12) to soft and cone sizes 3..16.  Every solve must
+ * end in a solution: status OK, scaled residual <= 1e-6, impulses inside
+ * the polyhedral cone, and A (v - v*) = J^T gamma. */
+static void test_contact_random_states_sweep(void) {
+  const int dl[5] = {3, 4, 5, 8, 16};
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 16);
+  int nfail = 0, maxpiv = 0;
+  double maxres = 0.0;
+  for (int e = 0; e <= 10; e += 2)
+    for (int di = 0; di < 5; di++)
+      for (int t = 0; t < 40; t++) {
+        double Rn = pow(10.0, -12.0 + e), V = 2.0 * fabs(urand()) * (t % 3 == 0 ? 0.02 : 1.0);
+        double th = 7.0 * urand(), mu = fabs(urand());
+        box_problem b;
+        box_setup(&b, 1.0 + fabs(urand()), mu, 0.01, 9.81, V * cos(th), V * sin(th), Rn);
+        if (t % 2) {
+          b.vstar[2] += 0.1 * urand();
+          for (int k = 0; k < 3; k++) b.vstar[3 + k] = 0.3 * urand();
+          for (int k = 0; k < 4; k++) {
+            b.vhat[3 * k + 2] = 0.05 * urand();
+            b.R[3 * k + 2] = Rn * (1.0 + fabs(urand()));
+          }
+        }
+        double v[6], gam[12];
+        sc_solver_stats st;
+        sc_solve_status ss = sc_lcp_solve(&b.p, dl[di], 0, cw, v, gam, &st);
+        if (ss != SC_SOLVE_OK || !(st.residual <= 1e-6)) {
+          nfail++;
+          continue;
+        }
+        maxres = fmax(maxres, st.residual);
+        if (st.iterations > maxpiv) maxpiv = st.iterations;
+        for (int k = 0; k < 4; k++) {
+          double gn = gam[3 * k + 2];
+          ENSURE(gn >= 0.0);
+          ENSURE(hypot(gam[3 * k], gam[3 * k + 1]) <= mu * gn * (1 + 1e-9) + 1e-12);
+        }
+        for (int i = 0; i < 6; i++) {
+          double lhs = 0.0, rhs = 0.0;
+          for (int j = 0; j < 6; j++) lhs += b.A[i + 6 * j] * (v[j] - b.vstar[j]);
+          for (int r = 0; r < 12; r++) rhs += b.J[r + 12 * i] * gam[r];
+          ENSURE_NEAR(lhs, rhs, 1e-12);
+        }
+      }
+  ENSURE(nfail == 0);
+  printf("  sweep: %d failures in 1200, max residual %.2e, max pivots %d\n", nfail, maxres,
+         maxpiv);
+  sc_lcp_work_free(cw);
+}
+
+/* No allocation inside sc_lcp_solve / sc_lemke once the workspace exists. */
+static void test_contact_no_allocation(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  box_problem b;
+  double v[6], gam[12];
+  sc_solver_stats st;
+  long before = sc_alloc_count();
+  for (int t = 0; t < 20; t++) {
+    box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.1 * t, -0.05 * t, 1e-8);
+    ENSURE(sc_lcp_solve(&b.p, 4 + 4 * (t & 1), 0, cw, v, gam, &st) == SC_SOLVE_OK);
+  }
+  ENSURE(sc_alloc_count() == before);
+  sc_lcp_work_free(cw);
+}
+
+/* Input errors: too many contacts for the workspace, directions beyond it,
+ * a non-SPD A; v = v* and gamma = 0 on failure; nc = 0 gives v = v*. */
+static void test_contact_bad_input(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 2, 4);
+  box_problem b;
+  box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.3, 0.0, 1e-8);
+  double v[6], gam[12];
+  sc_solver_stats st;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* nc = 4 > 2 */
+  b.p.nc = 2;
+  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* d = 8 > 4 */
+  b.A[0] = -1.0;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_FACTOR);
+  ENSURE(st.status == SC_SOLVE_FACTOR);
+  for (int j = 0; j < 6; j++) ENSURE(v[j] == b.vstar[j]);
+  for (int i = 0; i < 6; i++) ENSURE(gam[i] == 0.0);
+  b.A[0] = 2.0;
+  b.p.nc = 0;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+  ENSURE(st.iterations == 0);
+  for (int j = 0; j < 6; j++) ENSURE(v[j] == b.vstar[j]);
+  sc_lcp_work_free(cw);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_lemke_2x2_closed_form);
@@ -423,5 +779,12 @@ int main(int argc, char** argv) {
   RUN(test_lemke_bad_input_and_cap);
   RUN(test_seed_cart_wall);
   RUN(test_seed_brick_friction);
+  RUN(test_contact_box_sticking);
+  RUN(test_contact_box_sliding_on_edge);
+  RUN(test_contact_box_sliding_between_edges);
+  RUN(test_contact_frictionless_vs_active_set);
+  RUN(test_contact_random_states_sweep);
+  RUN(test_contact_no_allocation);
+  RUN(test_contact_bad_input);
   return TEST_END();
 }

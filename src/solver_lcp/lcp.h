@@ -24,14 +24,16 @@ sc_lemke_work* sc_lemke_work_create(int n_max);
 void sc_lemke_work_free(void* w);
 
 /* Solve 0 <= z _|_ M z + q >= 0, M n x n column-major (leading dimension n).
- * z (n) receives the solution.  max_pivots <= 0 selects the default 50 n + 10.
- * Returns SC_SOLVE_OK (z solves the LCP up to round-off), SC_SOLVE_RAY (ray
- * termination: no solution found; for copositive-plus M the LCP is
- * infeasible), SC_SOLVE_CYCLE (a basis repeated: round-off defeated the
- * lexicographic rule), SC_SOLVE_MAXIT (pivot cap), SC_SOLVE_NAN (non-finite
- * data or iterate, or n larger than the workspace).  When q >= 0 it returns
- * z = 0 with 0 pivots.  *pivots (may be NULL) receives the pivot count.  On a
- * failure z holds the last almost-complementary iterate's z part. */
+ * z (n) receives the solution.  max_pivots <= 0 selects the default 50 n + 10
+ * (a budget over all internal attempts).  Returns SC_SOLVE_OK (z solves the
+ * LCP: scaled violation <= 1e-6, typically ~1e-15; see lemke.c),
+ * SC_SOLVE_RAY (ray termination: no solution found; for copositive-plus M
+ * the LCP is infeasible), SC_SOLVE_CYCLE (a basis repeated: round-off
+ * defeated the lexicographic rule), SC_SOLVE_MAXIT (pivot cap),
+ * SC_SOLVE_NAN (non-finite data, n larger than the workspace, or a numerical
+ * breakdown: the end point fails the accuracy check).  When q >= 0 it
+ * returns z = 0 with 0 pivots.  *pivots (may be NULL) receives the pivot
+ * count.  On a failure z holds the last iterate's z part. */
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
                          sc_lemke_work* w, int* pivots);
 
@@ -50,7 +52,8 @@ void sc_lcp_work_free(void* w);
  * `directions`-edge polyhedral cone (2 <= directions <= the workspace's).
  * v (nv) receives the next-step velocities, gamma (3 nc) the impulses in the
  * contact frames (t1, t2, n), N s.  stats (may be NULL): iterations = Lemke
- * pivots, residual = scaled complementarity error (defined in lcp.c),
+ * pivots, residual = scaled complementarity error (defined in lcp.c; +inf
+ * on failure),
  * linesearch_evals = 0, cost = 0, status = the return value.  Returns
  * SC_SOLVE_OK or Lemke's failure status; SC_SOLVE_FACTOR when A is not
  * positive definite; SC_SOLVE_NAN for non-finite data or sizes beyond the

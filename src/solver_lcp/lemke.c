@@ -50,7 +50,21 @@
  * principle still defeat the lexicographic rule, so the basis (as a set) is
  * hashed (XOR of one 64-bit key per basic variable) and a repeat among the
  * last 2 n + 16 bases is reported as SC_SOLVE_CYCLE; the pivot cap (default
- * 50 n + 10) bounds everything else.
+ * 50 n + 10, a budget shared by all attempts below) bounds everything else.
+ *
+ * Ill-conditioned bases.  Contact LCPs with near-rigid normals (R_n << W)
+ * and rank-deficient tangential rows produce bases whose inverse has
+ * entries ~ 1/R_n; exact zeros of later entering columns then come out as
+ * round-off "pivots" that send the path astray (a cycle, a false ray, or an
+ * end point that is not a solution).  Hence every end point is checked:
+ *     viol = max_i max(-w_i/s_q, -z_i/s_z, |w_i z_i|/(s_q s_z)),
+ *     s_q = ||q||_inf, s_z = ||z||_inf,
+ * and the whole method is rerun with a larger pivot tolerance EPS_PIV
+ * (1e-11, then 1e-9, then 1e-7) until viol <= VERIFY_GOOD (1e-10); the best
+ * end point is returned as SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6),
+ * otherwise as SC_SOLVE_NAN (numerical breakdown).  A larger tolerance
+ * treats entries below EPS_PIV relative as zero, which costs feasibility of
+ * the order of EPS_PIV: a stiffer-than-representable contact is made rigid.
  *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
@@ -69,8 +83,12 @@
 
 #include "core/core.h"
 
-#define EPS_PIV 1e-11
+#define EPS_PIV_1 1e-11
+#define EPS_PIV_2 1e-9
+#define EPS_PIV_3 1e-7
 #define EPS_TIE 1e-11
+#define VERIFY_GOOD 1e-10
+#define VERIFY_OK 1e-6
 #define EPS_LEX 1e-9
 
 struct sc_lemke_work {
@@ -82,6 +100,7 @@ struct sc_lemke_work {
   double* a;       /* (n) entering column B^-1 col(e) */
   double* r;       /* (n) residual / scratch */
   double* scale;   /* (2n+1) scale of each variable */
+  double* zbest;   /* (n) most accurate end point over the attempts */
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
   int* ties;       /* (n) candidate rows of the ratio test */
@@ -102,12 +121,13 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->a = sc_malloc(n * sizeof(double));
   w->r = sc_malloc(n * sizeof(double));
   w->scale = sc_malloc((2 * n + 1) * sizeof(double));
+  w->zbest = sc_malloc(n * sizeof(double));
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -124,6 +144,7 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->a);
   sc_free(w->r);
   sc_free(w->scale);
+  sc_free(w->zbest);
   sc_free(w->basis);
   sc_free(w->where);
   sc_free(w->ties);
@@ -321,24 +342,14 @@ static void extract_z(int n, const sc_lemke_work* w, double* z) {
   }
 }
 
-sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
-                         sc_lemke_work* w, int* pivots) {
+/* One run of Lemke's method with pivot tolerance eps_piv (q has a negative
+ * entry, data finite); sq = ||q||_inf, sm = max |M_ij|. */
+static sc_solve_status lemke_run(int n, const double* M, const double* q, double sq, double sm,
+                                 double eps_piv, double* z, int max_pivots, sc_lemke_work* w,
+                                 int* pivots) {
   int npiv = 0;
-  if (pivots) *pivots = 0;
-  if (n < 0 || !w || n > w->n_max) return SC_SOLVE_NAN;
-  if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
+  *pivots = 0;
   for (int i = 0; i < n; i++) z[i] = 0.0;
-
-  /* trivial exit: z = 0, w = q >= 0 */
-  double sq = 0.0, sm = 0.0;
-  int qneg = 0;
-  for (int i = 0; i < n; i++) {
-    sq = fmax(sq, fabs(q[i]));
-    if (q[i] < 0.0) qneg = 1;
-  }
-  if (!qneg) return SC_SOLVE_OK;
-  for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
-  if (max_pivots <= 0) max_pivots = 50 * n + 10;
 
   /* variable scales for the tolerances */
   double sz = sm > 0.0 ? sq / sm : sq;
@@ -381,7 +392,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
     hash ^= var_key(leaving) ^ var_key(entering);
     if (!isfinite(w->x[r]) || !isfinite(w->a[r])) {
       extract_z(n, w, z);
-      if (pivots) *pivots = npiv;
+      *pivots = npiv;
       return SC_SOLVE_NAN;
     }
     if (leaving == 2 * n) break;
@@ -391,7 +402,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
     for (int h = 0; h < lim; h++)
       if (w->hist[h] == hash) {
         extract_z(n, w, z);
-        if (pivots) *pivots = npiv;
+        *pivots = npiv;
         return SC_SOLVE_CYCLE;
       }
     w->hist[nhist % w->hist_cap] = hash;
@@ -399,7 +410,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
 
     if (npiv >= max_pivots) {
       extract_z(n, w, z);
-      if (pivots) *pivots = npiv;
+      *pivots = npiv;
       return SC_SOLVE_MAXIT;
     }
     if (npiv % refresh == 0 && reinvert(n, M, w)) {
@@ -417,19 +428,19 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
     int ncand = 0;
     for (int i = 0; i < n; i++) {
       double ai = w->a[i];
-      if (ai * se / w->scale[w->basis[i]] > EPS_PIV * amax) {
+      if (ai * se / w->scale[w->basis[i]] > eps_piv * amax) {
         w->ties[ncand++] = i;
         theta = fmin(theta, fmax(w->x[i], 0.0) / ai);
       }
     }
     if (ncand == 0) {
       extract_z(n, w, z);
-      if (pivots) *pivots = npiv;
+      *pivots = npiv;
       return SC_SOLVE_RAY;
     }
     if (!isfinite(theta)) {
       extract_z(n, w, z);
-      if (pivots) *pivots = npiv;
+      *pivots = npiv;
       return SC_SOLVE_NAN;
     }
     /* rows reaching the minimum ratio; z0 among them finishes the path */
@@ -450,11 +461,82 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
   refine(n, M, q, w);
   refine(n, M, q, w);
   extract_z(n, w, z);
-  if (pivots) *pivots = npiv;
+  *pivots = npiv;
   for (int j = 0; j < n; j++) {
     if (!isfinite(z[j])) return SC_SOLVE_NAN;
     /* basic values that round-off left slightly negative are zero */
     if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
   }
   return SC_SOLVE_OK;
+}
+
+/* Scale-free violation of 0 <= z _|_ Mz + q >= 0:
+ * max_i max(-w_i/s_w, -z_i/s_z, |w_i z_i|/(s_w s_z)), s_w = ||q||_inf,
+ * s_z = ||z||_inf (1 when z = 0). */
+static double lcp_violation(int n, const double* M, const double* q, const double* z,
+                            double sq, double* wbuf) {
+  double sz = 0.0, e = 0.0;
+  for (int i = 0; i < n; i++) {
+    wbuf[i] = q[i];
+    sz = fmax(sz, fabs(z[i]));
+  }
+  for (int j = 0; j < n; j++)
+    if (z[j] != 0.0)
+      for (int i = 0; i < n; i++) wbuf[i] += M[i + (size_t)j * n] * z[j];
+  if (sz == 0.0) sz = 1.0;
+  for (int i = 0; i < n; i++) {
+    e = fmax(e, fmax(-wbuf[i] / sq, -z[i] / sz));
+    e = fmax(e, fabs(wbuf[i] * z[i]) / (sq * sz));
+  }
+  return isfinite(e) ? e : (double)INFINITY;
+}
+
+sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
+                         sc_lemke_work* w, int* pivots) {
+  static const double eps_ladder[] = {EPS_PIV_1, EPS_PIV_2, EPS_PIV_3};
+  if (pivots) *pivots = 0;
+  if (n < 0 || !w || n > w->n_max) return SC_SOLVE_NAN;
+  if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
+  for (int i = 0; i < n; i++) z[i] = 0.0;
+
+  /* trivial exit: z = 0, w = q >= 0 */
+  double sq = 0.0, sm = 0.0;
+  int qneg = 0;
+  for (int i = 0; i < n; i++) {
+    sq = fmax(sq, fabs(q[i]));
+    if (q[i] < 0.0) qneg = 1;
+  }
+  if (!qneg) return SC_SOLVE_OK;
+  for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
+  if (max_pivots <= 0) max_pivots = 50 * n + 10;
+
+  /* attempts with growing pivot tolerance; keep the most accurate end point */
+  int total = 0;
+  double best = INFINITY;
+  sc_solve_status st = SC_SOLVE_OK;
+  for (int k = 0; k < 3; k++) {
+    int piv = 0;
+    st = lemke_run(n, M, q, sq, sm, eps_ladder[k], z, max_pivots - total, w, &piv);
+    total += piv;
+    if (st == SC_SOLVE_OK) {
+      double e = lcp_violation(n, M, q, z, sq, w->r);
+      if (e < best) {
+        best = e;
+        for (int i = 0; i < n; i++) w->zbest[i] = z[i];
+      }
+      if (best <= VERIFY_GOOD) break;
+    }
+    if (st == SC_SOLVE_MAXIT || total >= max_pivots) break;
+  }
+  if (pivots) *pivots = total;
+  if (best <= VERIFY_OK) {
+    for (int i = 0; i < n; i++) z[i] = w->zbest[i];
+    return SC_SOLVE_OK;
+  }
+  /* an end point that fails the check is a numerical breakdown */
+  if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+    for (int i = 0; i < n; i++) z[i] = w->zbest[i];
+    return SC_SOLVE_NAN;
+  }
+  return st;
 }
