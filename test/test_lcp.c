@@ -254,6 +254,23 @@ static void test_lemke_degenerate(void) {
     for (int i = 0; i < n; i++) ENSURE_NEAR(z[i], zr[i], 1e-12);
   }
   {
+    /* fully degenerate q = -e with small integer M: on these two, breaking
+     * ratio ties by the first row index makes Lemke revisit a basis (found
+     * by a random search); the lexicographic rule must reach a solution,
+     * checked against enumeration */
+    double M4[16] = {0, 1, 2, -1, 1, 1, -1, 2, 1, -1, 2, -1, 1, -1, 0, 0};
+    double q4[4] = {-1, -1, -1, -1}, z[6], zr[6];
+    ENSURE(sc_lemke(4, M4, q4, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_violation(4, M4, q4, z) <= 1e-14);
+    ENSURE(lcp_enumerate(4, M4, q4, zr) >= 1);
+    double M6[36] = {2, 1, 0, 2, 1, 1, 1,  1, 2, 2,  0, 2,  2, 2,  0, 1, 0, 1,
+                     1, 1, -1, 0, -1, -1, -1, 2, 2, 0, 0, -1, -1, -1, 2, 1, 2, 0};
+    double q6[6] = {0, -1, -1, 0, -1, -1};
+    ENSURE(sc_lemke(6, M6, q6, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_violation(6, M6, q6, z) <= 1e-14);
+    ENSURE(lcp_enumerate(6, M6, q6, zr) >= 1);
+  }
+  {
     double M[9] = {1, 1, 0, 1, 1, 0, 0, 0, 0}, q[3] = {-1, 0, 0}, z[3];
     ENSURE(sc_lemke(3, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
     ENSURE(lcp_violation(3, M, q, z) <= 1e-14);
