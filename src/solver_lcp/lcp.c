@@ -45,16 +45,18 @@
  * M is copositive-plus (PSD part plus a skew-like coupling), so Lemke either
  * solves it or ends on a ray (Anitescu & Potra 1997).
  *
- * Scaling.  The rows mix m/s (w_n, w_b) and N s (w_l).  With
- * s_W = mean(diag W) (m/s per N s), impulse variables are replaced by
- * s_W gamma and s_W beta and the w_l rows are multiplied by s_W; positive
- * diagonal scalings of rows and columns do not change the solution set.
- * Then every variable and row is in m/s and the entries of M are O(1)
- * (W / s_W, R_n / s_W, 1, mu), which is what Lemke's relative tolerances
- * want.
+ * Scaling (per contact, Jacobi-like).  The rows mix m/s (w_n, w_b) and
+ * N s (w_l), and W's blocks differ by the mass ratios of the bodies.  With
+ * c_i = sqrt(mean diag W_ii) (sqrt of m/s per N s) the variables become
+ * c_i gamma_n, c_i beta and lambda / c_i, the velocity rows are divided by
+ * c_i and the w_l row multiplied by c_i.  Positive diagonal scalings of
+ * rows and columns that pair up like this do not change the solution set or
+ * the products w_i z_i.  The scaled M has W_ij / (c_i c_j) (diagonal blocks
+ * O(1)), R_n / c_i^2, and the coupling entries 1, mu, -1 unchanged, which is
+ * what Lemke's relative tolerances want.
  *
- * Residual (stats->residual).  In the scaled problem, with s = max(||q||_inf,
- * ||z||_inf) (m/s),
+ * Residual (stats->residual).  In the scaled problem (where every w_i and
+ * z_i has units sqrt(J)), with s = max(||q||_inf, ||z||_inf),
  *     residual = max_i max( |w_i z_i| / s^2,  -w_i / s,  -z_i / s,  0 ),
  * a dimensionless complementarity-and-feasibility error (0 when exact). */
 #include "solver_lcp/lcp.h"
@@ -77,6 +79,7 @@ struct sc_lcp_work {
   double* vc;   /* (3nc) J v* */
   double* g;    /* (3nc) impulses */
   double* cs;   /* (2 dmax) edge directions (cos, sin) */
+  double* sc;   /* (nc) contact scales c_i = sqrt(mean diag W_ii) */
   int* off;     /* (nc + 1) first LCP variable of each contact */
   sc_lemke_work* lemke;
 };
@@ -102,10 +105,11 @@ sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {
   w->vc = sc_malloc(m * sizeof(double));
   w->g = sc_malloc(m * sizeof(double));
   w->cs = sc_malloc(2 * (size_t)directions * sizeof(double));
+  w->sc = sc_malloc(((size_t)nc_max + 1) * sizeof(double));
   w->off = sc_malloc(((size_t)nc_max + 1) * sizeof(int));
   w->lemke = sc_lemke_work_create((int)n);
   if (!w->L || !w->JT || !w->X || !w->W || !w->M || !w->q || !w->z || !w->wl || !w->vc ||
-      !w->g || !w->cs || !w->off || !w->lemke) {
+      !w->g || !w->cs || !w->sc || !w->off || !w->lemke) {
     sc_lcp_work_free(w);
     return NULL;
   }
@@ -126,6 +130,7 @@ void sc_lcp_work_free(void* wp) {
   sc_free(w->vc);
   sc_free(w->g);
   sc_free(w->cs);
+  sc_free(w->sc);
   sc_free(w->off);
   sc_lemke_work_free(w->lemke);
   sc_free(w);
@@ -191,11 +196,18 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
   sc_la_gemmTN(m, m, nv, 1.0, w->JT, nv, w->X, nv, 0.0, w->W, m);
   sc_la_gemv(m, nv, 1.0, p->J, m, p->vstar, 0.0, w->vc);
 
-  /* variable scale: mean diagonal of W */
-  double sW = 0.0;
-  for (int r = 0; r < m; r++) sW += w->W[r + (size_t)r * m];
-  sW /= m;
-  if (!(sW > 0.0) || !isfinite(sW)) sW = 1.0;
+  /* per-contact scale c_i = sqrt(mean diagonal of W_ii); a contact whose
+   * block vanishes (no mobility) borrows the overall mean */
+  double wbar = 0.0;
+  for (int r = 0; r < m; r++) wbar += w->W[r + (size_t)r * m];
+  wbar /= m;
+  if (!(wbar > 0.0) || !isfinite(wbar)) wbar = 1.0;
+  for (int i = 0; i < nc; i++) {
+    double si = 0.0;
+    for (int r = 3 * i; r < 3 * i + 3; r++) si += w->W[r + (size_t)r * m];
+    si /= 3.0;
+    w->sc[i] = sqrt(si > 1e-12 * wbar ? si : wbar);
+  }
 
   /* block layout and cone edges */
   for (int k = 0; k < d; k++) {
@@ -207,7 +219,8 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
   for (int i = 0; i < nc; i++) w->off[i + 1] = w->off[i] + (p->mu[i] > 0.0 ? d + 2 : 1);
   int n = w->off[nc];
 
-  /* M = E^T W E / sW + coupling, q = E^T J v* - vhat (scaled as in the header) */
+  /* M = C^-1 E^T W E C^-1 + coupling, q = C^-1 (E^T J v* - vhat), with the
+   * scaling of the header */
   double* M = w->M;
   for (int j = 0; j < nc; j++) {
     int nbj = w->off[j + 1] - w->off[j];
@@ -226,7 +239,7 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
               for (int c = 0; c < 3; c++) wr += w->W[(3 * i + r) + (size_t)(3 * j + c) * m] * ub[c];
               s += ua[r] * wr;
             }
-            s /= sW;
+            s /= w->sc[i] * w->sc[j];
           }
           M[row + (size_t)col * n] = s;
         }
@@ -235,15 +248,16 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
   }
   for (int i = 0; i < nc; i++) {
     int o = w->off[i];
-    M[o + (size_t)o * n] += p->R[3 * i + 2] / sW;
-    w->q[o] = w->vc[3 * i + 2] - p->vhat[3 * i + 2];
+    double ci = w->sc[i];
+    M[o + (size_t)o * n] += p->R[3 * i + 2] / (ci * ci);
+    w->q[o] = (w->vc[3 * i + 2] - p->vhat[3 * i + 2]) / ci;
     if (w->off[i + 1] - o == 1) continue;
     int ol = o + d + 1; /* lambda */
     for (int k = 0; k < d; k++) {
       int ob = o + 1 + k;
       M[ob + (size_t)ol * n] = 1.0;
       M[ol + (size_t)ob * n] = -1.0;
-      w->q[ob] = w->cs[2 * k] * w->vc[3 * i] + w->cs[2 * k + 1] * w->vc[3 * i + 1];
+      w->q[ob] = (w->cs[2 * k] * w->vc[3 * i] + w->cs[2 * k + 1] * w->vc[3 * i + 1]) / ci;
     }
     M[ol + (size_t)o * n] = p->mu[i];
     w->q[ol] = 0.0;
@@ -273,9 +287,9 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
         gt1 += w->cs[2 * k] * w->z[o + 1 + k];
         gt2 += w->cs[2 * k + 1] * w->z[o + 1 + k];
       }
-    w->g[3 * i] = gt1 / sW;
-    w->g[3 * i + 1] = gt2 / sW;
-    w->g[3 * i + 2] = w->z[o] / sW;
+    w->g[3 * i] = gt1 / w->sc[i];
+    w->g[3 * i + 1] = gt2 / w->sc[i];
+    w->g[3 * i + 2] = w->z[o] / w->sc[i];
   }
   sc_la_gemv(nv, m, 1.0, w->X, nv, w->g, 1.0, v);
   if (!finite_all(nv, v)) {
