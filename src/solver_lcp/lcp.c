@@ -32,7 +32,8 @@
  * slip, carry impulse; when sticking (lambda = 0) D^T vc_t >= 0 for all k,
  * which for a cone whose edges positively span the plane (d >= 3) forces
  * vc_t = 0.  There is no tangential regularization (R_t is not used): stiction
- * is rigid.  A contact with mu_i = 0 keeps only its gamma_n row.
+ * is rigid.  d = 2 (edges +-t1) is one-dimensional friction along t1 only.
+ * A contact with mu_i <= 0 keeps only its gamma_n row.
  *
  * The LCP.  Substituting vc gives 0 <= z _|_ M z + q >= 0 with z stacked per
  * contact as (gamma_n, beta_1..beta_d, lambda) and, with E_i the 3 x (d+2)
@@ -43,7 +44,9 @@
  *                       [ mu -e^T 0 ]
  *     q = E^T J v* - (vhat_n on the gamma_n rows).
  * M is copositive-plus (PSD part plus a skew-like coupling), so Lemke either
- * solves it or ends on a ray (Anitescu & Potra 1997).
+ * solves it or ends on a ray (Anitescu & Potra 1997).  The algorithm, its
+ * degeneracy (lexicographic) rule, cycle detection and the accuracy check
+ * with reruns are described at the top of lemke.c.
  *
  * Scaling (per contact, Jacobi-like).  The rows mix m/s (w_n, w_b) and
  * N s (w_l), and W's blocks differ by the mass ratios of the bodies.  With
