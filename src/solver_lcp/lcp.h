@@ -1,0 +1,64 @@
+/* solver_lcp: the LCP baseline contact solver.
+ *
+ * Two layers:
+ *  - sc_lemke: Lemke's complementary pivoting for a dense LCP
+ *    0 <= z  _|_  M z + q >= 0 (lemke.c);
+ *  - sc_lcp_solve: builds the Stewart-Trinkle / Anitescu-Potra contact LCP
+ *    with a polyhedral friction cone from an sc_problem and solves it with
+ *    sc_lemke (lcp.c).  The formulation is written out at the top of lcp.c.
+ *
+ * Workspaces are created once; the solve calls never allocate. */
+#ifndef SC_SOLVER_LCP_H
+#define SC_SOLVER_LCP_H
+
+#include "contact/problem.h"
+
+/* ---- Lemke ---- */
+
+typedef struct sc_lemke_work sc_lemke_work;
+
+/* Workspace for LCPs of size n <= n_max.  Returns NULL on allocation
+ * failure or n_max < 0. */
+sc_lemke_work* sc_lemke_work_create(int n_max);
+/* Free a workspace from sc_lemke_work_create (NULL is allowed). */
+void sc_lemke_work_free(void* w);
+
+/* Solve 0 <= z _|_ M z + q >= 0, M n x n column-major (leading dimension n).
+ * z (n) receives the solution.  max_pivots <= 0 selects the default 50 n + 10
+ * (a budget over all internal attempts).  Returns SC_SOLVE_OK (z solves the
+ * LCP: scaled violation <= 1e-6, typically ~1e-15; see lemke.c),
+ * SC_SOLVE_RAY (ray termination: no solution found; for copositive-plus M
+ * the LCP is infeasible), SC_SOLVE_CYCLE (a basis repeated: round-off
+ * defeated the lexicographic rule), SC_SOLVE_MAXIT (pivot cap),
+ * SC_SOLVE_NAN (non-finite data, n larger than the workspace, or a numerical
+ * breakdown: the end point fails the accuracy check).  When q >= 0 it
+ * returns z = 0 with 0 pivots.  *pivots (may be NULL) receives the pivot
+ * count.  On a failure z holds the last iterate's z part. */
+sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
+                         sc_lemke_work* w, int* pivots);
+
+/* ---- contact LCP ---- */
+
+typedef struct sc_lcp_work sc_lcp_work;
+
+/* Workspace for problems with nv <= nv_max, nc <= nc_max and a cone of at
+ * most `directions` edges (>= 2).  Returns NULL on allocation failure or bad
+ * sizes. */
+sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions);
+/* Free a workspace from sc_lcp_work_create (NULL is allowed). */
+void sc_lcp_work_free(void* w);
+
+/* Build and solve the contact LCP of lcp.c for problem p with a
+ * `directions`-edge polyhedral cone (2 <= directions <= the workspace's).
+ * v (nv) receives the next-step velocities, gamma (3 nc) the impulses in the
+ * contact frames (t1, t2, n), N s.  stats (may be NULL): iterations = Lemke
+ * pivots, residual = scaled complementarity error (defined in lcp.c; +inf
+ * on failure),
+ * linesearch_evals = 0, cost = 0, status = the return value.  Returns
+ * SC_SOLVE_OK or Lemke's failure status; SC_SOLVE_FACTOR when A is not
+ * positive definite; SC_SOLVE_NAN for non-finite data or sizes beyond the
+ * workspace.  On failure v = v* and gamma = 0. */
+sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
+                             sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats);
+
+#endif

@@ -1,0 +1,542 @@
+/* lemke: Lemke's complementary pivoting algorithm for a dense LCP.
+ *
+ * Problem.  Given M (n x n) and q (n), find z, w in R^n with
+ *
+ *     w = M z + q,   w >= 0,   z >= 0,   w_i z_i = 0 for every i.
+ *
+ * Augmented problem (Lemke 1965; Cottle, Pang & Stone, "The Linear
+ * Complementarity Problem", 1992, sec. 4.4).  Add one artificial variable z0
+ * and a covering vector d > 0 (here d = 1, every entry):
+ *
+ *     I w - M z - d z0 = q,   w, z, z0 >= 0,   w_i z_i = 0.
+ *
+ * The 2n + 1 variables are numbered w_i = i, z_i = n + i, z0 = 2n.  A basis
+ * is a set of n variables whose columns (e_i for w_i, -M e_i for z_i, -d for
+ * z0) form a nonsingular B; the basic values are x = B^-1 q, the others are
+ * zero.  The tableau kept here is (x, B^-1), updated by elementary row
+ * operations at each pivot (product form, O(n^2) per pivot).
+ *
+ *     start:  q >= 0        -> z = 0 is the solution, return at once (0 pivots)
+ *             basis {w}, B = I.  z0 enters; the leaving row r minimises q_i/d_i
+ *             (the most negative), so that afterwards x >= 0 and z0 = -q_r/d_r.
+ *     loop:   the variable that entered last complements the one that left
+ *             (w_r left -> z_r enters, z_r left -> w_r enters); this keeps
+ *             the basis almost complementary (only the pair of the leaving
+ *             variable's index is missing).
+ *             entering column a = B^-1 col(entering)
+ *             no a_i > 0          -> ray termination (SC_SOLVE_RAY)
+ *             ratio test          r = argmin { x_i / a_i : a_i > 0 }
+ *             pivot on (r, entering); the basic variable of row r leaves
+ *             z0 left             -> the basis is complementary: z solves the LCP
+ *
+ * Degeneracy.  When several rows reach the minimum ratio (degenerate q,
+ * zeros in x), the leaving row is chosen lexicographically: among the tied
+ * rows take the lexicographic minimum of the rows of (x, B^-1) divided by
+ * a_i, column by column.  The rows of B^-1 are linearly independent, so the
+ * choice is unique, and the first pivot is made with the same rule (the
+ * lexicographic minimum of (q_i, e_i)/d_i).  All rows of (x, B^-1) then stay
+ * lexicographically positive and the lexicographic vector of the pivot path
+ * strictly decreases, so no almost-complementary basis is visited twice: the
+ * path cannot cycle (Cottle-Pang-Stone thm 4.4.4 and 4.9.4).  If z0 is among
+ * the rows tied on the ratio it leaves at once (that finishes the path).
+ * For copositive-plus M (e.g. PSD, or the contact LCP of lcp.c) ray
+ * termination proves the LCP infeasible (ibid. thm 4.4.13); for a P-matrix
+ * Lemke always ends in a solution.
+ *
+ * Round-off.  The tableau drifts with the number of pivots, so every
+ * max(n, 20) pivots B^-1 is recomputed from the current basis columns (LU
+ * with partial pivoting) and x = B^-1 q refined once; at the end x gets two
+ * steps of iterative refinement r = q - B x, x += B^-1 r.  Round-off can in
+ * principle still defeat the lexicographic rule, so the basis (as a set) is
+ * hashed (XOR of one 64-bit key per basic variable) and a repeat among the
+ * last 2 n + 16 bases is reported as SC_SOLVE_CYCLE; the pivot cap (default
+ * 50 n + 10, a budget shared by all attempts below) bounds everything else.
+ *
+ * Ill-conditioned bases.  Contact LCPs with near-rigid normals (R_n << W)
+ * and rank-deficient tangential rows produce bases whose inverse has
+ * entries ~ 1/R_n; exact zeros of later entering columns then come out as
+ * round-off "pivots" that send the path astray (a cycle, a false ray, or an
+ * end point that is not a solution).  Hence every end point is checked:
+ *     viol = max_i max(-w_i/s_q, -z_i/s_z, |w_i z_i|/(s_q s_z)),
+ *     s_q = ||q||_inf, s_z = ||z||_inf,
+ * and the whole method is rerun with a larger pivot tolerance EPS_PIV
+ * (1e-11, then 1e-9, then 1e-7) until viol <= VERIFY_GOOD (1e-10); the best
+ * end point is returned as SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6),
+ * otherwise as SC_SOLVE_NAN (numerical breakdown).  A larger tolerance
+ * treats entries below EPS_PIV relative as zero, which costs feasibility of
+ * the order of EPS_PIV: a stiffer-than-representable contact is made rigid.
+ *
+ * Tolerances (relative to the data, all dimensionless):
+ *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
+ *   for w_i and z0 (q's units) and s_q / s_M for z_i (z's units).
+ *   pivot candidate   a_i s_e / s_i > EPS_PIV * max_j |a_j s_e / s_j|
+ *                     (a scaled to be dimensionless; s_e: entering variable)
+ *   ratio tie         x_i - theta a_i <= EPS_TIE (|x_i| + s_i)
+ *   lexicographic tie B^-1_ik / a_i - min <= EPS_LEX * max |B^-1_jk / a_j|
+ *                     (within one column of B^-1 these share units)
+ * A row that fails the pivot test is treated as a zero entry: the step along
+ * the entering column cannot drive it negative by more than round-off. */
+#include "solver_lcp/lcp.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+#define EPS_PIV_1 1e-11
+#define EPS_PIV_2 1e-9
+#define EPS_PIV_3 1e-7
+#define EPS_TIE 1e-11
+#define VERIFY_GOOD 1e-10
+#define VERIFY_OK 1e-6
+#define EPS_LEX 1e-9
+
+struct sc_lemke_work {
+  int n_max;
+  int hist_cap;
+  double* Binv;    /* (n x n) inverse of the basis matrix */
+  double* B;       /* (n x n) scratch: basis columns for re-inversion */
+  double* x;       /* (n) basic values */
+  double* a;       /* (n) entering column B^-1 col(e) */
+  double* r;       /* (n) residual / scratch */
+  double* scale;   /* (2n+1) scale of each variable */
+  double* zbest;   /* (n) most accurate end point over the attempts */
+  int* basis;      /* (n) basis[i] = variable basic in row i */
+  int* where;      /* (2n+1) row of a basic variable, or -1 */
+  int* ties;       /* (n) candidate rows of the ratio test */
+  int* perm;       /* (n) LU row pivots */
+  uint64_t* hist;  /* (hist_cap) hashes of recent bases */
+};
+
+sc_lemke_work* sc_lemke_work_create(int n_max) {
+  if (n_max < 0) return NULL;
+  sc_lemke_work* w = sc_calloc(1, sizeof *w);
+  if (!w) return NULL;
+  size_t n = (size_t)n_max;
+  w->n_max = n_max;
+  w->hist_cap = 2 * n_max + 16;
+  w->Binv = sc_malloc(n * n * sizeof(double));
+  w->B = sc_malloc(n * n * sizeof(double));
+  w->x = sc_malloc(n * sizeof(double));
+  w->a = sc_malloc(n * sizeof(double));
+  w->r = sc_malloc(n * sizeof(double));
+  w->scale = sc_malloc((2 * n + 1) * sizeof(double));
+  w->zbest = sc_malloc(n * sizeof(double));
+  w->basis = sc_malloc(n * sizeof(int));
+  w->where = sc_malloc((2 * n + 1) * sizeof(int));
+  w->ties = sc_malloc(n * sizeof(int));
+  w->perm = sc_malloc(n * sizeof(int));
+  w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->basis || !w->where ||
+      !w->ties || !w->perm || !w->hist) {
+    sc_lemke_work_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+void sc_lemke_work_free(void* wp) {
+  sc_lemke_work* w = wp;
+  if (!w) return;
+  sc_free(w->Binv);
+  sc_free(w->B);
+  sc_free(w->x);
+  sc_free(w->a);
+  sc_free(w->r);
+  sc_free(w->scale);
+  sc_free(w->zbest);
+  sc_free(w->basis);
+  sc_free(w->where);
+  sc_free(w->ties);
+  sc_free(w->perm);
+  sc_free(w->hist);
+  sc_free(w);
+}
+
+/* splitmix64 finaliser: a well-mixed key per variable for the basis hash */
+static uint64_t var_key(int v) {
+  uint64_t z = (uint64_t)(v + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* out = col(v) of the augmented system I w - M z - d z0 = q */
+static void var_column(int n, const double* M, int v, double* out) {
+  if (v < n) {
+    for (int i = 0; i < n; i++) out[i] = 0.0;
+    out[v] = 1.0;
+  } else if (v < 2 * n) {
+    const double* m = M + (size_t)(v - n) * n;
+    for (int i = 0; i < n; i++) out[i] = -m[i];
+  } else {
+    for (int i = 0; i < n; i++) out[i] = -1.0;
+  }
+}
+
+/* a = B^-1 col(v) */
+static void entering_column(int n, const double* M, const double* Binv, int v, double* a) {
+  if (v < n) {
+    for (int i = 0; i < n; i++) a[i] = Binv[i + (size_t)v * n];
+  } else if (v < 2 * n) {
+    const double* m = M + (size_t)(v - n) * n;
+    for (int i = 0; i < n; i++) a[i] = 0.0;
+    for (int k = 0; k < n; k++) {
+      double mk = m[k];
+      if (mk == 0.0) continue;
+      const double* bk = Binv + (size_t)k * n;
+      for (int i = 0; i < n; i++) a[i] -= bk[i] * mk;
+    }
+  } else {
+    for (int i = 0; i < n; i++) a[i] = 0.0;
+    for (int k = 0; k < n; k++) {
+      const double* bk = Binv + (size_t)k * n;
+      for (int i = 0; i < n; i++) a[i] -= bk[i];
+    }
+  }
+}
+
+/* r = q - B x, with B's columns taken from the basic variables */
+static void basis_residual(int n, const double* M, const double* q, const int* basis,
+                           const double* x, double* r) {
+  for (int i = 0; i < n; i++) r[i] = q[i];
+  for (int j = 0; j < n; j++) {
+    int v = basis[j];
+    double xj = x[j];
+    if (xj == 0.0) continue;
+    if (v < n) {
+      r[v] -= xj;
+    } else if (v < 2 * n) {
+      const double* m = M + (size_t)(v - n) * n;
+      for (int i = 0; i < n; i++) r[i] += m[i] * xj;
+    } else {
+      for (int i = 0; i < n; i++) r[i] += xj;
+    }
+  }
+}
+
+/* x += B^-1 (q - B x) */
+static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
+  basis_residual(n, M, q, w->basis, w->x, w->r);
+  for (int k = 0; k < n; k++) {
+    double rk = w->r[k];
+    if (rk == 0.0) continue;
+    const double* bk = w->Binv + (size_t)k * n;
+    for (int i = 0; i < n; i++) w->x[i] += bk[i] * rk;
+  }
+}
+
+/* Recompute B^-1 from the basis columns by LU with partial pivoting.
+ * Leaves B^-1 untouched (and returns 0) when B is numerically singular. */
+static int reinvert(int n, const double* M, sc_lemke_work* w) {
+  double* B = w->B;
+  int* perm = w->perm;
+  for (int j = 0; j < n; j++) var_column(n, M, w->basis[j], B + (size_t)j * n);
+  double bmax = 0.0;
+  for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    double pv = fabs(B[k + (size_t)k * n]);
+    for (int i = k + 1; i < n; i++) {
+      double t = fabs(B[i + (size_t)k * n]);
+      if (t > pv) {
+        pv = t;
+        p = i;
+      }
+    }
+    if (!(pv > 1e-14 * bmax)) return 0;
+    perm[k] = p;
+    if (p != k)
+      for (int j = 0; j < n; j++) {
+        double t = B[k + (size_t)j * n];
+        B[k + (size_t)j * n] = B[p + (size_t)j * n];
+        B[p + (size_t)j * n] = t;
+      }
+    double piv = B[k + (size_t)k * n];
+    for (int i = k + 1; i < n; i++) B[i + (size_t)k * n] /= piv;
+    for (int j = k + 1; j < n; j++) {
+      double bkj = B[k + (size_t)j * n];
+      if (bkj == 0.0) continue;
+      for (int i = k + 1; i < n; i++) B[i + (size_t)j * n] -= B[i + (size_t)k * n] * bkj;
+    }
+  }
+  /* solve B X = I column by column: P B = L U */
+  for (int c = 0; c < n; c++) {
+    double* y = w->Binv + (size_t)c * n;
+    for (int i = 0; i < n; i++) y[i] = (i == c) ? 1.0 : 0.0;
+    for (int k = 0; k < n; k++) {
+      int p = perm[k];
+      if (p != k) {
+        double t = y[k];
+        y[k] = y[p];
+        y[p] = t;
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      double yk = y[k];
+      if (yk == 0.0) continue;
+      for (int i = k + 1; i < n; i++) y[i] -= B[i + (size_t)k * n] * yk;
+    }
+    for (int k = n - 1; k >= 0; k--) {
+      y[k] /= B[k + (size_t)k * n];
+      double yk = y[k];
+      if (yk == 0.0) continue;
+      for (int i = 0; i < k; i++) y[i] -= B[i + (size_t)k * n] * yk;
+    }
+  }
+  return 1;
+}
+
+/* Pivot on row r with entering column a: the entering variable takes row r. */
+static void pivot(int n, sc_lemke_work* w, int r, int entering) {
+  const double* a = w->a;
+  double piv = a[r];
+  double xr = w->x[r] / piv;
+  for (int i = 0; i < n; i++) w->x[i] -= a[i] * xr;
+  w->x[r] = xr;
+  for (int k = 0; k < n; k++) {
+    double* bk = w->Binv + (size_t)k * n;
+    double br = bk[r] / piv;
+    if (br != 0.0)
+      for (int i = 0; i < n; i++) bk[i] -= a[i] * br;
+    bk[r] = br;
+  }
+  w->where[w->basis[r]] = -1;
+  w->basis[r] = entering;
+  w->where[entering] = r;
+}
+
+/* Among rows ties[0..nt), keep the lexicographic minimum of B^-1 row / |a_i|,
+ * one column at a time; returns the chosen row. */
+static int lex_min(int n, const sc_lemke_work* w, int* ties, int nt) {
+  for (int k = 0; k < n && nt > 1; k++) {
+    const double* bk = w->Binv + (size_t)k * n;
+    double vmin = INFINITY, vmax = 0.0;
+    for (int t = 0; t < nt; t++) {
+      int i = ties[t];
+      double v = bk[i] / fabs(w->a[i]);
+      vmin = fmin(vmin, v);
+      vmax = fmax(vmax, fabs(v));
+    }
+    double tol = EPS_LEX * vmax;
+    int m = 0;
+    for (int t = 0; t < nt; t++) {
+      int i = ties[t];
+      if (bk[i] / fabs(w->a[i]) - vmin <= tol) ties[m++] = i;
+    }
+    nt = m;
+  }
+  return ties[0];
+}
+
+static int all_finite(int n, const double* x) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+static void extract_z(int n, const sc_lemke_work* w, double* z) {
+  for (int j = 0; j < n; j++) {
+    int r = w->where[n + j];
+    z[j] = r >= 0 ? w->x[r] : 0.0;
+  }
+}
+
+/* One run of Lemke's method with pivot tolerance eps_piv (q has a negative
+ * entry, data finite); sq = ||q||_inf, sm = max |M_ij|. */
+static sc_solve_status lemke_run(int n, const double* M, const double* q, double sq, double sm,
+                                 double eps_piv, double* z, int max_pivots, sc_lemke_work* w,
+                                 int* pivots) {
+  int npiv = 0;
+  *pivots = 0;
+  for (int i = 0; i < n; i++) z[i] = 0.0;
+
+  /* variable scales for the tolerances */
+  double sz = sm > 0.0 ? sq / sm : sq;
+  for (int i = 0; i < n; i++) {
+    w->scale[i] = sq;
+    w->scale[n + i] = sz;
+  }
+  w->scale[2 * n] = sq;
+
+  /* basis {w}, B = I, x = q */
+  for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
+  for (int i = 0; i < n; i++) {
+    w->Binv[i + (size_t)i * n] = 1.0;
+    w->x[i] = q[i];
+    w->basis[i] = i;
+    w->where[i] = i;
+    w->where[n + i] = -1;
+  }
+  w->where[2 * n] = -1;
+  uint64_t hash = 0;
+  for (int i = 0; i < n; i++) hash ^= var_key(i);
+  int nhist = 0;
+
+  /* first pivot: z0 enters, the row with the lexicographically smallest
+   * (q_i, e_i)/d_i leaves */
+  int entering = 2 * n;
+  entering_column(n, M, w->Binv, entering, w->a);
+  double qmin = INFINITY;
+  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i]);
+  int nt = 0;
+  for (int i = 0; i < n; i++)
+    if (q[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
+  int r = lex_min(n, w, w->ties, nt);
+  int refresh = n > 20 ? n : 20;
+
+  for (;;) {
+    int leaving = w->basis[r];
+    pivot(n, w, r, entering);
+    npiv++;
+    hash ^= var_key(leaving) ^ var_key(entering);
+    if (!isfinite(w->x[r]) || !isfinite(w->a[r])) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_NAN;
+    }
+    if (leaving == 2 * n) break;
+
+    /* a repeated almost-complementary basis means the path cycles */
+    int lim = nhist < w->hist_cap ? nhist : w->hist_cap;
+    for (int h = 0; h < lim; h++)
+      if (w->hist[h] == hash) {
+        extract_z(n, w, z);
+        *pivots = npiv;
+        return SC_SOLVE_CYCLE;
+      }
+    w->hist[nhist % w->hist_cap] = hash;
+    nhist++;
+
+    if (npiv >= max_pivots) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_MAXIT;
+    }
+    if (npiv % refresh == 0 && reinvert(n, M, w)) {
+      for (int i = 0; i < n; i++) w->x[i] = 0.0;
+      refine(n, M, q, w); /* x = B^-1 q */
+      refine(n, M, q, w);
+    }
+
+    /* the complement of the leaving variable enters */
+    entering = leaving < n ? leaving + n : leaving - n;
+    entering_column(n, M, w->Binv, entering, w->a);
+    double se = w->scale[entering], amax = 0.0;
+    for (int i = 0; i < n; i++) amax = fmax(amax, fabs(w->a[i]) * se / w->scale[w->basis[i]]);
+    double theta = INFINITY;
+    int ncand = 0;
+    for (int i = 0; i < n; i++) {
+      double ai = w->a[i];
+      if (ai * se / w->scale[w->basis[i]] > eps_piv * amax) {
+        w->ties[ncand++] = i;
+        theta = fmin(theta, fmax(w->x[i], 0.0) / ai);
+      }
+    }
+    if (ncand == 0) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_RAY;
+    }
+    if (!isfinite(theta)) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_NAN;
+    }
+    /* rows reaching the minimum ratio; z0 among them finishes the path */
+    nt = 0;
+    r = -1;
+    for (int c = 0; c < ncand; c++) {
+      int i = w->ties[c];
+      double xi = fmax(w->x[i], 0.0);
+      if (xi - theta * w->a[i] <= EPS_TIE * (xi + w->scale[w->basis[i]])) {
+        if (w->basis[i] == 2 * n) r = i;
+        w->ties[nt++] = i;
+      }
+    }
+    if (r < 0) r = lex_min(n, w, w->ties, nt);
+  }
+
+  /* complementary basis: polish x and read z off it */
+  refine(n, M, q, w);
+  refine(n, M, q, w);
+  extract_z(n, w, z);
+  *pivots = npiv;
+  for (int j = 0; j < n; j++) {
+    if (!isfinite(z[j])) return SC_SOLVE_NAN;
+    /* basic values that round-off left slightly negative are zero */
+    if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
+  }
+  return SC_SOLVE_OK;
+}
+
+/* Scale-free violation of 0 <= z _|_ Mz + q >= 0:
+ * max_i max(-w_i/s_w, -z_i/s_z, |w_i z_i|/(s_w s_z)), s_w = ||q||_inf,
+ * s_z = ||z||_inf (1 when z = 0). */
+static double lcp_violation(int n, const double* M, const double* q, const double* z,
+                            double sq, double* wbuf) {
+  double sz = 0.0, e = 0.0;
+  for (int i = 0; i < n; i++) {
+    wbuf[i] = q[i];
+    sz = fmax(sz, fabs(z[i]));
+  }
+  for (int j = 0; j < n; j++)
+    if (z[j] != 0.0)
+      for (int i = 0; i < n; i++) wbuf[i] += M[i + (size_t)j * n] * z[j];
+  if (sz == 0.0) sz = 1.0;
+  for (int i = 0; i < n; i++) {
+    e = fmax(e, fmax(-wbuf[i] / sq, -z[i] / sz));
+    e = fmax(e, fabs(wbuf[i] * z[i]) / (sq * sz));
+  }
+  return isfinite(e) ? e : (double)INFINITY;
+}
+
+sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
+                         sc_lemke_work* w, int* pivots) {
+  static const double eps_ladder[] = {EPS_PIV_1, EPS_PIV_2, EPS_PIV_3};
+  if (pivots) *pivots = 0;
+  if (n < 0 || !w || n > w->n_max) return SC_SOLVE_NAN;
+  if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
+  for (int i = 0; i < n; i++) z[i] = 0.0;
+
+  /* trivial exit: z = 0, w = q >= 0 */
+  double sq = 0.0, sm = 0.0;
+  int qneg = 0;
+  for (int i = 0; i < n; i++) {
+    sq = fmax(sq, fabs(q[i]));
+    if (q[i] < 0.0) qneg = 1;
+  }
+  if (!qneg) return SC_SOLVE_OK;
+  for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
+  if (max_pivots <= 0) max_pivots = 50 * n + 10;
+
+  /* attempts with growing pivot tolerance; keep the most accurate end point */
+  int total = 0;
+  double best = INFINITY;
+  sc_solve_status st = SC_SOLVE_OK;
+  for (int k = 0; k < 3; k++) {
+    int piv = 0;
+    st = lemke_run(n, M, q, sq, sm, eps_ladder[k], z, max_pivots - total, w, &piv);
+    total += piv;
+    if (st == SC_SOLVE_OK) {
+      double e = lcp_violation(n, M, q, z, sq, w->r);
+      if (e < best) {
+        best = e;
+        for (int i = 0; i < n; i++) w->zbest[i] = z[i];
+      }
+      if (best <= VERIFY_GOOD) break;
+    }
+    if (st == SC_SOLVE_MAXIT || total >= max_pivots) break;
+  }
+  if (pivots) *pivots = total;
+  if (best <= VERIFY_OK) {
+    for (int i = 0; i < n; i++) z[i] = w->zbest[i];
+    return SC_SOLVE_OK;
+  }
+  /* an end point that fails the check is a numerical breakdown */
+  if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+    for (int i = 0; i < n; i++) z[i] = w->zbest[i];
+    return SC_SOLVE_NAN;
+  }
+  return st;
+}

@@ -1,0 +1,810 @@
+/* Lemke's algorithm and the contact LCP (src/solver_lcp).
+ *
+ * References used here: closed forms (textbook LCPs, seed 001's cart and
+ * brick), brute-force enumeration of all 2^n complementary index sets
+ * (independent of pivoting), and an active-set enumeration of the
+ * frictionless contact KKT system solved in v-space (no Delassus matrix). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/core.h"
+#include "harness.h"
+#include "solver_lcp/lcp.h"
+
+/* ---- helpers ---- */
+
+static uint64_t rng_state = 0x12345678abcdefull;
+static double urand(void) { /* uniform in [-1, 1), xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  uint64_t r = rng_state * 0x2545F4914F6CDD1Dull;
+  return (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+static int irand(int lo, int hi) { /* integer in [lo, hi] */
+  double u = 0.5 * (urand() + 1.0);
+  int k = lo + (int)(u * (hi - lo + 1));
+  return k > hi ? hi : k;
+}
+
+/* Solve the n x n system A x = b (column-major, lda) by Gaussian elimination
+ * with partial pivoting; A and b are copied.  Returns 0 when singular. */
+static int dense_solve(int n, const double* A, int lda, const double* b, double* x) {
+  double T[64 * 65];
+  if (n > 64) return 0;
+  double amax = 0.0;
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      T[i + j * n] = A[i + j * lda];
+      amax = fmax(amax, fabs(T[i + j * n]));
+    }
+  for (int i = 0; i < n; i++) x[i] = b[i];
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(T[i + k * n]) > fabs(T[p + k * n])) p = i;
+    if (!(fabs(T[p + k * n]) > 1e-13 * amax)) return 0;
+    for (int j = 0; j < n; j++) {
+      double t = T[k + j * n];
+      T[k + j * n] = T[p + j * n];
+      T[p + j * n] = t;
+    }
+    double t = x[k];
+    x[k] = x[p];
+    x[p] = t;
+    for (int i = k + 1; i < n; i++) {
+      double f = T[i + k * n] / T[k + k * n];
+      for (int j = k; j < n; j++) T[i + j * n] -= f * T[k + j * n];
+      x[i] -= f * x[k];
+    }
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    for (int j = k + 1; j < n; j++) x[k] -= T[k + j * n] * x[j];
+    x[k] /= T[k + k * n];
+  }
+  return 1;
+}
+
+/* w = M z + q */
+static void lcp_w(int n, const double* M, const double* q, const double* z, double* w) {
+  for (int i = 0; i < n; i++) {
+    w[i] = q[i];
+    for (int j = 0; j < n; j++) w[i] += M[i + j * n] * z[j];
+  }
+}
+
+/* Largest violation of 0 <= z _|_ w >= 0: max(-z, -w, |z w|/scale). */
+static double lcp_violation(int n, const double* M, const double* q, const double* z) {
+  double w[64], e = 0.0, s = 0.0;
+  lcp_w(n, M, q, z, w);
+  for (int i = 0; i < n; i++) s = fmax(s, fmax(fabs(q[i]), fabs(z[i])));
+  if (s == 0.0) s = 1.0;
+  for (int i = 0; i < n; i++) {
+    e = fmax(e, fmax(-z[i], -w[i]) / s);
+    e = fmax(e, fabs(z[i] * w[i]) / (s * s));
+  }
+  return e;
+}
+
+/* Brute force: every index set alpha (z_alpha basic), M_aa z_a = -q_a, check
+ * signs.  Returns the number of solutions found; the first goes to z. */
+static int lcp_enumerate(int n, const double* M, const double* q, double* z) {
+  int found = 0;
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s = fmax(s, fabs(q[i]));
+  for (unsigned mask = 0; mask < (1u << n); mask++) {
+    int idx[16], k = 0;
+    for (int i = 0; i < n; i++)
+      if (mask & (1u << i)) idx[k++] = i;
+    double Ma[256], qa[16], za[16], zz[16], w[16];
+    for (int a = 0; a < k; a++) {
+      qa[a] = -q[idx[a]];
+      for (int b = 0; b < k; b++) Ma[a + b * k] = M[idx[a] + idx[b] * n];
+    }
+    if (k > 0 && !dense_solve(k, Ma, k, qa, za)) continue;
+    for (int i = 0; i < n; i++) zz[i] = 0.0;
+    for (int a = 0; a < k; a++) zz[idx[a]] = za[a];
+    lcp_w(n, M, q, zz, w);
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+      if (zz[i] < -1e-12 * s || w[i] < -1e-12 * s) ok = 0;
+    if (!ok) continue;
+    if (!found)
+      for (int i = 0; i < n; i++) z[i] = zz[i];
+    found++;
+  }
+  return found;
+}
+
+/* ---- Lemke on textbook LCPs ---- */
+
+/* M = [[2,1],[1,2]], q = (-5,-6): both active, z = M^-1 (5, 6) = (4/3, 7/3);
+ * q = (-1, 3): only z1 active, z = (1/2, 0), w2 = 3.5. */
+static void test_lemke_2x2_closed_form(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(2);
+  double M[4] = {2, 1, 1, 2}, z[2], w[2];
+  double q1[2] = {-5, -6};
+  int piv = -1;
+  ENSURE(sc_lemke(2, M, q1, z, 0, lw, &piv) == SC_SOLVE_OK);
+  ENSURE_NEAR(z[0], 4.0 / 3.0, 1e-12);
+  ENSURE_NEAR(z[1], 7.0 / 3.0, 1e-12);
+  lcp_w(2, M, q1, z, w);
+  ENSURE_NEAR(w[0], 0.0, 1e-12);
+  ENSURE_NEAR(w[1], 0.0, 1e-12);
+  ENSURE(piv >= 2);
+  double q2[2] = {-1, 3};
+  ENSURE(sc_lemke(2, M, q2, z, 0, lw, &piv) == SC_SOLVE_OK);
+  ENSURE_NEAR(z[0], 0.5, 1e-12);
+  ENSURE_NEAR(z[1], 0.0, 1e-12);
+  lcp_w(2, M, q2, z, w);
+  ENSURE_NEAR(w[0], 0.0, 1e-12);
+  ENSURE_NEAR(w[1], 3.5, 1e-12);
+  ENSURE(fabs(z[0] * w[0]) + fabs(z[1] * w[1]) <= 1e-12);
+  sc_lemke_work_free(lw);
+}
+
+/* 3x3 with a hand solution: M = [[4,1,0],[1,4,1],[0,1,4]], q = (-4,-6,8):
+ * z3 = 0, [[4,1],[1,4]] z = (4,6) -> z = (2/3, 4/3); w3 = 8 + 4/3. */
+static void test_lemke_3x3_closed_form(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(3);
+  double M[9] = {4, 1, 0, 1, 4, 1, 0, 1, 4}, q[3] = {-4, -6, 8}, z[3], w[3];
+  ENSURE(sc_lemke(3, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
+  ENSURE_NEAR(z[0], 2.0 / 3.0, 1e-12);
+  ENSURE_NEAR(z[1], 4.0 / 3.0, 1e-12);
+  ENSURE_NEAR(z[2], 0.0, 1e-12);
+  lcp_w(3, M, q, z, w);
+  ENSURE_NEAR(w[0], 0.0, 1e-12);
+  ENSURE_NEAR(w[1], 0.0, 1e-12);
+  ENSURE_NEAR(w[2], 8.0 + 4.0 / 3.0, 1e-12);
+  ENSURE(lcp_violation(3, M, q, z) <= 1e-12);
+  sc_lemke_work_free(lw);
+}
+
+/* q >= 0: z = 0 immediately, no pivots. */
+static void test_lemke_trivial_exit(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(3);
+  double M[9] = {-1, 2, 3, 4, -5, 6, 7, 8, -9}, q[3] = {0, 1, 2}, z[3] = {7, 7, 7};
+  int piv = -1;
+  ENSURE(sc_lemke(3, M, q, z, 0, lw, &piv) == SC_SOLVE_OK);
+  ENSURE(piv == 0);
+  for (int i = 0; i < 3; i++) ENSURE(z[i] == 0.0);
+  sc_lemke_work_free(lw);
+}
+
+/* LCP of a convex QP  min 1/2 z'Mz + q'z, z >= 0 with M random SPD: the
+ * unique KKT point from enumerating all 2^n active sets, n = 1..8. */
+static void test_lemke_convex_qp_vs_enumeration(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(8);
+  int worst_piv = 0;
+  double worst = 0.0;
+  for (int trial = 0; trial < 60; trial++) {
+    int n = 1 + trial % 8;
+    double B[64], M[64], q[8], z[8], zr[8];
+    for (int i = 0; i < n * n; i++) B[i] = urand();
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double s = (i == j) ? 0.1 : 0.0;
+        for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
+        M[i + j * n] = s;
+      }
+    for (int i = 0; i < n; i++) q[i] = urand();
+    int piv = 0;
+    ENSURE(sc_lemke(n, M, q, z, 0, lw, &piv) == SC_SOLVE_OK);
+    ENSURE(lcp_enumerate(n, M, q, zr) == 1);
+    for (int i = 0; i < n; i++) {
+      ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+      worst = fmax(worst, fabs(z[i] - zr[i]));
+    }
+    ENSURE(lcp_violation(n, M, q, z) <= 1e-12);
+    if (piv > worst_piv) worst_piv = piv;
+  }
+  printf("  qp: max |z - z_enum| = %.2e, max pivots %d\n", worst, worst_piv);
+  sc_lemke_work_free(lw);
+}
+
+/* Nonsymmetric P-matrices: the fixed 3x3 [[2,1,0],[-1,2,1],[0,-1,2]]
+ * (principal minors 2,2,2,5,4,5,12) and random SPD + skew matrices (positive
+ * definite, hence P).  The solution is unique: compare with enumeration. */
+static void test_lemke_nonsymmetric_p_matrix(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(7);
+  double P3[9] = {2, -1, 0, 1, 2, -1, 0, 1, 2};
+  for (int trial = 0; trial < 40; trial++) {
+    int n = trial < 10 ? 3 : 2 + trial % 6;
+    double M[49], q[7], z[7], zr[7];
+    if (trial < 10) {
+      for (int i = 0; i < 9; i++) M[i] = P3[i];
+    } else {
+      double B[49];
+      for (int i = 0; i < n * n; i++) B[i] = urand();
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+          double s = (i == j) ? 0.2 : 0.0;
+          for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
+          double skew = 2.0 * (B[i + j * n] - B[j + i * n]);
+          M[i + j * n] = s + skew;
+        }
+    }
+    for (int i = 0; i < n; i++) q[i] = 3.0 * urand();
+    ENSURE(sc_lemke(n, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_enumerate(n, M, q, zr) == 1);
+    for (int i = 0; i < n; i++) ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+    ENSURE(lcp_violation(n, M, q, z) <= 1e-12);
+  }
+  sc_lemke_work_free(lw);
+}
+
+/* Degenerate LCPs.  (a) Murty's matrix (1 on the diagonal, 2 below it, a
+ * P-matrix) with q = -e: every ratio of the first pivot ties, and Lemke's
+ * path has 2^n pivots (Murty 1978); check z against enumeration.  (b) q with zeros and a singular PSD M.  (c) Random integer
+ * problems built from a solution with doubly-degenerate indices (z_i = w_i =
+ * 0), M = B'B symmetric PSD and rank-deficient: Lemke must end in a
+ * solution, and for symmetric PSD M the w of every solution is the same, so
+ * w must equal the constructed w*. */
+static void test_lemke_degenerate(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(12);
+  for (int n = 2; n <= 8; n++) {
+    double M[64], q[8], z[8], zr[8];
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) M[i + j * n] = i == j ? 1.0 : (i > j ? 2.0 : 0.0);
+    for (int i = 0; i < n; i++) q[i] = -1.0;
+    int piv = 0;
+    ENSURE(sc_lemke(n, M, q, z, 1 << 12, lw, &piv) == SC_SOLVE_OK);
+    ENSURE(piv == 1 << n);
+    ENSURE(lcp_enumerate(n, M, q, zr) == 1);
+    for (int i = 0; i < n; i++) ENSURE_NEAR(z[i], zr[i], 1e-12);
+  }
+  {
+    /* fully degenerate q = -e with small integer M: on these two, breaking
+     * ratio ties by the first row index makes Lemke revisit a basis (found
+     * by a random search); the lexicographic rule must reach a solution,
+     * checked against enumeration */
+    double M4[16] = {0, 1, 2, -1, 1, 1, -1, 2, 1, -1, 2, -1, 1, -1, 0, 0};
+    double q4[4] = {-1, -1, -1, -1}, z[6], zr[6];
+    ENSURE(sc_lemke(4, M4, q4, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_violation(4, M4, q4, z) <= 1e-14);
+    ENSURE(lcp_enumerate(4, M4, q4, zr) >= 1);
+    double M6[36] = {2, 1, 0, 2, 1, 1, 1,  1, 2, 2,  0, 2,  2, 2,  0, 1, 0, 1,
+                     1, 1, -1, 0, -1, -1, -1, 2, 2, 0, 0, -1, -1, -1, 2, 1, 2, 0};
+    double q6[6] = {0, -1, -1, 0, -1, -1};
+    ENSURE(sc_lemke(6, M6, q6, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_violation(6, M6, q6, z) <= 1e-14);
+    ENSURE(lcp_enumerate(6, M6, q6, zr) >= 1);
+  }
+  {
+    double M[9] = {1, 1, 0, 1, 1, 0, 0, 0, 0}, q[3] = {-1, 0, 0}, z[3];
+    ENSURE(sc_lemke(3, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
+    ENSURE(lcp_violation(3, M, q, z) <= 1e-14);
+    ENSURE_NEAR(z[0] + z[1], 1.0, 1e-14);
+  }
+  int max_piv = 0;
+  for (int trial = 0; trial < 200; trial++) {
+    int n = 4 + trial % 9, r = 1 + irand(0, n - 1);
+    double B[144], M[144], q[12], z[12], zs[12], ws[12], w[12];
+    for (int i = 0; i < r * n; i++) B[i] = irand(-1, 1);
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double s = 0.0;
+        for (int k = 0; k < r; k++) s += B[k + i * r] * B[k + j * r];
+        M[i + j * n] = s;
+      }
+    for (int i = 0; i < n; i++) {
+      int kind = irand(0, 2);
+      zs[i] = kind == 0 ? irand(1, 3) : 0.0;
+      ws[i] = kind == 1 ? irand(1, 3) : 0.0;
+    }
+    for (int i = 0; i < n; i++) {
+      q[i] = ws[i];
+      for (int j = 0; j < n; j++) q[i] -= M[i + j * n] * zs[j];
+    }
+    int piv = 0;
+    sc_solve_status st = sc_lemke(n, M, q, z, 0, lw, &piv);
+    ENSURE(st == SC_SOLVE_OK);
+    if (st != SC_SOLVE_OK) {
+      printf("  degenerate trial %d: status %d after %d pivots\n", trial, (int)st, piv);
+      continue;
+    }
+    ENSURE(lcp_violation(n, M, q, z) <= 1e-12);
+    lcp_w(n, M, q, z, w);
+    for (int i = 0; i < n; i++) ENSURE_NEAR(w[i], ws[i], 1e-10);
+    if (piv > max_piv) max_piv = piv;
+  }
+  printf("  random degenerate: max pivots %d\n", max_piv);
+  sc_lemke_work_free(lw);
+}
+
+/* Infeasible LCPs end on a ray: M = [[-1]], q = [-1] (w = -z - 1 < 0), and
+ * the PSD M = [[1,-1],[-1,1]] with q = (-1,-1) (w1 + w2 = -2 < 0). */
+static void test_lemke_ray_termination(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(2);
+  double M1[1] = {-1}, q1[1] = {-1}, z[2];
+  ENSURE(sc_lemke(1, M1, q1, z, 0, lw, NULL) == SC_SOLVE_RAY);
+  double M2[4] = {1, -1, -1, 1}, q2[2] = {-1, -1};
+  ENSURE(sc_lemke(2, M2, q2, z, 0, lw, NULL) == SC_SOLVE_RAY);
+  /* a solvable sibling with the same M: q = (-1, 2) -> z1 = 1, w2 = 1 */
+  double q3[2] = {-1, 2};
+  ENSURE(sc_lemke(2, M2, q3, z, 0, lw, NULL) == SC_SOLVE_OK);
+  ENSURE(lcp_violation(2, M2, q3, z) <= 1e-14);
+  sc_lemke_work_free(lw);
+}
+
+/* Non-finite data and a pivot cap are reported, not hidden. */
+static void test_lemke_bad_input_and_cap(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(8);
+  double M[4] = {2, 1, 1, 2}, q[2] = {-1, NAN}, z[8];
+  ENSURE(sc_lemke(2, M, q, z, 0, lw, NULL) == SC_SOLVE_NAN);
+  ENSURE(sc_lemke(9, M, q, z, 0, lw, NULL) == SC_SOLVE_NAN);
+  double Mm[64], qm[8];
+  for (int j = 0; j < 8; j++)
+    for (int i = 0; i < 8; i++) Mm[i + j * 8] = i == j ? 1.0 : (i > j ? 2.0 : 0.0);
+  for (int i = 0; i < 8; i++) qm[i] = -1.0;
+  int piv = 0;
+  ENSURE(sc_lemke(8, Mm, qm, z, 5, lw, &piv) == SC_SOLVE_MAXIT);
+  ENSURE(piv == 5);
+  /* the default cap 50 n + 10 = 410 is above Murty's 2^8 = 256 */
+  ENSURE(sc_lemke(8, Mm, qm, z, 0, lw, &piv) == SC_SOLVE_OK);
+  ENSURE(piv == 256);
+  sc_lemke_work_free(lw);
+}
+
+/* ---- seed 001: cart against a wall and brick with friction ---- */
+
+/* The seed's LCP  q1 = (q + h v) + (h^2/m) f >= 0 _|_ f >= 0  (m = 1,
+ * h = 0.1, u = 0) against f = max(0, -m (q + h v)/h^2), q1 = max(0, q + h v),
+ * both with sc_lemke on the 1x1 LCP and with sc_lcp_solve on the equivalent
+ * sc_problem (nv = 1, contact normal +x, vhat_n = -q/h, R_n = 1e-12). */
+static void test_seed_cart_wall(void) {
+  const double m = 1.0, h = 0.1;
+  sc_lemke_work* lw = sc_lemke_work_create(1);
+  sc_lcp_work* cw = sc_lcp_work_create(1, 1, 4);
+  for (int a = 0; a <= 10; a++)
+    for (int b = 0; b <= 10; b++) {
+      double qn = 0.1 * a, vn = -2.0 + 0.4 * b;
+      double f_ref = fmax(0.0, -m * (qn + h * vn) / (h * h));
+      double q1_ref = fmax(0.0, qn + h * vn);
+      double M[1] = {h * h / m}, q[1] = {qn + h * vn}, f[1];
+      ENSURE(sc_lemke(1, M, q, f, 0, lw, NULL) == SC_SOLVE_OK);
+      ENSURE_NEAR(f[0], f_ref, 1e-12);
+      ENSURE_NEAR(q[0] + M[0] * f[0], q1_ref, 1e-12);
+
+      double A[1] = {m}, vstar[1] = {vn}, J[3] = {0, 0, 1}, R[3] = {1, 1, 1e-12};
+      double vhat[3] = {0, 0, -qn / h}, mu[1] = {0}, phi0[1] = {qn};
+      sc_problem p = {1, 1, A, vstar, J, R, vhat, mu, phi0, h};
+      double v[1], g[3];
+      sc_solver_stats st;
+      ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, g, &st) == SC_SOLVE_OK);
+      ENSURE_NEAR(g[2] / h, f_ref, 1e-9 * (1.0 + f_ref));
+      ENSURE_NEAR(qn + h * v[0], q1_ref, 1e-9);
+      ENSURE(g[0] == 0.0 && g[1] == 0.0);
+      ENSURE(st.residual <= 1e-12);
+    }
+  sc_lemke_work_free(lw);
+  sc_lcp_work_free(cw);
+}
+
+/* Seed 001's brick LCP, z = (f+, f-, v_abs):
+ *   0 <= v_abs + v1 _|_ f+,  0 <= v_abs - v1 _|_ f-,  0 <= mu m g - f+ - f- _|_ v_abs,
+ *   v1 = v + h/m (u + f+ - f-).
+ * Closed form: with vf = v + h u/m, stuck (v1 = 0) when |vf| <= h mu g, else
+ * v1 = vf - h mu g sign(vf).  Checked with sc_lemke on those matrices and
+ * with sc_lcp_solve on a 2-dof point mass (x, z) resting on the ground. */
+static void test_seed_brick_friction(void) {
+  const double m = 2.0, h = 0.01, g = 9.81, mu = 0.4;
+  sc_lemke_work* lw = sc_lemke_work_create(3);
+  sc_lcp_work* cw = sc_lcp_work_create(2, 1, 8);
+  for (int a = 0; a < 21; a++)
+    for (int b = 0; b < 3; b++) {
+      double u = (a - 10) * 0.2 * mu * m * g; /* |u| from 0 to 2 mu m g */
+      double v = b == 0 ? 0.0 : (b == 1 ? 0.02 : -0.05);
+      double vf = v + h * u / m;
+      double v1_ref = fabs(vf) <= h * mu * g ? 0.0 : vf - h * mu * g * (vf > 0 ? 1.0 : -1.0);
+      double c = h / m;
+      double M[9] = {c, -c, -1, -c, c, -1, 1, 1, 0};
+      double q[3] = {vf, -vf, mu * m * g}, z[3];
+      ENSURE(sc_lemke(3, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
+      ENSURE(lcp_violation(3, M, q, z) <= 1e-12);
+      double v1 = vf + c * (z[0] - z[1]);
+      ENSURE_NEAR(v1, v1_ref, 1e-12);
+      if (fabs(vf) < 0.999 * h * mu * g) ENSURE(z[2] == 0.0 || fabs(z[2]) < 1e-14);
+      if (fabs(vf) > 1.001 * h * mu * g) ENSURE_NEAR(z[0] + z[1], mu * m * g, 1e-10);
+
+      /* the same brick as a contact problem; with 2 or 8 directions the
+       * x axis is a cone edge, so the polyhedral law is exact */
+      for (int d = 2; d <= 8; d += 6) {
+        double A[4] = {m, 0, 0, m}, vstar[2] = {vf, -g * h};
+        double J[6] = {1, 0, 0, 0, 0, 1}; /* rows t1 = x, t2 = 0, n = z */
+        double R[3] = {1, 1, 1e-12}, vhat[3] = {0, 0, 0}, muv[1] = {mu}, phi0[1] = {0};
+        sc_problem p = {2, 1, A, vstar, J, R, vhat, muv, phi0, h};
+        double vv[2], gg[3];
+        sc_solver_stats st;
+        ENSURE(sc_lcp_solve(&p, d, 0, cw, vv, gg, &st) == SC_SOLVE_OK);
+        ENSURE_NEAR(vv[0], v1_ref, 1e-9);
+        ENSURE_NEAR(vv[1], 0.0, 1e-9);
+        ENSURE_NEAR(gg[2], m * g * h, 1e-9);
+        ENSURE(fabs(gg[0]) <= mu * gg[2] * (1 + 1e-9));
+        ENSURE(st.residual <= 1e-10);
+      }
+    }
+  sc_lemke_work_free(lw);
+  sc_lcp_work_free(cw);
+}
+
+/* ---- contact LCP ---- */
+
+/* A box (mass m, inertia diag I) resting on z = 0 on its 4 bottom corners
+ * (+-a, +-b, -c) from the centre of mass; v = (linear, angular) at the
+ * centre, world axes; contact frames t1 = x, t2 = y, n = z. */
+typedef struct box_problem {
+  double A[36], vstar[6], J[72], R[12], vhat[12], mu[4], phi0[4];
+  sc_problem p;
+} box_problem;
+
+static void box_setup(box_problem* b, double m, double mu, double h, double g, double vx,
+                      double vy, double Rn) {
+  const double a = 0.5, bb = 0.3, c = 0.1, I[3] = {0.2, 0.3, 0.4};
+  for (int i = 0; i < 36; i++) b->A[i] = 0.0;
+  for (int i = 0; i < 3; i++) {
+    b->A[i + 6 * i] = m;
+    b->A[(3 + i) + 6 * (3 + i)] = I[i];
+  }
+  double vs[6] = {vx, vy, -g * h, 0, 0, 0};
+  for (int i = 0; i < 6; i++) b->vstar[i] = vs[i];
+  for (int k = 0; k < 4; k++) {
+    double r[3] = {(k & 1) ? a : -a, (k & 2) ? bb : -bb, -c};
+    for (int row = 0; row < 3; row++) {
+      double e[3] = {row == 0, row == 1, row == 2};
+      double rxe[3] = {r[1] * e[2] - r[2] * e[1], r[2] * e[0] - r[0] * e[2],
+                       r[0] * e[1] - r[1] * e[0]};
+      for (int j = 0; j < 3; j++) {
+        b->J[(3 * k + row) + 12 * j] = e[j];
+        b->J[(3 * k + row) + 12 * (3 + j)] = rxe[j];
+      }
+    }
+    b->R[3 * k] = b->R[3 * k + 1] = 1.0; /* unused by the LCP */
+    b->R[3 * k + 2] = Rn;
+    b->vhat[3 * k] = b->vhat[3 * k + 1] = b->vhat[3 * k + 2] = 0.0;
+    b->mu[k] = mu;
+    b->phi0[k] = 0.0;
+  }
+  sc_problem p = {6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h};
+  b->p = p;
+}
+
+/* contact velocity vc = J v for contact k */
+static void box_vc(const box_problem* b, const double* v, int k, double vc[3]) {
+  for (int r = 0; r < 3; r++) {
+    vc[r] = 0.0;
+    for (int j = 0; j < 6; j++) vc[r] += b->J[(3 * k + r) + 12 * j] * v[j];
+  }
+}
+
+/* Sticking: a push m |vt*| below the friction capacity mu m g h stops the
+ * box: every tangential contact velocity and the whole velocity are zero,
+ * the impulses sum to (-m vt*, m g h), each inside its cone. */
+static void test_contact_box_sticking(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  for (int d = 4; d <= 8; d += 4)
+    for (int t = 0; t < 8; t++) {
+      double th = 0.7 * t, vt = 0.9 * mu * g * h * (0.1 + 0.1 * t);
+      box_problem b;
+      box_setup(&b, m, mu, h, g, vt * cos(th), vt * sin(th), 1e-10);
+      double v[6], gam[12];
+      sc_solver_stats st;
+      sc_solve_status ss = sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st);
+      ENSURE(ss == SC_SOLVE_OK);
+      if (ss != SC_SOLVE_OK) printf("  d=%d t=%d status %d pivots %d\n", d, t, (int)ss, st.iterations);
+      for (int j = 0; j < 6; j++) ENSURE_NEAR(v[j], 0.0, 1e-8);
+      double sx = 0, sy = 0, sn = 0;
+      for (int k = 0; k < 4; k++) {
+        double vc[3];
+        box_vc(&b, v, k, vc);
+        ENSURE_NEAR(vc[0], 0.0, 1e-8);
+        ENSURE_NEAR(vc[1], 0.0, 1e-8);
+        ENSURE(gam[3 * k + 2] >= 0.0);
+        ENSURE(hypot(gam[3 * k], gam[3 * k + 1]) <= mu * gam[3 * k + 2] * (1 + 1e-9) + 1e-12);
+        sx += gam[3 * k];
+        sy += gam[3 * k + 1];
+        sn += gam[3 * k + 2];
+      }
+      ENSURE_NEAR(sx, -m * vt * cos(th), 1e-9);
+      ENSURE_NEAR(sy, -m * vt * sin(th), 1e-9);
+      ENSURE_NEAR(sn, m * g * h, 1e-9);
+      ENSURE(st.residual <= 1e-9);
+    }
+  sc_lcp_work_free(cw);
+}
+
+/* Sliding along a cone edge (push along x; x is an edge for d = 4, 8): each
+ * contact's tangential impulse is exactly (-mu gamma_n, 0), the box loses
+ * mu g h of speed and gains no y velocity. */
+static void test_contact_box_sliding_on_edge(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81, V = 1.0;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  for (int d = 4; d <= 8; d += 4) {
+    box_problem b;
+    box_setup(&b, m, mu, h, g, V, 0.0, 1e-10);
+    double v[6], gam[12];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+    double sn = 0.0;
+    for (int k = 0; k < 4; k++) {
+      ENSURE(gam[3 * k + 2] >= 0.0);
+      ENSURE_NEAR(gam[3 * k], -mu * gam[3 * k + 2], 1e-10);
+      ENSURE_NEAR(gam[3 * k + 1], 0.0, 1e-10);
+      sn += gam[3 * k + 2];
+    }
+    ENSURE_NEAR(sn, m * g * h, 1e-9);
+    ENSURE_NEAR(v[0], V - mu * g * h, 1e-9);
+    ENSURE_NEAR(v[1], 0.0, 1e-9);
+    ENSURE_NEAR(v[2], 0.0, 1e-9);
+    ENSURE(st.residual <= 1e-9);
+  }
+  sc_lcp_work_free(cw);
+}
+
+/* Sliding in any direction: the friction impulse of every sliding contact
+ * lies on the polygon boundary, mu gamma_n cos(pi/d) <= |gamma_t| <= mu
+ * gamma_n, within pi/d of the direction opposite to its slip; exactly on
+ * the edge nearest to -slip when the slip is strictly closer to one edge. */
+static void test_contact_box_sliding_between_edges(void) {
+  const double m = 3.0, mu = 0.5, h = 0.01, g = 9.81, V = 1.0;
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  int exact_checked = 0;
+  for (int d = 4; d <= 8; d += 4)
+    for (int t = 0; t < 24; t++) {
+      double th = 2.0 * 3.14159265358979323846 * t / 24 + 0.01;
+      box_problem b;
+      box_setup(&b, m, mu, h, g, V * cos(th), V * sin(th), 1e-10);
+      double v[6], gam[12];
+      sc_solver_stats st;
+      ENSURE(sc_lcp_solve(&b.p, d, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+      double sn = 0.0, cd = cos(3.14159265358979323846 / d);
+      for (int k = 0; k < 4; k++) {
+        double vc[3], gn = gam[3 * k + 2], gt = hypot(gam[3 * k], gam[3 * k + 1]);
+        box_vc(&b, v, k, vc);
+        double slip = hypot(vc[0], vc[1]);
+        sn += gn;
+        ENSURE(slip > 0.5 * V);
+        /* rigid-like contacts are statically indeterminate: a contact the
+         * solution leaves unloaded carries no friction either */
+        if (gn <= 1e-12) {
+          ENSURE(gt <= mu * gn * (1 + 1e-9) + 1e-14);
+          continue;
+        }
+        ENSURE(gt <= mu * gn * (1 + 1e-9) + 1e-14);
+        ENSURE(gt >= mu * gn * cd * (1 - 1e-9) - 1e-14);
+        /* cos of the angle between gamma_t and -slip */
+        double c = -(gam[3 * k] * vc[0] + gam[3 * k + 1] * vc[1]) / (gt * slip);
+        ENSURE(c >= cd - 1e-9);
+        /* the edge most opposed to the slip, and the runner-up */
+        double best = -2, second = -2;
+        int kb = 0;
+        for (int e = 0; e < d; e++) {
+          double ang = 2.0 * 3.14159265358979323846 * e / d;
+          double s = -(cos(ang) * vc[0] + sin(ang) * vc[1]) / slip;
+          if (s > best) {
+            second = best;
+            best = s;
+            kb = e;
+          } else if (s > second) {
+            second = s;
+          }
+        }
+        if (best - second > 1e-6) {
+          double ang = 2.0 * 3.14159265358979323846 * kb / d;
+          ENSURE_NEAR(gam[3 * k], mu * gn * cos(ang), 1e-10);
+          ENSURE_NEAR(gam[3 * k + 1], mu * gn * sin(ang), 1e-10);
+          exact_checked++;
+        }
+      }
+      ENSURE_NEAR(sn, m * g * h, 1e-9);
+      ENSURE(st.residual <= 1e-9);
+    }
+  ENSURE(exact_checked > 100);
+  sc_lcp_work_free(cw);
+}
+
+/* Frictionless cross-check.  With mu = 0 the LCP is the KKT system of
+ *   min 1/2 |v - v*|_A^2  s.t.  vn_i - vhat_i + Rn_i gamma_i >= 0,
+ * solved independently by enumerating the active set S and solving the
+ * saddle-point system [A -J_S^T; J_S R_S] (v, gamma_S) = (A v*, vhat_S),
+ * accepting the S with gamma_S >= 0 and J_i v - vhat_i >= 0 off S. */
+static void test_contact_frictionless_vs_active_set(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 5, 4);
+  double worst = 0.0;
+  for (int trial = 0; trial < 100; trial++) {
+    int nv = 3 + trial % 4, nc = 1 + trial % 5;
+    double B[36], A[36], vstar[6], J[90], R[15], vhat[15], mu[5], phi0[5];
+    for (int i = 0; i < nv * nv; i++) B[i] = urand();
+    /* odd trials: masses spread over 4 decades (D A D with D = 10^[-1,1]) */
+    double D[6];
+    for (int i = 0; i < nv; i++) D[i] = (trial & 1) ? pow(10.0, urand()) : 1.0;
+    for (int i = 0; i < nv; i++)
+      for (int j = 0; j < nv; j++) {
+        double s = (i == j) ? 0.5 : 0.0;
+        for (int k = 0; k < nv; k++) s += B[k + i * nv] * B[k + j * nv];
+        A[i + j * nv] = D[i] * s * D[j];
+      }
+    for (int i = 0; i < nv; i++) vstar[i] = urand();
+    for (int i = 0; i < 3 * nc * nv; i++) J[i] = urand();
+    for (int i = 0; i < nc; i++) {
+      R[3 * i] = R[3 * i + 1] = 1e-3;
+      R[3 * i + 2] = pow(10.0, -4.0 + 3.0 * (0.5 * urand() + 0.5));
+      vhat[3 * i] = vhat[3 * i + 1] = 0.0;
+      vhat[3 * i + 2] = 0.5 * urand();
+      mu[i] = 0.0;
+      phi0[i] = 0.0;
+    }
+    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01};
+    double v[6], gam[15];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+
+    int found = 0;
+    double vref[6], gref[5];
+    for (unsigned S = 0; S < (1u << nc); S++) {
+      int idx[5], k = 0, n = nv;
+      for (int i = 0; i < nc; i++)
+        if (S & (1u << i)) idx[k++] = i;
+      n = nv + k;
+      double K[121], rhs[11], x[11];
+      for (int i = 0; i < n * n; i++) K[i] = 0.0;
+      for (int i = 0; i < nv; i++) {
+        rhs[i] = 0.0;
+        for (int j = 0; j < nv; j++) {
+          K[i + j * n] = A[i + j * nv];
+          rhs[i] += A[i + j * nv] * vstar[j];
+        }
+      }
+      for (int a = 0; a < k; a++) {
+        int row = 3 * idx[a] + 2;
+        for (int j = 0; j < nv; j++) {
+          K[(nv + a) + j * n] = J[row + j * 3 * nc];
+          K[j + (nv + a) * n] = -J[row + j * 3 * nc];
+        }
+        K[(nv + a) + (nv + a) * n] = R[row];
+        rhs[nv + a] = vhat[row];
+      }
+      if (!dense_solve(n, K, n, rhs, x)) continue;
+      int ok = 1;
+      for (int a = 0; a < k; a++)
+        if (x[nv + a] < -1e-13) ok = 0;
+      for (int i = 0; i < nc && ok; i++) {
+        if (S & (1u << i)) continue;
+        double vn = 0.0;
+        for (int j = 0; j < nv; j++) vn += J[(3 * i + 2) + j * 3 * nc] * x[j];
+        if (vn - vhat[3 * i + 2] < -1e-13) ok = 0;
+      }
+      if (!ok) continue;
+      found++;
+      for (int j = 0; j < nv; j++) vref[j] = x[j];
+      for (int i = 0; i < nc; i++) gref[i] = 0.0;
+      for (int a = 0; a < k; a++) gref[idx[a]] = x[nv + a];
+    }
+    ENSURE(found == 1);
+    for (int j = 0; j < nv; j++) {
+      ENSURE_NEAR(v[j], vref[j], 1e-9 * (1.0 + fabs(vref[j])));
+      worst = fmax(worst, fabs(v[j] - vref[j]) / (1.0 + fabs(vref[j])));
+    }
+    for (int i = 0; i < nc; i++) {
+      ENSURE_NEAR(gam[3 * i + 2], gref[i], 1e-9 * (1.0 + fabs(gref[i])));
+      ENSURE(gam[3 * i] == 0.0 && gam[3 * i + 1] == 0.0);
+    }
+    ENSURE(st.residual <= 1e-12);
+  }
+  printf("  frictionless: max |v - v_ref|/(1 + |v_ref|) = %.2e\n", worst);
+  sc_lcp_work_free(cw);
+}
+
+/* Robustness sweep: the box in random states (resting, sliding, pushed
+ * into or away from the ground, spinning) with normal compliance from
+ * rigid-like (R_n = 1e-12) to soft and cone sizes 3..16.  Every solve must
+ * end in a solution: status OK, scaled residual <= 1e-6, impulses inside
+ * the polyhedral cone, and A (v - v*) = J^T gamma. */
+static void test_contact_random_states_sweep(void) {
+  const int dl[5] = {3, 4, 5, 8, 16};
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 16);
+  int nfail = 0, maxpiv = 0;
+  double maxres = 0.0;
+  for (int e = 0; e <= 10; e += 2)
+    for (int di = 0; di < 5; di++)
+      for (int t = 0; t < 40; t++) {
+        double Rn = pow(10.0, -12.0 + e), V = 2.0 * fabs(urand()) * (t % 3 == 0 ? 0.02 : 1.0);
+        double th = 7.0 * urand(), mu = fabs(urand());
+        box_problem b;
+        box_setup(&b, 1.0 + fabs(urand()), mu, 0.01, 9.81, V * cos(th), V * sin(th), Rn);
+        if (t % 2) {
+          b.vstar[2] += 0.1 * urand();
+          for (int k = 0; k < 3; k++) b.vstar[3 + k] = 0.3 * urand();
+          for (int k = 0; k < 4; k++) {
+            b.vhat[3 * k + 2] = 0.05 * urand();
+            b.R[3 * k + 2] = Rn * (1.0 + fabs(urand()));
+          }
+        }
+        double v[6], gam[12];
+        sc_solver_stats st;
+        sc_solve_status ss = sc_lcp_solve(&b.p, dl[di], 0, cw, v, gam, &st);
+        if (ss != SC_SOLVE_OK || !(st.residual <= 1e-6)) {
+          nfail++;
+          continue;
+        }
+        maxres = fmax(maxres, st.residual);
+        if (st.iterations > maxpiv) maxpiv = st.iterations;
+        for (int k = 0; k < 4; k++) {
+          double gn = gam[3 * k + 2];
+          ENSURE(gn >= 0.0);
+          ENSURE(hypot(gam[3 * k], gam[3 * k + 1]) <= mu * gn * (1 + 1e-9) + 1e-12);
+        }
+        for (int i = 0; i < 6; i++) {
+          double lhs = 0.0, rhs = 0.0;
+          for (int j = 0; j < 6; j++) lhs += b.A[i + 6 * j] * (v[j] - b.vstar[j]);
+          for (int r = 0; r < 12; r++) rhs += b.J[r + 12 * i] * gam[r];
+          ENSURE_NEAR(lhs, rhs, 1e-12);
+        }
+      }
+  ENSURE(nfail == 0);
+  printf("  sweep: %d failures in 1200, max residual %.2e, max pivots %d\n", nfail, maxres,
+         maxpiv);
+  sc_lcp_work_free(cw);
+}
+
+/* No allocation inside sc_lcp_solve / sc_lemke once the workspace exists. */
+static void test_contact_no_allocation(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  box_problem b;
+  double v[6], gam[12];
+  sc_solver_stats st;
+  long before = sc_alloc_count();
+  for (int t = 0; t < 20; t++) {
+    box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.1 * t, -0.05 * t, 1e-8);
+    ENSURE(sc_lcp_solve(&b.p, 4 + 4 * (t & 1), 0, cw, v, gam, &st) == SC_SOLVE_OK);
+  }
+  ENSURE(sc_alloc_count() == before);
+  sc_lcp_work_free(cw);
+}
+
+/* Input errors: too many contacts for the workspace, directions beyond it,
+ * a non-SPD A; v = v* and gamma = 0 on failure; nc = 0 gives v = v*. */
+static void test_contact_bad_input(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 2, 4);
+  box_problem b;
+  box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.3, 0.0, 1e-8);
+  double v[6], gam[12];
+  sc_solver_stats st;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* nc = 4 > 2 */
+  b.p.nc = 2;
+  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* d = 8 > 4 */
+  b.A[0] = -1.0;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_FACTOR);
+  ENSURE(st.status == SC_SOLVE_FACTOR);
+  for (int j = 0; j < 6; j++) ENSURE(v[j] == b.vstar[j]);
+  for (int i = 0; i < 6; i++) ENSURE(gam[i] == 0.0);
+  b.A[0] = 2.0;
+  b.p.nc = 0;
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
+  ENSURE(st.iterations == 0);
+  for (int j = 0; j < 6; j++) ENSURE(v[j] == b.vstar[j]);
+  sc_lcp_work_free(cw);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_lemke_2x2_closed_form);
+  RUN(test_lemke_3x3_closed_form);
+  RUN(test_lemke_trivial_exit);
+  RUN(test_lemke_convex_qp_vs_enumeration);
+  RUN(test_lemke_nonsymmetric_p_matrix);
+  RUN(test_lemke_degenerate);
+  RUN(test_lemke_ray_termination);
+  RUN(test_lemke_bad_input_and_cap);
+  RUN(test_seed_cart_wall);
+  RUN(test_seed_brick_friction);
+  RUN(test_contact_box_sticking);
+  RUN(test_contact_box_sliding_on_edge);
+  RUN(test_contact_box_sliding_between_edges);
+  RUN(test_contact_frictionless_vs_active_set);
+  RUN(test_contact_random_states_sweep);
+  RUN(test_contact_no_allocation);
+  RUN(test_contact_bad_input);
+  return TEST_END();
+}
