@@ -332,7 +332,7 @@ static void test_lemke_bad_input_and_cap(void) {
   sc_lemke_work* lw = sc_lemke_work_create(8);
   double M[4] = {2, 1, 1, 2}, q[2] = {-1, NAN}, z[8];
   ENSURE(sc_lemke(2, M, q, z, 0, lw, NULL) == SC_SOLVE_NAN);
-  ENSURE(sc_lemke(9, M, q, z, 0, lw, NULL) == SC_SOLVE_NAN);
+  ENSURE(sc_lemke(9, M, q, z, 0, lw, NULL) == SC_SOLVE_CAPACITY);
   double Mm[64], qm[8];
   for (int j = 0; j < 8; j++)
     for (int i = 0; i < 8; i++) Mm[i + j * 8] = i == j ? 1.0 : (i > j ? 2.0 : 0.0);
@@ -771,9 +771,9 @@ static void test_contact_bad_input(void) {
   box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.3, 0.0, 1e-8);
   double v[6], gam[12];
   sc_solver_stats st;
-  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* nc = 4 > 2 */
+  ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_CAPACITY); /* nc = 4 > 2 */
   b.p.nc = 2;
-  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v, gam, &st) == SC_SOLVE_NAN); /* d = 8 > 4 */
+  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v, gam, &st) == SC_SOLVE_CAPACITY); /* d = 8 > 4 */
   b.A[0] = -1.0;
   ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_FACTOR);
   ENSURE(st.status == SC_SOLVE_FACTOR);

@@ -28,13 +28,15 @@ typedef enum sc_solve_status {
   SC_SOLVE_FACTOR = 3,      /* factorization failed (not positive definite) */
   SC_SOLVE_RAY = 4,         /* Lemke: ray termination (no solution found) */
   SC_SOLVE_CYCLE = 5,       /* Lemke: cycling detected */
-  SC_SOLVE_NAN = 6          /* non-finite input or iterate */
+  SC_SOLVE_NAN = 6,         /* non-finite input or iterate */
+  SC_SOLVE_INACCURATE = 7,  /* finished, but the end point fails its accuracy check */
+  SC_SOLVE_CAPACITY = 8     /* the problem is larger than the workspace */
 } sc_solve_status;
 
 static inline const char* sc_solve_status_name(sc_solve_status s) {
   static const char* names[] = {"ok", "iteration limit", "line search failed",
                                 "factorization failed", "ray termination", "cycling",
-                                "non-finite values"};
+                                "non-finite values", "inaccurate", "workspace too small"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

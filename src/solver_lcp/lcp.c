@@ -179,7 +179,7 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats) {
   int nv = p->nv, nc = p->nc, d = directions, m = 3 * nc;
   if (!w || nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max || d < 2 || d > w->dmax)
-    return finish(SC_SOLVE_NAN, 0, 0.0, stats);
+    return finish(SC_SOLVE_CAPACITY, 0, 0.0, stats);
   for (int i = 0; i < m; i++) gamma[i] = 0.0;
   if (!finite_all(nv, p->vstar)) return finish(SC_SOLVE_NAN, 0, 0.0, stats);
   for (int i = 0; i < nv; i++) v[i] = p->vstar[i];

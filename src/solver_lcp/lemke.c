@@ -62,7 +62,7 @@
  * and the whole method is rerun with a larger pivot tolerance EPS_PIV
  * (1e-11, then 1e-9, then 1e-7) until viol <= VERIFY_GOOD (1e-10); the best
  * end point is returned as SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6),
- * otherwise as SC_SOLVE_NAN (numerical breakdown).  A larger tolerance
+ * otherwise as SC_SOLVE_INACCURATE (numerical breakdown).  A larger tolerance
  * treats entries below EPS_PIV relative as zero, which costs feasibility of
  * the order of EPS_PIV: a stiffer-than-representable contact is made rigid.
  *
@@ -495,7 +495,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
                          sc_lemke_work* w, int* pivots) {
   static const double eps_ladder[] = {EPS_PIV_1, EPS_PIV_2, EPS_PIV_3};
   if (pivots) *pivots = 0;
-  if (n < 0 || !w || n > w->n_max) return SC_SOLVE_NAN;
+  if (n < 0 || !w || n > w->n_max) return SC_SOLVE_CAPACITY;
   if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
   for (int i = 0; i < n; i++) z[i] = 0.0;
 
@@ -536,7 +536,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
   /* an end point that fails the check is a numerical breakdown */
   if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-    return SC_SOLVE_NAN;
+    return SC_SOLVE_INACCURATE;
   }
   return st;
 }

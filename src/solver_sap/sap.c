@@ -164,7 +164,7 @@ static int all_finite(int n, const double* x) {
 /* Validates sizes and inputs; sets D = diag(A)^-1/2 and p* = A v*. */
 static sc_solve_status prepare(const sc_problem* p, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
-  if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_FACTOR;
+  if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_CAPACITY;
   if (!all_finite(nv * nv, p->A) || !all_finite(nv, p->vstar) ||
       !all_finite(3 * nc * nv, p->J) || !all_finite(3 * nc, p->R) ||
       !all_finite(3 * nc, p->vhat) || !all_finite(nc, p->mu))
