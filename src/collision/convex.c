@@ -601,11 +601,20 @@ static int clip_seg_seg(const double a0[2], const double a1[2], const double b0[
 /* Manifold from the features of a (facing n) and b (facing -n).  Writes the
  * candidate points with phi <= margin into out[0..) (at most MAXQ). */
 static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n[3],
-                    const double o[3], double margin, double scale, sc_col_point* out) {
+                    const double o[3], double margin, double scale, int single,
+                    sc_col_point* out) {
   double FA[8][3], FB[8][3], mn[3];
   sc_sp_scale3(mn, n, -1);
   int ma = feature(a, n, FA), mb = feature(b, mn, FB);
-  if (ma < 2 || mb < 2) return 0;
+  if ((ma < 2 || mb < 2) && !single) return 0;
+  if (ma == 1 && mb == 1) { /* vertex against vertex */
+    double r[3];
+    col_sub(r, FB[0], FA[0]);
+    double phi = col_dot(r, n);
+    if (!(phi <= margin)) return 0;
+    col_point_set(out, FA[0], FB[0], n, phi);
+    return 1;
+  }
   plane2 P;
   memcpy(P.o, o, sizeof P.o);
   memcpy(P.n, n, sizeof P.n);
@@ -616,7 +625,11 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
   double Q[MAXQ][2];
   int nq = 0;
   double tol = 1e-9 * scale;
-  if (ma >= 3 || mb >= 3) {
+  if (ma == 1 || mb == 1) {
+    /* a vertex against an edge or a face: its projection */
+    memcpy(Q[0], ma == 1 ? A2[0] : B2[0], sizeof Q[0]);
+    nq = 1;
+  } else if (ma >= 3 || mb >= 3) {
     /* the polygon with more vertices clips the other */
     int a_clips = ma >= mb;
     double(*C)[2] = a_clips ? A2 : B2;
@@ -710,7 +723,9 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
   scale += a->radius + b->radius;
   double n[3], dist, wa[3], wb[3], dcore;
   sc_col_point deep;
+  int separated = 0;
   if (sc_col_gjk(a, b, &dcore, wa, wb)) {
+    separated = 1;
     dist = dcore - a->radius - b->radius;
     if (dist > margin) return 0;
     col_sub(n, wb, wa);
@@ -746,11 +761,15 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
     deep.dist = dist;
   }
   sc_col_point cand[MAXQ + 1];
-  int nc = manifold(a, b, n, deep.pos, margin, scale, cand);
-  if (nc < 2) {
+  /* separated: GJK's witness pair is exact, so a manifold must have >= 2
+   * points to replace it; overlapping: the feature points (measured along n
+   * between the two surfaces) replace the MPR/SAT point, which has no exact
+   * witness pair */
+  int nc = manifold(a, b, n, deep.pos, margin, scale, !separated, cand);
+  if (nc < (separated ? 2 : 1)) {
     nc = 1;
     cand[0] = deep;
-  } else {
+  } else if (separated) {
     double dmin = INFINITY;
     for (int i = 0; i < nc; i++) dmin = fmin(dmin, cand[i].dist);
     if (deep.dist < dmin - 1e-9 * scale) cand[nc++] = deep;

@@ -3,8 +3,11 @@
  * Closed forms (phi = signed gap along n, n from a to b, witness points wa on
  * a's surface and wb on b's, pos = (wa + wb)/2):
  *  - plane (point p0, outward normal z) x shape: phi(q) = z.(q - p0) at the
- *    shape's support points q facing the plane: sphere c - r z; capsule the
- *    two end spheres; box the 8 corners; cylinder the rim points of each cap
+ *    shape's support points q facing the plane: sphere c - r z; capsule one
+ *    point per end (the end sphere's lowest point for the end facing the
+ *    plane, the end of the lowest generator line for the other, so both
+ *    lie on the surface; lying flat they are the two end spheres' lowest
+ *    points); box the 8 corners; cylinder the rim points of each cap
  *    at angles 0, 90, 180, 270 degrees from the deepest rim direction
  *    u = -(z - (z.a) a)/|.| (a = cylinder axis), so a lying cylinder gives its
  *    two end points and a standing one four points around the rim.  Every
@@ -83,14 +86,25 @@ static void plane_shape(sc_col_point* buf, int* n, const double p0[3], const dou
       col_axpy(q, pb, -sb[0], z);
       plane_point(buf, n, p0, z, q, margin);
       break;
-    case SC_GEOM_CAPSULE:
+    case SC_GEOM_CAPSULE: {
+      /* the end pointing toward the plane touches with its sphere's lowest
+       * point; the other end with the end of the lowest generator line
+       * (e - r m, m = unit part of z normal to the axis), which is the
+       * surface point nearest the plane there */
+      double m[3];
+      col_axpy(m, z, -col_dot(z, ax), ax);
+      if (sc_sp_normalize3(m) <= 1e-12) col_axis(m, Rb, 0); /* standing: any radial axis */
       for (int e = -1; e <= 1; e += 2) {
         double c[3];
         col_axpy(c, pb, 0.5 * e * sb[1], ax);
-        col_axpy(q, c, -sb[0], z);
+        if (e * col_dot(ax, z) <= 0)
+          col_axpy(q, c, -sb[0], z);
+        else
+          col_axpy(q, c, -sb[0], m);
         plane_point(buf, n, p0, z, q, margin);
       }
       break;
+    }
     case SC_GEOM_BOX:
       for (int k = 0; k < 8; k++) {
         double l[3] = {(k & 1 ? 1 : -1) * sb[0], (k & 2 ? 1 : -1) * sb[1],
