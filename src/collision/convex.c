@@ -332,6 +332,173 @@ static int mpr(const sc_col_shape* a, const sc_col_shape* b, double* depth, doub
   return 1;
 }
 
+/* ---- penetration normal refinement ----
+ * The penetration depth is min over unit u of f(u) = h_A(u) + h_B(-u), the
+ * translation of b along u that separates the shapes (h = support
+ * function; the minimizer is the normal from a to b).  MPR's portal normal is only near the minimizer
+ * for edge/rim contacts, so f is evaluated on the candidate axes a
+ * separating-axis test would use (face normals of boxes, cylinder axes, box
+ * edges x the other shape's axis, and the MPR normal), and the best start is
+ * refined by a pattern search on the sphere (8 directions, step halved on
+ * failure).  Face contacts are found exactly from the candidates; curved
+ * contacts converge to the local minimum. */
+
+static void full_support(const sc_col_shape* s, const double d[3], double out[3]) {
+  sc_col_core_support(s, d, out);
+  if (s->radius > 0) col_axpy(out, out, s->radius, d);
+}
+
+static double overlap_along(const sc_col_shape* a, const sc_col_shape* b, const double u[3]) {
+  double mu[3], x[3], y[3];
+  sc_sp_scale3(mu, u, -1);
+  full_support(a, u, x);
+  full_support(b, mu, y);
+  return col_dot(u, x) - col_dot(u, y);
+}
+
+static void try_axis(const sc_col_shape* a, const sc_col_shape* b, const double v[3],
+                     double u[3], double* f) {
+  double w[3] = {v[0], v[1], v[2]};
+  if (sc_sp_normalize3(w) < 1e-9) return;
+  for (int sg = 0; sg < 2; sg++) {
+    double fv = overlap_along(a, b, w);
+    if (fv < *f) {
+      *f = fv;
+      memcpy(u, w, sizeof w);
+    }
+    sc_sp_scale3(w, w, -1);
+  }
+}
+
+/* axes that can carry a flat feature: box face normals; cylinder axis; and
+ * straight edges (box edges, segment and cylinder side lines) */
+static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, double edge[3][3]) {
+  *nface = 0;
+  int nedge = 0;
+  if (s->core == SC_CORE_BOX) {
+    for (int j = 0; j < 3; j++) {
+      col_axis(face[j], s->R, j);
+      col_axis(edge[j], s->R, j);
+    }
+    *nface = 3;
+    nedge = 3;
+  } else if (s->core == SC_CORE_CYLINDER) {
+    col_axis(face[0], s->R, 2);
+    col_axis(edge[0], s->R, 2);
+    *nface = 1;
+    nedge = 1;
+  } else if (s->core == SC_CORE_SEGMENT) {
+    col_axis(edge[0], s->R, 2);
+    nedge = 1;
+  }
+  return nedge;
+}
+
+static void refine_from(const sc_col_shape* a, const sc_col_shape* b, double u[3], double* f) {
+  double step = 0.05;
+  for (int it = 0; it < 400 && step > 1e-10; it++) {
+    double t1[3], t2[3], best[3], fb = *f;
+    sc_sp_tangents(t1, t2, u);
+    for (int k = 0; k < 8; k++) {
+      double c = cos(0.78539816339744831 * k) * step, sn = sin(0.78539816339744831 * k) * step;
+      double v[3];
+      for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      sc_sp_normalize3(v);
+      double fv = overlap_along(a, b, v);
+      if (fv < fb) {
+        fb = fv;
+        memcpy(best, v, sizeof v);
+      }
+    }
+    if (fb < *f) {
+      *f = fb;
+      memcpy(u, best, sizeof best);
+    } else {
+      step *= 0.5;
+    }
+  }
+}
+
+/* pattern search over the great circle normal to the unit edge e */
+static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const double e[3],
+                          double u[3], double* f) {
+  double q[3];
+  col_cross(q, e, u);
+  double step = 0.05;
+  for (int it = 0; it < 200 && step > 1e-11; it++) {
+    int moved = 0;
+    for (int sg = -1; sg <= 1 && !moved; sg += 2) {
+      double c = cos(sg * step), sn = sin(sg * step), v[3], w[3];
+      for (int i = 0; i < 3; i++) {
+        v[i] = c * u[i] + sn * q[i];
+        w[i] = c * q[i] - sn * u[i];
+      }
+      double fv = overlap_along(a, b, v);
+      if (fv < *f) {
+        *f = fv;
+        memcpy(u, v, 3 * sizeof(double));
+        memcpy(q, w, sizeof q);
+        moved = 1;
+      }
+    }
+    if (!moved) step *= 0.5;
+  }
+}
+
+/* refine the MPR normal n (a to b) and depth in place */
+static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
+                               double* depth) {
+  double u[3], f = INFINITY;
+  try_axis(a, b, n, u, &f);
+  double fa[3][3], fb[3][3], ea[3][3], eb[3][3];
+  int nfa, nfb;
+  int nea = shape_axes(a, fa, &nfa, ea), neb = shape_axes(b, fb, &nfb, eb);
+  for (int i = 0; i < nfa; i++) try_axis(a, b, fa[i], u, &f);
+  for (int i = 0; i < nfb; i++) try_axis(a, b, fb[i], u, &f);
+  for (int i = 0; i < nea; i++)
+    for (int j = 0; j < neb; j++) {
+      double c[3];
+      col_cross(c, ea[i], eb[j]);
+      try_axis(a, b, c, u, &f);
+    }
+  double un[3], fn = INFINITY;
+  try_axis(a, b, n, un, &fn);
+  refine_from(a, b, u, &f);
+  refine_from(a, b, un, &fn);
+  if (fn < f) {
+    f = fn;
+    memcpy(u, un, sizeof u);
+  }
+  /* f has ridges where a straight edge is exactly perpendicular to u (the
+   * edge's two ends tie); the free search stalls on them, so search each
+   * edge's great circle, then search freely again from the best */
+  double edges[6][3];
+  int ne = 0;
+  for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
+  for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
+  double u0[3];
+  memcpy(u0, u, sizeof u0);
+  for (int k = 0; k < ne; k++) {
+    for (int st = 0; st < 2; st++) {
+      double uc[3], fc;
+      const double* from = st ? n : u0;
+      col_axpy(uc, from, -col_dot(from, edges[k]), edges[k]);
+      if (sc_sp_normalize3(uc) < 1e-9) continue;
+      fc = overlap_along(a, b, uc);
+      refine_circle(a, b, edges[k], uc, &fc);
+      if (fc < f) {
+        f = fc;
+        memcpy(u, uc, sizeof u);
+      }
+    }
+  }
+  refine_from(a, b, u, &f);
+  /* f(u) is the translation of b along u that separates the shapes, so the
+   * minimizer is already oriented from a to b */
+  memcpy(n, u, sizeof u);
+  *depth = f;
+}
+
 /* ---- box x box separating axis test (overlapping boxes) ---- */
 
 /* Minimum penetration over the 15 SAT axes; 1 with depth > 0 and the unit
@@ -457,11 +624,21 @@ static int feature(const sc_col_shape* s, const double d[3], double V[8][3]) {
       break;
     }
   }
+  /* swept radius: a vertex moves along d (the support point); a capsule's
+   * side line moves along the part of d normal to the axis, which keeps it
+   * on the surface (the generator line facing d) */
+  double off[3] = {d[0], d[1], d[2]};
+  if (s->core == SC_CORE_SEGMENT && m == 2) {
+    double ax[3];
+    col_axis(ax, s->R, 2);
+    col_axpy(off, d, -col_dot(d, ax), ax);
+    sc_sp_normalize3(off);
+  }
   for (int k = 0; k < m; k++) {
     double xw[3];
     sc_sp_mat3_vec(xw, s->R, L[k]);
     sc_sp_add3(V[k], xw, s->p);
-    if (s->radius > 0) col_axpy(V[k], V[k], s->radius, d);
+    if (s->radius > 0) col_axpy(V[k], V[k], s->radius, off);
   }
   return m;
 }
@@ -607,28 +784,77 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
   sc_sp_scale3(mn, n, -1);
   int ma = feature(a, n, FA), mb = feature(b, mn, FB);
   if ((ma < 2 || mb < 2) && !single) return 0;
-  if (ma == 1 && mb == 1) { /* vertex against vertex */
-    double r[3];
-    col_sub(r, FB[0], FA[0]);
-    double phi = col_dot(r, n);
-    if (!(phi <= margin)) return 0;
-    col_point_set(out, FA[0], FB[0], n, phi);
-    return 1;
-  }
   plane2 P;
   memcpy(P.o, o, sizeof P.o);
   memcpy(P.n, n, sizeof P.n);
   sc_sp_tangents(P.t1, P.t2, n);
-  double A2[8][2], B2[8][2];
+  double A2[8][2] = {{0}}, B2[8][2] = {{0}};
   for (int i = 0; i < ma; i++) proj2(A2[i], &P, FA[i]);
   for (int i = 0; i < mb; i++) proj2(B2[i], &P, FB[i]);
   double Q[MAXQ][2];
   int nq = 0;
   double tol = 1e-9 * scale;
   if (ma == 1 || mb == 1) {
-    /* a vertex against an edge or a face: its projection */
-    memcpy(Q[0], ma == 1 ? A2[0] : B2[0], sizeof Q[0]);
-    nq = 1;
+    /* a vertex against a vertex, an edge or a face: the witness on the other
+     * feature is the point under the vertex along n, or (when the normal is
+     * not exact and the vertex misses the feature) the feature's nearest
+     * point in the projection */
+    int va = ma == 1;
+    const double* v = va ? FA[0] : FB[0];
+    const double* q = va ? A2[0] : B2[0];
+    double(*F3)[3] = va ? FB : FA;
+    double(*F)[2] = va ? B2 : A2;
+    int mf = va ? mb : ma;
+    double w[3];
+    if (mf == 1) {
+      memcpy(w, F3[0], sizeof w);
+    } else {
+      int inside = mf >= 3;
+      const sc_col_shape* fs = va ? b : a;
+      if (mf == 8 && fs->core == SC_CORE_CYLINDER) {
+        /* a cap: test the disc itself, not its inscribed octagon */
+        double cx = 0, cy = 0;
+        for (int k = 0; k < 8; k++) {
+          cx += F[k][0] / 8;
+          cy += F[k][1] / 8;
+        }
+        double r2 = (F[0][0] - cx) * (F[0][0] - cx) + (F[0][1] - cy) * (F[0][1] - cy);
+        inside = (q[0] - cx) * (q[0] - cx) + (q[1] - cy) * (q[1] - cy) <= r2 * (1 + 1e-12);
+      }
+      for (int i = 0; i < mf && inside && mf != 8; i++) {
+        double c = cross2(F[i], F[(i + 1) % mf], q), area2 = 0;
+        for (int k = 0; k < mf; k++)
+          area2 += F[k][0] * F[(k + 1) % mf][1] - F[(k + 1) % mf][0] * F[k][1];
+        if (c * area2 < 0) inside = 0;
+      }
+      if (inside) {
+        double h = feature_height(&P, F3, mf, q);
+        for (int k = 0; k < 3; k++) w[k] = o[k] + q[0] * P.t1[k] + q[1] * P.t2[k] + h * n[k];
+      } else { /* nearest point of the edges (or the segment) */
+        double best = INFINITY;
+        int ne = mf == 2 ? 1 : mf;
+        for (int i = 0; i < ne; i++) {
+          const double *f0 = F[i], *f1 = F[(i + 1) % mf];
+          double e[2] = {f1[0] - f0[0], f1[1] - f0[1]};
+          double ee = e[0] * e[0] + e[1] * e[1];
+          double t = ee > 0 ? ((q[0] - f0[0]) * e[0] + (q[1] - f0[1]) * e[1]) / ee : 0;
+          t = t < 0 ? 0 : (t > 1 ? 1 : t);
+          double dx = f0[0] + t * e[0] - q[0], dy = f0[1] + t * e[1] - q[1];
+          if (dx * dx + dy * dy < best) {
+            best = dx * dx + dy * dy;
+            for (int k = 0; k < 3; k++) w[k] = F3[i][k] + t * (F3[(i + 1) % mf][k] - F3[i][k]);
+          }
+        }
+      }
+    }
+    const double* wa = va ? v : w;
+    const double* wb = va ? w : v;
+    double r[3];
+    col_sub(r, wb, wa);
+    double phi = col_dot(r, n);
+    if (!(phi <= margin)) return 0;
+    col_point_set(out, wa, wb, n, phi);
+    return 1;
   } else if (ma >= 3 || mb >= 3) {
     /* the polygon with more vertices clips the other */
     int a_clips = ma >= mb;
@@ -755,10 +981,16 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
       depth = 0;
       sc_col_core_support(a, n, pos);
     }
+    refine_penetration(a, b, n, &depth);
+    /* witness pair: the support points of a along n and of b along -n
+     * (their difference is depth n at the exact minimizer; libccd's pos is
+     * only near the contact, not midway between the surfaces) */
+    double mn[3], sb[3];
+    sc_sp_scale3(mn, n, -1);
+    full_support(a, n, wa);
+    full_support(b, mn, sb);
     dist = -depth;
-    for (int i = 0; i < 3; i++) deep.pos[i] = pos[i];
-    memcpy(deep.normal, n, sizeof n);
-    deep.dist = dist;
+    col_point_set(&deep, wa, sb, n, dist);
   }
   sc_col_point cand[MAXQ + 1];
   /* separated: GJK's witness pair is exact, so a manifold must have >= 2
