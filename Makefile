@@ -17,8 +17,8 @@ else
 endif
 
 CC      ?= cc
-PKGS    := yaml-0.1 lapacke hdf5
-DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev \
+PKGS    := yaml-0.1 lapacke hdf5 ccd
+DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

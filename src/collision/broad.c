@@ -1,0 +1,277 @@
+/* broad: broad phase (sweep and prune), the model-level driver and the pair
+ * parameter rules.
+ *
+ * Sweep and prune (Baraff 1992; Cohen et al., I-COLLIDE 1995) along one
+ * axis: the axis with the largest variance of the AABB centres.  The
+ * non-plane geoms are kept in d->geom_order sorted by (AABB min on that axis,
+ * geom index) with an insertion sort; from one step to the next the order is
+ * nearly sorted, so the sort costs about O(n).  Walking the sorted list, a
+ * geom is paired with the following geoms whose min is <= its max, and the
+ * pair is kept when the AABBs also overlap on the other two axes.  Planes
+ * have infinite AABBs and are tested against every non-static geom, culled by
+ * the bounding sphere: z.(c - p0) - rbound > margin means no contact.
+ *
+ * Output order: contacts are sorted by (geom a, geom b, point index) with a
+ * heap sort (in place, no scratch; keys are unique so the result is
+ * deterministic).  When the buffer is full, a new point replaces the
+ * shallowest stored point if it is deeper, so the deepest points survive. */
+#include "collision/col_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+double sc_col_combine_stiffness(double ka, double kb) {
+  if (isinf(ka) && isinf(kb)) return INFINITY;
+  if (isinf(ka)) return kb;
+  if (isinf(kb)) return ka;
+  if (ka + kb <= 0) return 0;
+  return ka * kb / (ka + kb);
+}
+
+double sc_col_combine_dissipation(double ka, double ta, double kb, double tb) {
+  int ia = isinf(ka), ib = isinf(kb);
+  if (ia && ib) return 0.5 * (ta + tb);
+  if (ia) return tb;
+  if (ib) return ta;
+  if (ka + kb <= 0) return 0.5 * (ta + tb);
+  return (kb * ta + ka * tb) / (ka + kb);
+}
+
+double sc_col_combine_friction(double mua, double mub) {
+  if (mua + mub <= 0) return 0;
+  return 2 * mua * mub / (mua + mub);
+}
+
+void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double R[9],
+                 const double s[3], double margin) {
+  double e[3];
+  for (int i = 0; i < 3; i++) {
+    const double* row = R + 3 * i; /* row i: world axis i in local coordinates */
+    double az = fabs(row[2]);
+    switch (t) {
+      case SC_GEOM_SPHERE:
+        e[i] = s[0];
+        break;
+      case SC_GEOM_CAPSULE:
+        e[i] = az * 0.5 * s[1] + s[0];
+        break;
+      case SC_GEOM_BOX:
+        e[i] = fabs(row[0]) * s[0] + fabs(row[1]) * s[1] + az * s[2];
+        break;
+      case SC_GEOM_CYLINDER:
+        e[i] = az * 0.5 * s[1] + s[0] * sqrt(fmax(0, 1 - az * az));
+        break;
+      case SC_GEOM_PLANE:
+      default:
+        e[i] = INFINITY;
+        break;
+    }
+  }
+  for (int i = 0; i < 3; i++) {
+    box[i] = isinf(e[i]) ? -HUGE_VAL : p[i] - e[i] - margin;
+    box[3 + i] = isinf(e[i]) ? HUGE_VAL : p[i] + e[i] + margin;
+  }
+}
+
+/* strict total order for the sweep: (min on axis, index) */
+static int sweep_less(const double* aabb, int axis, int g1, int g2) {
+  double a = aabb[6 * g1 + axis], b = aabb[6 * g2 + axis];
+  return a < b || (a == b && g1 < g2);
+}
+
+/* (geom a, geom b, point index); the point index is parked in c->k until the
+ * parameters are filled */
+static int contact_less(const sc_contact* x, const sc_contact* y) {
+  if (x->geom[0] != y->geom[0]) return x->geom[0] < y->geom[0];
+  if (x->geom[1] != y->geom[1]) return x->geom[1] < y->geom[1];
+  return x->k < y->k;
+}
+
+static void sift_down(sc_contact* c, int root, int n) {
+  for (;;) {
+    int child = 2 * root + 1;
+    if (child >= n) return;
+    if (child + 1 < n && contact_less(&c[child], &c[child + 1])) child++;
+    if (!contact_less(&c[root], &c[child])) return;
+    sc_contact t = c[root];
+    c[root] = c[child];
+    c[child] = t;
+    root = child;
+  }
+}
+
+static void heap_sort(sc_contact* c, int n) {
+  for (int i = n / 2 - 1; i >= 0; i--) sift_down(c, i, n);
+  for (int end = n - 1; end > 0; end--) {
+    sc_contact t = c[0];
+    c[0] = c[end];
+    c[end] = t;
+    sift_down(c, 0, end);
+  }
+}
+
+typedef struct detect_ctx {
+  const sc_model* m;
+  sc_data* d;
+  int dropped;
+} detect_ctx;
+
+static void store(detect_ctx* x, int ga, int gb, int idx, const sc_col_point* p) {
+  sc_data* d = x->d;
+  sc_contact* c;
+  if (d->ncon < d->ncon_max) {
+    c = &d->contact[d->ncon++];
+  } else {
+    /* full: replace the shallowest point if this one is deeper */
+    int w = -1;
+    for (int i = 0; i < d->ncon; i++)
+      if (w < 0 || d->contact[i].dist > d->contact[w].dist) w = i;
+    x->dropped++;
+    if (w < 0 || !(p->dist < d->contact[w].dist)) return;
+    c = &d->contact[w];
+  }
+  memcpy(c->pos, p->pos, sizeof c->pos);
+  double t1[3], t2[3];
+  sc_sp_tangents(t1, t2, p->normal);
+  memcpy(c->frame, t1, sizeof t1);
+  memcpy(c->frame + 3, t2, sizeof t2);
+  memcpy(c->frame + 6, p->normal, sizeof t1);
+  c->dist = p->dist;
+  c->geom[0] = ga;
+  c->geom[1] = gb;
+  c->body[0] = x->m->geom_body[ga];
+  c->body[1] = x->m->geom_body[gb];
+  c->k = idx;
+  c->taud = 0;
+  c->mu = 0;
+}
+
+static void test_pair(detect_ctx* x, int g1, int g2) {
+  const sc_model* m = x->m;
+  const sc_data* d = x->d;
+  int a = g1 < g2 ? g1 : g2, b = g1 < g2 ? g2 : g1;
+  int ba = m->geom_body[a], bb = m->geom_body[b];
+  if (ba == bb) return; /* same body, or both static */
+  if ((bb != 0 && m->body_parent[bb] == ba && ba != 0) ||
+      (ba != 0 && m->body_parent[ba] == bb && bb != 0))
+    return; /* parent-child: the joint governs them */
+  if (!sc_col_supported(m->geom_type[a], m->geom_type[b])) return;
+  sc_col_point pts[SC_COL_MAX_POINTS];
+  int n = sc_col_pair(m->geom_type[a], d->geom_xpos + 3 * a, d->geom_xrot + 9 * a,
+                      m->geom_size + 3 * a, m->geom_type[b], d->geom_xpos + 3 * b,
+                      d->geom_xrot + 9 * b, m->geom_size + 3 * b, m->opt.margin, pts,
+                      SC_COL_MAX_POINTS);
+  for (int i = 0; i < n; i++) store(x, a, b, i, &pts[i]);
+}
+
+sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
+  int ng = m->ngeom;
+  double margin = m->opt.margin;
+  int* order = d->geom_order;
+  int* mark = d->pair_scratch;
+  detect_ctx x = {m, d, 0};
+  d->ncon = 0;
+
+  // world AABBs
+  int nn = 0;
+  for (int g = 0; g < ng; g++) {
+    sc_col_aabb(d->geom_aabb + 6 * g, m->geom_type[g], d->geom_xpos + 3 * g,
+                d->geom_xrot + 9 * g, m->geom_size + 3 * g, margin);
+    if (m->geom_type[g] != SC_GEOM_PLANE) nn++;
+  }
+
+  // the kept order must list every non-plane geom once, then the planes
+  for (int g = 0; g < ng; g++) mark[g] = 0;
+  int valid = 1;
+  for (int i = 0; i < ng && valid; i++) {
+    int g = order[i];
+    if (g < 0 || g >= ng || mark[g] || (m->geom_type[g] == SC_GEOM_PLANE) != (i >= nn))
+      valid = 0;
+    else
+      mark[g] = 1;
+  }
+  if (!valid) {
+    int k = 0, kp = nn;
+    for (int g = 0; g < ng; g++) {
+      if (m->geom_type[g] == SC_GEOM_PLANE)
+        order[kp++] = g;
+      else
+        order[k++] = g;
+    }
+  }
+
+  // sweep axis: largest variance of the AABB centres
+  int axis = 0;
+  if (nn > 1) {
+    double s1[3] = {0, 0, 0}, s2[3] = {0, 0, 0};
+    for (int i = 0; i < nn; i++) {
+      const double* bx = d->geom_aabb + 6 * order[i];
+      for (int k = 0; k < 3; k++) {
+        double c = 0.5 * (bx[k] + bx[3 + k]);
+        s1[k] += c;
+        s2[k] += c * c;
+      }
+    }
+    double best = -1;
+    for (int k = 0; k < 3; k++) {
+      double var = s2[k] / nn - (s1[k] / nn) * (s1[k] / nn);
+      if (var > best) {
+        best = var;
+        axis = k;
+      }
+    }
+  }
+
+  // insertion sort: nearly sorted from the previous call
+  for (int i = 1; i < nn; i++) {
+    int g = order[i], j = i - 1;
+    while (j >= 0 && sweep_less(d->geom_aabb, axis, g, order[j])) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = g;
+  }
+
+  // sweep
+  int o1 = (axis + 1) % 3, o2 = (axis + 2) % 3;
+  for (int i = 0; i < nn; i++) {
+    int gi = order[i];
+    const double* bi = d->geom_aabb + 6 * gi;
+    for (int j = i + 1; j < nn; j++) {
+      int gj = order[j];
+      const double* bj = d->geom_aabb + 6 * gj;
+      if (bj[axis] > bi[3 + axis]) break;
+      if (bj[o1] > bi[3 + o1] || bi[o1] > bj[3 + o1]) continue;
+      if (bj[o2] > bi[3 + o2] || bi[o2] > bj[3 + o2]) continue;
+      test_pair(&x, gi, gj);
+    }
+  }
+
+  // planes against every non-static geom
+  for (int ip = nn; ip < ng; ip++) {
+    int gp = order[ip];
+    double z[3];
+    col_axis(z, d->geom_xrot + 9 * gp, 2);
+    for (int i = 0; i < nn; i++) {
+      int g = order[i];
+      if (m->geom_body[g] == m->geom_body[gp]) continue;
+      double r[3];
+      col_sub(r, d->geom_xpos + 3 * g, d->geom_xpos + 3 * gp);
+      if (col_dot(z, r) - m->geom_rbound[g] > margin) continue;
+      test_pair(&x, gp, g);
+    }
+  }
+
+  // deterministic order, then the pair parameters
+  heap_sort(d->contact, d->ncon);
+  for (int i = 0; i < d->ncon; i++) {
+    sc_contact* c = &d->contact[i];
+    int a = c->geom[0], b = c->geom[1];
+    c->k = sc_col_combine_stiffness(m->geom_stiffness[a], m->geom_stiffness[b]);
+    c->taud = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_dissipation[a],
+                                         m->geom_stiffness[b], m->geom_dissipation[b]);
+    c->mu = sc_col_combine_friction(m->geom_friction[a], m->geom_friction[b]);
+  }
+  if (dropped) *dropped = x.dropped;
+  return SC_OK;
+}

@@ -1,0 +1,79 @@
+/* col_internal: shared pieces of the collision module (not a public API). */
+#ifndef SC_COL_INTERNAL_H
+#define SC_COL_INTERNAL_H
+
+#include "collision/collision.h"
+
+/* A shape as a convex "core" swept by a sphere of `radius`:
+ * sphere = point + r, capsule = segment + r, box and cylinder have r = 0. */
+typedef enum sc_col_core {
+  SC_CORE_POINT = 0,
+  SC_CORE_SEGMENT = 1, /* half length hs[2] along the local z axis */
+  SC_CORE_BOX = 2,     /* half extents hs[0..2] */
+  SC_CORE_CYLINDER = 3 /* radius hs[0], half length hs[2] */
+} sc_col_core;
+
+typedef struct sc_col_shape {
+  sc_col_core core;
+  double p[3];
+  double R[9]; /* row-major, local -> world */
+  double hs[3];
+  double radius;
+} sc_col_shape;
+
+void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const double R[9],
+                       const double size[3]);
+/* Support point of the core (radius excluded) in world direction d. */
+void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]);
+/* GJK distance between the cores.  Returns 1 and the distance and witness
+ * points (on the cores) when they are separated, 0 when they touch or
+ * overlap. */
+int sc_col_gjk(const sc_col_shape* a, const sc_col_shape* b, double* dist, double wa[3],
+               double wb[3]);
+/* General convex pair (cores + radii): separation by GJK, penetration by MPR
+ * (libccd), manifold by clipping the two contact features. */
+int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
+                  sc_col_point* out, int max);
+/* Keep at most `limit` of the n points: the deepest, then repeatedly the one
+ * farthest from those kept.  Keeps the original relative order.  Returns the
+ * new count. */
+int sc_col_reduce(sc_col_point* pts, int n, int limit);
+
+/* small vector helpers */
+static inline double col_dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void col_sub(double r[3], const double a[3], const double b[3]) {
+  r[0] = a[0] - b[0];
+  r[1] = a[1] - b[1];
+  r[2] = a[2] - b[2];
+}
+static inline void col_axpy(double r[3], const double a[3], double s, const double b[3]) {
+  r[0] = a[0] + s * b[0];
+  r[1] = a[1] + s * b[1];
+  r[2] = a[2] + s * b[2];
+}
+static inline void col_cross(double r[3], const double a[3], const double b[3]) {
+  double t0 = a[1] * b[2] - a[2] * b[1], t1 = a[2] * b[0] - a[0] * b[2],
+         t2 = a[0] * b[1] - a[1] * b[0];
+  r[0] = t0;
+  r[1] = t1;
+  r[2] = t2;
+}
+/* column j of a row-major rotation = local axis j in world */
+static inline void col_axis(double r[3], const double R[9], int j) {
+  r[0] = R[j];
+  r[1] = R[3 + j];
+  r[2] = R[6 + j];
+}
+/* fill a point from the two witness points and the normal */
+static inline void col_point_set(sc_col_point* c, const double wa[3], const double wb[3],
+                                 const double n[3], double dist) {
+  for (int i = 0; i < 3; i++) {
+    c->pos[i] = 0.5 * (wa[i] + wb[i]);
+    c->normal[i] = n[i];
+  }
+  c->dist = dist;
+}
+
+#endif

@@ -1,0 +1,74 @@
+/* collision: broad phase, narrow phase and contact manifolds.
+ *
+ * Conventions for a contact point between geoms a and b:
+ *  - normal n (unit, world) points from a to b;
+ *  - dist phi is the signed distance between the surfaces along n (negative in
+ *    overlap, = -penetration depth);
+ *  - pos is the point midway between the two surface witness points;
+ *  - a point is reported when phi <= margin, so approaching bodies are caught
+ *    one step early.
+ * Flat-on-flat contacts give several points (a manifold, at most
+ * SC_COL_MANIFOLD of them per pair after reduction to well-spread points).
+ *
+ * Pair parameters (sc_col_detect applies these to the two geoms' values):
+ *  - stiffness: springs in series, k = ka kb / (ka + kb); an infinite
+ *    (rigid) side returns the other side's k; both infinite -> infinite;
+ *    both zero -> 0.
+ *  - dissipation time: each geom is a spring with a damper c = k tau in
+ *    parallel; putting the two in series and matching the combined damper
+ *    c = k tau to first order gives tau = (kb ta + ka tb) / (ka + kb), i.e.
+ *    the softer side's tau dominates.  A rigid side contributes nothing
+ *    (ka = inf -> tb).  Both rigid (or both zero): the mean (ta + tb) / 2,
+ *    which is also the equal-stiffness limit of the formula.
+ *  - friction: harmonic mean mu = 2 mua mub / (mua + mub), 0 if both are 0
+ *    (so a frictionless side makes the pair frictionless). */
+#ifndef SC_COLLISION_H
+#define SC_COLLISION_H
+
+#include "core/core.h"
+#include "model/model.h"
+#include "state/state.h"
+
+typedef struct sc_col_point {
+  double pos[3];    /* world, m: midway between the two surfaces */
+  double normal[3]; /* unit, world, from a to b */
+  double dist;      /* signed gap, m */
+} sc_col_point;
+
+#define SC_COL_MAX_POINTS 8
+/* Manifolds are reduced to at most this many well-spread points per pair. */
+#define SC_COL_MANIFOLD 4
+
+/* 1 if the narrow phase handles this pair of types (either order), else 0. */
+int sc_col_supported(sc_geom_type a, sc_geom_type b);
+
+/* Narrow phase between two posed shapes (world position, row-major world
+ * rotation local -> world, size as in sc_geom_type).  Writes up to `max`
+ * points with phi <= margin, normal from a to b; returns the count.  Either
+ * argument order gives the same points with opposite normals.  Unsupported
+ * pairs return 0. */
+int sc_col_pair(sc_geom_type ta, const double pa[3], const double Ra[9], const double sa[3],
+                sc_geom_type tb, const double pb[3], const double Rb[9], const double sb[3],
+                double margin, sc_col_point* out, int max);
+
+/* Broad + narrow phase over the model, using d->geom_xpos/geom_xrot (filled
+ * by kinematics).  Fills d->contact[0..d->ncon) with pos, frame (rows t1, t2,
+ * n from sc_sp_tangents), dist, geom (a < b), body and the pair parameters
+ * above.  Skips pairs on the same body, world-world pairs and pairs of bodies
+ * directly connected by a joint (parent-child, unless the parent is the
+ * world).  If more than d->ncon_max points are found the deepest are kept and
+ * *dropped (may be NULL) says how many were dropped.  Order: by geom pair,
+ * then by point.  Writes d->geom_aabb (world AABBs incl. margin), keeps the
+ * sweep order in d->geom_order, uses d->pair_scratch; never allocates. */
+sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped);
+
+/* World AABB [min xyz, max xyz] of a posed shape grown by margin (planes:
+ * infinite). */
+void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double R[9],
+                 const double s[3], double margin);
+
+double sc_col_combine_stiffness(double ka, double kb);
+double sc_col_combine_dissipation(double ka, double ta, double kb, double tb);
+double sc_col_combine_friction(double mua, double mub);
+
+#endif

@@ -1,0 +1,1014 @@
+/* convex: general convex-convex narrow phase (capsule x box, capsule x
+ * cylinder, box x box, box x cylinder, cylinder x cylinder).
+ *
+ * Each shape is a core C (point, segment, box, cylinder) swept by a sphere of
+ * radius r, described by its support map s_C(d) = argmax_{x in C} d.x.
+ *
+ * Separation: GJK (Gilbert, Johnson & Keerthi 1988; closest point of the
+ * simplex by Voronoi regions as in Ericson, "Real-Time Collision Detection"
+ * 5.1 and 9.5) on the Minkowski difference Ca - Cb gives the exact core
+ * distance |v| and witness points; then phi = |v| - ra - rb and
+ * n = (wb - wa)/|wb - wa|.  It is exact for separated cores and needs no
+ * allocation, which is why it is hand-written rather than taken from libccd
+ * (libccd only reports intersection, not distance).
+ *
+ * Penetration (cores touching): Minkowski Portal Refinement (Snethen,
+ * "XenoCollide", Game Programming Gems 7) from libccd, ccdMPRPenetration, on
+ * the full swept shapes.  MPR does not allocate (libccd's EPA does) and is
+ * robust for curved shapes; its depth is the depth along the refined portal
+ * normal, which equals the minimum penetration depth for shallow face
+ * contacts and over-estimates it slightly for deep ones.  For box x box the
+ * penetration is instead found exactly by the separating axis test (15
+ * axes: 3 + 3 face normals and 9 edge cross products).
+ *
+ * Manifold: with the normal n fixed, each shape reports the feature of its
+ * surface facing the other (box: face, edge or vertex; cylinder: cap
+ * polygon, side line or rim point; capsule: side line or end point), chosen by
+ * an angular tolerance.  The features are projected onto the plane normal to
+ * n and intersected (Sutherland-Hodgman polygon clipping, Cyrus-Beck segment
+ * clipping or segment-segment intersection).  At each vertex q of the
+ * intersection the gap is measured along n between the two feature
+ * surfaces, phi(q) = h_b(q) - h_a(q), and points with phi <= margin are kept;
+ * the deepest GJK/MPR point is added when it is deeper than all of them.
+ * The set is then reduced to SC_COL_MANIFOLD well-spread points. */
+#include "collision/col_internal.h"
+
+#include <ccd/ccd.h>
+#include <math.h>
+#include <string.h>
+
+void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const double R[9],
+                       const double size[3]) {
+  memcpy(s->p, p, sizeof s->p);
+  memcpy(s->R, R, sizeof s->R);
+  s->hs[0] = s->hs[1] = s->hs[2] = 0;
+  s->radius = 0;
+  switch (t) {
+    case SC_GEOM_SPHERE:
+      s->core = SC_CORE_POINT;
+      s->radius = size[0];
+      break;
+    case SC_GEOM_CAPSULE:
+      s->core = SC_CORE_SEGMENT;
+      s->radius = size[0];
+      s->hs[2] = 0.5 * size[1];
+      break;
+    case SC_GEOM_BOX:
+      s->core = SC_CORE_BOX;
+      memcpy(s->hs, size, sizeof s->hs);
+      break;
+    case SC_GEOM_CYLINDER:
+    default:
+      s->core = SC_CORE_CYLINDER;
+      s->hs[0] = size[0];
+      s->hs[2] = 0.5 * size[1];
+      break;
+  }
+}
+
+static double sgn(double x) { return x < 0 ? -1.0 : 1.0; }
+
+void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]) {
+  double dl[3], xl[3] = {0, 0, 0};
+  sc_sp_mat3_Tvec(dl, s->R, d);
+  switch (s->core) {
+    case SC_CORE_POINT:
+      break;
+    case SC_CORE_SEGMENT:
+      xl[2] = sgn(dl[2]) * s->hs[2];
+      break;
+    case SC_CORE_BOX:
+      for (int i = 0; i < 3; i++) xl[i] = sgn(dl[i]) * s->hs[i];
+      break;
+    case SC_CORE_CYLINDER: {
+      double rho = sqrt(dl[0] * dl[0] + dl[1] * dl[1]);
+      if (rho > 1e-300) {
+        xl[0] = s->hs[0] * dl[0] / rho;
+        xl[1] = s->hs[0] * dl[1] / rho;
+      }
+      xl[2] = sgn(dl[2]) * s->hs[2];
+      break;
+    }
+  }
+  double xw[3];
+  sc_sp_mat3_vec(xw, s->R, xl);
+  sc_sp_add3(out, xw, s->p);
+}
+
+/* ---- GJK ---- */
+
+typedef struct gjk_vert {
+  double w[3], a[3], b[3]; /* w = a - b */
+} gjk_vert;
+
+/* Closest point to the origin on the simplex s[0..n); reduces the simplex to
+ * the smallest sub-simplex containing it and writes barycentric weights.
+ * Returns the new vertex count, or 0 when a tetrahedron contains the origin. */
+static int closest_segment(gjk_vert* s, double* lam) {
+  double ab[3];
+  col_sub(ab, s[1].w, s[0].w);
+  double den = col_dot(ab, ab);
+  double t = den > 0 ? -col_dot(s[0].w, ab) / den : 0;
+  if (t <= 0) {
+    lam[0] = 1;
+    return 1;
+  }
+  if (t >= 1) {
+    s[0] = s[1];
+    lam[0] = 1;
+    return 1;
+  }
+  lam[0] = 1 - t;
+  lam[1] = t;
+  return 2;
+}
+
+static int closest_triangle(gjk_vert* s, double* lam) {
+  /* Ericson 5.1.5 with p = origin */
+  const double *a = s[0].w, *b = s[1].w, *c = s[2].w;
+  double ab[3], ac[3], ap[3], bp[3], cp[3];
+  col_sub(ab, b, a);
+  col_sub(ac, c, a);
+  sc_sp_scale3(ap, a, -1);
+  double d1 = col_dot(ab, ap), d2 = col_dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) {
+    lam[0] = 1;
+    return 1;
+  }
+  sc_sp_scale3(bp, b, -1);
+  double d3 = col_dot(ab, bp), d4 = col_dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) {
+    s[0] = s[1];
+    lam[0] = 1;
+    return 1;
+  }
+  double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    double v = d1 / (d1 - d3);
+    lam[0] = 1 - v;
+    lam[1] = v;
+    return 2;
+  }
+  sc_sp_scale3(cp, c, -1);
+  double d5 = col_dot(ab, cp), d6 = col_dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) {
+    s[0] = s[2];
+    lam[0] = 1;
+    return 1;
+  }
+  double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    double w = d2 / (d2 - d6);
+    s[1] = s[2];
+    lam[0] = 1 - w;
+    lam[1] = w;
+    return 2;
+  }
+  double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    s[0] = s[1];
+    s[1] = s[2];
+    lam[0] = 1 - w;
+    lam[1] = w;
+    return 2;
+  }
+  double den = va + vb + vc;
+  if (!(den > 0)) { /* degenerate triangle: fall back to its best edge */
+    return closest_segment(s, lam);
+  }
+  double v = vb / den, w = vc / den;
+  lam[0] = 1 - v - w;
+  lam[1] = v;
+  lam[2] = w;
+  return 3;
+}
+
+static void combine(const gjk_vert* s, const double* lam, int n, double v[3], double pa[3],
+                    double pb[3]) {
+  for (int k = 0; k < 3; k++) v[k] = pa[k] = pb[k] = 0;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) {
+      v[k] += lam[i] * s[i].w[k];
+      pa[k] += lam[i] * s[i].a[k];
+      pb[k] += lam[i] * s[i].b[k];
+    }
+}
+
+static int closest_tetra(gjk_vert* s, double* lam) {
+  /* for each face whose outer side holds the origin, the closest point on it;
+   * keep the best.  No such face: the origin is inside. */
+  static const int face[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  double best = INFINITY;
+  gjk_vert bs[3];
+  double bl[3] = {0, 0, 0};
+  int bn = -1;
+  for (int f = 0; f < 4; f++) {
+    const double *a = s[face[f][0]].w, *b = s[face[f][1]].w, *c = s[face[f][2]].w,
+                 *d = s[face[f][3]].w;
+    double ab[3], ac[3], nrm[3], ad[3];
+    col_sub(ab, b, a);
+    col_sub(ac, c, a);
+    col_cross(nrm, ab, ac);
+    col_sub(ad, d, a);
+    double sd = col_dot(nrm, ad), so = -col_dot(nrm, a);
+    if (sd * so >= 0 && sd != 0) continue; /* origin on the same side as d */
+    gjk_vert t[3] = {s[face[f][0]], s[face[f][1]], s[face[f][2]]};
+    double l[3];
+    int n = closest_triangle(t, l);
+    double v[3], pa[3], pb[3];
+    combine(t, l, n, v, pa, pb);
+    double vv = col_dot(v, v);
+    if (vv < best) {
+      best = vv;
+      bn = n;
+      memcpy(bs, t, sizeof bs);
+      memcpy(bl, l, sizeof bl);
+    }
+  }
+  if (bn < 0) return 0;
+  memcpy(s, bs, sizeof bs);
+  memcpy(lam, bl, sizeof bl);
+  return bn;
+}
+
+int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double* dist, double wa[3],
+               double wb[3]) {
+  gjk_vert s[4];
+  double lam[4] = {1, 0, 0, 0};
+  int n = 1;
+  double d[3], nd[3];
+  col_sub(d, B->p, A->p);
+  if (col_dot(d, d) == 0) d[0] = 1;
+  sc_sp_scale3(nd, d, -1);
+  /* first vertex: the pair of support points facing each other */
+  sc_col_core_support(A, d, s[0].a);
+  sc_col_core_support(B, nd, s[0].b);
+  col_sub(s[0].w, s[0].a, s[0].b);
+  double v[3], pa[3], pb[3];
+  memcpy(v, s[0].w, sizeof v);
+  memcpy(pa, s[0].a, sizeof pa);
+  memcpy(pb, s[0].b, sizeof pb);
+  double scale = 1e-300 + fabs(A->hs[0]) + fabs(A->hs[1]) + fabs(A->hs[2]) + fabs(B->hs[0]) +
+                 fabs(B->hs[1]) + fabs(B->hs[2]) + sqrt(col_dot(v, v));
+  double vv = col_dot(v, v);
+  for (int it = 0; it < 128; it++) {
+    if (vv <= 1e-24 * scale * scale) return 0; /* touching */
+    gjk_vert w;
+    sc_sp_scale3(nd, v, -1);
+    sc_col_core_support(A, nd, w.a);
+    sc_col_core_support(B, v, w.b);
+    col_sub(w.w, w.a, w.b);
+    /* converged: the support plane is within round-off of v */
+    if (vv - col_dot(v, w.w) <= 1e-13 * vv) break;
+    int dup = 0;
+    for (int i = 0; i < n; i++) {
+      double e[3];
+      col_sub(e, w.w, s[i].w);
+      if (col_dot(e, e) <= 1e-26 * scale * scale) dup = 1;
+    }
+    if (dup) break;
+    s[n++] = w;
+    if (n == 2)
+      n = closest_segment(s, lam);
+    else if (n == 3)
+      n = closest_triangle(s, lam);
+    else
+      n = closest_tetra(s, lam);
+    if (n == 0) return 0; /* origin inside the tetrahedron */
+    double v2[3], pa2[3], pb2[3];
+    combine(s, lam, n, v2, pa2, pb2);
+    double vv2 = col_dot(v2, v2);
+    if (vv2 >= vv) break; /* no progress: keep the previous estimate */
+    memcpy(v, v2, sizeof v);
+    memcpy(pa, pa2, sizeof pa);
+    memcpy(pb, pb2, sizeof pb);
+    vv = vv2;
+  }
+  if (vv <= 1e-24 * scale * scale) return 0;
+  *dist = sqrt(vv);
+  memcpy(wa, pa, 3 * sizeof(double));
+  memcpy(wb, pb, 3 * sizeof(double));
+  return 1;
+}
+
+/* ---- MPR via libccd on the full (swept) shapes ---- */
+
+static void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
+  const sc_col_shape* s = obj;
+  double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, x[3];
+  sc_col_core_support(s, d, x);
+  if (s->radius > 0) {
+    double nd = sqrt(col_dot(d, d));
+    if (nd > 0) col_axpy(x, x, s->radius / nd, d);
+  }
+  for (int i = 0; i < 3; i++) out->v[i] = x[i];
+}
+
+static void ccd_center(const void* obj, ccd_vec3_t* c) {
+  const sc_col_shape* s = obj;
+  for (int i = 0; i < 3; i++) c->v[i] = s->p[i];
+}
+
+/* Penetration by MPR: 1 with depth, unit normal (a to b) and midpoint. */
+static int mpr(const sc_col_shape* a, const sc_col_shape* b, double* depth, double n[3],
+               double pos[3]) {
+  ccd_t ccd;
+  CCD_INIT(&ccd);
+  ccd.support1 = ccd_support;
+  ccd.support2 = ccd_support;
+  ccd.center1 = ccd_center;
+  ccd.center2 = ccd_center;
+  ccd.max_iterations = 200;
+  ccd.mpr_tolerance = 1e-12;
+  ccd_real_t dep;
+  ccd_vec3_t dir, p;
+  if (ccdMPRPenetration(a, b, &ccd, &dep, &dir, &p) != 0) return 0;
+  double dn[3] = {dir.v[0], dir.v[1], dir.v[2]};
+  if (sc_sp_normalize3(dn) == 0) return 0;
+  *depth = dep;
+  memcpy(n, dn, sizeof dn);
+  for (int i = 0; i < 3; i++) pos[i] = p.v[i];
+  return 1;
+}
+
+/* ---- penetration normal refinement ----
+ * The penetration depth is min over unit u of f(u) = h_A(u) + h_B(-u), the
+ * translation of b along u that separates the shapes (h = support
+ * function; the minimizer is the normal from a to b).  MPR's portal normal is only near the minimizer
+ * for edge/rim contacts, so f is evaluated on the candidate axes a
+ * separating-axis test would use (face normals of boxes, cylinder axes, box
+ * edges x the other shape's axis, and the MPR normal), and the best start is
+ * refined by a pattern search on the sphere (8 directions, step halved on
+ * failure).  Face contacts are found exactly from the candidates; curved
+ * contacts converge to the local minimum. */
+
+static void full_support(const sc_col_shape* s, const double d[3], double out[3]) {
+  sc_col_core_support(s, d, out);
+  if (s->radius > 0) col_axpy(out, out, s->radius, d);
+}
+
+static double overlap_along(const sc_col_shape* a, const sc_col_shape* b, const double u[3]) {
+  double mu[3], x[3], y[3];
+  sc_sp_scale3(mu, u, -1);
+  full_support(a, u, x);
+  full_support(b, mu, y);
+  return col_dot(u, x) - col_dot(u, y);
+}
+
+static void try_axis(const sc_col_shape* a, const sc_col_shape* b, const double v[3],
+                     double u[3], double* f) {
+  double w[3] = {v[0], v[1], v[2]};
+  if (sc_sp_normalize3(w) < 1e-9) return;
+  for (int sg = 0; sg < 2; sg++) {
+    double fv = overlap_along(a, b, w);
+    if (fv < *f) {
+      *f = fv;
+      memcpy(u, w, sizeof w);
+    }
+    sc_sp_scale3(w, w, -1);
+  }
+}
+
+/* axes that can carry a flat feature: box face normals; cylinder axis; and
+ * straight edges (box edges, segment and cylinder side lines) */
+static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, double edge[3][3]) {
+  *nface = 0;
+  int nedge = 0;
+  if (s->core == SC_CORE_BOX) {
+    for (int j = 0; j < 3; j++) {
+      col_axis(face[j], s->R, j);
+      col_axis(edge[j], s->R, j);
+    }
+    *nface = 3;
+    nedge = 3;
+  } else if (s->core == SC_CORE_CYLINDER) {
+    col_axis(face[0], s->R, 2);
+    col_axis(edge[0], s->R, 2);
+    *nface = 1;
+    nedge = 1;
+  } else if (s->core == SC_CORE_SEGMENT) {
+    col_axis(edge[0], s->R, 2);
+    nedge = 1;
+  }
+  return nedge;
+}
+
+static void refine_from(const sc_col_shape* a, const sc_col_shape* b, double u[3], double* f) {
+  double step = 0.05;
+  for (int it = 0; it < 400 && step > 1e-10; it++) {
+    double t1[3], t2[3], best[3], fb = *f;
+    sc_sp_tangents(t1, t2, u);
+    for (int k = 0; k < 8; k++) {
+      double c = cos(0.78539816339744831 * k) * step, sn = sin(0.78539816339744831 * k) * step;
+      double v[3];
+      for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      sc_sp_normalize3(v);
+      double fv = overlap_along(a, b, v);
+      if (fv < fb) {
+        fb = fv;
+        memcpy(best, v, sizeof v);
+      }
+    }
+    if (fb < *f) {
+      *f = fb;
+      memcpy(u, best, sizeof best);
+    } else {
+      step *= 0.5;
+    }
+  }
+}
+
+/* pattern search over the great circle normal to the unit edge e */
+static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const double e[3],
+                          double u[3], double* f) {
+  double q[3];
+  col_cross(q, e, u);
+  double step = 0.05;
+  for (int it = 0; it < 200 && step > 1e-11; it++) {
+    int moved = 0;
+    for (int sg = -1; sg <= 1 && !moved; sg += 2) {
+      double c = cos(sg * step), sn = sin(sg * step), v[3], w[3];
+      for (int i = 0; i < 3; i++) {
+        v[i] = c * u[i] + sn * q[i];
+        w[i] = c * q[i] - sn * u[i];
+      }
+      double fv = overlap_along(a, b, v);
+      if (fv < *f) {
+        *f = fv;
+        memcpy(u, v, 3 * sizeof(double));
+        memcpy(q, w, sizeof q);
+        moved = 1;
+      }
+    }
+    if (!moved) step *= 0.5;
+  }
+}
+
+/* refine the MPR normal n (a to b) and depth in place */
+static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
+                               double* depth) {
+  double u[3], f = INFINITY;
+  try_axis(a, b, n, u, &f);
+  double fa[3][3], fb[3][3], ea[3][3], eb[3][3];
+  int nfa, nfb;
+  int nea = shape_axes(a, fa, &nfa, ea), neb = shape_axes(b, fb, &nfb, eb);
+  for (int i = 0; i < nfa; i++) try_axis(a, b, fa[i], u, &f);
+  for (int i = 0; i < nfb; i++) try_axis(a, b, fb[i], u, &f);
+  for (int i = 0; i < nea; i++)
+    for (int j = 0; j < neb; j++) {
+      double c[3];
+      col_cross(c, ea[i], eb[j]);
+      try_axis(a, b, c, u, &f);
+    }
+  double un[3], fn = INFINITY;
+  try_axis(a, b, n, un, &fn);
+  refine_from(a, b, u, &f);
+  refine_from(a, b, un, &fn);
+  if (fn < f) {
+    f = fn;
+    memcpy(u, un, sizeof u);
+  }
+  /* f has ridges where a straight edge is exactly perpendicular to u (the
+   * edge's two ends tie); the free search stalls on them, so search each
+   * edge's great circle, then search freely again from the best */
+  double edges[6][3];
+  int ne = 0;
+  for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
+  for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
+  double u0[3];
+  memcpy(u0, u, sizeof u0);
+  for (int k = 0; k < ne; k++) {
+    for (int st = 0; st < 2; st++) {
+      double uc[3], fc;
+      const double* from = st ? n : u0;
+      col_axpy(uc, from, -col_dot(from, edges[k]), edges[k]);
+      if (sc_sp_normalize3(uc) < 1e-9) continue;
+      fc = overlap_along(a, b, uc);
+      refine_circle(a, b, edges[k], uc, &fc);
+      if (fc < f) {
+        f = fc;
+        memcpy(u, uc, sizeof u);
+      }
+    }
+  }
+  refine_from(a, b, u, &f);
+  /* f(u) is the translation of b along u that separates the shapes, so the
+   * minimizer is already oriented from a to b */
+  memcpy(n, u, sizeof u);
+  *depth = f;
+}
+
+/* ---- box x box separating axis test (overlapping boxes) ---- */
+
+/* Minimum penetration over the 15 SAT axes; 1 with depth > 0 and the unit
+ * axis oriented from a to b, 0 if some axis separates. */
+static int box_sat(const sc_col_shape* a, const sc_col_shape* b, double* depth, double n[3]) {
+  double ax[3][3], bx[3][3], cpq[3];
+  for (int j = 0; j < 3; j++) {
+    col_axis(ax[j], a->R, j);
+    col_axis(bx[j], b->R, j);
+  }
+  col_sub(cpq, b->p, a->p);
+  double best = INFINITY, bn[3] = {0, 0, 1};
+  for (int k = 0; k < 15; k++) {
+    double u[3];
+    if (k < 3)
+      memcpy(u, ax[k], sizeof u);
+    else if (k < 6)
+      memcpy(u, bx[k - 3], sizeof u);
+    else
+      col_cross(u, ax[(k - 6) / 3], bx[(k - 6) % 3]);
+    double len = sqrt(col_dot(u, u));
+    if (len < 1e-9) continue; /* parallel edges: covered by the face axes */
+    sc_sp_scale3(u, u, 1 / len);
+    double ra = 0, rb = 0;
+    for (int j = 0; j < 3; j++) {
+      ra += a->hs[j] * fabs(col_dot(ax[j], u));
+      rb += b->hs[j] * fabs(col_dot(bx[j], u));
+    }
+    double c = col_dot(cpq, u);
+    double pen = ra + rb - fabs(c);
+    if (pen < 0) return 0;
+    /* prefer face axes over edge axes on near ties: they give better manifolds */
+    double bias = k < 6 ? 0 : 1e-9 * (ra + rb);
+    if (pen + bias < best) {
+      best = pen + bias;
+      *depth = pen;
+      for (int i = 0; i < 3; i++) bn[i] = c < 0 ? -u[i] : u[i];
+    }
+  }
+  memcpy(n, bn, sizeof bn);
+  return 1;
+}
+
+/* ---- contact features ---- */
+
+/* below this |cos| an axis is taken as perpendicular to the normal */
+#define FEATURE_TOL 0.08
+
+/* The feature of s's surface facing direction d (unit, world): 1 vertex, 2
+ * (a segment) or >= 3 (a convex polygon in order).  Returns the count. */
+static int feature(const sc_col_shape* s, const double d[3], double V[8][3]) {
+  double dl[3];
+  sc_sp_mat3_Tvec(dl, s->R, d);
+  double L[8][3];
+  int m = 0;
+  switch (s->core) {
+    case SC_CORE_POINT:
+      L[0][0] = L[0][1] = L[0][2] = 0;
+      m = 1;
+      break;
+    case SC_CORE_SEGMENT:
+      L[0][0] = L[0][1] = 0;
+      L[0][2] = sgn(dl[2]) * s->hs[2];
+      m = 1;
+      if (fabs(dl[2]) < FEATURE_TOL) {
+        memcpy(L[1], L[0], sizeof L[0]);
+        L[0][2] = -s->hs[2];
+        L[1][2] = s->hs[2];
+        m = 2;
+      }
+      break;
+    case SC_CORE_BOX: {
+      int nfree = 0, fr[3];
+      for (int i = 0; i < 3; i++)
+        if (fabs(dl[i]) < FEATURE_TOL) fr[nfree++] = i;
+      double base[3];
+      for (int i = 0; i < 3; i++) base[i] = sgn(dl[i]) * s->hs[i];
+      if (nfree == 0) {
+        memcpy(L[0], base, sizeof base);
+        m = 1;
+      } else if (nfree == 1) {
+        memcpy(L[0], base, sizeof base);
+        memcpy(L[1], base, sizeof base);
+        L[0][fr[0]] = -s->hs[fr[0]];
+        L[1][fr[0]] = s->hs[fr[0]];
+        m = 2;
+      } else {
+        static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+        for (int k = 0; k < 4; k++) {
+          memcpy(L[k], base, sizeof base);
+          L[k][fr[0]] = sg[k][0] * s->hs[fr[0]];
+          L[k][fr[1]] = sg[k][1] * s->hs[fr[1]];
+        }
+        m = 4;
+      }
+      break;
+    }
+    case SC_CORE_CYLINDER: {
+      double rho = sqrt(dl[0] * dl[0] + dl[1] * dl[1]);
+      double r = s->hs[0], h = s->hs[2];
+      if (rho < FEATURE_TOL) {
+        /* cap: the rim as an inscribed octagon */
+        for (int k = 0; k < 8; k++) {
+          double th = 0.78539816339744831 * k; /* 2 pi k / 8 */
+          L[k][0] = r * cos(th);
+          L[k][1] = r * sin(th);
+          L[k][2] = sgn(dl[2]) * h;
+        }
+        m = 8;
+      } else {
+        double ux = dl[0] / rho, uy = dl[1] / rho;
+        L[0][0] = r * ux;
+        L[0][1] = r * uy;
+        L[0][2] = sgn(dl[2]) * h;
+        m = 1;
+        if (fabs(dl[2]) < FEATURE_TOL) {
+          memcpy(L[1], L[0], sizeof L[0]);
+          L[0][2] = -h;
+          L[1][2] = h;
+          m = 2;
+        }
+      }
+      break;
+    }
+  }
+  /* swept radius: a vertex moves along d (the support point); a capsule's
+   * side line moves along the part of d normal to the axis, which keeps it
+   * on the surface (the generator line facing d) */
+  double off[3] = {d[0], d[1], d[2]};
+  if (s->core == SC_CORE_SEGMENT && m == 2) {
+    double ax[3];
+    col_axis(ax, s->R, 2);
+    col_axpy(off, d, -col_dot(d, ax), ax);
+    sc_sp_normalize3(off);
+  }
+  for (int k = 0; k < m; k++) {
+    double xw[3];
+    sc_sp_mat3_vec(xw, s->R, L[k]);
+    sc_sp_add3(V[k], xw, s->p);
+    if (s->radius > 0) col_axpy(V[k], V[k], s->radius, off);
+  }
+  return m;
+}
+
+/* ---- clipping in the plane normal to n ---- */
+
+typedef struct plane2 {
+  double o[3], t1[3], t2[3], n[3];
+} plane2;
+
+static void proj2(double q[2], const plane2* P, const double x[3]) {
+  double r[3];
+  col_sub(r, x, P->o);
+  q[0] = col_dot(r, P->t1);
+  q[1] = col_dot(r, P->t2);
+}
+
+static double cross2(const double a[2], const double b[2], const double c[2]) {
+  return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+/* Height along n of feature F (m vertices) above the plane point q. */
+static double feature_height(const plane2* P, double F[8][3], int m, const double q[2]) {
+  if (m >= 3) {
+    double N[3] = {0, 0, 0};
+    for (int i = 0; i < m; i++) { /* Newell's normal */
+      const double *u = F[i], *v = F[(i + 1) % m];
+      N[0] += (u[1] - v[1]) * (u[2] + v[2]);
+      N[1] += (u[2] - v[2]) * (u[0] + v[0]);
+      N[2] += (u[0] - v[0]) * (u[1] + v[1]);
+    }
+    double x[3], r[3];
+    for (int i = 0; i < 3; i++) x[i] = P->o[i] + q[0] * P->t1[i] + q[1] * P->t2[i];
+    col_sub(r, F[0], x);
+    return col_dot(N, r) / col_dot(N, P->n);
+  }
+  double r[3];
+  if (m == 2) {
+    double q0[2], q1[2];
+    proj2(q0, P, F[0]);
+    proj2(q1, P, F[1]);
+    double e[2] = {q1[0] - q0[0], q1[1] - q0[1]};
+    double ee = e[0] * e[0] + e[1] * e[1];
+    double s = ee > 0 ? ((q[0] - q0[0]) * e[0] + (q[1] - q0[1]) * e[1]) / ee : 0;
+    s = s < 0 ? 0 : (s > 1 ? 1 : s);
+    double x[3];
+    for (int i = 0; i < 3; i++) x[i] = F[0][i] + s * (F[1][i] - F[0][i]);
+    col_sub(r, x, P->o);
+    return col_dot(r, P->n);
+  }
+  col_sub(r, F[0], P->o);
+  return col_dot(r, P->n);
+}
+
+#define MAXQ 32
+
+/* Sutherland-Hodgman: clip polygon S (ns) by convex CCW polygon C (nc). */
+static int clip_poly(double S[MAXQ][2], int ns, double C[8][2], int nc) {
+  double T[MAXQ][2];
+  for (int e = 0; e < nc && ns > 0; e++) {
+    const double *c0 = C[e], *c1 = C[(e + 1) % nc];
+    int nt = 0;
+    for (int i = 0; i < ns; i++) {
+      const double *p = S[i], *q = S[(i + 1) % ns];
+      double fp = cross2(c0, c1, p), fq = cross2(c0, c1, q);
+      if (fp >= 0 && nt < MAXQ) {
+        T[nt][0] = p[0];
+        T[nt][1] = p[1];
+        nt++;
+      }
+      if (((fp >= 0) != (fq >= 0)) && nt < MAXQ) {
+        double t = fp / (fp - fq);
+        T[nt][0] = p[0] + t * (q[0] - p[0]);
+        T[nt][1] = p[1] + t * (q[1] - p[1]);
+        nt++;
+      }
+    }
+    memcpy(S, T, sizeof(double) * 2 * (size_t)nt);
+    ns = nt;
+  }
+  return ns;
+}
+
+/* Cyrus-Beck: clip segment a-b by convex CCW polygon C; writes 0 or 2 points. */
+static int clip_segment(const double a[2], const double b[2], double C[8][2], int nc,
+                        double out[2][2]) {
+  double t0 = 0, t1 = 1;
+  for (int e = 0; e < nc; e++) {
+    double fa = cross2(C[e], C[(e + 1) % nc], a), fb = cross2(C[e], C[(e + 1) % nc], b);
+    if (fa < 0 && fb < 0) return 0;
+    if (fa < 0)
+      t0 = fmax(t0, fa / (fa - fb));
+    else if (fb < 0)
+      t1 = fmin(t1, fa / (fa - fb));
+  }
+  if (t0 > t1) return 0;
+  for (int k = 0; k < 2; k++) {
+    double t = k ? t1 : t0;
+    out[k][0] = a[0] + t * (b[0] - a[0]);
+    out[k][1] = a[1] + t * (b[1] - a[1]);
+  }
+  return 2;
+}
+
+/* Two segments in the plane: their overlap (2 points) when collinear, their
+ * crossing (1 point), or nothing. */
+static int clip_seg_seg(const double a0[2], const double a1[2], const double b0[2],
+                        const double b1[2], double tol, double out[2][2]) {
+  double ea[2] = {a1[0] - a0[0], a1[1] - a0[1]}, eb[2] = {b1[0] - b0[0], b1[1] - b0[1]};
+  double la = sqrt(ea[0] * ea[0] + ea[1] * ea[1]), lb = sqrt(eb[0] * eb[0] + eb[1] * eb[1]);
+  if (la < tol || lb < tol) return 0;
+  double den = ea[0] * eb[1] - ea[1] * eb[0];
+  double w[2] = {b0[0] - a0[0], b0[1] - a0[1]};
+  if (fabs(den) <= 1e-9 * la * lb) {
+    /* parallel: collinear within tol? then the overlap of the parameters */
+    if (fabs(ea[0] * w[1] - ea[1] * w[0]) / la > tol) return 0;
+    double s0 = (w[0] * ea[0] + w[1] * ea[1]) / (la * la);
+    double s1 = ((b1[0] - a0[0]) * ea[0] + (b1[1] - a0[1]) * ea[1]) / (la * la);
+    double lo = fmax(0, fmin(s0, s1)), hi = fmin(1, fmax(s0, s1));
+    if (lo > hi) return 0;
+    for (int k = 0; k < 2; k++) {
+      double s = k ? hi : lo;
+      out[k][0] = a0[0] + s * ea[0];
+      out[k][1] = a0[1] + s * ea[1];
+    }
+    return 2;
+  }
+  double s = (w[0] * eb[1] - w[1] * eb[0]) / den;
+  double t = (w[0] * ea[1] - w[1] * ea[0]) / den;
+  double sl = tol / la, tl = tol / lb;
+  if (s < -sl || s > 1 + sl || t < -tl || t > 1 + tl) return 0;
+  out[0][0] = a0[0] + s * ea[0];
+  out[0][1] = a0[1] + s * ea[1];
+  return 1;
+}
+
+/* Manifold from the features of a (facing n) and b (facing -n).  Writes the
+ * candidate points with phi <= margin into out[0..) (at most MAXQ). */
+static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n[3],
+                    const double o[3], double margin, double scale, int single,
+                    sc_col_point* out) {
+  double FA[8][3], FB[8][3], mn[3];
+  sc_sp_scale3(mn, n, -1);
+  int ma = feature(a, n, FA), mb = feature(b, mn, FB);
+  if ((ma < 2 || mb < 2) && !single) return 0;
+  plane2 P;
+  memcpy(P.o, o, sizeof P.o);
+  memcpy(P.n, n, sizeof P.n);
+  sc_sp_tangents(P.t1, P.t2, n);
+  double A2[8][2] = {{0}}, B2[8][2] = {{0}};
+  for (int i = 0; i < ma; i++) proj2(A2[i], &P, FA[i]);
+  for (int i = 0; i < mb; i++) proj2(B2[i], &P, FB[i]);
+  double Q[MAXQ][2];
+  int nq = 0;
+  double tol = 1e-9 * scale;
+  if (ma == 1 || mb == 1) {
+    /* a vertex against a vertex, an edge or a face: the witness on the other
+     * feature is the point under the vertex along n, or (when the normal is
+     * not exact and the vertex misses the feature) the feature's nearest
+     * point in the projection */
+    int va = ma == 1;
+    const double* v = va ? FA[0] : FB[0];
+    const double* q = va ? A2[0] : B2[0];
+    double(*F3)[3] = va ? FB : FA;
+    double(*F)[2] = va ? B2 : A2;
+    int mf = va ? mb : ma;
+    double w[3];
+    if (mf == 1) {
+      memcpy(w, F3[0], sizeof w);
+    } else {
+      int inside = mf >= 3;
+      const sc_col_shape* fs = va ? b : a;
+      if (mf == 8 && fs->core == SC_CORE_CYLINDER) {
+        /* a cap: test the disc itself, not its inscribed octagon */
+        double cx = 0, cy = 0;
+        for (int k = 0; k < 8; k++) {
+          cx += F[k][0] / 8;
+          cy += F[k][1] / 8;
+        }
+        double r2 = (F[0][0] - cx) * (F[0][0] - cx) + (F[0][1] - cy) * (F[0][1] - cy);
+        inside = (q[0] - cx) * (q[0] - cx) + (q[1] - cy) * (q[1] - cy) <= r2 * (1 + 1e-12);
+      }
+      for (int i = 0; i < mf && inside && mf != 8; i++) {
+        double c = cross2(F[i], F[(i + 1) % mf], q), area2 = 0;
+        for (int k = 0; k < mf; k++)
+          area2 += F[k][0] * F[(k + 1) % mf][1] - F[(k + 1) % mf][0] * F[k][1];
+        if (c * area2 < 0) inside = 0;
+      }
+      if (inside) {
+        double h = feature_height(&P, F3, mf, q);
+        for (int k = 0; k < 3; k++) w[k] = o[k] + q[0] * P.t1[k] + q[1] * P.t2[k] + h * n[k];
+      } else { /* nearest point of the edges (or the segment) */
+        double best = INFINITY;
+        int ne = mf == 2 ? 1 : mf;
+        for (int i = 0; i < ne; i++) {
+          const double *f0 = F[i], *f1 = F[(i + 1) % mf];
+          double e[2] = {f1[0] - f0[0], f1[1] - f0[1]};
+          double ee = e[0] * e[0] + e[1] * e[1];
+          double t = ee > 0 ? ((q[0] - f0[0]) * e[0] + (q[1] - f0[1]) * e[1]) / ee : 0;
+          t = t < 0 ? 0 : (t > 1 ? 1 : t);
+          double dx = f0[0] + t * e[0] - q[0], dy = f0[1] + t * e[1] - q[1];
+          if (dx * dx + dy * dy < best) {
+            best = dx * dx + dy * dy;
+            for (int k = 0; k < 3; k++) w[k] = F3[i][k] + t * (F3[(i + 1) % mf][k] - F3[i][k]);
+          }
+        }
+      }
+    }
+    const double* wa = va ? v : w;
+    const double* wb = va ? w : v;
+    double r[3];
+    col_sub(r, wb, wa);
+    double phi = col_dot(r, n);
+    if (!(phi <= margin)) return 0;
+    col_point_set(out, wa, wb, n, phi);
+    return 1;
+  } else if (ma >= 3 || mb >= 3) {
+    /* the polygon with more vertices clips the other */
+    int a_clips = ma >= mb;
+    double(*C)[2] = a_clips ? A2 : B2;
+    double(*S)[2] = a_clips ? B2 : A2;
+    int nc = a_clips ? ma : mb, ns = a_clips ? mb : ma;
+    double area = 0;
+    for (int i = 0; i < nc; i++)
+      area += C[i][0] * C[(i + 1) % nc][1] - C[(i + 1) % nc][0] * C[i][1];
+    if (fabs(area) <= 1e-12 * scale * scale) return 0;
+    double Cc[8][2];
+    for (int i = 0; i < nc; i++) { /* make it counter-clockwise */
+      int j = area > 0 ? i : nc - 1 - i;
+      Cc[i][0] = C[j][0];
+      Cc[i][1] = C[j][1];
+    }
+    if (ns == 2) {
+      double seg[2][2];
+      nq = clip_segment(S[0], S[1], Cc, nc, seg);
+      memcpy(Q, seg, sizeof(double) * 2 * (size_t)nq);
+    } else {
+      for (int i = 0; i < ns; i++) {
+        Q[i][0] = S[i][0];
+        Q[i][1] = S[i][1];
+      }
+      nq = clip_poly(Q, ns, Cc, nc);
+    }
+  } else {
+    double seg[2][2];
+    nq = clip_seg_seg(A2[0], A2[1], B2[0], B2[1], 1e-6 * scale, seg);
+    memcpy(Q, seg, sizeof(double) * 2 * (size_t)nq);
+  }
+  int np = 0;
+  for (int i = 0; i < nq; i++) {
+    double ha = feature_height(&P, FA, ma, Q[i]), hb = feature_height(&P, FB, mb, Q[i]);
+    double phi = hb - ha;
+    if (!(phi <= margin)) continue;
+    double x[3];
+    for (int k = 0; k < 3; k++)
+      x[k] = o[k] + Q[i][0] * P.t1[k] + Q[i][1] * P.t2[k] + 0.5 * (ha + hb) * n[k];
+    int dup = 0; /* clipping repeats vertices that lie on clip edges */
+    for (int j = 0; j < np; j++) {
+      double e[3];
+      col_sub(e, x, out[j].pos);
+      if (col_dot(e, e) <= tol * tol) dup = 1;
+    }
+    if (dup) continue;
+    memcpy(out[np].pos, x, sizeof x);
+    memcpy(out[np].normal, n, 3 * sizeof(double));
+    out[np].dist = phi;
+    np++;
+  }
+  return np;
+}
+
+int sc_col_reduce(sc_col_point* pts, int n, int limit) {
+  if (n <= limit) return n;
+  int keep[MAXQ] = {0};
+  double mind[MAXQ];
+  int deep = 0;
+  for (int i = 1; i < n; i++)
+    if (pts[i].dist < pts[deep].dist) deep = i;
+  keep[deep] = 1;
+  for (int i = 0; i < n; i++) {
+    double e[3];
+    col_sub(e, pts[i].pos, pts[deep].pos);
+    mind[i] = col_dot(e, e);
+  }
+  for (int k = 1; k < limit; k++) {
+    int far = -1;
+    for (int i = 0; i < n; i++)
+      if (!keep[i] && (far < 0 || mind[i] > mind[far])) far = i;
+    keep[far] = 1;
+    for (int i = 0; i < n; i++) {
+      double e[3];
+      col_sub(e, pts[i].pos, pts[far].pos);
+      double dd = col_dot(e, e);
+      if (dd < mind[i]) mind[i] = dd;
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (keep[i]) pts[m++] = pts[i];
+  return m;
+}
+
+int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
+                  sc_col_point* out, int max) {
+  if (max <= 0) return 0;
+  double scale = 1e-300;
+  for (int i = 0; i < 3; i++) scale += a->hs[i] + b->hs[i];
+  scale += a->radius + b->radius;
+  double n[3], dist, wa[3], wb[3], dcore;
+  sc_col_point deep;
+  int separated = 0;
+  if (sc_col_gjk(a, b, &dcore, wa, wb)) {
+    separated = 1;
+    dist = dcore - a->radius - b->radius;
+    if (dist > margin) return 0;
+    col_sub(n, wb, wa);
+    sc_sp_scale3(n, n, 1 / dcore);
+    col_axpy(wa, wa, a->radius, n);
+    col_axpy(wb, wb, -b->radius, n);
+    col_point_set(&deep, wa, wb, n, dist);
+  } else if (a->core == SC_CORE_BOX && b->core == SC_CORE_BOX) {
+    double depth = 0;
+    if (!box_sat(a, b, &depth, n)) { /* touching within round-off */
+      col_sub(n, b->p, a->p);
+      if (sc_sp_normalize3(n) == 0) n[2] = 1;
+      depth = 0;
+    }
+    /* deepest point: the vertex of b deepest along -n, with a's support plane */
+    double mn[3], sb[3];
+    sc_sp_scale3(mn, n, -1);
+    sc_col_core_support(b, mn, sb);
+    col_axpy(wa, sb, depth, n);
+    col_point_set(&deep, wa, sb, n, -depth);
+    dist = -depth;
+  } else {
+    double depth, pos[3];
+    if (!mpr(a, b, &depth, n, pos)) { /* touching within round-off */
+      col_sub(n, b->p, a->p);
+      if (sc_sp_normalize3(n) == 0) n[2] = 1;
+      depth = 0;
+      sc_col_core_support(a, n, pos);
+    }
+    refine_penetration(a, b, n, &depth);
+    /* witness pair: the support points of a along n and of b along -n
+     * (their difference is depth n at the exact minimizer; libccd's pos is
+     * only near the contact, not midway between the surfaces) */
+    double mn[3], sb[3];
+    sc_sp_scale3(mn, n, -1);
+    full_support(a, n, wa);
+    full_support(b, mn, sb);
+    dist = -depth;
+    col_point_set(&deep, wa, sb, n, dist);
+  }
+  sc_col_point cand[MAXQ + 1];
+  /* separated: GJK's witness pair is exact, so a manifold must have >= 2
+   * points to replace it; overlapping: the feature points (measured along n
+   * between the two surfaces) replace the MPR/SAT point, which has no exact
+   * witness pair */
+  int nc = manifold(a, b, n, deep.pos, margin, scale, !separated, cand);
+  if (nc < (separated ? 2 : 1)) {
+    nc = 1;
+    cand[0] = deep;
+  } else if (separated) {
+    double dmin = INFINITY;
+    for (int i = 0; i < nc; i++) dmin = fmin(dmin, cand[i].dist);
+    if (deep.dist < dmin - 1e-9 * scale) cand[nc++] = deep;
+  }
+  if (cand[0].dist > margin) return 0;
+  int limit = max < SC_COL_MANIFOLD ? max : SC_COL_MANIFOLD;
+  nc = sc_col_reduce(cand, nc, limit);
+  memcpy(out, cand, sizeof(sc_col_point) * (size_t)nc);
+  return nc;
+}
