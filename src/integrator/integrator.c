@@ -22,8 +22,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "collision/collision.h"
+#include "contact/contact.h"
 #include "dynamics/dynamics.h"
 #include "linalg/linalg.h"
+#include "solver_lcp/lcp.h"
+#include "solver_sap/sap.h"
+
+/* solver workspaces, created once by sc_sim_prepare */
+typedef struct step_work {
+  sc_sap_work* sap;
+  sc_lcp_work* lcp;
+  sc_sap_params sap_params;
+} step_work;
+
+static void step_work_free(void* p) {
+  step_work* w = p;
+  if (!w) return;
+  sc_sap_work_free(w->sap);
+  sc_lcp_work_free(w->lcp);
+  sc_free(w);
+}
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -153,6 +172,22 @@ static double state_quantities(const sc_model* m, sc_data* d) {
 
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   int nv = m->nv;
+  if (!d->solver_work) {
+    step_work* w = sc_calloc(1, sizeof *w);
+    if (!w) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    d->solver_work = w;
+    d->solver_work_free = step_work_free;
+    sc_sap_params_default(&w->sap_params);
+    w->sap_params.rel_tol = m->opt.contact_tol;
+    w->sap_params.max_iterations = m->opt.contact_maxit;
+    w->sap = sc_sap_work_create(nv, d->ncon_max);
+    if (m->opt.solver == SC_SOLVER_LCP)
+      w->lcp = sc_lcp_work_create(nv, d->ncon_max, m->opt.lcp_directions);
+    if (!w->sap || (m->opt.solver == SC_SOLVER_LCP && !w->lcp))
+      return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
+                          "out of memory for the contact solver workspace "
+                          "(nv = %d, contact capacity = %d)", nv, d->ncon_max);
+  }
   sc_dyn_kinematics(m, d, d->q);
   sc_dyn_crba(m, d);
   memcpy(d->Afac, d->M, sizeof(double) * (size_t)nv * (size_t)nv);
@@ -168,10 +203,23 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   return SC_OK;
 }
 
+/* contacts at the current positions (kinematics must be current) */
+static void detect(const sc_model* m, sc_data* d) {
+  int dropped = 0;
+  sc_col_detect(m, d, &dropped);
+  if (dropped) d->warning[SC_WARN_NCON]++;
+}
+
 sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
   (void)err;
-  d->ncon = 0;
   d->damper_power = state_quantities(m, d);
+  detect(m, d);
+  sc_contact_jacobian(m, d);
+  sc_contact_velocity(m, d, d->v, d->vc);
+  for (int i = 0; i < d->ncon; i++) {
+    d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
+    d->impulse[3 * i] = d->impulse[3 * i + 1] = d->impulse[3 * i + 2] = 0;
+  }
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   return SC_OK;
 }
@@ -184,16 +232,64 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   double* v0 = scr(m, d, SCR_V0);
   memcpy(v0, d->v, sizeof(double) * (size_t)nv);
 
-  /* 1 kinematics at q0 (contact detection will go here) */
-  d->ncon = 0;
+  /* 1 kinematics and contacts at q0: the contact set and J(q0) are frozen
+   * for the step */
+  sc_dyn_kinematics(m, d, d->q);
+  detect(m, d);
+  sc_contact_jacobian(m, d);
+  int nc = d->ncon;
+  sc_contact_velocity(m, d, v0, d->vc0);
 
   /* 2-3 free motion and A */
   sc_status st = free_motion(m, d, err);
   if (st != SC_OK) return st;
 
-  /* 4 contact: none yet, v = v* */
-  memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
+  /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  if (nc == 0) {
+    memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
+  } else {
+    step_work* w = d->solver_work;
+    st = sc_sap_delassus_diag(nv, nc, d->A, d->Jc, w->sap, d->wdiag);
+    if (st != SC_OK)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: A is not positive definite in the contact stage",
+                          d->time);
+    /* theta-generalized compliance (ref §2.5) with theta = theta_vq; schemes
+     * whose positions ignore v (theta_vq = 0) use the implicit form */
+    double theta = o->theta_vq > 0 ? o->theta_vq : 1.0;
+    for (int i = 0; i < nc; i++) d->scratch[i] = d->vc0[3 * i + 2];
+    sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->scratch, dt, theta, o->sigma,
+                      o->beta, d->R, d->vhat);
+    sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt};
+    sc_solve_status ss;
+    if (o->solver == SC_SOLVER_LCP) {
+      ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
+    } else {
+      /* d->v still holds v0: the warm start */
+      ss = sc_sap_solve(&p, &w->sap_params, w->sap, d->v, d->impulse, &d->contact_stats);
+    }
+    if (ss != SC_SOLVE_OK) {
+      d->warning[SC_WARN_CONTACT]++;
+      if (o->on_failure == SC_ON_FAILURE_ABORT || ss == SC_SOLVE_NAN)
+        return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                            "t = %.9g s: %s contact solver failed (status %d: %s) after %d "
+                            "iterations, residual %.3g, %d contacts",
+                            d->time, o->solver == SC_SOLVER_LCP ? "lcp" : "newton", (int)ss,
+                            sc_solve_status_name(ss), d->contact_stats.iterations,
+                            d->contact_stats.residual, nc);
+    }
+    /* slip after the step, and the work of the impulses over the step:
+     * W = gamma . (vc0 + vc) / 2 (see the header) */
+    sc_contact_velocity(m, d, d->v, d->vc);
+    double work = 0;
+    for (int i = 0; i < nc; i++) {
+      d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
+      for (int r = 0; r < 3; r++)
+        work += d->impulse[3 * i + r] * 0.5 * (d->vc0[3 * i + r] + d->vc[3 * i + r]);
+    }
+    d->e_contact -= work;
+  }
 
   /* 5 positions: q = q0 + dt N(q^tq) v^tvq */
   double* vq = scr(m, d, SCR_VQ);
