@@ -1,0 +1,330 @@
+/* Contact physics against analytic references, through the whole step
+ * (scene loader, collision, contact Jacobian, SAP or LCP, integrator). */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "sim_util.h"
+
+static const double G = 9.81;
+static const double ALPHA = 0.3; /* incline angle of scenes/box_incline_*.yaml */
+
+/* ---- sphere at rest: penetration mg/k ---- */
+static void test_sphere_rest_penetration(void) {
+  sc_model* m;
+  sc_data* d;
+  ENSURE(sim_run("scenes/sphere_drop.yaml", NULL, 0, NULL, NULL, &m, &d) == SC_OK);
+  double expect = -1.0 * G / 1e5; /* rigid plane: pair stiffness = the sphere's 1e5 N/m */
+  ENSURE(d->ncon == 1);
+  if (d->ncon == 1) {
+    printf("  gap %.6e m, mg/k %.6e m\n", d->contact[0].dist, expect);
+    ENSURE_CLOSE(d->contact[0].dist, expect, 0.01, 0);
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* ---- box on an incline ---- */
+typedef struct incline_log {
+  double t[4096], vs[4096];
+  int ncon[4096];
+  int n;
+} incline_log;
+
+static void incline_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  incline_log* L = user;
+  if (L->n >= 4096) return;
+  /* downhill direction (cos a, 0, -sin a); v[0..2] is the world velocity */
+  L->t[L->n] = d->time;
+  L->vs[L->n] = d->v[0] * cos(ALPHA) - d->v[2] * sin(ALPHA);
+  L->ncon[L->n] = d->ncon;
+  L->n++;
+}
+
+/* least-squares slope of vs over [t0, t1], requiring contact throughout */
+static double fit_accel(const incline_log* L, double t0, double t1, int* lost) {
+  double st = 0, sv = 0, stt = 0, stv = 0;
+  int n = 0;
+  *lost = 0;
+  for (int i = 0; i < L->n; i++) {
+    if (L->t[i] < t0 || L->t[i] > t1) continue;
+    if (L->ncon[i] == 0) (*lost)++;
+    st += L->t[i], sv += L->vs[i], stt += L->t[i] * L->t[i], stv += L->t[i] * L->vs[i];
+    n++;
+  }
+  return (n * stv - st * sv) / (n * stt - st * st);
+}
+
+static double max_speed_after(const incline_log* L, double t0) {
+  double mx = 0;
+  for (int i = 0; i < L->n; i++)
+    if (L->t[i] >= t0) mx = fmax(mx, fabs(L->vs[i]));
+  return mx;
+}
+
+/* SAP: mu > tan(a) sticks with the regularized slip below sigma dt g
+ * (ref/convex-contact.md §2.2); mu < tan(a) slides with
+ * a = g (sin a - mu cos a) within 0.5 %. */
+static void test_incline_sap(void) {
+  const char* mus[] = {"contact.defaults.friction=0.5", "contact.defaults.friction=0.32"};
+  for (int i = 0; i < 2; i++) {
+    incline_log* L = calloc(1, sizeof *L);
+    const char* sets[] = {mus[i], "time.duration=0.5"};
+    ENSURE(sim_run("scenes/box_incline_stick.yaml", sets, 2, incline_cb, L, NULL, NULL) == SC_OK);
+    double bound = 1e-3 * 1e-3 * G; /* sigma dt g */
+    double vmax = max_speed_after(L, 0.05);
+    printf("  %s: max downhill speed %.3e m/s (sigma dt g = %.3e)\n", mus[i], vmax, bound);
+    ENSURE(vmax <= bound);
+    free(L);
+  }
+  const double slip_mu[] = {0.1, 0.2};
+  for (int i = 0; i < 2; i++) {
+    incline_log* L = calloc(1, sizeof *L);
+    char mu[64];
+    snprintf(mu, sizeof mu, "contact.defaults.friction=%g", slip_mu[i]);
+    const char* sets[] = {mu, "time.duration=0.4"};
+    ENSURE(sim_run("scenes/box_incline_slip.yaml", sets, 2, incline_cb, L, NULL, NULL) == SC_OK);
+    int lost;
+    double a = fit_accel(L, 0.1, 0.4, &lost);
+    double expect = G * (sin(ALPHA) - slip_mu[i] * cos(ALPHA));
+    printf("  mu %.2f: fitted a = %.6f m/s^2, g(sin a - mu cos a) = %.6f (%.3f %%)\n", slip_mu[i],
+           a, expect, 100 * (a - expect) / expect);
+    ENSURE(lost == 0);
+    ENSURE_CLOSE(a, expect, 0.005, 0);
+    free(L);
+  }
+}
+
+/* LCP (8-edge polyhedral cone): rigid stiction (no creep beyond the
+ * solver's accuracy, far below SAP's sigma dt g), and a sliding acceleration
+ * within the faceting bound g (sin a - mu cos a cos(pi/d)) >= a >=
+ * g (sin a - mu cos a) (+0.5 %). */
+static void test_incline_lcp(void) {
+  {
+    incline_log* L = calloc(1, sizeof *L);
+    const char* sets[] = {"contact.solver=lcp", "time.duration=0.5"};
+    ENSURE(sim_run("scenes/box_incline_stick.yaml", sets, 2, incline_cb, L, NULL, NULL) == SC_OK);
+    double vmax = max_speed_after(L, 0.05);
+    printf("  lcp stick: max downhill speed %.3e m/s\n", vmax);
+    ENSURE(vmax <= 1e-6); /* no regularized creep: only the LCP's accuracy */
+    free(L);
+  }
+  {
+    incline_log* L = calloc(1, sizeof *L);
+    const char* sets[] = {"contact.solver=lcp", "time.duration=0.4"};
+    ENSURE(sim_run("scenes/box_incline_slip.yaml", sets, 2, incline_cb, L, NULL, NULL) == SC_OK);
+    int lost;
+    double a = fit_accel(L, 0.1, 0.4, &lost);
+    double lo = G * (sin(ALPHA) - 0.1 * cos(ALPHA));
+    double hi = G * (sin(ALPHA) - 0.1 * cos(ALPHA) * cos(3.14159265358979323846 / 8));
+    printf("  lcp slip: a = %.6f m/s^2, faceting bounds [%.6f, %.6f]\n", a, lo, hi);
+    ENSURE(lost == 0);
+    ENSURE(a >= lo * 0.995 && a <= hi * 1.005);
+    free(L);
+  }
+}
+
+/* With mu = 0 the convex problem and the LCP are the same QP: the
+ * trajectories of a box sliding down the incline agree. */
+typedef struct traj {
+  double q[512][7];
+  int n;
+} traj;
+
+static void traj_cb(const sc_model* m, const sc_data* d, void* user) {
+  traj* T = user;
+  if (T->n < 512 && m->nq == 7) memcpy(T->q[T->n++], d->q, sizeof T->q[0]);
+}
+
+static void test_frictionless_solvers_agree(void) {
+  traj* a = calloc(1, sizeof *a);
+  traj* b = calloc(1, sizeof *b);
+  const char* sa[] = {"contact.defaults.friction=0", "time.duration=0.5",
+                      "contact.tolerance=1e-9"};
+  const char* sb[] = {"contact.defaults.friction=0", "time.duration=0.5", "contact.solver=lcp"};
+  ENSURE(sim_run("scenes/box_incline_slip.yaml", sa, 3, traj_cb, a, NULL, NULL) == SC_OK);
+  ENSURE(sim_run("scenes/box_incline_slip.yaml", sb, 3, traj_cb, b, NULL, NULL) == SC_OK);
+  double worst = 0;
+  for (int i = 0; i < a->n && i < b->n; i++)
+    for (int k = 0; k < 7; k++) worst = fmax(worst, fabs(a->q[i][k] - b->q[i][k]));
+  printf("  max |q_newton - q_lcp| over 0.5 s = %.3e\n", worst);
+  ENSURE(a->n == b->n && a->n > 400);
+  ENSURE(worst < 1e-7);
+  free(a);
+  free(b);
+}
+
+/* ---- seed 001's spinning ball: post-impact map for e = 0 ---- */
+typedef struct bounce_log {
+  double vlast[3], vpre[3], vpost[3];
+  int impacted;
+  double t_impact;
+} bounce_log;
+
+/* pre-impact: the state before the first step with a normal impulse;
+ * post-impact: 0.03 s after (the impact is over within a few steps) */
+static void bounce_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  bounce_log* B = user;
+  if (!B->impacted && d->ncon > 0 && d->impulse[2] > 0) {
+    B->impacted = 1;
+    B->t_impact = d->time;
+    memcpy(B->vpre, B->vlast, sizeof B->vpre);
+  }
+  if (B->impacted && d->time < B->t_impact + 0.03) memcpy(B->vpost, d->v, sizeof B->vpost);
+  memcpy(B->vlast, d->v, sizeof B->vlast);
+}
+
+static void test_ball_spin_bounce(void) {
+  bounce_log B = {{0}, {0}, {0}, 0, 0};
+  const char* sets[] = {"time.duration=0.08"};
+  ENSURE(sim_run("scenes/ball_spin_bounce.yaml", sets, 1, bounce_cb, &B, NULL, NULL) == SC_OK);
+  ENSURE(B.impacted);
+  double r = 0.1, *v = B.vpre;
+  /* q = [x, z, theta] (theta about -y): seed 001's post-impact map, e = 0 */
+  double xd = 0.6 * v[0] - 0.4 * r * v[2], zd = 0.0, th = -0.6 / r * v[0] + 0.4 * v[2];
+  printf("  pre (%.4f %.4f %.4f)  post (%.4f %.4f %.4f)  seed map (%.4f %.4f %.4f)\n", v[0],
+         v[1], v[2], B.vpost[0], B.vpost[1], B.vpost[2], xd, zd, th);
+  ENSURE_CLOSE(B.vpost[0], xd, 0.02, 0);
+  ENSURE_CLOSE(B.vpost[2], th, 0.02, 0);
+  ENSURE(fabs(B.vpost[1] - zd) <= 0.02 * fabs(v[1]));
+}
+
+/* ---- the rolling cylinder on a spring ---- */
+typedef struct roll_log {
+  double E0, max_dE, max_bal, max_roll, max_dx, Elast;
+  int n;
+} roll_log;
+
+static void roll_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  roll_log* R = user;
+  double E = d->e_kinetic + d->e_gravity + d->e_spring;
+  if (R->n++ == 0) R->E0 = E;
+  R->max_dE = fmax(R->max_dE, fabs(E - R->E0));
+  R->max_bal = fmax(R->max_bal, fabs(E + d->e_damper + d->e_contact - R->E0));
+  R->max_roll = fmax(R->max_roll, fabs(d->v[0] + 0.1 * d->v[2]));
+  double w = sqrt(10.0 / 1.5);
+  R->max_dx = fmax(R->max_dx, fabs(d->q[0] - (-0.5 + 0.5 * cos(w * d->time))));
+  R->Elast = E;
+}
+
+/* midpoint: rolls without slip, follows x(t) = -0.5 + 0.5 cos(w t),
+ * w = sqrt(k / (m + I/r^2)), conserves total energy within 1e-4 of E0
+ * over 10 s (the regularized stiction's creep does a little work), and
+ * total + dissipated to round-off; implicit Euler visibly dissipates. */
+static void test_rolling_cylinder_energy(void) {
+  roll_log R = {0};
+  ENSURE(sim_run("scenes/spring_cylinder.yaml", NULL, 0, roll_cb, &R, NULL, NULL) == SC_OK);
+  printf("  midpoint 10 s: |x - x_exact| %.2e m, |xdot + r thetadot| %.2e m/s, |E-E0|/E0 %.2e, "
+         "|E+W-E0|/E0 %.2e\n",
+         R.max_dx, R.max_roll, R.max_dE / R.E0, R.max_bal / R.E0);
+  ENSURE(R.max_roll < 1e-4);
+  ENSURE(R.max_dx < 1e-3);
+  ENSURE(R.max_dE / R.E0 < 1e-4);
+  ENSURE(R.max_bal / R.E0 < 1e-9);
+  roll_log I = {0};
+  const char* sets[] = {"integrator.scheme=implicit_euler"};
+  ENSURE(sim_run("scenes/spring_cylinder.yaml", sets, 1, roll_cb, &I, NULL, NULL) == SC_OK);
+  printf("  implicit Euler 10 s: energy %.4f -> %.4f J (%.1f %% lost)\n", I.E0, I.Elast,
+         100 * (I.E0 - I.Elast) / I.E0);
+  ENSURE((I.E0 - I.Elast) / I.E0 > 0.02);
+}
+
+static double final_x(const char* scheme, double dt) {
+  char s1[64], s2[64];
+  snprintf(s1, sizeof s1, "integrator.scheme=%s", scheme);
+  snprintf(s2, sizeof s2, "time.step=%.17g", dt);
+  /* sigma -> 0: the regularized stiction's creep v_s ~ sigma dt g is a
+   * first-order term that would otherwise mask the scheme's order */
+  const char* sets[] = {s1, s2, "time.duration=2", "contact.sigma=1e-6",
+                        "contact.tolerance=1e-8"};
+  sc_model* m;
+  sc_data* d;
+  double x = NAN;
+  if (sim_run("scenes/spring_cylinder.yaml", sets, 5, NULL, NULL, &m, &d) == SC_OK) x = d->q[0];
+  sc_data_free(d);
+  sc_model_free(m);
+  return x;
+}
+
+/* observed order through rolling contact against a fine-step reference */
+static void test_rolling_cylinder_order(void) {
+  const char* schemes[] = {"midpoint", "implicit_euler"};
+  const double expect[] = {2, 1}, ref_dt[] = {2.5e-4, 1e-4};
+  for (int s = 0; s < 2; s++) {
+    double ref = final_x(schemes[s], ref_dt[s]);
+    double e1 = fabs(final_x(schemes[s], 4e-3) - ref);
+    double e2 = fabs(final_x(schemes[s], 2e-3) - ref);
+    double e3 = fabs(final_x(schemes[s], 1e-3) - ref);
+    double p1 = log2(e1 / e2), p2 = log2(e2 / e3);
+    printf("  %s: errors %.3e %.3e %.3e, observed orders %.3f %.3f\n", schemes[s], e1, e2, e3,
+           p1, p2);
+    ENSURE_NEAR(p1, expect[s], 0.2);
+    ENSURE_NEAR(p2, expect[s], 0.2);
+  }
+}
+
+/* ---- a stack of five boxes stands for 10 s at dt = 10 ms ---- */
+static void test_box_stack_stands(void) {
+  sc_model* m;
+  sc_data* d;
+  ENSURE(sim_run("scenes/box_stack.yaml", NULL, 0, NULL, NULL, &m, &d) == SC_OK);
+  double worst_xy = 0, worst_z = 0, worst_tilt = 0;
+  for (int b = 0; b < 5; b++) {
+    const double* q = d->q + 7 * b;
+    worst_xy = fmax(worst_xy, hypot(q[0], q[1]));
+    worst_z = fmax(worst_z, fabs(q[2] - (0.1 + 0.2 * b)));
+    worst_tilt = fmax(worst_tilt, 2 * acos(fmin(1.0, fabs(q[3]))));
+  }
+  printf("  after 10 s: max horizontal drift %.2e m, max height change %.2e m, max tilt %.2e rad\n",
+         worst_xy, worst_z, worst_tilt);
+  ENSURE(worst_xy < 1e-3);
+  ENSURE(worst_z < 1e-3);
+  ENSURE(worst_tilt < 1e-3);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* ---- warm start: a settled clutter needs few Newton iterations ---- */
+typedef struct iter_log {
+  int hist[128];
+  int n;
+} iter_log;
+
+static void iter_cb(const sc_model* m, const sc_data* d, void* user) {
+  iter_log* I = user;
+  if (d->time < 0.8 * m->opt.duration) return;
+  int it = d->contact_stats.iterations;
+  I->hist[it < 127 ? it : 127]++;
+  I->n++;
+}
+
+static void test_clutter_settled_iterations(void) {
+  iter_log I = {{0}, 0};
+  const char* sets[] = {"time.duration=1.5"};
+  ENSURE(sim_run("scenes/clutter8.yaml", sets, 1, iter_cb, &I, NULL, NULL) == SC_OK);
+  int acc = 0, median = -1, mx = 0;
+  for (int i = 0; i < 128; i++) {
+    acc += I.hist[i];
+    if (median < 0 && 2 * acc >= I.n) median = i;
+    if (I.hist[i]) mx = i;
+  }
+  printf("  settled clutter (last 20 %% of 1.5 s): median %d, max %d Newton iterations\n", median,
+         mx);
+  ENSURE(median >= 0 && median <= 2);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_sphere_rest_penetration);
+  RUN(test_incline_sap);
+  RUN(test_incline_lcp);
+  RUN(test_frictionless_solvers_agree);
+  RUN(test_ball_spin_bounce);
+  RUN(test_rolling_cylinder_energy);
+  RUN(test_rolling_cylinder_order);
+  RUN(test_box_stack_stands);
+  RUN(test_clutter_settled_iterations);
+  return TEST_END();
+}
