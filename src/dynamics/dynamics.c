@@ -224,7 +224,14 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
     if (p > 0)
       for (int r = 0; r < 36; r++) d->crb[36 * p + r] += d->crb[36 * b + r];
   }
-  memset(d->M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  /* M is block diagonal over cliques: clear only those blocks, so the cost
+   * stays linear in the number of independent bodies */
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) d->M[idx[a] + (size_t)idx[b] * nv] = 0;
+  }
   for (int b = 1; b < m->nbody; b++) {
     int j = m->body_jnt[b];
     for (int k = 0; k < m->jnt_nv[j]; k++) {

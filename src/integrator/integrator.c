@@ -68,6 +68,61 @@ static void mid_positions(const sc_model* m, const double* q0, const double* vq,
   }
 }
 
+/* ---- block-diagonal (per clique) operations on dense nv x nv storage:
+ * entries outside the clique blocks are zero and never touched ---- */
+
+/* y = Mat x */
+static void blk_gemv(const sc_model* m, const double* Mat, const double* x, double* y) {
+  size_t nv = (size_t)m->nv;
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    for (int a = 0; a < n; a++) {
+      double s = 0;
+      for (int b = 0; b < n; b++) s += Mat[idx[a] + (size_t)idx[b] * nv] * x[idx[b]];
+      y[idx[a]] = s;
+    }
+  }
+}
+
+/* Mat = 0 on the blocks */
+static void blk_zero(const sc_model* m, double* Mat) {
+  size_t nv = (size_t)m->nv;
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) Mat[idx[a] + (size_t)idx[b] * nv] = 0;
+  }
+}
+
+/* pack each block of Mat into fac and Cholesky-factor it; returns 0 or the
+ * (1-based) global dof index of the first non-positive pivot */
+static int blk_factor(const sc_model* m, const double* Mat, double* fac) {
+  size_t nv = (size_t)m->nv;
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    double* F = fac + m->clique_blkadr[c];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) F[a + (size_t)b * n] = Mat[idx[a] + (size_t)idx[b] * nv];
+    int info = sc_la_chol_factor(n, F, n);
+    if (info != 0) return info > 0 ? idx[info - 1] + 1 : 1;
+  }
+  return 0;
+}
+
+/* x = Mat^-1 x with the packed factors (tmp: nv scratch) */
+static void blk_solve(const sc_model* m, const double* fac, double* x, double* tmp) {
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    for (int a = 0; a < n; a++) tmp[a] = x[idx[a]];
+    sc_la_chol_solve(n, fac + m->clique_blkadr[c], n, tmp, n, 1);
+    for (int a = 0; a < n; a++) x[idx[a]] = tmp[a];
+  }
+}
+
 /* scratch layout (d->scratch: 8 nv + nq) */
 enum { SCR_VTH = 0, SCR_VQ = 1, SCR_RES = 2, SCR_K = 3, SCR_TMP = 4, SCR_V0 = 5 };
 static double* scr(const sc_model* m, sc_data* d, int slot) {
@@ -95,19 +150,27 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   sc_dyn_velocity(m, d, d->qtheta, vth);
   sc_dyn_crba(m, d);
   sc_dyn_rne(m, d, NULL, d->bias);
-  memset(d->K, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-  memset(d->D, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  blk_zero(m, d->K);
+  blk_zero(m, d->D);
   sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i];
   /* res = M (v - v0) - dt k */
   for (int i = 0; i < nv; i++) tmp[i] = v[i] - v0[i];
-  sc_la_gemv(nv, nv, 1.0, d->M, nv, tmp, 0.0, res);
+  blk_gemv(m, d->M, tmp, res);
   for (int i = 0; i < nv; i++) res[i] -= dt * kf[i];
-  /* A = M + dt^2 tq tvq K + dt tv D */
+  /* A = M + dt^2 tq tvq K + dt tv D, on the clique blocks */
   double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
-  for (size_t i = 0; i < (size_t)nv * (size_t)nv; i++) d->A[i] = d->M[i] + ck * d->K[i] + cd * d->D[i];
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    int n = m->clique_dofnum[c];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) {
+        size_t e = (size_t)idx[a] + (size_t)idx[b] * (size_t)nv;
+        d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
+      }
+  }
   /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
-  sc_la_gemv(nv, nv, 1.0, d->M, nv, v, 0.0, tmp);
+  blk_gemv(m, d->M, v, tmp);
   double r2 = 0, p2 = 0, k2 = 0;
   for (int i = 0; i < nv; i++) {
     double di = 1.0 / d->M[i + (size_t)i * nv];
@@ -147,13 +210,12 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
                           "(relative residual %.3g > integrator.newton.tolerance %.3g)",
                           d->time, o->newton_maxit, d->free_residual, o->newton_tol);
     }
-    memcpy(d->Afac, d->A, sizeof(double) * (size_t)nv * (size_t)nv);
-    int info = sc_la_chol_factor(nv, d->Afac, nv);
+    int info = blk_factor(m, d->A, d->Afac);
     if (info != 0)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
-                          "t = %.9g s: momentum matrix A not positive definite (LAPACK info %d)",
-                          d->time, info);
-    sc_la_chol_solve(nv, d->Afac, nv, res, nv, 1);
+                          "t = %.9g s: momentum matrix A not positive definite (at %s)",
+                          d->time, m->v_names[info - 1]);
+    blk_solve(m, d->Afac, res, scr(m, d, SCR_TMP));
     for (int i = 0; i < nv; i++) d->vstar[i] -= res[i];
     d->free_iterations++;
   }
@@ -190,8 +252,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   }
   sc_dyn_kinematics(m, d, d->q);
   sc_dyn_crba(m, d);
-  memcpy(d->Afac, d->M, sizeof(double) * (size_t)nv * (size_t)nv);
-  int info = sc_la_chol_factor(nv, d->Afac, nv);
+  int info = blk_factor(m, d->M, d->Afac);
   if (info > 0) {
     int dof = info - 1;
     return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,

@@ -126,7 +126,8 @@ void sc_model_free(sc_model* m) {
   void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
                     m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->qpos0,
-                    m->qvel0, m->dof_jnt, m->dof_tree, m->geom_type, m->geom_body,
+                    m->qvel0, m->dof_jnt, m->dof_tree, m->clique_dofadr, m->clique_dofnum,
+                    m->clique_dofs, m->clique_blkadr, m->geom_type, m->geom_body,
                     m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
                     m->geom_dissipation, m->geom_friction, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
@@ -190,6 +191,60 @@ static double bound_radius(sc_geom_type t, const double* s) {
   return INFINITY;
 }
 
+static int find_root(int* parent, int x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+/* union the trees joined by linear springs; number the cliques by their
+ * smallest tree so the order is deterministic */
+static sc_status build_cliques(sc_model* m) {
+  int nt = m->ntree;
+  int* root = sc_calloc((size_t)(nt > 0 ? nt : 1), sizeof(int));
+  int* id = sc_calloc((size_t)(nt > 0 ? nt : 1), sizeof(int));
+  if (!root || !id) {
+    sc_free(root);
+    sc_free(id);
+    return SC_ERR_NOMEM;
+  }
+  for (int t = 0; t < nt; t++) root[t] = t;
+  for (int s = 0; s < m->nlspring; s++) {
+    int ta = m->body_tree[m->lspring_body[2 * s]], tb = m->body_tree[m->lspring_body[2 * s + 1]];
+    if (ta < 0 || tb < 0) continue;
+    int ra = find_root(root, ta), rb = find_root(root, tb);
+    if (ra != rb) root[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+  }
+  m->nclique = 0;
+  for (int t = 0; t < nt; t++) id[t] = (find_root(root, t) == t) ? m->nclique++ : -1;
+  for (int t = 0; t < nt; t++) id[t] = id[find_root(root, t)];
+  int nc = m->nclique > 0 ? m->nclique : 1;
+  ALLOC(clique_dofadr, nc);
+  ALLOC(clique_dofnum, nc);
+  ALLOC(clique_blkadr, nc);
+  ALLOC(clique_dofs, m->nv > 0 ? m->nv : 1);
+  for (int d = 0; d < m->nv; d++) m->clique_dofnum[id[m->dof_tree[d]]]++;
+  int adr = 0;
+  long blk = 0;
+  for (int c = 0; c < m->nclique; c++) {
+    m->clique_dofadr[c] = adr;
+    m->clique_blkadr[c] = (int)blk;
+    adr += m->clique_dofnum[c];
+    blk += (long)m->clique_dofnum[c] * m->clique_dofnum[c];
+    m->clique_dofnum[c] = 0;
+  }
+  m->nblk = blk;
+  for (int d = 0; d < m->nv; d++) {
+    int c = id[m->dof_tree[d]];
+    m->clique_dofs[m->clique_dofadr[c] + m->clique_dofnum[c]++] = d;
+  }
+  sc_free(root);
+  sc_free(id);
+  return SC_OK;
+}
+
 sc_status sc_model_finalize(sc_model* m) {
   m->njnt = m->nbody - 1;
   m->nq = m->nv = 0;
@@ -242,5 +297,5 @@ sc_status sc_model_finalize(sc_model* m) {
     m->jspring_qadr[s] = m->jnt_qadr[j] + m->jspring_local[s];
   }
   for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
-  return SC_OK;
+  return build_cliques(m);
 }

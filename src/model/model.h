@@ -101,6 +101,16 @@ typedef struct sc_model {
   double* qvel0;         /* (nv) initial velocities */
   int* dof_jnt;          /* (nv) joint that owns each velocity */
   int* dof_tree;         /* (nv) tree of each velocity */
+
+  /* ---- cliques: groups of trees coupled by linear springs; the mass,
+   * stiffness and damping matrices are block diagonal over cliques ---- */
+  int nclique;
+  int* clique_dofadr;    /* (nclique) first entry in clique_dofs */
+  int* clique_dofnum;    /* (nclique) dofs in the clique (may be 0) */
+  int* clique_dofs;      /* (nv) dof indices grouped by clique, increasing within one */
+  int* clique_blkadr;    /* (nclique) offset of the clique's dense block in a packed
+                            block-diagonal store of size nblk */
+  long nblk;             /* sum of clique_dofnum^2 */
   char** q_names;        /* (nq) e.g. "pendulum.theta", "ball.qw" */
   char** v_names;        /* (nv) */
 

@@ -50,7 +50,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(cfrc, 6 * nb);
   DALLOC(M, (size_t)nv * nv);
   DALLOC(A, (size_t)nv * nv);
-  DALLOC(Afac, (size_t)nv * nv);
+  DALLOC(Afac, m->nblk > 0 ? (size_t)m->nblk : 1);
   DALLOC(K, (size_t)nv * nv);
   DALLOC(D, (size_t)nv * nv);
   DALLOC(bias, nv);

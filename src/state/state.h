@@ -65,7 +65,7 @@ typedef struct sc_data {
   /* ---- dynamics ---- */
   double* M;         /* (nv x nv) mass matrix, column-major */
   double* A;         /* (nv x nv) linearized momentum matrix, column-major */
-  double* Afac;      /* (nv x nv) Cholesky factor of A */
+  double* Afac;      /* (model nblk) Cholesky factors of A's clique blocks, packed */
   double* K;         /* (nv x nv) stiffness of k1 (springs) */
   double* D;         /* (nv x nv) damping of k1 (dampers) */
   double* bias;      /* (nv) C(q,v) v - tau_gravity (RNEA with zero acceleration) */
