@@ -40,7 +40,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: all run test debug bench results install clean help deps check
+.PHONY: all run test debug bench results install clean help deps check golden
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make test       build and run every test (ends with 'N passed, N failed')"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
 	@echo "make bench      benchmarks -> results/bench.md"
+	@echo "make golden     regenerate the golden regression files (shows the changes)"
 	@echo "make install PREFIX=/usr/local"
 
 # ---- system packages ----
@@ -108,6 +109,9 @@ debug:
 
 check:
 	@tools/check_includes.sh
+
+golden: $(BIN)/simc $(TOOLS)
+	@BIN=$(BIN) tools/regen_golden.sh
 
 bench: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/bench.sh
