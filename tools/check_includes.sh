@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# check_includes.sh: enforce the module layering of STYLE.md: a module may
+# include only modules of a lower layer (and itself); solvers see only core,
+# linalg and contact/problem.h; yaml.h, hdf5.h and lapacke.h/cblas.h stay in
+# scene, io_h5 and linalg.  Prints one line per violation; exit 1 if any.
+cd "$(dirname "$0")/.." || exit 2
+layer() {
+  case "$1" in
+    core|contact/problem.h) echo 0;; spatial|linalg) echo 1;; model) echo 2;;
+    scene|state) echo 3;; dynamics|collision) echo 4;;
+    contact|solver_sap|solver_lcp) echo 5;; integrator|io_h5) echo 6;; cli) echo 7;;
+    *) echo 99;;
+  esac
+}
+bad=0
+for f in src/*/*.c src/*/*.h; do
+  mod=$(basename "$(dirname "$f")")
+  lm=$(layer "$mod")
+  while IFS= read -r inc; do
+    dep=${inc%%/*}
+    [ "$dep" = "$mod" ] && continue
+    if [ "$inc" = contact/problem.h ]; then ld=0; else ld=$(layer "$dep"); fi
+    if [ "$ld" -ge "$lm" ]; then
+      echo "$f: includes $inc (layer $ld) from $mod (layer $lm)"; bad=1
+    fi
+    case "$mod" in solver_*)
+      case "$dep" in core|linalg) ;; *)
+        [ "$inc" = contact/problem.h ] || { echo "$f: a solver includes $inc"; bad=1; };;
+      esac;;
+    esac
+  done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+  for sys in yaml.h:scene hdf5.h:io_h5 lapacke.h:linalg cblas.h:linalg; do
+    h=${sys%%:*}; owner=${sys##*:}
+    if grep -q "^#include <$h>" "$f" && [ "$mod" != "$owner" ]; then
+      echo "$f: includes <$h> outside src/$owner"; bad=1
+    fi
+  done
+done
+exit $bad
