@@ -4,7 +4,7 @@
 # resume after deleting / corrupting outputs, the Slurm array script, failing
 # points and zipped --list keys, dry run, usage errors.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-bin}
 PY=/usr/bin/python3
 export SIMC="$PWD/$BIN/simc"
