@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# tools/sweep: a 2x3 grid through GNU parallel (files, summary, the values
+# reaching simc, checked against the analytic sliding speed on the incline),
+# resume after deleting / corrupting outputs, the Slurm array script, failing
+# points and zipped --list keys, dry run, usage errors.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+BIN=${BIN:-bin}
+PY=/usr/bin/python3
+export SIMC="$PWD/$BIN/simc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
+nlines() { grep -c . "$1" 2>/dev/null || echo 0; }
+
+D=$tmp/s1
+t0=$(date +%s.%N)
+tools/sweep scenes/box_incline_slip.yaml --out "$D" --jobs 2 \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.05 >"$tmp/o1" 2>"$tmp/e1"; rc=$?
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { printf "sweep 2x3 wall time: %.2f s\n", b - a }'
+ok sweep_exit0 "[ $rc = 0 ]"
+ok six_outputs "[ \$(ls '$D'/runs/*.h5 | wc -l) = 6 ]"
+ok names "[ -f '$D/runs/0_integrator.scheme=implicit_euler_contact.defaults.friction=0.1.h5' ] && \
+  [ -f '$D/runs/5_integrator.scheme=midpoint_contact.defaults.friction=0.5.h5' ]"
+ok jobs_txt_six "[ \$(nlines '$D/jobs.txt') = 6 ]"
+# parallel's job log (host ':' = this machine): one line per run, exit values 0
+ok ran_by_parallel "[ \$(nlines '$D/joblog.txt') = 6 ] && [ \"\$(cut -f2,7 '$D/joblog.txt' | sort -u | tr '\t' ' ')\" = ': 0' ]"
+# summary rows: the product in order (first key slowest), every run complete,
+# and what simc recorded (scene_yaml after overrides, scheme attribute) and
+# did (the box's speed after T = 0.05 s against g (sin a - mu cos a) T, or 0
+# when mu >= tan a) agree with the row's parameters
+$PY - "$D" >"$tmp/chk" 2>&1 <<'EOF'
+import csv, math, re, sys, h5py, numpy as np
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/summary.csv")))
+assert len(rows) == 6, "rows %d" % len(rows)
+want = [(s, m) for s in ("implicit_euler", "midpoint") for m in (0.1, 0.3, 0.5)]
+par = list(csv.DictReader(open(d + "/params.csv")))
+for i, (r, p, (s, m)) in enumerate(zip(rows, par, want)):
+    assert int(r["index"]) == i and r["integrator.scheme"] == s, r
+    assert r["contact.defaults.friction"] == repr(m), r["contact.defaults.friction"]
+    assert p["integrator.scheme"] == s and p["contact.defaults.friction"] == repr(m) and p["output"] == r["output"]
+    assert r["status"] == "complete" and r["exit_code"] == "0", r
+    assert r["steps"] == "50" and abs(float(r["final_time_s"]) - 0.05) < 1e-12, r
+    assert 0 <= float(r["max_penetration_m"]) < 1e-4 and 1 <= float(r["iter_mean"]) <= float(r["iter_max"]), r
+    with h5py.File(r["output"], "r") as f:
+        y = f.attrs["scene_yaml"]
+        y = y.decode() if isinstance(y, bytes) else str(y)
+        sch = re.findall(r"^\s*scheme: *(\S+)\s*$", y, re.M)
+        fr = re.findall(r"^\s*friction: *(\S+)\s*$", y, re.M)
+        assert sch == [s] and len(fr) == 1 and float(fr[0]) == m, (sch, fr)
+        assert f.attrs["scheme"] == s, f.attrs["scheme"]
+        speed = float(np.linalg.norm(f["v"][-1, :3]))
+        # reference drift from the file itself, independently of h5summary
+        E = f["energy/total"][...] + f["energy/dissipated"][...]
+        drift = E[-1] - E[0]
+        assert abs(float(r["energy_drift_J"]) - drift) <= 1e-5 * abs(drift) + 1e-15, (r, drift)
+        rel = drift / abs(f["energy/total"][0])
+        assert abs(float(r["energy_drift_rel"]) - rel) <= 1e-5 * abs(rel) + 1e-15, (r, rel)
+    a = 0.3
+    ref = max(0.0, 9.81 * (math.sin(a) - m * math.cos(a))) * 0.05
+    assert abs(speed - ref) <= 0.05 * ref + 2e-4, (i, speed, ref)
+print("ok")
+EOF
+ok summary_params_and_physics "grep -qx ok '$tmp/chk' || { cat '$tmp/chk'; false; }"
+
+# resume: delete one output, mark another interrupted, truncate a third;
+# only those three run again, the other three files are not touched
+r1="$D/runs/1_integrator.scheme=implicit_euler_contact.defaults.friction=0.3.h5"
+r3="$D/runs/3_integrator.scheme=midpoint_contact.defaults.friction=0.1.h5"
+r4="$D/runs/4_integrator.scheme=midpoint_contact.defaults.friction=0.3.h5"
+rm -f "$r1"
+$PY -c "import h5py,sys; f=h5py.File(sys.argv[1],'r+'); f.attrs['status']='interrupted'; f.close()" "$r3"
+head -c 2000 "$r4" >"$tmp/trunc" && cat "$tmp/trunc" >"$r4"
+touch "$tmp/marker"
+tools/sweep scenes/box_incline_slip.yaml --out "$D" --jobs 2 \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.05 >/dev/null 2>"$tmp/e2"; rc=$?
+ok resume_exit0 "[ $rc = 0 ] && grep -q '6 points, 3 complete, 3 to run' '$tmp/e2'"
+ok resume_only_three "[ \"\$(cd '$D/runs' && find . -name '*.h5' -newer '$tmp/marker' | sort | tr '\n' ' ')\" = \
+  './1_integrator.scheme=implicit_euler_contact.defaults.friction=0.3.h5 ./3_integrator.scheme=midpoint_contact.defaults.friction=0.1.h5 ./4_integrator.scheme=midpoint_contact.defaults.friction=0.3.h5 ' ]"
+ok resume_joblog_three_more "[ \$(nlines '$D/joblog.txt') = 9 ]"
+ok resume_all_complete "[ \$(grep -c ',complete,0,' '$D/summary.csv') = 6 ]"
+# a rerun with everything complete runs nothing
+tools/sweep scenes/box_incline_slip.yaml --out "$D" \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.05 >/dev/null 2>"$tmp/e3"; rc=$?
+ok rerun_nothing "[ $rc = 0 ] && grep -q '6 complete, 0 to run' '$tmp/e3' && [ \$(nlines '$D/joblog.txt') = 9 ]"
+# different extra arguments make the same names stale: rerun, not skipped
+tools/sweep scenes/box_incline_slip.yaml --out "$D" --dry-run \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.04 >"$tmp/o4" 2>"$tmp/e4"; rc=$?
+ok stale_command_rerun "[ $rc = 0 ] && grep -q '0 complete, 6 to run' '$tmp/e4' && [ \$(nlines '$tmp/o4') = 6 ]"
+
+# Slurm: array 0-5, task i's command is jobs.txt line i+1, and it runs
+tools/sweep scenes/box_incline_slip.yaml --out "$D" --slurm \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.05 >"$tmp/o5" 2>&1; rc=$?
+ok slurm_array "[ $rc = 0 ] && grep -qx '#SBATCH --array=0-5' '$D/sweep.sbatch' && grep -q 'sbatch ' '$tmp/o5'"
+same=1
+for i in 0 1 2 3 4 5; do
+  a=$(SLURM_ARRAY_TASK_ID=$i SWEEP_DRY_RUN=1 bash "$D/sweep.sbatch")
+  b=$(sed -n "$((i + 1))p" "$D/jobs.txt")
+  [ -n "$a" ] && [ "$a" = "$b" ] || { same=0; echo "  task $i: '$a' vs '$b'"; }
+done
+ok slurm_task_is_jobs_line "[ $same = 1 ]"
+rm -f "$r1"
+SLURM_ARRAY_TASK_ID=1 bash "$D/sweep.sbatch"; rc=$?
+tools/sweep scenes/box_incline_slip.yaml --out "$D" --summarize \
+  --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
+  -- --duration 0.05 >/dev/null 2>&1; rc2=$?
+ok slurm_task_runs "[ $rc = 0 ] && [ $rc2 = 0 ] && [ \$(grep -c ',complete,' '$D/summary.csv') = 6 ] && [ \$(nlines '$D/joblog.txt') = 9 ]"
+
+# failing points, with zipped --list keys: (scheme, stiffness) pairs x time.step
+# point 1, 3, 5: time.step = -1 is rejected (exit 1, no output);
+# point 2: explicit Euler on an undamped 1e8 N/m spring diverges (exit 2, status failed)
+F=$tmp/s2
+tools/sweep scenes/spring_damper.yaml --out "$F" \
+  --list integrator.scheme=implicit_euler,explicit_euler,implicit_euler --list springs.0.stiffness=1e8,1e8,1e2 \
+  --grid time.step=1e-2,-1 -- --set springs.0.damping=0 --duration 1 >/dev/null 2>"$tmp/e6"; rc=$?
+ok fail_exit1 "[ $rc = 1 ]"
+ok fail_listed "grep -q '4 of 6 points not complete' '$tmp/e6' && grep -q '^  1 runs/1_integrator.scheme=implicit_euler_springs.0.stiffness=1e8_time.step=-1.h5: status missing, exit 1' '$tmp/e6' \
+  && grep -q '^  2 runs/2_.*status failed: .*exit 2' '$tmp/e6' && grep -q '^  3 runs/3_' '$tmp/e6' && grep -q '^  5 runs/5_' '$tmp/e6' \
+  && ! grep -q '^  [04] ' '$tmp/e6'"
+ok fail_reason_in_listing "grep '^  1 ' '$tmp/e6' | grep -q 'time.step'"
+$PY - "$F/summary.csv" >"$tmp/chk2" 2>&1 <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [(r["index"], r["integrator.scheme"], r["springs.0.stiffness"], r["time.step"], r["status"].split(":")[0], r["exit_code"]) for r in rows]
+want = [("0", "implicit_euler", "1e8", "1e-2", "complete", "0"), ("1", "implicit_euler", "1e8", "-1", "missing", "1"),
+        ("2", "explicit_euler", "1e8", "1e-2", "failed", "2"), ("3", "explicit_euler", "1e8", "-1", "missing", "1"),
+        ("4", "implicit_euler", "1e2", "1e-2", "complete", "0"), ("5", "implicit_euler", "1e2", "-1", "missing", "1")]
+print("ok" if got == want else got)
+EOF
+ok fail_summary_codes_and_zip "grep -qx ok '$tmp/chk2' || { cat '$tmp/chk2'; false; }"
+
+# --sshlogin goes to parallel (':' is this machine, no ssh needed)
+S=$tmp/s4
+tools/sweep scenes/box_incline_slip.yaml --out "$S" --sshlogin 2/: --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.02 >/dev/null 2>&1; rc=$?
+ok sshlogin_local "[ $rc = 0 ] && [ \$(grep -c ',complete,0,' '$S/summary.csv') = 2 ] && [ \$(nlines '$S/joblog.txt') = 2 ]"
+
+# dry run: prints the job list, writes jobs.txt / params.csv, runs nothing
+R=$tmp/s3
+tools/sweep scenes/box_incline_slip.yaml --out "$R" --dry-run --grid time.step=1e-3:2e-3:3 >"$tmp/o7" 2>/dev/null; rc=$?
+ok dry_run "[ $rc = 0 ] && cmp -s '$tmp/o7' '$R/jobs.txt' && [ \$(nlines '$R/jobs.txt') = 3 ] && \
+  [ \"\$(cut -d, -f2 '$R/params.csv' | tr '\n' ' ')\" = 'time.step 0.001 0.0015 0.002 ' ] && [ -z \"\$(ls '$R/runs')\" ] && [ ! -e '$R/joblog.txt' ]"
+
+# usage errors: exit 2 with a message
+tools/sweep scenes/box_incline_slip.yaml --out "$R" --list a=1,2 --list b=1,2,3 2>"$tmp/e8"; rc=$?
+ok list_lengths "[ $rc = 2 ] && grep -q 'equal lengths' '$tmp/e8'"
+tools/sweep scenes/box_incline_slip.yaml --out "$R" --grid a=0:1:x 2>"$tmp/e8"; rc=$?
+ok bad_range "[ $rc = 2 ] && grep -q 'a range is a:b:n' '$tmp/e8'"
+tools/sweep scenes/box_incline_slip.yaml --out "$R" --grid a=1,2 -- -o x.h5 2>"$tmp/e8"; rc=$?
+ok no_output_override "[ $rc = 2 ] && grep -q 'must not set the output' '$tmp/e8'"

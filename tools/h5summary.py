@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""Per-run figures of simc HDF5 outputs, one CSV row per file.
+
+    tools/h5summary.py [--header] FILE.h5...
+
+Columns (FIELDS below):
+  status            root attribute `status` ("complete", "failed: ...",
+                    "interrupted", "running" for a file whose writer died),
+                    or "missing" / "unreadable: ..." when the file is absent
+                    or cannot be opened
+  final_time_s      last entry of /time
+  steps             integrator steps taken, round(final_time / time_step)
+  energy_drift_J    (total + dissipated)(T) - (total + dissipated)(0), J
+  energy_drift_rel  energy_drift_J / |total(0)|; empty when total(0) == 0,
+                    where only the absolute column means anything
+  max_penetration_m max(0, -min /contact/gap) over every recorded contact
+  iter_mean, iter_max
+                    contact solver iterations (/solver/iterations: Newton
+                    iterations, or Lemke pivots with the lcp solver) over the
+                    recorded steps; row 0 is the initial state, not a step,
+                    and is left out
+  solver_wall_s     sum of /solver/wall_time over the recorded steps times
+                    output_every (exact when output.every = 1, an estimate
+                    from the sampled steps otherwise)
+  path              the file
+
+Used by tools/sweep (imported as a module) and on its own.  Needs h5py and
+numpy: run it with /usr/bin/python3 (Debian python3-h5py python3-numpy).
+"""
+import csv
+import math
+import sys
+
+FIELDS = ["status", "final_time_s", "steps", "energy_drift_J", "energy_drift_rel",
+          "max_penetration_m", "iter_mean", "iter_max", "solver_wall_s", "path"]
+
+
+def _str(v):
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if hasattr(v, "item"):  # numpy scalar or 0-d array
+        v = v.item()
+        if isinstance(v, bytes):
+            return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def _fmt(x):
+    if x is None:
+        return ""
+    if isinstance(x, int):
+        return str(x)
+    if not math.isfinite(x):
+        return repr(x)
+    return "%.6g" % x
+
+
+def read_status(path):
+    """The root `status` attribute, "missing", or "unreadable: <why>"."""
+    import os
+    if not os.path.exists(path):
+        return "missing"
+    try:
+        import h5py
+        with h5py.File(path, "r") as f:
+            return _str(f.attrs.get("status", "unknown"))
+    except Exception as e:  # a truncated or half-written file: rerun it
+        return "unreadable: %s" % str(e).splitlines()[0] if str(e) else "unreadable"
+
+
+def read_command_line(path):
+    try:
+        import h5py
+        with h5py.File(path, "r") as f:
+            return _str(f.attrs.get("command_line", ""))
+    except Exception:
+        return None
+
+
+def summarize(path):
+    """A dict with the FIELDS of one file; figures are empty when unavailable."""
+    row = {k: "" for k in FIELDS}
+    row["path"] = path
+    status = read_status(path)
+    row["status"] = status
+    if status == "missing" or status.startswith("unreadable"):
+        return row
+    import h5py
+    import numpy as np
+    try:
+        with h5py.File(path, "r") as f:
+            t = np.asarray(f["time"][...], dtype=float)
+            if t.size == 0:
+                return row
+            row["final_time_s"] = _fmt(float(t[-1]))
+            dt = float(np.asarray(f.attrs.get("time_step", 0.0)).item())
+            if dt > 0:
+                row["steps"] = _fmt(int(round(float(t[-1]) / dt)))
+            tot = np.asarray(f["energy/total"][...], dtype=float)
+            dis = np.asarray(f["energy/dissipated"][...], dtype=float)
+            if tot.size and dis.size:
+                bal = tot + dis
+                drift = float(bal[-1] - bal[0])
+                row["energy_drift_J"] = _fmt(drift)
+                if tot[0] != 0:
+                    row["energy_drift_rel"] = _fmt(drift / abs(float(tot[0])))
+            gap = np.asarray(f["contact/gap"][...], dtype=float) if "contact/gap" in f else np.zeros(0)
+            row["max_penetration_m"] = _fmt(max(0.0, -float(gap.min())) if gap.size else 0.0)
+            it = np.asarray(f["solver/iterations"][...], dtype=float)[1:]
+            if it.size:
+                row["iter_mean"] = _fmt(float(it.mean()))
+                row["iter_max"] = _fmt(int(it.max()))
+            else:
+                row["iter_mean"] = row["iter_max"] = "0"
+            wall = np.asarray(f["solver/wall_time"][...], dtype=float)[1:]
+            every = int(np.asarray(f.attrs.get("output_every", 1)).item())
+            row["solver_wall_s"] = _fmt(float(wall.sum()) * max(every, 1))
+    except Exception as e:  # missing datasets: keep the status, say why
+        row["status"] = "%s (summary: %s)" % (status, str(e).splitlines()[0] if str(e) else "error")
+    return row
+
+
+def main(argv):
+    header = "--header" in argv
+    files = [a for a in argv if a != "--header"]
+    if not files and not header:
+        sys.stderr.write("usage: h5summary.py [--header] FILE.h5...\n")
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    if header:
+        w.writerow(FIELDS)
+    bad = 0
+    for p in files:
+        row = summarize(p)
+        bad += row["status"] != "complete"
+        w.writerow([row[k] for k in FIELDS])
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
