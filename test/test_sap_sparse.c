@@ -191,7 +191,7 @@ static void test_solution_matches_dense(void) {
   for (int t = 0; t < 2; t++) {
     const int B = cfg[t][0];
     prob P;
-    gen(&P, B, cfg[t][1], t ? B : 2 * B, B / 4, cfg[t][1] ? 6 : 0, cfg[t][2], ws);
+    gen(&P, B, cfg[t][1], t ? B / 2 : 2 * B, B / 4, cfg[t][1] ? 6 : 0, cfg[t][2], ws);
     double *vd = malloc(sizeof(double) * P.nv), *vs = malloc(sizeof(double) * P.nv);
     double *gd = malloc(sizeof(double) * 3 * P.nc), *gs = malloc(sizeof(double) * 3 * P.nc);
     sc_solver_stats sd, ss;

@@ -38,9 +38,6 @@ struct sc_sap_work {
   sc_sap_hessian hess;
   sc_sap_sparse* sp;  /* structure of A and J, sparse Hessian */
   int structured;     /* this solve uses sp for A x, J x, J^T x */
-  int sparse_hess;    /* this solve factors H with sp (else hess) */
-  int analyzed;       /* sp's symbolic analysis done in this solve */
-  int last_hessian;   /* path of the last factorization (sc_sap_last_hessian) */
   double* block; /* one allocation holding every array below */
   /* nv */
   double *D, *pstar, *r, *Ar, *jtg, *grad, *dv, *dp, *tmp;
@@ -105,7 +102,14 @@ void sc_sap_work_free(void* wv) {
   sc_free(w);
 }
 
-int sc_sap_last_hessian(const sc_sap_work* w) { return w->last_hessian; }
+int sc_sap_last_hessian(const sc_sap_work* w) {
+  switch (sc_sap_hessian_path(&w->hess)) {
+    case SC_SAP_PATH_DENSE: return SC_SAP_HESSIAN_DENSE;
+    case SC_SAP_PATH_SUPERNODAL: return SC_SAP_HESSIAN_SPARSE_SUPERNODAL;
+    case SC_SAP_PATH_SIMPLICIAL: return SC_SAP_HESSIAN_SPARSE_SIMPLICIAL;
+    default: return 0;
+  }
+}
 
 sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
                                sc_sap_work* w, double* wdiag) {
@@ -116,7 +120,7 @@ sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const doubl
                                     int hessian, sc_sap_work* w, double* wdiag) {
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
   if (nc == 0) return SC_OK;
-  w->structured = w->sparse_hess = 0;
+  w->structured = 0;
   if (hessian != SC_SAP_HESSIAN_DENSE && sc_sap_sparse_detect(w->sp, nv, nc, A, J) == 0 &&
       (hessian != SC_SAP_HESSIAN_AUTO || sc_sap_sparse_ntree(w->sp) > 1))
     /* per tree block: O(sum of tree sizes^2) per contact instead of O(nv^2) */
@@ -210,7 +214,8 @@ static int all_finite(int n, const double* x) {
  * the structure is detected once per solve, from the dense A and J. */
 static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
-  w->structured = w->sparse_hess = w->analyzed = 0;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
   if (hessian == SC_SAP_HESSIAN_DENSE || nc == 0) return;
   if (sc_sap_sparse_detect(w->sp, nv, nc, p->A, p->J) != 0) return; /* over capacity */
   const long nnz = sc_sap_sparse_hessian_nnz(w->sp); /* 0: over capacity */
@@ -220,14 +225,19 @@ static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
     if (nv <= 64 || nnz == 0 || (double)nnz > 0.25 * dense_tri) return;
   }
   w->structured = 1;
-  w->sparse_hess = nnz > 0;
+  if (nnz > 0)
+    sc_sap_hessian_select(&w->hess, w->sp,
+                          hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
+                          : hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
+                                                                        : SC_SAP_SPARSE_AUTO);
 }
 
 /* Validates sizes and inputs; chooses the path; sets D = diag(A)^-1/2 and
  * p* = A v*. */
 static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
-  w->structured = w->sparse_hess = w->analyzed = 0;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_FACTOR;
   if (!all_finite(nv * nv, p->A) || !all_finite(nv, p->vstar) ||
       !all_finite(3 * nc * nv, p->J) || !all_finite(3 * nc, p->R) ||
@@ -250,7 +260,8 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
 sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                       double* cost, double* grad, double* gamma, double* H) {
   if (p->nv > w->nv_max || p->nc > w->nc_max) return SC_ERR_CAPACITY;
-  w->structured = w->sparse_hess = 0;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
   for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
   sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, p->vstar, 0.0, w->pstar);
   eval_out e;
@@ -398,7 +409,6 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
                              double* v, double* gamma, sc_solver_stats* stats) {
   sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
   const int nv = p->nv, nc = p->nc, m = 3 * nc;
-  w->last_hessian = 0;
   sc_solve_status status = prepare(p, prm->hessian, w);
   int evaluated = 0;
 
@@ -432,32 +442,18 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
         break;
       }
 
-      /* Newton direction dv = -H^-1 grad */
-      if (w->sparse_hess && !w->analyzed) {
-        /* symbolic analysis once per solve, lazily: a converged guess needs none */
-        const int kind = prm->hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
-                         : prm->hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
-                                                                            : SC_SAP_SPARSE_AUTO;
-        w->analyzed = 1;
-        if (sc_sap_sparse_analyze(w->sp, kind) != 0) w->sparse_hess = 0; /* dense fallback */
-      }
+      /* Newton direction dv = -H^-1 grad (dense or sparse, see sap_hessian.h;
+       * the sparse path does its symbolic analysis at the first call) */
+      sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
       st.iterations++;
+      if (sc_sap_hessian_factor(&w->hess) != 0) {
+        status = SC_SOLVE_FACTOR;
+        break;
+      }
       for (int i = 0; i < nv; i++) w->dv[i] = -w->grad[i];
-      if (w->sparse_hess) {
-        w->last_hessian = sc_sap_sparse_is_supernodal(w->sp) ? SC_SAP_HESSIAN_SPARSE_SUPERNODAL
-                                                             : SC_SAP_HESSIAN_SPARSE_SIMPLICIAL;
-        if (sc_sap_sparse_factor(w->sp, p->A, w->G) != 0 || sc_sap_sparse_solve(w->sp, w->dv) != 0) {
-          status = SC_SOLVE_FACTOR;
-          break;
-        }
-      } else {
-        w->last_hessian = SC_SAP_HESSIAN_DENSE;
-        sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
-        if (sc_sap_hessian_factor(&w->hess) != 0) {
-          status = SC_SOLVE_FACTOR;
-          break;
-        }
-        sc_sap_hessian_solve(&w->hess, w->dv);
+      if (sc_sap_hessian_solve(&w->hess, w->dv) != 0) {
+        status = SC_SOLVE_FACTOR;
+        break;
       }
 
       /* line-search cache */
