@@ -222,7 +222,7 @@ static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
   if (hessian == SC_SAP_HESSIAN_AUTO) {
     /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
     const double dense_tri = 0.5 * nv * (nv + 1.0);
-    if (nv <= 64 || nnz == 0 || (double)nnz > 0.25 * dense_tri) return;
+    if (nv <= 64 || nnz == 0 || (double)nnz > 0.75 * dense_tri) return;
   }
   w->structured = 1;
   if (nnz > 0)

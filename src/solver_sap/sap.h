@@ -17,8 +17,9 @@
 enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
 
 /* How the Newton Hessian H = A + J^T G J is factored (sc_sap_params.hessian).
- * AUTO: sparse (CHOLMOD) when nv > 64 and tril(H) has at most a quarter of
- * the entries of a dense triangle, dense otherwise.  DENSE: LAPACK Cholesky,
+ * AUTO: sparse (CHOLMOD) when nv > 64 and the lower-triangle entries of H
+ * (counted with repetition) are at most 3/4 of a dense triangle's, dense
+ * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
  * the reference.  SPARSE: CHOLMOD, with CHOLMOD choosing a simplicial or a
  * supernodal factor; SPARSE_SUPERNODAL / SPARSE_SIMPLICIAL force one (for
  * tests).  A sparse request that exceeds the workspace's capacities, or

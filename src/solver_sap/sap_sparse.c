@@ -20,7 +20,10 @@
  * factorization instead; both are used through their numeric kernels
  * (cholmod_super_numeric / cholmod_rowfac) on a matrix this file assembles
  * directly in the permuted order, because the convenience wrapper
- * cholmod_factorize allocates two permuted transposes on every call.
+ * cholmod_factorize allocates two permuted transposes on every call.  The
+ * supernodal solve is cholmod_solve2 with reused workspace; the simplicial
+ * LL^T solve is written here, since cholmod_solve2 reallocates its
+ * simplicial workspace on every call.
  *
  * Delassus diagonal (ref 2.3): W_ii = sum over trees c touched by contact i
  * of J_ic A_c^-1 J_ic^T, with each tree block A_c factored once.  It equals
@@ -31,11 +34,13 @@
  * around sc_malloc (so sc_alloc_count sees them, and
  * sc_sap_cholmod_alloc_count separates them).  What still allocates:
  *   - cholmod_analyze (the symbolic factor, ordering workspace) and the first
- *     numeric factorization after it (the numeric values of L; for the
- *     solve, CHOLMOD's solution/workspace vectors on first use).  This is
- *     once per time step, and only when the pattern of H differs from the
- *     previous solve's: an unchanged pattern (a resting scene) reuses the
- *     symbolic factor and allocates nothing.
+ *     numeric factorization and solve after it (the numeric values of L,
+ *     the supernodal solve's workspace).  This is once per time step, and
+ *     only when the pattern of H differs from the previous solve's: an
+ *     unchanged pattern (a resting scene) reuses the symbolic factor and
+ *     allocates nothing.  Measured (test_sap_sparse, 80 free bodies, 240
+ *     contacts): 30 blocks per pattern change with a supernodal factor, 21
+ *     with a simplicial one, the same whatever the number of iterations.
  *   - cholmod_super_numeric allocates a dense update buffer (and its header)
  *     on every call.  Those two requests are served from a pool sized after
  *     the analysis, so the per-iteration path makes no allocation.
