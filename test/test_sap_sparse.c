@@ -213,8 +213,9 @@ static void test_solution_matches_dense(void) {
   sc_sap_work_free(ws);
 }
 
-/* A contact touching a deep tree beyond the J capacity: a sparse request
- * falls back to the dense path and still solves. */
+/* A contact touching a deep tree beyond the J capacity, or a tree too deep
+ * for the Hessian capacity: a sparse request falls back to the dense path
+ * and still solves. */
 static void test_capacity_fallback(void) {
   srand(3);
   /* 2 contacts x 120 columns > cap_j = 24 * 2 + 126 */
@@ -232,6 +233,23 @@ static void test_capacity_fallback(void) {
   double wsp[2];
   ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_SPARSE, ws, wsp) == SC_OK);
   ENSURE(wsp[0] == P.w[0] && wsp[1] == P.w[1]);
+  /* J fits but tril(H) does not (a 120-dof tree block alone exceeds the
+   * triplet capacity 16 nv_max + 160 nc_max): structured products, dense H */
+  {
+    sc_sap_work* w3 = sc_sap_work_create(6 + 120, 2); /* cap_j = 174 >= 126 columns */
+    prob T;
+    gen(&T, 1, 120, 0, 1, 1, 0, w3);
+    double *v3 = malloc(sizeof(double) * T.nv), *v4 = malloc(sizeof(double) * T.nv);
+    double g3[6], g4[6];
+    ENSURE(solve(&T, w3, SC_SAP_HESSIAN_DENSE, 100, v3, g3, &sd) == SC_SOLVE_OK);
+    ENSURE(solve(&T, w3, SC_SAP_HESSIAN_SPARSE, 100, v4, g4, &ss) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(w3) == SC_SAP_HESSIAN_DENSE);
+    ENSURE(ss.iterations == sd.iterations);
+    ENSURE(max_diff(T.nv, v4, v3) <= 1e-10 * max_abs(T.nv, v3));
+    free(v3), free(v4);
+    prob_free(&T);
+    sc_sap_work_free(w3);
+  }
   /* small problems: auto keeps the dense path */
   prob Q;
   sc_sap_work* w2 = sc_sap_work_create(48, 24);
