@@ -19,14 +19,15 @@ endif
 CC      ?= cc
 PKGS    := yaml-0.1 lapacke hdf5 ccd
 DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev \
-            libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib
+            libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
+            libsuitesparse-dev
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
 CFLAGS  ?=
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS  := $(PKG_LIBS) -llapack -lblas -lm
+LDLIBS  := $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS  += -DSC_VERSION='"$(VERSION)"'
 

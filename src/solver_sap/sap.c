@@ -16,7 +16,14 @@
  *   l''(alpha) = a2 + dvc^T G(alpha) dvc
  * Exact: root of l'(alpha) / (-l'(0)) on [0, alpha_max] by Newton-Raphson
  * with a bisection safeguard (rtsafe).  Backtracking: Armijo with
- * rho = 0.8, c = 1e-4 starting at alpha = 1/rho. */
+ * rho = 0.8, c = 1e-4 starting at alpha = 1/rho.
+ *
+ * Paths (ref 4.4): the dense one multiplies with the dense A and J and
+ * factors H with LAPACK.  For large problems (sc_sap_params.hessian) the
+ * trees of A and the column pattern of J are detected once per solve
+ * (sap_sparse.c); A x, J x, J^T x then skip the zeros and H is assembled in
+ * its sparse pattern and factored by CHOLMOD, with the symbolic analysis
+ * done once per solve, at the first factorization. */
 #include "solver_sap/sap.h"
 
 #include <math.h>
@@ -24,10 +31,13 @@
 
 #include "linalg/linalg.h"
 #include "solver_sap/sap_hessian.h"
+#include "solver_sap/sap_sparse.h"
 
 struct sc_sap_work {
   int nv_max, nc_max;
   sc_sap_hessian hess;
+  sc_sap_sparse* sp;  /* structure of A and J, sparse Hessian */
+  int structured;     /* this solve uses sp for A x, J x, J^T x */
   double* block; /* one allocation holding every array below */
   /* nv */
   double *D, *pstar, *r, *Ar, *jtg, *grad, *dv, *dp, *tmp;
@@ -47,6 +57,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->linesearch = SC_SAP_LS_EXACT;
   p->alpha_max = 1.5;
   p->ls_max_iterations = 100;
+  p->hessian = SC_SAP_HESSIAN_AUTO;
 }
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
@@ -58,7 +69,8 @@ sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
   const size_t total = 9 * nv + 3 * m + 3 * m + nv * nv + nv * m;
   w->block = sc_malloc(sizeof(double) * total);
-  if (!w->block || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
+  w->sp = sc_sap_sparse_create(nv_max, nc_max);
+  if (!w->block || !w->sp || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
     sc_sap_work_free(w);
     return NULL;
   }
@@ -85,14 +97,34 @@ void sc_sap_work_free(void* wv) {
   sc_sap_work* w = wv;
   if (!w) return;
   sc_sap_hessian_destroy(&w->hess);
+  sc_sap_sparse_free(w->sp);
   sc_free(w->block);
   sc_free(w);
 }
 
+int sc_sap_last_hessian(const sc_sap_work* w) {
+  switch (sc_sap_hessian_path(&w->hess)) {
+    case SC_SAP_PATH_DENSE: return SC_SAP_HESSIAN_DENSE;
+    case SC_SAP_PATH_SUPERNODAL: return SC_SAP_HESSIAN_SPARSE_SUPERNODAL;
+    case SC_SAP_PATH_SIMPLICIAL: return SC_SAP_HESSIAN_SPARSE_SIMPLICIAL;
+    default: return 0;
+  }
+}
+
 sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
                                sc_sap_work* w, double* wdiag) {
-  if (nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
+  return sc_sap_delassus_diag_path(nv, nc, A, J, SC_SAP_HESSIAN_AUTO, w, wdiag);
+}
+
+sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const double* J,
+                                    int hessian, sc_sap_work* w, double* wdiag) {
+  if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
   if (nc == 0) return SC_OK;
+  w->structured = 0;
+  if (hessian != SC_SAP_HESSIAN_DENSE && sc_sap_sparse_detect(w->sp, nv, nc, A, J) == 0 &&
+      (hessian != SC_SAP_HESSIAN_AUTO || sc_sap_sparse_ntree(w->sp) > 1))
+    /* per tree block: O(sum of tree sizes^2) per contact instead of O(nv^2) */
+    return sc_sap_sparse_delassus(w->sp, A, w->L, wdiag) == 0 ? SC_OK : SC_ERR_SIM;
   const int m = 3 * nc;
   for (int i = 0; i < nv * nv; i++) w->L[i] = A[i];
   if (sc_la_chol_factor(nv, w->L, nv) != 0) return SC_ERR_SIM;
@@ -114,6 +146,23 @@ sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
   return SC_OK;
 }
 
+/* ---- products with A and J: dense, or over the detected structure ---- */
+
+static void mul_A(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
+  if (w->structured) sc_sap_sparse_mulA(w->sp, p->A, x, y);
+  else sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, x, 0.0, y);
+}
+
+static void mul_J(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
+  if (w->structured) sc_sap_sparse_mulJ(w->sp, x, y);
+  else sc_la_gemv(3 * p->nc, p->nv, 1.0, p->J, 3 * p->nc, x, 0.0, y);
+}
+
+static void mul_JT(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
+  if (w->structured) sc_sap_sparse_mulJT(w->sp, x, y);
+  else sc_la_gemvT(3 * p->nc, p->nv, 1.0, p->J, 3 * p->nc, x, 0.0, y);
+}
+
 /* ---- evaluation ---- */
 
 /* Everything known at the current iterate v. */
@@ -126,11 +175,11 @@ typedef struct eval_out {
  * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set. */
 static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                      eval_out* out) {
-  const int nv = p->nv, nc = p->nc, m = 3 * nc;
+  const int nv = p->nv, nc = p->nc;
   for (int i = 0; i < nv; i++) w->r[i] = v[i] - p->vstar[i];
-  sc_la_gemv(nv, nv, 1.0, p->A, nv, w->r, 0.0, w->Ar);
+  mul_A(p, w, w->r, w->Ar);
   out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
-  sc_la_gemv(m, nv, 1.0, p->J, m, v, 0.0, w->vc);
+  mul_J(p, w, v, w->vc);
   double costR = 0.0;
   for (int c = 0; c < nc; c++) {
     const double* R = p->R + 3 * c;
@@ -140,7 +189,7 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
     costR += lc;
   }
   out->cost = out->costA + costR;
-  sc_la_gemvT(m, nv, 1.0, p->J, m, w->gam, 0.0, w->jtg);
+  mul_JT(p, w, w->gam, w->jtg);
   double ng = 0.0, np = 0.0, nj = 0.0;
   for (int i = 0; i < nv; i++) {
     w->grad[i] = w->Ar[i] - w->jtg[i];
@@ -161,9 +210,34 @@ static int all_finite(int n, const double* x) {
   return 1;
 }
 
-/* Validates sizes and inputs; sets D = diag(A)^-1/2 and p* = A v*. */
-static sc_solve_status prepare(const sc_problem* p, sc_sap_work* w) {
+/* Chooses the path (dense, or structured products and a sparse Hessian):
+ * the structure is detected once per solve, from the dense A and J. */
+static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
+  if (hessian == SC_SAP_HESSIAN_DENSE || nc == 0) return;
+  if (sc_sap_sparse_detect(w->sp, nv, nc, p->A, p->J) != 0) return; /* over capacity */
+  const long nnz = sc_sap_sparse_hessian_nnz(w->sp); /* 0: over capacity */
+  if (hessian == SC_SAP_HESSIAN_AUTO) {
+    /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
+    const double dense_tri = 0.5 * nv * (nv + 1.0);
+    if (nv <= 64 || nnz == 0 || (double)nnz > 0.75 * dense_tri) return;
+  }
+  w->structured = 1;
+  if (nnz > 0)
+    sc_sap_hessian_select(&w->hess, w->sp,
+                          hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
+                          : hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
+                                                                        : SC_SAP_SPARSE_AUTO);
+}
+
+/* Validates sizes and inputs; chooses the path; sets D = diag(A)^-1/2 and
+ * p* = A v*. */
+static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w) {
+  const int nv = p->nv, nc = p->nc;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_CAPACITY;
   if (!all_finite(nv * nv, p->A) || !all_finite(nv, p->vstar) ||
       !all_finite(3 * nc * nv, p->J) || !all_finite(3 * nc, p->R) ||
@@ -178,13 +252,16 @@ static sc_solve_status prepare(const sc_problem* p, sc_sap_work* w) {
     if (!(a > 0.0)) return SC_SOLVE_FACTOR;
     w->D[i] = 1.0 / sqrt(a);
   }
-  sc_la_gemv(nv, nv, 1.0, p->A, nv, p->vstar, 0.0, w->pstar);
+  choose_path(p, hessian, w);
+  mul_A(p, w, p->vstar, w->pstar);
   return SC_SOLVE_OK;
 }
 
 sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                       double* cost, double* grad, double* gamma, double* H) {
   if (p->nv > w->nv_max || p->nc > w->nc_max) return SC_ERR_CAPACITY;
+  w->structured = 0;
+  sc_sap_hessian_select(&w->hess, NULL, 0);
   for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
   sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, p->vstar, 0.0, w->pstar);
   eval_out e;
@@ -332,7 +409,7 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
                              double* v, double* gamma, sc_solver_stats* stats) {
   sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
   const int nv = p->nv, nc = p->nc, m = 3 * nc;
-  sc_solve_status status = prepare(p, w);
+  sc_solve_status status = prepare(p, prm->hessian, w);
   int evaluated = 0;
 
   if (status == SC_SOLVE_OK && nc == 0) {
@@ -365,7 +442,8 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
         break;
       }
 
-      /* Newton direction dv = -H^-1 grad */
+      /* Newton direction dv = -H^-1 grad (dense or sparse, see sap_hessian.h;
+       * the sparse path does its symbolic analysis at the first call) */
       sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
       st.iterations++;
       if (sc_sap_hessian_factor(&w->hess) != 0) {
@@ -373,12 +451,15 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
         break;
       }
       for (int i = 0; i < nv; i++) w->dv[i] = -w->grad[i];
-      sc_sap_hessian_solve(&w->hess, w->dv);
+      if (sc_sap_hessian_solve(&w->hess, w->dv) != 0) {
+        status = SC_SOLVE_FACTOR;
+        break;
+      }
 
       /* line-search cache */
       line ln = {p, w, prm->soft_tol, e.costA, 0.0, 0.0, 0};
-      sc_la_gemv(nv, nv, 1.0, p->A, nv, w->dv, 0.0, w->dp);
-      sc_la_gemv(m, nv, 1.0, p->J, m, w->dv, 0.0, w->dvc);
+      mul_A(p, w, w->dv, w->dp);
+      mul_J(p, w, w->dv, w->dvc);
       ln.dp_r = sc_la_dot(nv, w->dp, w->r);
       ln.a2 = sc_la_dot(nv, w->dv, w->dp);
       const double dl0 = sc_la_dot(nv, w->grad, w->dv);

@@ -16,6 +16,22 @@
 
 enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
 
+/* How the Newton Hessian H = A + J^T G J is factored (sc_sap_params.hessian).
+ * AUTO: sparse (CHOLMOD) when nv > 64 and the lower-triangle entries of H
+ * (counted with repetition) are at most 3/4 of a dense triangle's, dense
+ * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
+ * the reference.  SPARSE: CHOLMOD, with CHOLMOD choosing a simplicial or a
+ * supernodal factor; SPARSE_SUPERNODAL / SPARSE_SIMPLICIAL force one (for
+ * tests).  A sparse request that exceeds the workspace's capacities, or
+ * whose analysis fails, falls back to the dense path. */
+enum {
+  SC_SAP_HESSIAN_AUTO = 0,
+  SC_SAP_HESSIAN_DENSE = 1,
+  SC_SAP_HESSIAN_SPARSE = 2,
+  SC_SAP_HESSIAN_SPARSE_SUPERNODAL = 3,
+  SC_SAP_HESSIAN_SPARSE_SIMPLICIAL = 4
+};
+
 /* Solver parameters; sc_sap_params_default gives the values in the comments. */
 typedef struct sc_sap_params {
   double rel_tol;        /* eps_r of the momentum criterion, 1e-6 */
@@ -27,6 +43,7 @@ typedef struct sc_sap_params {
   int linesearch;        /* SC_SAP_LS_EXACT (default) or SC_SAP_LS_BACKTRACKING */
   double alpha_max;      /* largest step of the exact line search, 1.5 */
   int ls_max_iterations; /* evaluations per exact line search, 100 (Armijo: min(this, 40)) */
+  int hessian;           /* SC_SAP_HESSIAN_*, default SC_SAP_HESSIAN_AUTO */
 } sc_sap_params;
 
 /* Fill p with the default values listed in sc_sap_params. */
@@ -35,8 +52,10 @@ void sc_sap_params_default(sc_sap_params* p);
 /* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */
 typedef struct sc_sap_work sc_sap_work;
 
-/* Create a workspace (the only allocation of this module); NULL when out of
- * memory or when the sizes are negative. */
+/* Create a workspace; NULL when out of memory or when the sizes are
+ * negative.  Apart from CHOLMOD's symbolic analysis (once per solve, and
+ * only when the pattern of H changed since the previous solve; see
+ * sap_sparse.c) this is the only allocation of this module. */
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max);
 /* Free a workspace created by sc_sap_work_create (NULL is allowed). */
 void sc_sap_work_free(void* w);
@@ -67,6 +86,12 @@ void sc_sap_regularize(int nc, const double* k, const double* taud, const double
  * when the workspace is too small, SC_ERR_SIM when A is not SPD. */
 sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
                                sc_sap_work* w, double* wdiag);
+/* The same with a choice of path: SC_SAP_HESSIAN_DENSE factors all of A;
+ * any sparse value factors each tree block of A (the connected components
+ * of its pattern) and uses only the nonzero columns of J; AUTO (what
+ * sc_sap_delassus_diag uses) takes the tree path when A has several trees. */
+sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const double* J,
+                                    int hessian, sc_sap_work* w, double* wdiag);
 
 /* Evaluate the cost l(v), its gradient grad = A (v - v*) - J^T gamma (nv) and,
  * when H is non-NULL, the Hessian A + J^T G J (nv x nv column-major, both
@@ -83,5 +108,14 @@ sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, cons
  * that is too small is reported as SC_SOLVE_FACTOR.  stats may be NULL. */
 sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                              double* v, double* gamma, sc_solver_stats* stats);
+
+/* The path the last sc_sap_solve on w used to factor H:
+ * SC_SAP_HESSIAN_DENSE, SC_SAP_HESSIAN_SPARSE_SUPERNODAL or
+ * SC_SAP_HESSIAN_SPARSE_SIMPLICIAL (0 when it built no factorization). */
+int sc_sap_last_hessian(const sc_sap_work* w);
+
+/* Number of allocations CHOLMOD has made in this thread (through hooks to
+ * sc_malloc, so sc_alloc_count counts them too). */
+long sc_sap_cholmod_alloc_count(void);
 
 #endif

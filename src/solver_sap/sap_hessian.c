@@ -3,7 +3,8 @@
  * (ref/convex-contact.md 2.1, 4.4).  H is SPD because A is and each G_i is
  * symmetric PSD, so LAPACK's potrf applies; a failure means round-off (or bad
  * input) destroyed definiteness.  Cost O(nc nv^2) to assemble, O(nv^3) to
- * factor: the dense variant is meant for nv up to a few hundred. */
+ * factor: the dense variant is meant for nv up to a few hundred.  Larger,
+ * sparse problems go to sap_sparse.c (CHOLMOD) through the same calls. */
 #include "solver_sap/sap_hessian.h"
 
 #include "core/core.h"
@@ -12,7 +13,9 @@
 int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max) {
   h->nv_max = nv_max;
   h->nc_max = nc_max;
-  h->nv = 0;
+  h->nv = h->nc = 0;
+  h->sp = NULL;
+  h->path = SC_SAP_PATH_NONE;
   h->H = sc_malloc(sizeof(double) * (size_t)nv_max * (size_t)nv_max);
   h->GJ = sc_malloc(sizeof(double) * 3 * (size_t)nc_max * (size_t)nv_max);
   if (!h->H || !h->GJ) {
@@ -28,10 +31,16 @@ void sc_sap_hessian_destroy(sc_sap_hessian* h) {
   h->H = h->GJ = 0;
 }
 
-void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
-                             const double* J, const double* G) {
+void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind) {
+  h->sp = sp;
+  h->kind = kind;
+  h->analyzed = 0;
+  h->path = SC_SAP_PATH_NONE;
+}
+
+static void assemble_dense(sc_sap_hessian* h, int nv, int nc, const double* A, const double* J,
+                           const double* G) {
   const int m = 3 * nc;
-  h->nv = nv;
   for (int j = 0; j < nv; j++)
     for (int i = 0; i < nv; i++) h->H[i + j * nv] = A[i + j * nv];
   if (nc == 0) return;
@@ -49,6 +58,14 @@ void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
   sc_la_gemmTN(nv, nv, m, 1.0, J, m, h->GJ, m, 1.0, h->H, nv);
 }
 
+void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
+                             const double* J, const double* G) {
+  h->nv = nv;
+  h->nc = nc;
+  h->A = A, h->J = J, h->G = G;
+  if (!h->sp) assemble_dense(h, nv, nc, A, J, G);
+}
+
 void sc_sap_hessian_get(const sc_sap_hessian* h, double* out) {
   const int n = h->nv;
   /* the factorization reads the lower triangle: mirror it */
@@ -56,8 +73,26 @@ void sc_sap_hessian_get(const sc_sap_hessian* h, double* out) {
     for (int i = j; i < n; i++) out[i + j * n] = out[j + i * n] = h->H[i + j * n];
 }
 
-int sc_sap_hessian_factor(sc_sap_hessian* h) { return sc_la_chol_factor(h->nv, h->H, h->nv); }
-
-void sc_sap_hessian_solve(const sc_sap_hessian* h, double* x) {
-  sc_la_chol_solve(h->nv, h->H, h->nv, x, h->nv, 1);
+int sc_sap_hessian_factor(sc_sap_hessian* h) {
+  if (h->sp && !h->analyzed) {
+    /* once per solve: the contact set, hence the pattern, is frozen */
+    h->analyzed = 1;
+    if (sc_sap_sparse_analyze(h->sp, h->kind) != 0) {
+      h->sp = NULL; /* CHOLMOD out of memory: the dense path still works */
+      assemble_dense(h, h->nv, h->nc, h->A, h->J, h->G);
+    }
+  }
+  if (h->sp) {
+    h->path = sc_sap_sparse_is_supernodal(h->sp) ? SC_SAP_PATH_SUPERNODAL : SC_SAP_PATH_SIMPLICIAL;
+    return sc_sap_sparse_factor(h->sp, h->A, h->G);
+  }
+  h->path = SC_SAP_PATH_DENSE;
+  return sc_la_chol_factor(h->nv, h->H, h->nv);
 }
+
+int sc_sap_hessian_solve(sc_sap_hessian* h, double* x) {
+  if (h->sp) return sc_sap_sparse_solve(h->sp, x);
+  return sc_la_chol_solve(h->nv, h->H, h->nv, x, h->nv, 1) != 0;
+}
+
+int sc_sap_hessian_path(const sc_sap_hessian* h) { return h->path; }

@@ -1,30 +1,52 @@
 /* sap_hessian: the Newton Hessian H = A + J^T G J of the SAP cost (internal).
  *
- * The Newton loop only calls assemble / factor / solve, so a block-sparse
- * (per-tree supernodal) factorization can replace this dense one without
- * touching the solver logic.  G holds one row-major 3x3 block per contact. */
+ * The Newton loop only calls select (once per solve) and assemble / factor /
+ * solve (per iteration), so the dense LAPACK factorization (the reference)
+ * and the sparse CHOLMOD one (sap_sparse.h) sit behind the same calls.
+ * G holds one row-major 3x3 block per contact. */
 #ifndef SC_SAP_HESSIAN_H
 #define SC_SAP_HESSIAN_H
 
+#include "solver_sap/sap_sparse.h"
+
+/* Factorization paths, as reported by sc_sap_hessian_path. */
+enum { SC_SAP_PATH_NONE = 0, SC_SAP_PATH_DENSE = 1, SC_SAP_PATH_SUPERNODAL = 2,
+       SC_SAP_PATH_SIMPLICIAL = 3 };
+
 typedef struct sc_sap_hessian {
   int nv_max, nc_max;
-  int nv;      /* size of the assembled matrix */
+  int nv, nc;  /* size of the assembled matrix, contacts */
   double* H;   /* (nv_max x nv_max) dense, column-major; lower factor after factor() */
   double* GJ;  /* (3 nc_max x nv_max) scratch: G J */
+  /* sparse path: structure detected by the caller in sp (borrowed) */
+  sc_sap_sparse* sp;  /* NULL: dense path */
+  int kind;           /* SC_SAP_SPARSE_* for the analysis */
+  int analyzed;       /* symbolic analysis done since select() */
+  const double *A, *J, *G; /* operands of the pending sparse factorization */
+  int path;           /* SC_SAP_PATH_* of the last factorization */
 } sc_sap_hessian;
 
 /* Allocate for nv <= nv_max, nc <= nc_max; returns 0 on success. */
 int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max);
 void sc_sap_hessian_destroy(sc_sap_hessian* h);
-/* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major. */
+/* Choose the path for the next solve: sp == NULL is the dense path; else the
+ * sparse one over the structure sp has detected (kind: SC_SAP_SPARSE_*).
+ * The symbolic analysis happens at the first factor() after this call. */
+void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind);
+/* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major.  The
+ * sparse path only records the operands (they must stay valid until factor). */
 void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
                              const double* J, const double* G);
-/* Copy the assembled (not yet factored) H into out (nv x nv); both triangles
- * are the lower one, which is what the factorization uses. */
+/* Copy the assembled (not yet factored) dense H into out (nv x nv); both
+ * triangles are the lower one, which is what the factorization uses.  Dense
+ * path only. */
 void sc_sap_hessian_get(const sc_sap_hessian* h, double* out);
-/* Factor in place; returns 0 on success, nonzero when H is not positive definite. */
+/* Factor; returns 0 on success, nonzero when H is not positive definite (or
+ * CHOLMOD failed).  A failed sparse analysis falls back to the dense path. */
 int sc_sap_hessian_factor(sc_sap_hessian* h);
-/* x <- H^-1 x using the factor. */
-void sc_sap_hessian_solve(const sc_sap_hessian* h, double* x);
+/* x <- H^-1 x using the factor; returns 0 on success. */
+int sc_sap_hessian_solve(sc_sap_hessian* h, double* x);
+/* SC_SAP_PATH_* of the last factorization. */
+int sc_sap_hessian_path(const sc_sap_hessian* h);
 
 #endif

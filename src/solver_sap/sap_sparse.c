@@ -1,0 +1,671 @@
+/* sap_sparse: the SAP Newton Hessian as a sparse matrix, factored by CHOLMOD
+ * (ref/convex-contact.md 2.3, 4.4).
+ *
+ *   H = A + J^T G J = A + sum_i J_i^T G_i J_i,   G_i = -d gamma_i / d vc_i
+ *
+ * A is block diagonal per tree (a connected component of A's nonzero
+ * pattern; for a free body one 6x6 block) and contact i's rows J_i touch
+ * only the few trees of the bodies in contact, so H has the tree blocks of A
+ * plus, per contact, the dense block over the columns J_i touches: the
+ * pattern of the contact graph.  The pattern is fixed during a time step
+ * (the contact set is frozen), hence a symbolic analysis once per solve and
+ * a numeric refactorization every Newton iteration (Drake does the same with
+ * its block-sparse supernodal Cholesky).
+ *
+ * Why CHOLMOD (SuiteSparse): a well-kept supernodal sparse Cholesky with a
+ * fill-reducing ordering (AMD here; METIS is available) -- the right tool for
+ * the contact graph of cluttered scenes, where many trees touch each other
+ * and the elimination order decides the fill.  For small or very sparse
+ * patterns CHOLMOD's own flop/nnz(L) rule picks its simplicial (up-looking)
+ * factorization instead; both are used through their numeric kernels
+ * (cholmod_super_numeric / cholmod_rowfac) on a matrix this file assembles
+ * directly in the permuted order, because the convenience wrapper
+ * cholmod_factorize allocates two permuted transposes on every call.  The
+ * supernodal solve is cholmod_solve2 with reused workspace; the simplicial
+ * LL^T solve is written here, since cholmod_solve2 reallocates its
+ * simplicial workspace on every call.
+ *
+ * Delassus diagonal (ref 2.3): W_ii = sum over trees c touched by contact i
+ * of J_ic A_c^-1 J_ic^T, with each tree block A_c factored once.  It equals
+ * the dense J A^-1 J^T diagonal because A^-1 is block diagonal too.
+ *
+ * Memory.  All of simc's buffers are sized in sc_sap_sparse_create.  CHOLMOD
+ * allocates through SuiteSparse_config hooks set here to counted wrappers
+ * around sc_malloc (so sc_alloc_count sees them, and
+ * sc_sap_cholmod_alloc_count separates them).  What still allocates:
+ *   - cholmod_analyze (the symbolic factor, ordering workspace) and the first
+ *     numeric factorization and solve after it (the numeric values of L,
+ *     the supernodal solve's workspace).  This is once per time step, and
+ *     only when the pattern of H differs from the previous solve's: an
+ *     unchanged pattern (a resting scene) reuses the symbolic factor and
+ *     allocates nothing.  Measured (test_sap_sparse, 80 free bodies, 240
+ *     contacts): 30 blocks per pattern change with a supernodal factor, 21
+ *     with a simplicial one, the same whatever the number of iterations.
+ *   - cholmod_super_numeric allocates a dense update buffer (and its header)
+ *     on every call.  Those two requests are served from a pool sized after
+ *     the analysis, so the per-iteration path makes no allocation.
+ * The hooks are process-wide (SuiteSparse_config is a global): simc must be
+ * the only CHOLMOD user in the process, which it is. */
+#include "solver_sap/sap_sparse.h"
+
+#include "solver_sap/sap.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <suitesparse/cholmod.h>
+
+#include "core/core.h"
+#include "linalg/linalg.h"
+
+/* ---- allocation hooks ---- */
+
+/* A header in front of each block remembers its size for realloc. */
+typedef union hook_hdr {
+  max_align_t align;
+  size_t n;
+} hook_hdr;
+
+/* Exact-size blocks handed to CHOLMOD while a numeric factorization runs. */
+enum { POOL_SLOTS = 2 };
+typedef struct hook_pool {
+  void* mem[POOL_SLOTS];
+  size_t size[POOL_SLOTS]; /* the request size served */
+  size_t cap[POOL_SLOTS];  /* the block's size */
+  int busy[POOL_SLOTS];
+} hook_pool;
+
+static _Thread_local long cholmod_allocs;
+static _Thread_local hook_pool* armed_pool;
+
+static void* pool_take(size_t n) {
+  hook_pool* p = armed_pool;
+  if (!p) return NULL;
+  for (int k = 0; k < POOL_SLOTS; k++)
+    if (p->mem[k] && !p->busy[k] && p->size[k] == n) {
+      p->busy[k] = 1;
+      return p->mem[k];
+    }
+  return NULL;
+}
+
+static int pool_give(void* q) {
+  hook_pool* p = armed_pool;
+  if (!p) return 0;
+  for (int k = 0; k < POOL_SLOTS; k++)
+    if (p->mem[k] == q) {
+      p->busy[k] = 0;
+      return 1;
+    }
+  return 0;
+}
+
+static void* hook_malloc(size_t n) {
+  void* q = pool_take(n);
+  if (q) return q;
+  if (n > SIZE_MAX - sizeof(hook_hdr)) return NULL;
+  hook_hdr* h = sc_malloc(sizeof(hook_hdr) + n);
+  if (!h) return NULL;
+  cholmod_allocs++;
+  h->n = n;
+  return h + 1;
+}
+
+static void* hook_calloc(size_t count, size_t n) {
+  if (n && count > SIZE_MAX / n) return NULL;
+  void* q = hook_malloc(count * n);
+  if (q) memset(q, 0, count * n);
+  return q;
+}
+
+static void hook_free(void* q) {
+  if (!q || pool_give(q)) return;
+  sc_free((hook_hdr*)q - 1);
+}
+
+static void* hook_realloc(void* q, size_t n) {
+  if (!q) return hook_malloc(n);
+  const size_t old = ((hook_hdr*)q - 1)->n;
+  void* r = hook_malloc(n);
+  if (!r) return NULL;
+  memcpy(r, q, old < n ? old : n);
+  hook_free(q);
+  return r;
+}
+
+long sc_sap_cholmod_alloc_count(void) { return cholmod_allocs; }
+
+/* ---- the workspace ---- */
+
+struct sc_sap_sparse {
+  int nv_max, nc_max;
+  long cap_j, cap_t;
+  int nv, nc;
+  /* trees: dofs of tree t are tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), ascending */
+  int ntree;
+  int *uf, *tree_of, *tree_ptr, *tree_dofs, *tree_loc;
+  /* J per contact: columns jcol[jptr[c] .. jptr[c+1]) ascending, values
+   * jval[3 q + r] for row r of the contact and column jcol[q] */
+  int *jptr, *jcol, *cursor;
+  double* jval;
+  /* lower-triangle triplets of H in the original order, and their slots in hx */
+  long ntrip;
+  int *ti, *tj, *slot, *order, *newpos, *uold, *marker;
+  /* pattern of tril(H) (original order) now and at the last analysis */
+  int *cp, *ri, *pcp, *pri;
+  int pn, pnnz, pkind, have_prev;
+  /* H(p, p) in the triangle the numeric kernel reads */
+  int *hp, *hi, *pinv;
+  double* hx;
+  int hnnz, upper;
+  /* Delassus scratch */
+  double* z;
+  size_t* foff;
+  /* CHOLMOD */
+  cholmod_common cm;
+  int started;
+  cholmod_factor* L;
+  cholmod_dense *X, *Y, *E;
+  hook_pool pool;
+};
+
+static void* take(char** b, size_t bytes) {
+  void* p = *b;
+  *b += (bytes + 15) & ~(size_t)15;
+  return p;
+}
+
+sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max) {
+  if (nv_max < 0 || nc_max < 0) return NULL;
+  sc_sap_sparse* s = sc_calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->nv_max = nv_max;
+  s->nc_max = nc_max;
+  /* Generous for contacts between two 6-dof trees (12 columns per contact,
+   * 21 + 78 triplets per body/contact); a contact on a deep tree may need
+   * more, and then the solver falls back to the dense path. */
+  s->cap_j = 24L * nc_max + nv_max;
+  s->cap_t = 16L * nv_max + 160L * nc_max + 1;
+  const size_t nv = (size_t)nv_max, nc = (size_t)nc_max;
+  const size_t cj = (size_t)s->cap_j, ct = (size_t)s->cap_t;
+  const size_t I = sizeof(int), D = sizeof(double);
+  size_t bytes = 0;
+  const size_t sizes[] = {
+      nv * I, nv * I, (nv + 1) * I, nv * I, nv * I,           /* trees */
+      (nc + 1) * I, cj * I, nc * I, 3 * cj * D,               /* J */
+      ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
+      (nv + 1) * I, ct * I, (nv + 1) * I, ct * I,             /* patterns */
+      (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
+      3 * nv * D, (nv + 1) * sizeof(size_t)};                 /* Delassus */
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) bytes += (sizes[k] + 15) & ~(size_t)15;
+  char* b = sc_malloc(bytes);
+  if (!b) {
+    sc_free(s);
+    return NULL;
+  }
+  s->uf = take(&b, nv * I); /* the block's start, freed in sc_sap_sparse_free */
+  s->tree_of = take(&b, nv * I);
+  s->tree_ptr = take(&b, (nv + 1) * I);
+  s->tree_dofs = take(&b, nv * I);
+  s->tree_loc = take(&b, nv * I);
+  s->jptr = take(&b, (nc + 1) * I);
+  s->jcol = take(&b, cj * I);
+  s->cursor = take(&b, nc * I);
+  s->jval = take(&b, 3 * cj * D);
+  s->ti = take(&b, ct * I);
+  s->tj = take(&b, ct * I);
+  s->slot = take(&b, ct * I);
+  s->order = take(&b, ct * I);
+  s->newpos = take(&b, ct * I);
+  s->uold = take(&b, ct * I);
+  s->marker = take(&b, nv * I);
+  s->cp = take(&b, (nv + 1) * I);
+  s->ri = take(&b, ct * I);
+  s->pcp = take(&b, (nv + 1) * I);
+  s->pri = take(&b, ct * I);
+  s->hp = take(&b, (nv + 1) * I);
+  s->hi = take(&b, ct * I);
+  s->pinv = take(&b, nv * I);
+  s->hx = take(&b, ct * D);
+  s->z = take(&b, 3 * nv * D);
+  s->foff = take(&b, (nv + 1) * sizeof(size_t));
+
+  SuiteSparse_config.malloc_func = hook_malloc;
+  SuiteSparse_config.calloc_func = hook_calloc;
+  SuiteSparse_config.realloc_func = hook_realloc;
+  SuiteSparse_config.free_func = hook_free;
+  if (!cholmod_start(&s->cm)) {
+    sc_sap_sparse_free(s);
+    return NULL;
+  }
+  s->started = 1;
+  s->cm.print = 0; /* the library never prints */
+  s->cm.error_handler = NULL;
+  s->cm.nmethods = 1;
+  s->cm.method[0].ordering = CHOLMOD_AMD;
+  s->cm.postorder = 1;
+  /* the numeric kernels' workspace, sized once: Flag/Head (n), Iwork
+   * (2n + 5 nsuper <= 7n), Xwork (n) */
+  if (nv_max > 0 && !cholmod_allocate_work(nv, 7 * nv, nv, &s->cm)) {
+    sc_sap_sparse_free(s);
+    return NULL;
+  }
+  s->pool.size[1] = s->pool.cap[1] = sizeof(cholmod_dense);
+  s->pool.mem[1] = sc_malloc(sizeof(cholmod_dense));
+  if (!s->pool.mem[1]) {
+    sc_sap_sparse_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void sc_sap_sparse_free(sc_sap_sparse* s) {
+  if (!s) return;
+  if (s->started) {
+    cholmod_free_factor(&s->L, &s->cm);
+    cholmod_free_dense(&s->X, &s->cm);
+    cholmod_free_dense(&s->Y, &s->cm);
+    cholmod_free_dense(&s->E, &s->cm);
+    cholmod_finish(&s->cm);
+  }
+  for (int k = 0; k < POOL_SLOTS; k++) sc_free(s->pool.mem[k]);
+  sc_free(s->uf);
+  sc_free(s);
+}
+
+/* ---- structure ---- */
+
+static int uf_find(int* uf, int x) {
+  while (uf[x] != x) {
+    uf[x] = uf[uf[x]];
+    x = uf[x];
+  }
+  return x;
+}
+
+int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J) {
+  s->nv = nv;
+  s->nc = nc;
+  s->ntrip = 0;
+  if (nv < 0 || nc < 0 || nv > s->nv_max || nc > s->nc_max) return 1;
+
+  /* trees: connected components of the pattern of A (both triangles) */
+  int* uf = s->uf;
+  for (int i = 0; i < nv; i++) uf[i] = i;
+  for (int j = 0; j < nv; j++) {
+    const double* col = A + (size_t)j * nv;
+    for (int i = 0; i < nv; i++) {
+      if (i == j || col[i] == 0.0) continue;
+      const int a = uf_find(uf, i), b = uf_find(uf, j);
+      if (a != b) uf[a > b ? a : b] = a < b ? a : b; /* root = smallest dof */
+    }
+  }
+  s->ntree = 0;
+  for (int i = 0; i < nv; i++) {
+    const int r = uf_find(uf, i);
+    s->tree_of[i] = r == i ? s->ntree++ : s->tree_of[r];
+  }
+  for (int t = 0; t <= s->ntree; t++) s->tree_ptr[t] = 0;
+  for (int i = 0; i < nv; i++) s->tree_ptr[s->tree_of[i] + 1]++;
+  for (int t = 0; t < s->ntree; t++) s->tree_ptr[t + 1] += s->tree_ptr[t];
+  for (int t = 0; t < s->ntree; t++) s->marker[t] = s->tree_ptr[t];
+  for (int i = 0; i < nv; i++) {
+    const int t = s->tree_of[i];
+    s->tree_loc[i] = s->marker[t] - s->tree_ptr[t];
+    s->tree_dofs[s->marker[t]++] = i;
+  }
+
+  /* columns of J per contact: count, then fill (J is read column by column) */
+  const size_t m = 3 * (size_t)nc;
+  for (int c = 0; c <= nc; c++) s->jptr[c] = 0;
+  for (int k = 0; k < nv; k++) {
+    const double* col = J + (size_t)k * m;
+    for (int c = 0; c < nc; c++)
+      if (col[3 * c] != 0.0 || col[3 * c + 1] != 0.0 || col[3 * c + 2] != 0.0) s->jptr[c + 1]++;
+  }
+  long total = 0;
+  for (int c = 0; c < nc; c++) total += s->jptr[c + 1];
+  if (total > s->cap_j) return 1;
+  for (int c = 0; c < nc; c++) s->jptr[c + 1] += s->jptr[c];
+  for (int c = 0; c < nc; c++) s->cursor[c] = s->jptr[c];
+  for (int k = 0; k < nv; k++) {
+    const double* col = J + (size_t)k * m;
+    for (int c = 0; c < nc; c++) {
+      const double* e = col + 3 * c;
+      if (e[0] == 0.0 && e[1] == 0.0 && e[2] == 0.0) continue;
+      const int q = s->cursor[c]++;
+      s->jcol[q] = k;
+      s->jval[3 * q] = e[0];
+      s->jval[3 * q + 1] = e[1];
+      s->jval[3 * q + 2] = e[2];
+    }
+  }
+
+  /* triplets of tril(H): tree blocks of A, then one block per contact */
+  long nt = 0;
+  for (int t = 0; t < s->ntree; t++) {
+    const long n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    nt += n * (n + 1) / 2;
+  }
+  for (int c = 0; c < nc; c++) {
+    const long k = s->jptr[c + 1] - s->jptr[c];
+    nt += k * (k + 1) / 2;
+  }
+  s->ntrip = nt <= s->cap_t ? nt : 0;
+  return 0;
+}
+
+int sc_sap_sparse_ntree(const sc_sap_sparse* s) { return s->ntree; }
+
+long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip; }
+
+void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* A, const double* x, double* y) {
+  const int nv = s->nv;
+  for (int i = 0; i < nv; i++) y[i] = 0.0;
+  for (int t = 0; t < s->ntree; t++) {
+    const int* d = s->tree_dofs + s->tree_ptr[t];
+    const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    for (int b = 0; b < n; b++) {
+      const double* col = A + (size_t)d[b] * nv;
+      const double xb = x[d[b]];
+      for (int a = 0; a < n; a++) y[d[a]] += col[d[a]] * xb;
+    }
+  }
+}
+
+void sc_sap_sparse_mulJ(const sc_sap_sparse* s, const double* x, double* y) {
+  for (int c = 0; c < s->nc; c++) {
+    double y0 = 0.0, y1 = 0.0, y2 = 0.0;
+    for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) {
+      const double xv = x[s->jcol[q]];
+      const double* e = s->jval + 3 * q;
+      y0 += e[0] * xv;
+      y1 += e[1] * xv;
+      y2 += e[2] * xv;
+    }
+    y[3 * c] = y0;
+    y[3 * c + 1] = y1;
+    y[3 * c + 2] = y2;
+  }
+}
+
+void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
+  for (int i = 0; i < s->nv; i++) y[i] = 0.0;
+  for (int c = 0; c < s->nc; c++) {
+    const double* xc = x + 3 * c;
+    for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) {
+      const double* e = s->jval + 3 * q;
+      y[s->jcol[q]] += e[0] * xc[0] + e[1] * xc[1] + e[2] * xc[2];
+    }
+  }
+}
+
+/* ---- Delassus estimate ---- */
+
+int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* A, double* fac, double* wdiag) {
+  const int nv = s->nv;
+  /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
+  s->foff[0] = 0;
+  for (int t = 0; t < s->ntree; t++) {
+    const int* d = s->tree_dofs + s->tree_ptr[t];
+    const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    double* f = fac + s->foff[t];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) f[a + b * n] = A[d[a] + (size_t)d[b] * nv];
+    if (sc_la_chol_factor(n, f, n) != 0) return 1;
+    s->foff[t + 1] = s->foff[t] + (size_t)n * n;
+  }
+  int* seen = s->marker; /* contact that last listed tree t */
+  int* list = s->order;  /* trees touched by the current contact */
+  for (int t = 0; t < s->ntree; t++) seen[t] = -1;
+  for (int c = 0; c < s->nc; c++) {
+    const int q0 = s->jptr[c], q1 = s->jptr[c + 1];
+    int nl = 0;
+    for (int q = q0; q < q1; q++) {
+      const int t = s->tree_of[s->jcol[q]];
+      if (seen[t] != c) {
+        seen[t] = c;
+        list[nl++] = t;
+      }
+    }
+    double W[9] = {0};
+    for (int l = 0; l < nl; l++) {
+      const int t = list[l];
+      const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+      /* z = A_t^-1 J_it^T (n x 3) */
+      for (int k = 0; k < 3 * n; k++) s->z[k] = 0.0;
+      for (int q = q0; q < q1; q++) {
+        if (s->tree_of[s->jcol[q]] != t) continue;
+        const int a = s->tree_loc[s->jcol[q]];
+        for (int r = 0; r < 3; r++) s->z[a + r * n] = s->jval[3 * q + r];
+      }
+      if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0) return 1;
+      for (int q = q0; q < q1; q++) {
+        if (s->tree_of[s->jcol[q]] != t) continue;
+        const int a = s->tree_loc[s->jcol[q]];
+        for (int r = 0; r < 3; r++)
+          for (int k = 0; k < 3; k++) W[3 * r + k] += s->jval[3 * q + r] * s->z[a + k * n];
+      }
+    }
+    double fro2 = 0.0;
+    for (int k = 0; k < 9; k++) fro2 += W[k] * W[k];
+    wdiag[c] = sqrt(fro2) / 3.0;
+  }
+  return 0;
+}
+
+/* ---- the Hessian ---- */
+
+/* Row and column of original entry (i, j), i >= j, in the stored triangle
+ * of the permuted matrix (pinv NULL: no permutation, lower triangle). */
+static void place(const int* pinv, int upper, int i, int j, int* r, int* c) {
+  const int a = pinv ? pinv[i] : i, b = pinv ? pinv[j] : j;
+  const int lo = a < b ? a : b, hi = a < b ? b : a;
+  *r = upper ? lo : hi;
+  *c = upper ? hi : lo;
+}
+
+/* Compressed columns (cp, ri) of the triplets, duplicates merged and rows
+ * sorted; slot[t] = position of triplet t.  Returns the number of entries. */
+static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int* ri) {
+  const int n = s->nv;
+  const long nt = s->ntrip;
+  int* cur = s->marker;
+  int r, c;
+  for (int j = 0; j <= n; j++) cp[j] = 0;
+  for (long t = 0; t < nt; t++) {
+    place(pinv, upper, s->ti[t], s->tj[t], &r, &c);
+    cp[c + 1]++;
+  }
+  for (int j = 0; j < n; j++) cp[j + 1] += cp[j];
+  for (int j = 0; j < n; j++) cur[j] = cp[j];
+  for (long t = 0; t < nt; t++) {
+    place(pinv, upper, s->ti[t], s->tj[t], &r, &c);
+    s->order[cur[c]++] = (int)t;
+  }
+  /* merge duplicates: marker[row] = entry of that row in the current column */
+  int* mk = s->marker;
+  for (int j = 0; j < n; j++) mk[j] = -1;
+  int u = 0, tb = 0;
+  for (int j = 0; j < n; j++) {
+    const int te = cp[j + 1], ustart = u;
+    for (int q = tb; q < te; q++) {
+      const int t = s->order[q];
+      place(pinv, upper, s->ti[t], s->tj[t], &r, &c);
+      if (mk[r] >= ustart) {
+        s->slot[t] = mk[r];
+      } else {
+        mk[r] = u;
+        ri[u] = r;
+        s->slot[t] = u++;
+      }
+    }
+    cp[j] = ustart;
+    tb = te;
+  }
+  cp[n] = u;
+  /* sort each column by row (columns are short: insertion sort) */
+  for (int e = 0; e < u; e++) s->uold[e] = e;
+  for (int j = 0; j < n; j++)
+    for (int q = cp[j] + 1; q < cp[j + 1]; q++) {
+      const int rv = ri[q], uv = s->uold[q];
+      int p = q - 1;
+      for (; p >= cp[j] && ri[p] > rv; p--) {
+        ri[p + 1] = ri[p];
+        s->uold[p + 1] = s->uold[p];
+      }
+      ri[p + 1] = rv;
+      s->uold[p + 1] = uv;
+    }
+  for (int e = 0; e < u; e++) s->newpos[s->uold[e]] = e;
+  for (long t = 0; t < nt; t++) s->slot[t] = s->newpos[s->slot[t]];
+  return u;
+}
+
+int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
+  const int n = s->nv;
+  if (s->ntrip == 0 || n == 0) return 1;
+  /* triplets in the order sc_sap_sparse_factor adds values */
+  long t = 0;
+  for (int tr = 0; tr < s->ntree; tr++) {
+    const int* d = s->tree_dofs + s->tree_ptr[tr];
+    const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
+    for (int b = 0; b < nt; b++)
+      for (int a = b; a < nt; a++) s->ti[t] = d[a], s->tj[t++] = d[b];
+  }
+  for (int c = 0; c < s->nc; c++)
+    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++)
+      for (int a = b; a < s->jptr[c + 1]; a++) s->ti[t] = s->jcol[a], s->tj[t++] = s->jcol[b];
+
+  const int nnz = build_csc(s, NULL, 0, s->cp, s->ri);
+  const int same = s->have_prev && s->L && s->pkind == kind && s->pn == n && s->pnnz == nnz &&
+                   memcmp(s->pcp, s->cp, sizeof(int) * ((size_t)n + 1)) == 0 &&
+                   memcmp(s->pri, s->ri, sizeof(int) * (size_t)nnz) == 0;
+  if (!same) {
+    s->have_prev = 0;
+    cholmod_free_factor(&s->L, &s->cm);
+    s->cm.supernodal = kind == SC_SAP_SPARSE_SUPERNODAL   ? CHOLMOD_SUPERNODAL
+                       : kind == SC_SAP_SPARSE_SIMPLICIAL ? CHOLMOD_SIMPLICIAL
+                                                          : CHOLMOD_AUTO;
+    cholmod_sparse P = {.nrow = (size_t)n, .ncol = (size_t)n, .nzmax = (size_t)nnz,
+                        .p = s->cp, .i = s->ri, .stype = -1, .itype = CHOLMOD_INT,
+                        .xtype = CHOLMOD_PATTERN, .dtype = CHOLMOD_DOUBLE, .sorted = 1,
+                        .packed = 1};
+    s->L = cholmod_analyze(&P, &s->cm);
+    if (!s->L || s->cm.status < CHOLMOD_OK) return 1;
+    if (s->L->is_super) {
+      /* the dense update buffer cholmod_super_numeric allocates per call */
+      const size_t need = s->L->maxcsize * sizeof(double);
+      if (s->pool.cap[0] < need) {
+        sc_free(s->pool.mem[0]);
+        s->pool.mem[0] = sc_malloc(need);
+        s->pool.cap[0] = s->pool.mem[0] ? need : 0;
+      }
+      s->pool.size[0] = need; /* the pool serves exact sizes only */
+    } else if (!cholmod_change_factor(CHOLMOD_PATTERN, 1, 0, 1, 1, s->L, &s->cm)) {
+      /* simplicial: LL^T, so that a non-SPD H is reported */
+      return 1;
+    }
+    memcpy(s->pcp, s->cp, sizeof(int) * ((size_t)n + 1));
+    memcpy(s->pri, s->ri, sizeof(int) * (size_t)nnz);
+    s->pn = n;
+    s->pnnz = nnz;
+    s->pkind = kind;
+    s->have_prev = 1;
+  }
+  /* H(p, p) in the triangle the numeric kernel reads: the supernodal one the
+   * lower, the simplicial (row-oriented) one the upper */
+  const int* perm = s->L->Perm;
+  for (int k = 0; k < n; k++) s->pinv[perm ? perm[k] : k] = k;
+  s->upper = !s->L->is_super;
+  s->hnnz = build_csc(s, s->pinv, s->upper, s->hp, s->hi);
+  return 0;
+}
+
+int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s) { return s->L && s->L->is_super; }
+
+int sc_sap_sparse_factor(sc_sap_sparse* s, const double* A, const double* G) {
+  const int n = s->nv;
+  double* hx = s->hx;
+  for (int k = 0; k < s->hnnz; k++) hx[k] = 0.0;
+  long t = 0;
+  for (int tr = 0; tr < s->ntree; tr++) {
+    const int* d = s->tree_dofs + s->tree_ptr[tr];
+    const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
+    for (int b = 0; b < nt; b++) {
+      const double* col = A + (size_t)d[b] * n;
+      for (int a = b; a < nt; a++) hx[s->slot[t++]] += col[d[a]];
+    }
+  }
+  /* J_i^T G_i J_i over the columns contact i touches */
+  for (int c = 0; c < s->nc; c++) {
+    const double* g = G + 9 * c;
+    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
+      const double* jb = s->jval + 3 * b;
+      const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+      const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+      const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      for (int a = b; a < s->jptr[c + 1]; a++) {
+        const double* ja = s->jval + 3 * a;
+        hx[s->slot[t++]] += ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+      }
+    }
+  }
+  cholmod_sparse S = {.nrow = (size_t)n, .ncol = (size_t)n, .nzmax = (size_t)s->hnnz,
+                      .p = s->hp, .i = s->hi, .x = hx, .stype = s->upper ? 1 : -1,
+                      .itype = CHOLMOD_INT, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE,
+                      .sorted = 1, .packed = 1};
+  double beta[2] = {0.0, 0.0};
+  int ok;
+  if (s->L->is_super) {
+    /* once L holds numeric values, the only allocations left are the
+     * per-call update buffer and its header: serve them from the pool */
+    if (s->L->xtype != CHOLMOD_PATTERN) armed_pool = &s->pool;
+    ok = cholmod_super_numeric(&S, NULL, beta, s->L, &s->cm);
+    armed_pool = NULL;
+  } else {
+    ok = cholmod_rowfac(&S, NULL, beta, 0, (size_t)n, s->L, &s->cm);
+  }
+  if (!ok || s->cm.status < CHOLMOD_OK || s->cm.status == CHOLMOD_NOT_POSDEF ||
+      s->L->minor < (size_t)n)
+    return 1;
+  return 0;
+}
+
+/* Simplicial LL^T: x = P^T L^-T L^-1 P x with CHOLMOD's column storage (the
+ * diagonal first in each column).  Written here because cholmod_solve2
+ * reallocates its simplicial workspace on every call. */
+static void simplicial_solve(sc_sap_sparse* s, double* x) {
+  const int n = s->nv;
+  const int *Lp = s->L->p, *Li = s->L->i, *Lnz = s->L->nz, *perm = s->L->Perm;
+  const double* Lx = s->L->x;
+  double* y = s->z;
+  for (int k = 0; k < n; k++) y[k] = x[perm ? perm[k] : k];
+  for (int j = 0; j < n; j++) {
+    const int p0 = Lp[j], p1 = Lp[j] + Lnz[j];
+    const double yj = y[j] /= Lx[p0];
+    for (int q = p0 + 1; q < p1; q++) y[Li[q]] -= Lx[q] * yj;
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const int p0 = Lp[j], p1 = Lp[j] + Lnz[j];
+    double t = y[j];
+    for (int q = p0 + 1; q < p1; q++) t -= Lx[q] * y[Li[q]];
+    y[j] = t / Lx[p0];
+  }
+  for (int k = 0; k < n; k++) x[perm ? perm[k] : k] = y[k];
+}
+
+int sc_sap_sparse_solve(sc_sap_sparse* s, double* x) {
+  const size_t n = (size_t)s->nv;
+  if (!s->L->is_super) {
+    if (!s->L->is_ll || s->L->xtype != CHOLMOD_REAL) return 1;
+    simplicial_solve(s, x);
+    return 0;
+  }
+  cholmod_dense B = {.nrow = n, .ncol = 1, .nzmax = n, .d = n, .x = x,
+                     .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE};
+  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return 1;
+  memcpy(x, s->X->x, sizeof(double) * n);
+  return 0;
+}

@@ -1,0 +1,321 @@
+/* SAP sparse Hessian path: the CHOLMOD path against the dense LAPACK path
+ * (the reference) on random block-structured problems -- free bodies with
+ * dense 6x6 blocks of A, contacts between two bodies and with the ground,
+ * optionally an articulated tree touched by whole-tree contact rows and a
+ * shuffled dof order -- plus the Delassus estimate per tree block, the
+ * capacity fallback and the allocation behaviour. */
+#include "harness.h"
+#include "core/core.h"
+#include "solver_sap/sap.h"
+
+#include <stdlib.h>
+
+static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+static double urange(double a, double b) { return a + (b - a) * 0.5 * (urand() + 1.0); }
+
+/* A random contact problem; arrays owned here (test code: plain malloc). */
+typedef struct prob {
+  int nv, nc;
+  double *A, *vstar, *J, *R, *vhat, *mu, *phi0, *k, *taud, *w;
+  sc_problem p;
+} prob;
+
+static void prob_free(prob* P) {
+  free(P->A), free(P->vstar), free(P->J), free(P->R), free(P->vhat), free(P->mu);
+  free(P->phi0), free(P->k), free(P->taud), free(P->w);
+}
+
+/* dense SPD n x n block Q Q^T + n/4 I at dofs d of A (column-major, ld nv) */
+static void spd_block(double* A, int nv, const int* d, int n) {
+  double* Q = malloc(sizeof(double) * (size_t)n * n);
+  for (int i = 0; i < n * n; i++) Q[i] = urand();
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = i == j ? 0.25 * n + urange(0.5, 2.0) : 0.0;
+      for (int k = 0; k < n; k++) s += Q[i + k * n] * Q[j + k * n];
+      A[d[i] + (size_t)d[j] * nv] = s;
+    }
+  free(Q);
+}
+
+/* B free bodies (6 dofs each, dense 6x6 blocks) and, when chain > 0, one
+ * articulated tree of `chain` dofs; npair contacts between random bodies,
+ * nground body-ground contacts, nchain contacts whose rows touch every dof
+ * of the chain.  shuffle: the dofs of a tree are scattered over [0, nv).
+ * R and vhat come from sc_sap_regularize with the dense Delassus estimate. */
+static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, int shuffle,
+                sc_sap_work* ws) {
+  const int nv = 6 * B + chain, nc = npair + nground + nchain, m = 3 * nc;
+  P->nv = nv;
+  P->nc = nc;
+  P->A = calloc((size_t)nv * nv, sizeof(double));
+  P->J = calloc((size_t)m * nv, sizeof(double));
+  P->vstar = malloc(sizeof(double) * nv);
+  P->R = malloc(sizeof(double) * m);
+  P->vhat = malloc(sizeof(double) * m);
+  P->mu = malloc(sizeof(double) * nc);
+  P->phi0 = malloc(sizeof(double) * nc);
+  P->k = malloc(sizeof(double) * nc);
+  P->taud = malloc(sizeof(double) * nc);
+  P->w = malloc(sizeof(double) * nc);
+  int* dof = malloc(sizeof(int) * nv);
+  for (int i = 0; i < nv; i++) dof[i] = i;
+  if (shuffle)
+    for (int i = nv - 1; i > 0; i--) {
+      int j = rand() % (i + 1), t = dof[i];
+      dof[i] = dof[j];
+      dof[j] = t;
+    }
+  for (int b = 0; b < B; b++) spd_block(P->A, nv, dof + 6 * b, 6);
+  if (chain) spd_block(P->A, nv, dof + 6 * B, chain);
+  for (int c = 0; c < nc; c++) {
+    int bodies[2], nb;
+    if (c < npair) {
+      bodies[0] = rand() % B;
+      do bodies[1] = rand() % B; while (bodies[1] == bodies[0]);
+      nb = 2;
+    } else if (c < npair + nground) {
+      bodies[0] = rand() % B;
+      nb = 1;
+    } else {
+      nb = 0;
+      for (int a = 0; a < chain; a++)
+        for (int r = 0; r < 3; r++) P->J[3 * c + r + (size_t)dof[6 * B + a] * m] = 0.5 * urand();
+    }
+    for (int q = 0; q < nb; q++)
+      for (int a = 0; a < 6; a++)
+        for (int r = 0; r < 3; r++) P->J[3 * c + r + (size_t)dof[6 * bodies[q] + a] * m] = urand();
+    P->mu[c] = urange(0.1, 1.0);
+    P->phi0[c] = urange(-2e-3, 1e-3);
+    P->k[c] = urange(1e4, 1e5);
+    P->taud[c] = urange(0.01, 0.1);
+  }
+  for (int i = 0; i < nv; i++) P->vstar[i] = 0.3 * urand();
+  ENSURE(sc_sap_delassus_diag_path(nv, nc, P->A, P->J, SC_SAP_HESSIAN_DENSE, ws, P->w) == SC_OK);
+  sc_sap_regularize(nc, P->k, P->taud, P->w, P->phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P->R, P->vhat);
+  P->p = (sc_problem){nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01};
+  free(dof);
+}
+
+static double max_abs(int n, const double* x) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s = fmax(s, fabs(x[i]));
+  return s;
+}
+
+static double max_diff(int n, const double* x, const double* y) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s = fmax(s, fabs(x[i] - y[i]));
+  return s;
+}
+
+/* solve from v = 0 with the given path and iteration cap */
+static sc_solve_status solve(const prob* P, sc_sap_work* w, int hessian, int max_it, double* v,
+                             double* gamma, sc_solver_stats* st) {
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  prm.hessian = hessian;
+  prm.max_iterations = max_it;
+  for (int i = 0; i < P->nv; i++) v[i] = 0.0;
+  return sc_sap_solve(&P->p, &prm, w, v, gamma, st);
+}
+
+/* The per-tree Delassus estimate equals the dense J A^-1 J^T diagonal. */
+static void test_delassus_matches_dense(void) {
+  srand(11);
+  sc_sap_work* ws = sc_sap_work_create(6 * 150 + 20, 600);
+  const int cfg[][4] = {{50, 0, 0}, {150, 20, 1}}; /* bodies, chain, shuffle */
+  for (int t = 0; t < 2; t++) {
+    prob P;
+    gen(&P, cfg[t][0], cfg[t][1], 2 * cfg[t][0], cfg[t][0], cfg[t][1] ? 5 : 0, cfg[t][2], ws);
+    double* wd = malloc(sizeof(double) * P.nc);
+    double* wsp = malloc(sizeof(double) * P.nc);
+    ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_DENSE, ws, wd) == SC_OK);
+    ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_SPARSE, ws, wsp) ==
+           SC_OK);
+    double worst = 0.0;
+    for (int c = 0; c < P.nc; c++) worst = fmax(worst, fabs(wsp[c] - wd[c]) / wd[c]);
+    ENSURE(worst <= 1e-12);
+    printf("  delassus: nv %d nc %d, max rel diff sparse vs dense %.2e\n", P.nv, P.nc, worst);
+    free(wd), free(wsp);
+    prob_free(&P);
+  }
+  sc_sap_work_free(ws);
+}
+
+/* The sparse path reproduces the dense path's Newton iterates: run both with
+ * max_iterations = 1, 2, ..., 8 and K (the converged count) and compare the
+ * iterates, then the solution. */
+static void test_iterates_match_dense(void) {
+  srand(5);
+  const int B = 50;
+  sc_sap_work* ws = sc_sap_work_create(6 * B, 4 * B);
+  prob P;
+  gen(&P, B, 0, 2 * B, B, 0, 1, ws);
+  double *vd = malloc(sizeof(double) * P.nv), *vs = malloc(sizeof(double) * P.nv);
+  double *gd = malloc(sizeof(double) * 3 * P.nc), *gs = malloc(sizeof(double) * 3 * P.nc);
+  sc_solver_stats sd, ss;
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
+  const int K = sd.iterations;
+  ENSURE(K >= 3);
+  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
+  for (int kk = 0; kk < 2; kk++) {
+    double worst = 0.0;
+    /* the first iterates, where the active sets still change, and the last */
+    for (int it = 1; it <= K; it = it < 8 ? it + 1 : (it < K ? K : K + 1)) {
+      solve(&P, ws, SC_SAP_HESSIAN_DENSE, it, vd, gd, &sd);
+      solve(&P, ws, kinds[kk], it, vs, gs, &ss);
+      ENSURE(sc_sap_last_hessian(ws) == kinds[kk]);
+      ENSURE(ss.iterations == sd.iterations);
+      const double rel = max_diff(P.nv, vs, vd) / max_abs(P.nv, vd);
+      worst = fmax(worst, rel);
+      ENSURE(rel <= 1e-10);
+    }
+    ENSURE(ss.status == SC_SOLVE_OK && sd.status == SC_SOLVE_OK);
+    ENSURE(max_diff(3 * P.nc, gs, gd) <= 1e-10 * max_abs(3 * P.nc, gd));
+    ENSURE_CLOSE(ss.cost, sd.cost, 1e-12, 0.0);
+    printf("  iterates (%s): %d iterations, max rel diff %.2e\n",
+           kk == 0 ? "supernodal" : "simplicial", K, worst);
+  }
+  free(vd), free(vs), free(gd), free(gs);
+  prob_free(&P);
+  sc_sap_work_free(ws);
+}
+
+/* Final solutions of the two paths on larger random problems, with shuffled
+ * dofs and an articulated tree whose contacts touch all its dofs. */
+static void test_solution_matches_dense(void) {
+  srand(7);
+  const int cfg[][4] = {{100, 0, 0, 0}, {200, 24, 1, 1}}; /* bodies, chain, shuffle */
+  sc_sap_work* ws = sc_sap_work_create(6 * 200 + 24, 700);
+  for (int t = 0; t < 2; t++) {
+    const int B = cfg[t][0];
+    prob P;
+    gen(&P, B, cfg[t][1], t ? B / 2 : 2 * B, B / 4, cfg[t][1] ? 6 : 0, cfg[t][2], ws);
+    double *vd = malloc(sizeof(double) * P.nv), *vs = malloc(sizeof(double) * P.nv);
+    double *gd = malloc(sizeof(double) * 3 * P.nc), *gs = malloc(sizeof(double) * 3 * P.nc);
+    sc_solver_stats sd, ss;
+    ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
+    ENSURE(solve(&P, ws, SC_SAP_HESSIAN_SPARSE, 100, vs, gs, &ss) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(ws) != SC_SAP_HESSIAN_DENSE);
+    ENSURE(ss.iterations == sd.iterations);
+    const double rel = max_diff(P.nv, vs, vd) / max_abs(P.nv, vd);
+    ENSURE(rel <= 1e-10);
+    ENSURE(max_diff(3 * P.nc, gs, gd) <= 1e-10 * max_abs(3 * P.nc, gd));
+    /* the auto choice takes the sparse path here */
+    ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, vs, gs, &ss) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(ws) != SC_SAP_HESSIAN_DENSE);
+    printf("  solution: nv %d nc %d, %d iterations, rel diff %.2e\n", P.nv, P.nc, sd.iterations,
+           rel);
+    free(vd), free(vs), free(gd), free(gs);
+    prob_free(&P);
+  }
+  sc_sap_work_free(ws);
+}
+
+/* A contact touching a deep tree beyond the J capacity, or a tree too deep
+ * for the Hessian capacity: a sparse request falls back to the dense path
+ * and still solves. */
+static void test_capacity_fallback(void) {
+  srand(3);
+  /* 2 contacts x 120 columns > cap_j = 24 * 2 + 126 */
+  sc_sap_work* ws = sc_sap_work_create(6 + 120, 2);
+  prob P;
+  gen(&P, 1, 120, 0, 0, 2, 0, ws);
+  double *vd = malloc(sizeof(double) * P.nv), *vs = malloc(sizeof(double) * P.nv);
+  double *gd = malloc(sizeof(double) * 3 * P.nc), *gs = malloc(sizeof(double) * 3 * P.nc);
+  sc_solver_stats sd, ss;
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_SPARSE, 100, vs, gs, &ss) == SC_SOLVE_OK);
+  ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_DENSE);
+  ENSURE(max_diff(P.nv, vs, vd) == 0.0);
+  /* the Delassus estimate also falls back (bit-identical to the dense one) */
+  double wsp[2];
+  ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_SPARSE, ws, wsp) == SC_OK);
+  ENSURE(wsp[0] == P.w[0] && wsp[1] == P.w[1]);
+  /* J fits but tril(H) does not (a 120-dof tree block alone exceeds the
+   * triplet capacity 16 nv_max + 160 nc_max): structured products, dense H */
+  {
+    sc_sap_work* w3 = sc_sap_work_create(6 + 120, 2); /* cap_j = 174 >= 126 columns */
+    prob T;
+    gen(&T, 1, 120, 0, 1, 1, 0, w3);
+    double *v3 = malloc(sizeof(double) * T.nv), *v4 = malloc(sizeof(double) * T.nv);
+    double g3[6], g4[6];
+    ENSURE(solve(&T, w3, SC_SAP_HESSIAN_DENSE, 100, v3, g3, &sd) == SC_SOLVE_OK);
+    ENSURE(solve(&T, w3, SC_SAP_HESSIAN_SPARSE, 100, v4, g4, &ss) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(w3) == SC_SAP_HESSIAN_DENSE);
+    ENSURE(ss.iterations == sd.iterations);
+    ENSURE(max_diff(T.nv, v4, v3) <= 1e-10 * max_abs(T.nv, v3));
+    free(v3), free(v4);
+    prob_free(&T);
+    sc_sap_work_free(w3);
+  }
+  /* small problems: auto keeps the dense path */
+  prob Q;
+  sc_sap_work* w2 = sc_sap_work_create(48, 24);
+  gen(&Q, 8, 0, 16, 8, 0, 0, w2);
+  double v[48], g[72];
+  ENSURE(solve(&Q, w2, SC_SAP_HESSIAN_AUTO, 100, v, g, &ss) == SC_SOLVE_OK);
+  ENSURE(sc_sap_last_hessian(w2) == SC_SAP_HESSIAN_DENSE);
+  sc_sap_work_free(w2);
+  prob_free(&Q);
+  free(vd), free(vs), free(gd), free(gs);
+  prob_free(&P);
+  sc_sap_work_free(ws);
+}
+
+/* Allocations: a repeated solve with an unchanged pattern allocates nothing;
+ * after a pattern change the analysis allocates, but the count does not
+ * depend on the number of Newton iterations (per-iteration path is free). */
+static void test_allocation(void) {
+  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
+  for (int kk = 0; kk < 2; kk++) {
+    srand(21);
+    const int B = 80;
+    sc_sap_work* ws = sc_sap_work_create(6 * B, 4 * B);
+    prob P, Q;
+    gen(&P, B, 0, 2 * B, B, 0, 0, ws);
+    gen(&Q, B, 0, 2 * B, B, 0, 0, ws); /* same sizes, other contact graph */
+    double* v = malloc(sizeof(double) * P.nv);
+    double* g = malloc(sizeof(double) * 3 * P.nc);
+    sc_solver_stats st;
+    solve(&P, ws, kinds[kk], 100, v, g, &st);
+    solve(&Q, ws, kinds[kk], 100, v, g, &st);
+    /* same problem again: pattern unchanged, no allocation at all */
+    solve(&Q, ws, kinds[kk], 100, v, g, &st);
+    long a0 = sc_alloc_count();
+    ENSURE(solve(&Q, ws, kinds[kk], 100, v, g, &st) == SC_SOLVE_OK);
+    ENSURE(sc_alloc_count() == a0);
+    ENSURE(sc_sap_last_hessian(ws) == kinds[kk]);
+    /* pattern change: 1 iteration vs all iterations */
+    long c0 = sc_sap_cholmod_alloc_count();
+    a0 = sc_alloc_count();
+    solve(&P, ws, kinds[kk], 1, v, g, &st);
+    const long one = sc_alloc_count() - a0, one_ch = sc_sap_cholmod_alloc_count() - c0;
+    ENSURE(st.iterations == 1);
+    solve(&Q, ws, kinds[kk], 100, v, g, &st);
+    a0 = sc_alloc_count();
+    ENSURE(solve(&P, ws, kinds[kk], 100, v, g, &st) == SC_SOLVE_OK);
+    const long all = sc_alloc_count() - a0;
+    ENSURE(st.iterations > 2);
+    ENSURE(all == one);
+    ENSURE(one == one_ch); /* all of them are CHOLMOD's (analysis + first factorization) */
+    printf("  %s: a solve after a pattern change allocates %ld blocks (CHOLMOD analysis and "
+           "first numeric factorization), independent of the %d iterations; 0 when unchanged\n",
+           kk == 0 ? "supernodal" : "simplicial", all, st.iterations);
+    free(v), free(g);
+    prob_free(&P);
+    prob_free(&Q);
+    sc_sap_work_free(ws);
+  }
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_delassus_matches_dense);
+  RUN(test_iterates_match_dense);
+  RUN(test_solution_matches_dense);
+  RUN(test_capacity_fallback);
+  RUN(test_allocation);
+  return TEST_END();
+}
