@@ -41,7 +41,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: all run test debug bench results install clean help deps check golden
+.PHONY: valgrind all run test debug bench results install clean help deps check golden
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make run        build and run the default scene (scenes/default.yaml)"
 	@echo "make test       build and run every test (ends with 'N passed, N failed')"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
+	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
 	@echo "make install PREFIX=/usr/local"
@@ -108,6 +109,16 @@ test: $(BIN)/simc $(TOOLS) $(TESTS)
 debug:
 	@$(MAKE) --no-print-directory BUILD=debug test
 
+# every test program and a contact run under valgrind memcheck
+valgrind: $(BIN)/simc $(TESTS)
+	@fail=0; for t in $(TESTS); do \
+	  SC_SLOW=50 valgrind -q --error-exitcode=9 --leak-check=full --child-silent-after-fork=yes \
+	    $$t >build/valgrind.log 2>&1 && echo "PASS valgrind $$t" || { echo "FAIL valgrind $$t"; \
+	    grep -v '^PASS' build/valgrind.log | head -20; fail=1; }; done; \
+	valgrind -q --error-exitcode=9 --leak-check=full $(BIN)/simc scenes/clutter8.yaml \
+	  -o build/valgrind.h5 --duration 0.05 --quiet && echo "PASS valgrind simc" \
+	  || { echo "FAIL valgrind simc"; fail=1; }; exit $$fail
+
 check:
 	@tools/check_includes.sh
 
@@ -123,7 +134,7 @@ results: $(BIN)/simc $(TOOLS)
 PREFIX ?= /usr/local
 install: $(BIN)/simc $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BIN)/simc $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/simc $(TOOLS) tools/sweep tools/h5summary.py $(DESTDIR)$(PREFIX)/bin/
 
 clean:
 	rm -rf build bin out

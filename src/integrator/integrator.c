@@ -192,6 +192,7 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
   d->free_iterations = 0;
   d->free_residual = 0;
   if (nv == 0) return SC_OK;
+  double r_prev = INFINITY;
   for (int it = 0;; it++) {
     double scale, r = eval_residual(m, d, v0, d->vstar, res, &scale);
     if (!isfinite(r))
@@ -203,6 +204,10 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
       if (explicit_scheme && it == 1) d->free_residual = 0;
       break;
     }
+    /* a residual that stopped contracting within a few decades of the
+     * tolerance has reached the round-off floor of m(v): accept it */
+    if (r >= 0.9 * r_prev && r <= 1e4 * o->newton_tol * scale) break;
+    r_prev = r;
     if (it == o->newton_maxit) {
       d->warning[SC_WARN_FREE_NEWTON]++;
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
