@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "integrator/integrator.h"
+#include "linalg/linalg.h"
 #include "io_h5/io_h5.h"
 #include "scene/scene.h"
 
@@ -311,6 +312,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
 }
 
 int main(int argc, char** argv) {
+  sc_la_single_thread();
   /* overrides: every --set plus the shorthand options, in order */
   const char** sets = calloc((size_t)argc + 1, sizeof *sets);
   char** owned = calloc((size_t)argc + 1, sizeof *owned);

@@ -5,6 +5,13 @@
 #include <lapacke.h>
 #include <math.h>
 
+/* weak: resolved only when the BLAS in use is OpenBLAS */
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+
+void sc_la_single_thread(void) {
+  if (openblas_set_num_threads) openblas_set_num_threads(1);
+}
+
 int sc_la_chol_factor(int n, double* A, int lda) {
   if (n == 0) return 0;
   return (int)LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, A, lda);

@@ -5,6 +5,12 @@
 #ifndef SC_LINALG_H
 #define SC_LINALG_H
 
+/* Ask the BLAS for single-threaded kernels (OpenBLAS; a no-op for other
+ * BLAS builds).  Contact problems are many small factorizations, where
+ * OpenBLAS's thread pool only spins; and sweeps run one simc per core.
+ * Process-wide: the application calls it, the library never does. */
+void sc_la_single_thread(void);
+
 /* Cholesky factorization A = L L^T in place (lower triangle used).
  * Returns 0 on success, k > 0 when the leading minor k is not positive
  * definite, < 0 on an argument error. */
