@@ -203,6 +203,15 @@ static int closest_tetra(gjk_vert* s, double* lam) {
   gjk_vert bs[3];
   double bl[3] = {0, 0, 0};
   int bn = -1;
+  /* a flat tetrahedron cannot contain the origin (round-off would make the
+   * side tests unreliable): then every face is a candidate */
+  double e1[3], e2[3], e3[3], cr[3], len = 0;
+  col_sub(e1, s[1].w, s[0].w);
+  col_sub(e2, s[2].w, s[0].w);
+  col_sub(e3, s[3].w, s[0].w);
+  col_cross(cr, e1, e2);
+  len = fmax(fmax(col_dot(e1, e1), col_dot(e2, e2)), col_dot(e3, e3));
+  int flat = fabs(col_dot(cr, e3)) <= 1e-9 * len * sqrt(len);
   for (int f = 0; f < 4; f++) {
     const double *a = s[face[f][0]].w, *b = s[face[f][1]].w, *c = s[face[f][2]].w,
                  *d = s[face[f][3]].w;
@@ -212,7 +221,7 @@ static int closest_tetra(gjk_vert* s, double* lam) {
     col_cross(nrm, ab, ac);
     col_sub(ad, d, a);
     double sd = col_dot(nrm, ad), so = -col_dot(nrm, a);
-    if (sd * so >= 0 && sd != 0) continue; /* origin on the same side as d */
+    if (!flat && sd * so >= 0 && sd != 0) continue; /* origin on the same side as d */
     gjk_vert t[3] = {s[face[f][0]], s[face[f][1]], s[face[f][2]]};
     double l[3];
     int n = closest_triangle(t, l);
@@ -775,6 +784,42 @@ static int clip_seg_seg(const double a0[2], const double a1[2], const double b0[
   return 1;
 }
 
+/* closest points of two plane segments p0-p1 (param s) and q0-q1 (t);
+ * returns the squared distance (Ericson 5.1.9) */
+static double closest_seg2(const double p0[2], const double p1[2], const double q0[2],
+                           const double q1[2], double* s, double* t) {
+  double d1[2] = {p1[0] - p0[0], p1[1] - p0[1]}, d2[2] = {q1[0] - q0[0], q1[1] - q0[1]};
+  double r[2] = {p0[0] - q0[0], p0[1] - q0[1]};
+  double a = d1[0] * d1[0] + d1[1] * d1[1], e = d2[0] * d2[0] + d2[1] * d2[1];
+  double f = d2[0] * r[0] + d2[1] * r[1];
+  double ss = 0, tt = 0;
+  if (a <= 1e-300 && e <= 1e-300) {
+    ss = tt = 0;
+  } else if (a <= 1e-300) {
+    tt = fmin(1, fmax(0, f / e));
+  } else {
+    double c = d1[0] * r[0] + d1[1] * r[1];
+    if (e <= 1e-300) {
+      ss = fmin(1, fmax(0, -c / a));
+    } else {
+      double b = d1[0] * d2[0] + d1[1] * d2[1], den = a * e - b * b;
+      ss = den > 0 ? fmin(1, fmax(0, (b * f - c * e) / den)) : 0;
+      tt = (b * ss + f) / e;
+      if (tt < 0) {
+        tt = 0;
+        ss = fmin(1, fmax(0, -c / a));
+      } else if (tt > 1) {
+        tt = 1;
+        ss = fmin(1, fmax(0, (b - c) / a));
+      }
+    }
+  }
+  *s = ss;
+  *t = tt;
+  double dx = p0[0] + ss * d1[0] - q0[0] - tt * d2[0], dy = p0[1] + ss * d1[1] - q0[1] - tt * d2[1];
+  return dx * dx + dy * dy;
+}
+
 /* Manifold from the features of a (facing n) and b (facing -n).  Writes the
  * candidate points with phi <= margin into out[0..) (at most MAXQ). */
 static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n[3],
@@ -886,6 +931,31 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
     double seg[2][2];
     nq = clip_seg_seg(A2[0], A2[1], B2[0], B2[1], 1e-6 * scale, seg);
     memcpy(Q, seg, sizeof(double) * 2 * (size_t)nq);
+  }
+  if (nq == 0) {
+    /* the features miss each other in projection (n is not exact, or a face
+     * was taken for an edge within the tolerance): the nearest pair of
+     * boundary points in projection, lifted back onto each feature */
+    double best = INFINITY, wa[3] = {0, 0, 0}, wb[3] = {0, 0, 0};
+    int ea = ma == 2 ? 1 : ma, eb = mb == 2 ? 1 : mb;
+    for (int i = 0; i < ea; i++)
+      for (int j = 0; j < eb; j++) {
+        int i1 = (i + 1) % ma, j1 = (j + 1) % mb;
+        double s, t, dd = closest_seg2(A2[i], A2[i1], B2[j], B2[j1], &s, &t);
+        if (dd < best) {
+          best = dd;
+          for (int k = 0; k < 3; k++) {
+            wa[k] = FA[i][k] + s * (FA[i1][k] - FA[i][k]);
+            wb[k] = FB[j][k] + t * (FB[j1][k] - FB[j][k]);
+          }
+        }
+      }
+    double r[3];
+    col_sub(r, wb, wa);
+    double phi = col_dot(r, n);
+    if (!(phi <= margin)) return 0;
+    col_point_set(out, wa, wb, n, phi);
+    return 1;
   }
   int np = 0;
   for (int i = 0; i < nq; i++) {
