@@ -693,7 +693,13 @@ static void test_gjk_separated(void) {
     sc_col_shape_make(&A, a.t, a.p, a.R, a.s);
     sc_col_shape_make(&B, b.t, b.p, b.R, b.s);
     double d = -1, wa[3], wb[3];
-    ENSURE(sc_col_gjk(&A, &B, &d, wa, wb) == 1);
+    ENSURE(sc_col_gjk(&A, &B, INFINITY, &d, wa, wb) == 1);
+    /* with a cutoff below the distance it may stop early, on a lower bound */
+    double lb = -1;
+    int r = sc_col_gjk(&A, &B, 0.5 * d, &lb, wa, wb);
+    ENSURE(r == 1 || r == 2);
+    if (r == 2) ENSURE(lb > 0.5 * d && lb <= d + 1e-12);
+    if (r == 1) ENSURE_NEAR(lb, d, 1e-12);
     ENSURE(d <= brute + 1e-9 && brute - d <= 5e-3);
     ENSURE_NEAR(sdf(a.t, a.p, a.R, a.s, wa), 0, 1e-9);
     ENSURE_NEAR(sdf(b.t, b.p, b.R, b.s, wb), 0, 1e-9);

@@ -241,8 +241,8 @@ static int closest_tetra(gjk_vert* s, double* lam) {
   return bn;
 }
 
-int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double* dist, double wa[3],
-               double wb[3]) {
+int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double cutoff, double* dist,
+               double wa[3], double wb[3]) {
   gjk_vert s[4];
   double lam[4] = {1, 0, 0, 0};
   int n = 1;
@@ -269,7 +269,13 @@ int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double* dist, doubl
     sc_col_core_support(B, v, w.b);
     col_sub(w.w, w.a, w.b);
     /* converged: the support plane is within round-off of v */
-    if (vv - col_dot(v, w.w) <= 1e-13 * vv) break;
+    double vw = col_dot(v, w.w);
+    if (vv - vw <= 1e-13 * vv) break;
+    /* v.w/|v| is a lower bound on the distance: far enough, stop early */
+    if (vw > 0 && vw * vw > cutoff * cutoff * vv) {
+      *dist = vw / sqrt(vv);
+      return 2;
+    }
     int dup = 0;
     for (int i = 0; i < n; i++) {
       double e[3];
@@ -365,6 +371,54 @@ static double overlap_along(const sc_col_shape* a, const sc_col_shape* b, const 
   return col_dot(u, x) - col_dot(u, y);
 }
 
+/* support point with ties broken toward the middle of the tied feature
+ * (face centre, edge midpoint, cap centre): at a kink of the support
+ * function this is the central element of its subdifferential */
+static void central_support(const sc_col_shape* s, const double d[3], double out[3]) {
+  const double eps = 1e-9;
+  double dl[3], xl[3] = {0, 0, 0};
+  sc_sp_mat3_Tvec(dl, s->R, d);
+  double cz = fabs(dl[2]) < eps ? 0 : sgn(dl[2]);
+  switch (s->core) {
+    case SC_CORE_POINT:
+      break;
+    case SC_CORE_SEGMENT:
+      xl[2] = cz * s->hs[2];
+      break;
+    case SC_CORE_BOX:
+      for (int i = 0; i < 3; i++) xl[i] = fabs(dl[i]) < eps ? 0 : sgn(dl[i]) * s->hs[i];
+      break;
+    case SC_CORE_CYLINDER: {
+      double rho = sqrt(dl[0] * dl[0] + dl[1] * dl[1]);
+      if (rho >= eps) {
+        xl[0] = s->hs[0] * dl[0] / rho;
+        xl[1] = s->hs[0] * dl[1] / rho;
+      }
+      xl[2] = cz * s->hs[2];
+      break;
+    }
+  }
+  double xw[3];
+  sc_sp_mat3_vec(xw, s->R, xl);
+  sc_sp_add3(out, xw, s->p);
+  if (s->radius > 0) col_axpy(out, out, s->radius, d);
+}
+
+/* -grad f at u, tangent to the sphere: f(u) = u.(s_A(u) - s_B(-u)) is
+ * positively homogeneous, so its gradient is s_A(u) - s_B(-u) (at kinks the
+ * central subgradient); returns 0 when it vanishes */
+static int descent_dir(const sc_col_shape* a, const sc_col_shape* b, const double u[3],
+                       double t[3]) {
+  double mu[3], x[3], y[3], g[3];
+  sc_sp_scale3(mu, u, -1);
+  central_support(a, u, x);
+  central_support(b, mu, y);
+  col_sub(g, x, y);
+  col_axpy(t, g, -col_dot(g, u), u);
+  sc_sp_scale3(t, t, -1);
+  return sc_sp_normalize3(t) > 1e-12;
+}
+
 static void try_axis(const sc_col_shape* a, const sc_col_shape* b, const double v[3],
                      double u[3], double* f) {
   double w[3] = {v[0], v[1], v[2]};
@@ -405,13 +459,19 @@ static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, doub
 
 static void refine_from(const sc_col_shape* a, const sc_col_shape* b, double u[3], double* f) {
   double step = 0.05;
-  for (int it = 0; it < 400 && step > 1e-10; it++) {
-    double t1[3], t2[3], best[3], fb = *f;
+  for (int it = 0; it < 400 && step > 1e-9; it++) {
+    double t1[3], t2[3], best[3], fb = *f, gd[3];
     sc_sp_tangents(t1, t2, u);
-    for (int k = 0; k < 8; k++) {
+    int has_g = descent_dir(a, b, u, gd);
+    for (int k = 0; k < 9; k++) {
       double c = cos(0.78539816339744831 * k) * step, sn = sin(0.78539816339744831 * k) * step;
       double v[3];
-      for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      if (k == 8) { /* along the (sub)gradient */
+        if (!has_g) break;
+        col_axpy(v, u, step, gd);
+      } else {
+        for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      }
       sc_sp_normalize3(v);
       double fv = overlap_along(a, b, v);
       if (fv < fb) {
@@ -434,7 +494,7 @@ static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const do
   double q[3];
   col_cross(q, e, u);
   double step = 0.05;
-  for (int it = 0; it < 200 && step > 1e-11; it++) {
+  for (int it = 0; it < 200 && step > 1e-10; it++) {
     int moved = 0;
     for (int sg = -1; sg <= 1 && !moved; sg += 2) {
       double c = cos(sg * step), sn = sin(sg * step), v[3], w[3];
@@ -454,6 +514,36 @@ static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const do
   }
 }
 
+/* 1 if no small move around u lowers f: 8 directions, plus the directions
+ * along the ridges of the given edges (great circles normal to them) */
+static int is_local_min(const sc_col_shape* a, const sc_col_shape* b, const double u[3],
+                        double f, double edges[][3], int ne) {
+  double t1[3], t2[3];
+  sc_sp_tangents(t1, t2, u);
+  double dirs[8 + 12 + 1][3];
+  int nd = 0;
+  if (descent_dir(a, b, u, dirs[nd])) nd++;
+  for (int k = 0; k < 8; k++) {
+    double c = cos(0.78539816339744831 * k), sn = sin(0.78539816339744831 * k);
+    for (int i = 0; i < 3; i++) dirs[nd][i] = c * t1[i] + sn * t2[i];
+    nd++;
+  }
+  for (int k = 0; k < ne; k++) {
+    double t[3];
+    col_cross(t, edges[k], u);
+    if (sc_sp_normalize3(t) < 1e-9) continue;
+    memcpy(dirs[nd++], t, sizeof t);
+    sc_sp_scale3(dirs[nd++], t, -1);
+  }
+  for (int k = 0; k < nd; k++) {
+    double v[3];
+    col_axpy(v, u, 1e-6, dirs[k]);
+    sc_sp_normalize3(v);
+    if (overlap_along(a, b, v) < f) return 0;
+  }
+  return 1;
+}
+
 /* refine the MPR normal n (a to b) and depth in place */
 static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
                                double* depth) {
@@ -470,38 +560,50 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
       col_cross(c, ea[i], eb[j]);
       try_axis(a, b, c, u, &f);
     }
-  double un[3], fn = INFINITY;
-  try_axis(a, b, n, un, &fn);
-  refine_from(a, b, u, &f);
-  refine_from(a, b, un, &fn);
-  if (fn < f) {
-    f = fn;
-    memcpy(u, un, sizeof u);
-  }
-  /* f has ridges where a straight edge is exactly perpendicular to u (the
-   * edge's two ends tie); the free search stalls on them, so search each
-   * edge's great circle, then search freely again from the best */
+  /* a candidate that no small move improves is a kink minimum (face
+   * contacts, the common resting case): done */
   double edges[6][3];
   int ne = 0;
   for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
   for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
-  double u0[3];
-  memcpy(u0, u, sizeof u0);
-  for (int k = 0; k < ne; k++) {
-    for (int st = 0; st < 2; st++) {
-      double uc[3], fc;
-      const double* from = st ? n : u0;
-      col_axpy(uc, from, -col_dot(from, edges[k]), edges[k]);
-      if (sc_sp_normalize3(uc) < 1e-9) continue;
-      fc = overlap_along(a, b, uc);
-      refine_circle(a, b, edges[k], uc, &fc);
-      if (fc < f) {
-        f = fc;
-        memcpy(u, uc, sizeof u);
-      }
+  if (is_local_min(a, b, u, f, edges, ne)) {
+    memcpy(n, u, 3 * sizeof(double));
+    *depth = f;
+    return;
+  }
+  double un[3], fn = INFINITY;
+  try_axis(a, b, n, un, &fn);
+  refine_from(a, b, u, &f);
+  double du[3];
+  col_sub(du, un, u);
+  if (col_dot(du, du) > 1e-6) { /* MPR's normal is a distinct start */
+    refine_from(a, b, un, &fn);
+    if (fn < f) {
+      f = fn;
+      memcpy(u, un, sizeof u);
     }
   }
-  refine_from(a, b, u, &f);
+  /* f has ridges where a straight edge is exactly perpendicular to u (the
+   * edge's two ends tie); the free search stalls on them, so search the
+   * great circles of the edges nearly perpendicular to u, then search
+   * freely again from the best */
+  double u0[3];
+  memcpy(u0, u, sizeof u0);
+  int moved = 0;
+  for (int k = 0; k < ne; k++) {
+    if (fabs(col_dot(u0, edges[k])) > 0.5) continue;
+    double uc[3], fc;
+    col_axpy(uc, u0, -col_dot(u0, edges[k]), edges[k]);
+    if (sc_sp_normalize3(uc) < 1e-9) continue;
+    fc = overlap_along(a, b, uc);
+    refine_circle(a, b, edges[k], uc, &fc);
+    if (fc < f) {
+      f = fc;
+      memcpy(u, uc, sizeof u);
+      moved = 1;
+    }
+  }
+  if (moved) refine_from(a, b, u, &f);
   /* f(u) is the translation of b along u that separates the shapes, so the
    * minimizer is already oriented from a to b */
   memcpy(n, u, sizeof u);
@@ -1020,7 +1122,9 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
   double n[3], dist, wa[3], wb[3], dcore;
   sc_col_point deep;
   int separated = 0;
-  if (sc_col_gjk(a, b, &dcore, wa, wb)) {
+  int g = sc_col_gjk(a, b, margin + a->radius + b->radius, &dcore, wa, wb);
+  if (g == 2) return 0; /* farther than the margin */
+  if (g) {
     separated = 1;
     dist = dcore - a->radius - b->radius;
     if (dist > margin) return 0;
