@@ -12,25 +12,51 @@
  * allocation, which is why it is hand-written rather than taken from libccd
  * (libccd only reports intersection, not distance).
  *
- * Penetration (cores touching): Minkowski Portal Refinement (Snethen,
- * "XenoCollide", Game Programming Gems 7) from libccd, ccdMPRPenetration, on
- * the full swept shapes.  MPR does not allocate (libccd's EPA does) and is
- * robust for curved shapes; its depth is the depth along the refined portal
- * normal, which equals the minimum penetration depth for shallow face
- * contacts and over-estimates it slightly for deep ones.  For box x box the
- * penetration is instead found exactly by the separating axis test (15
- * axes: 3 + 3 face normals and 9 edge cross products).
+ * Penetration (cores touching): the penetration depth is
+ *     depth = min over unit u of f(u),  f(u) = h_A(u) + h_B(-u),
+ * (h = support function of the swept shape), the translation of b along u
+ * that separates the shapes; the minimizer is the normal from a to b.
+ *  - box x box: the separating axis test (15 axes: 3 + 3 face normals and 9
+ *    edge cross products) gives the exact minimum.
+ *  - other pairs: libccd's Minkowski Portal Refinement (ccdMPRPenetration;
+ *    Snethen, "XenoCollide", Game Programming Gems 7) gives a start.  MPR
+ *    was chosen over libccd's GJK+EPA because it does not allocate (EPA
+ *    mallocs its polytope on every call) and is robust on curved shapes, but
+ *    its portal normal is only near the minimizer for edge/rim contacts
+ *    (measured: 22 degrees and 7% depth off for a rim-rim cylinder pair).  So
+ *    f is then evaluated on the axes a separating-axis test would use (box
+ *    face normals, cylinder axes, cross products of straight edges) and
+ *    minimized locally from the best of them and from the MPR normal by a
+ *    pattern search on the sphere whose trial directions include the
+ *    central (sub)gradient s_A(u) - s_B(-u); f has ridges where a straight
+ *    edge is perpendicular to u (its two ends tie), where such searches
+ *    stall, so the great circle of each nearly perpendicular edge is
+ *    searched too, and the 3 best of 64 lattice directions are further
+ *    starts (f can have several local minima).  A candidate that no small
+ *    move (including the ridge and gradient directions) improves, with no
+ *    better lattice direction, is accepted at once, which makes resting face
+ *    contacts cheap.  The result is a local minimum: exact for face
+ *    contacts; for random shallow overlaps in the tests all but 3 of 6000
+ *    were within 1e-6 of a 160x320 direction grid's minimum (worst 2.2e-3 m
+ *    too deep).  For very deep overlaps (a sizeable fraction of the shapes)
+ *    depth and point locations are only approximate.  This search is the
+ *    cost of these pairs: about 0.1-0.3 ms per overlapping cylinder pair.
  *
  * Manifold: with the normal n fixed, each shape reports the feature of its
  * surface facing the other (box: face, edge or vertex; cylinder: cap
- * polygon, side line or rim point; capsule: side line or end point), chosen by
- * an angular tolerance.  The features are projected onto the plane normal to
- * n and intersected (Sutherland-Hodgman polygon clipping, Cyrus-Beck segment
- * clipping or segment-segment intersection).  At each vertex q of the
- * intersection the gap is measured along n between the two feature
- * surfaces, phi(q) = h_b(q) - h_a(q), and points with phi <= margin are kept;
- * the deepest GJK/MPR point is added when it is deeper than all of them.
- * The set is then reduced to SC_COL_MANIFOLD well-spread points. */
+ * polygon (the rim as an inscribed octagon), side line or rim point;
+ * capsule: side line (the generator facing n) or end point), chosen by the
+ * angular tolerance FEATURE_TOL.  The features are projected onto the plane
+ * normal to n and intersected (Sutherland-Hodgman polygon clipping,
+ * Cyrus-Beck segment clipping or segment-segment intersection).  At each
+ * vertex q of the intersection the gap is measured along n between the two
+ * feature surfaces, phi(q) = h_b(q) - h_a(q), and points with phi <= margin
+ * are kept.  A vertex feature gives one point: the vertex and the point of
+ * the other feature under it along n (or, when it misses that feature, the
+ * nearest point of it in projection).  Separated pairs fall back to GJK's
+ * exact witness pair when the clipping gives fewer than 2 points, and add it
+ * when it is deeper than all of them.  The set is then reduced to
+ * SC_COL_MANIFOLD well-spread points (sc_col_reduce). */
 #include "collision/col_internal.h"
 
 #include <ccd/ccd.h>
@@ -347,16 +373,7 @@ static int mpr(const sc_col_shape* a, const sc_col_shape* b, double* depth, doub
   return 1;
 }
 
-/* ---- penetration normal refinement ----
- * The penetration depth is min over unit u of f(u) = h_A(u) + h_B(-u), the
- * translation of b along u that separates the shapes (h = support
- * function; the minimizer is the normal from a to b).  MPR's portal normal is only near the minimizer
- * for edge/rim contacts, so f is evaluated on the candidate axes a
- * separating-axis test would use (face normals of boxes, cylinder axes, box
- * edges x the other shape's axis, and the MPR normal), and the best start is
- * refined by a pattern search on the sphere (8 directions, step halved on
- * failure).  Face contacts are found exactly from the candidates; curved
- * contacts converge to the local minimum. */
+/* ---- penetration normal refinement (see the file header) ---- */
 
 static void full_support(const sc_col_shape* s, const double d[3], double out[3]) {
   sc_col_core_support(s, d, out);
@@ -566,7 +583,26 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
   int ne = 0;
   for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
   for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
-  if (is_local_min(a, b, u, f, edges, ne)) {
+  /* f can have several local minima: also start from the 3 best of 64
+   * directions spread over the sphere (a Fibonacci lattice) */
+  double lu[3][3], lf[3] = {INFINITY, INFINITY, INFINITY};
+  for (int k = 0; k < 64; k++) {
+    double z = 1 - (2 * k + 1) / 64.0, r = sqrt(1 - z * z), ph = 2.39996322972865332 * k;
+    double v[3] = {r * cos(ph), r * sin(ph), z};
+    double fv = overlap_along(a, b, v);
+    for (int j = 0; j < 3; j++)
+      if (fv < lf[j]) { /* insert, keeping lf sorted */
+        for (int m = 2; m > j; m--) {
+          lf[m] = lf[m - 1];
+          memcpy(lu[m], lu[m - 1], sizeof lu[0]);
+        }
+        lf[j] = fv;
+        memcpy(lu[j], v, sizeof v);
+        break;
+      }
+  }
+  double fc = lf[0];
+  if (!(fc < f) && is_local_min(a, b, u, f, edges, ne)) {
     memcpy(n, u, 3 * sizeof(double));
     *depth = f;
     return;
@@ -583,6 +619,13 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
       memcpy(u, un, sizeof u);
     }
   }
+  for (int j = 0; j < 3; j++) {
+    refine_from(a, b, lu[j], &lf[j]);
+    if (lf[j] < f) {
+      f = lf[j];
+      memcpy(u, lu[j], sizeof u);
+    }
+  }
   /* f has ridges where a straight edge is exactly perpendicular to u (the
    * edge's two ends tie); the free search stalls on them, so search the
    * great circles of the edges nearly perpendicular to u, then search
@@ -592,7 +635,7 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
   int moved = 0;
   for (int k = 0; k < ne; k++) {
     if (fabs(col_dot(u0, edges[k])) > 0.5) continue;
-    double uc[3], fc;
+    double uc[3];
     col_axpy(uc, u0, -col_dot(u0, edges[k]), edges[k]);
     if (sc_sp_normalize3(uc) < 1e-9) continue;
     fc = overlap_along(a, b, uc);
@@ -656,7 +699,7 @@ static int box_sat(const sc_col_shape* a, const sc_col_shape* b, double* depth, 
 /* ---- contact features ---- */
 
 /* below this |cos| an axis is taken as perpendicular to the normal */
-#define FEATURE_TOL 0.08
+#define FEATURE_TOL 0.02
 
 /* The feature of s's surface facing direction d (unit, world): 1 vertex, 2
  * (a segment) or >= 3 (a convex polygon in order).  Returns the count. */
