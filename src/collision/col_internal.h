@@ -27,9 +27,11 @@ void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const
 void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]);
 /* GJK distance between the cores.  Returns 1 and the distance and witness
  * points (on the cores) when they are separated, 0 when they touch or
- * overlap. */
-int sc_col_gjk(const sc_col_shape* a, const sc_col_shape* b, double* dist, double wa[3],
-               double wb[3]);
+ * overlap, and 2 (with *dist a lower bound, no witness points) as soon as
+ * the distance is known to exceed cutoff (pass INFINITY for the exact
+ * distance). */
+int sc_col_gjk(const sc_col_shape* a, const sc_col_shape* b, double cutoff, double* dist,
+               double wa[3], double wb[3]);
 /* General convex pair (cores + radii): separation by GJK, penetration by MPR
  * (libccd), manifold by clipping the two contact features. */
 int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,

@@ -12,25 +12,51 @@
  * allocation, which is why it is hand-written rather than taken from libccd
  * (libccd only reports intersection, not distance).
  *
- * Penetration (cores touching): Minkowski Portal Refinement (Snethen,
- * "XenoCollide", Game Programming Gems 7) from libccd, ccdMPRPenetration, on
- * the full swept shapes.  MPR does not allocate (libccd's EPA does) and is
- * robust for curved shapes; its depth is the depth along the refined portal
- * normal, which equals the minimum penetration depth for shallow face
- * contacts and over-estimates it slightly for deep ones.  For box x box the
- * penetration is instead found exactly by the separating axis test (15
- * axes: 3 + 3 face normals and 9 edge cross products).
+ * Penetration (cores touching): the penetration depth is
+ *     depth = min over unit u of f(u),  f(u) = h_A(u) + h_B(-u),
+ * (h = support function of the swept shape), the translation of b along u
+ * that separates the shapes; the minimizer is the normal from a to b.
+ *  - box x box: the separating axis test (15 axes: 3 + 3 face normals and 9
+ *    edge cross products) gives the exact minimum.
+ *  - other pairs: libccd's Minkowski Portal Refinement (ccdMPRPenetration;
+ *    Snethen, "XenoCollide", Game Programming Gems 7) gives a start.  MPR
+ *    was chosen over libccd's GJK+EPA because it does not allocate (EPA
+ *    mallocs its polytope on every call) and is robust on curved shapes, but
+ *    its portal normal is only near the minimizer for edge/rim contacts
+ *    (measured: 22 degrees and 7% depth off for a rim-rim cylinder pair).  So
+ *    f is then evaluated on the axes a separating-axis test would use (box
+ *    face normals, cylinder axes, cross products of straight edges) and
+ *    minimized locally from the best of them and from the MPR normal by a
+ *    pattern search on the sphere whose trial directions include the
+ *    central (sub)gradient s_A(u) - s_B(-u); f has ridges where a straight
+ *    edge is perpendicular to u (its two ends tie), where such searches
+ *    stall, so the great circle of each nearly perpendicular edge is
+ *    searched too, and the 3 best of 64 lattice directions are further
+ *    starts (f can have several local minima).  A candidate that no small
+ *    move (including the ridge and gradient directions) improves, with no
+ *    better lattice direction, is accepted at once, which makes resting face
+ *    contacts cheap.  The result is a local minimum: exact for face
+ *    contacts; for random shallow overlaps in the tests all but 3 of 6000
+ *    were within 1e-6 of a 160x320 direction grid's minimum (worst 2.2e-3 m
+ *    too deep).  For very deep overlaps (a sizeable fraction of the shapes)
+ *    depth and point locations are only approximate.  This search is the
+ *    cost of these pairs: about 0.1-0.3 ms per overlapping cylinder pair.
  *
  * Manifold: with the normal n fixed, each shape reports the feature of its
  * surface facing the other (box: face, edge or vertex; cylinder: cap
- * polygon, side line or rim point; capsule: side line or end point), chosen by
- * an angular tolerance.  The features are projected onto the plane normal to
- * n and intersected (Sutherland-Hodgman polygon clipping, Cyrus-Beck segment
- * clipping or segment-segment intersection).  At each vertex q of the
- * intersection the gap is measured along n between the two feature
- * surfaces, phi(q) = h_b(q) - h_a(q), and points with phi <= margin are kept;
- * the deepest GJK/MPR point is added when it is deeper than all of them.
- * The set is then reduced to SC_COL_MANIFOLD well-spread points. */
+ * polygon (the rim as an inscribed octagon), side line or rim point;
+ * capsule: side line (the generator facing n) or end point), chosen by the
+ * angular tolerance FEATURE_TOL.  The features are projected onto the plane
+ * normal to n and intersected (Sutherland-Hodgman polygon clipping,
+ * Cyrus-Beck segment clipping or segment-segment intersection).  At each
+ * vertex q of the intersection the gap is measured along n between the two
+ * feature surfaces, phi(q) = h_b(q) - h_a(q), and points with phi <= margin
+ * are kept.  A vertex feature gives one point: the vertex and the point of
+ * the other feature under it along n (or, when it misses that feature, the
+ * nearest point of it in projection).  Separated pairs fall back to GJK's
+ * exact witness pair when the clipping gives fewer than 2 points, and add it
+ * when it is deeper than all of them.  The set is then reduced to
+ * SC_COL_MANIFOLD well-spread points (sc_col_reduce). */
 #include "collision/col_internal.h"
 
 #include <ccd/ccd.h>
@@ -203,6 +229,15 @@ static int closest_tetra(gjk_vert* s, double* lam) {
   gjk_vert bs[3];
   double bl[3] = {0, 0, 0};
   int bn = -1;
+  /* a flat tetrahedron cannot contain the origin (round-off would make the
+   * side tests unreliable): then every face is a candidate */
+  double e1[3], e2[3], e3[3], cr[3], len = 0;
+  col_sub(e1, s[1].w, s[0].w);
+  col_sub(e2, s[2].w, s[0].w);
+  col_sub(e3, s[3].w, s[0].w);
+  col_cross(cr, e1, e2);
+  len = fmax(fmax(col_dot(e1, e1), col_dot(e2, e2)), col_dot(e3, e3));
+  int flat = fabs(col_dot(cr, e3)) <= 1e-9 * len * sqrt(len);
   for (int f = 0; f < 4; f++) {
     const double *a = s[face[f][0]].w, *b = s[face[f][1]].w, *c = s[face[f][2]].w,
                  *d = s[face[f][3]].w;
@@ -212,7 +247,7 @@ static int closest_tetra(gjk_vert* s, double* lam) {
     col_cross(nrm, ab, ac);
     col_sub(ad, d, a);
     double sd = col_dot(nrm, ad), so = -col_dot(nrm, a);
-    if (sd * so >= 0 && sd != 0) continue; /* origin on the same side as d */
+    if (!flat && sd * so >= 0 && sd != 0) continue; /* origin on the same side as d */
     gjk_vert t[3] = {s[face[f][0]], s[face[f][1]], s[face[f][2]]};
     double l[3];
     int n = closest_triangle(t, l);
@@ -232,8 +267,8 @@ static int closest_tetra(gjk_vert* s, double* lam) {
   return bn;
 }
 
-int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double* dist, double wa[3],
-               double wb[3]) {
+int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double cutoff, double* dist,
+               double wa[3], double wb[3]) {
   gjk_vert s[4];
   double lam[4] = {1, 0, 0, 0};
   int n = 1;
@@ -260,7 +295,13 @@ int sc_col_gjk(const sc_col_shape* A, const sc_col_shape* B, double* dist, doubl
     sc_col_core_support(B, v, w.b);
     col_sub(w.w, w.a, w.b);
     /* converged: the support plane is within round-off of v */
-    if (vv - col_dot(v, w.w) <= 1e-13 * vv) break;
+    double vw = col_dot(v, w.w);
+    if (vv - vw <= 1e-13 * vv) break;
+    /* v.w/|v| is a lower bound on the distance: far enough, stop early */
+    if (vw > 0 && vw * vw > cutoff * cutoff * vv) {
+      *dist = vw / sqrt(vv);
+      return 2;
+    }
     int dup = 0;
     for (int i = 0; i < n; i++) {
       double e[3];
@@ -332,16 +373,7 @@ static int mpr(const sc_col_shape* a, const sc_col_shape* b, double* depth, doub
   return 1;
 }
 
-/* ---- penetration normal refinement ----
- * The penetration depth is min over unit u of f(u) = h_A(u) + h_B(-u), the
- * translation of b along u that separates the shapes (h = support
- * function; the minimizer is the normal from a to b).  MPR's portal normal is only near the minimizer
- * for edge/rim contacts, so f is evaluated on the candidate axes a
- * separating-axis test would use (face normals of boxes, cylinder axes, box
- * edges x the other shape's axis, and the MPR normal), and the best start is
- * refined by a pattern search on the sphere (8 directions, step halved on
- * failure).  Face contacts are found exactly from the candidates; curved
- * contacts converge to the local minimum. */
+/* ---- penetration normal refinement (see the file header) ---- */
 
 static void full_support(const sc_col_shape* s, const double d[3], double out[3]) {
   sc_col_core_support(s, d, out);
@@ -354,6 +386,54 @@ static double overlap_along(const sc_col_shape* a, const sc_col_shape* b, const 
   full_support(a, u, x);
   full_support(b, mu, y);
   return col_dot(u, x) - col_dot(u, y);
+}
+
+/* support point with ties broken toward the middle of the tied feature
+ * (face centre, edge midpoint, cap centre): at a kink of the support
+ * function this is the central element of its subdifferential */
+static void central_support(const sc_col_shape* s, const double d[3], double out[3]) {
+  const double eps = 1e-9;
+  double dl[3], xl[3] = {0, 0, 0};
+  sc_sp_mat3_Tvec(dl, s->R, d);
+  double cz = fabs(dl[2]) < eps ? 0 : sgn(dl[2]);
+  switch (s->core) {
+    case SC_CORE_POINT:
+      break;
+    case SC_CORE_SEGMENT:
+      xl[2] = cz * s->hs[2];
+      break;
+    case SC_CORE_BOX:
+      for (int i = 0; i < 3; i++) xl[i] = fabs(dl[i]) < eps ? 0 : sgn(dl[i]) * s->hs[i];
+      break;
+    case SC_CORE_CYLINDER: {
+      double rho = sqrt(dl[0] * dl[0] + dl[1] * dl[1]);
+      if (rho >= eps) {
+        xl[0] = s->hs[0] * dl[0] / rho;
+        xl[1] = s->hs[0] * dl[1] / rho;
+      }
+      xl[2] = cz * s->hs[2];
+      break;
+    }
+  }
+  double xw[3];
+  sc_sp_mat3_vec(xw, s->R, xl);
+  sc_sp_add3(out, xw, s->p);
+  if (s->radius > 0) col_axpy(out, out, s->radius, d);
+}
+
+/* -grad f at u, tangent to the sphere: f(u) = u.(s_A(u) - s_B(-u)) is
+ * positively homogeneous, so its gradient is s_A(u) - s_B(-u) (at kinks the
+ * central subgradient); returns 0 when it vanishes */
+static int descent_dir(const sc_col_shape* a, const sc_col_shape* b, const double u[3],
+                       double t[3]) {
+  double mu[3], x[3], y[3], g[3];
+  sc_sp_scale3(mu, u, -1);
+  central_support(a, u, x);
+  central_support(b, mu, y);
+  col_sub(g, x, y);
+  col_axpy(t, g, -col_dot(g, u), u);
+  sc_sp_scale3(t, t, -1);
+  return sc_sp_normalize3(t) > 1e-12;
 }
 
 static void try_axis(const sc_col_shape* a, const sc_col_shape* b, const double v[3],
@@ -396,13 +476,19 @@ static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, doub
 
 static void refine_from(const sc_col_shape* a, const sc_col_shape* b, double u[3], double* f) {
   double step = 0.05;
-  for (int it = 0; it < 400 && step > 1e-10; it++) {
-    double t1[3], t2[3], best[3], fb = *f;
+  for (int it = 0; it < 400 && step > 1e-9; it++) {
+    double t1[3], t2[3], best[3], fb = *f, gd[3];
     sc_sp_tangents(t1, t2, u);
-    for (int k = 0; k < 8; k++) {
+    int has_g = descent_dir(a, b, u, gd);
+    for (int k = 0; k < 9; k++) {
       double c = cos(0.78539816339744831 * k) * step, sn = sin(0.78539816339744831 * k) * step;
       double v[3];
-      for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      if (k == 8) { /* along the (sub)gradient */
+        if (!has_g) break;
+        col_axpy(v, u, step, gd);
+      } else {
+        for (int i = 0; i < 3; i++) v[i] = u[i] + c * t1[i] + sn * t2[i];
+      }
       sc_sp_normalize3(v);
       double fv = overlap_along(a, b, v);
       if (fv < fb) {
@@ -425,7 +511,7 @@ static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const do
   double q[3];
   col_cross(q, e, u);
   double step = 0.05;
-  for (int it = 0; it < 200 && step > 1e-11; it++) {
+  for (int it = 0; it < 200 && step > 1e-10; it++) {
     int moved = 0;
     for (int sg = -1; sg <= 1 && !moved; sg += 2) {
       double c = cos(sg * step), sn = sin(sg * step), v[3], w[3];
@@ -445,6 +531,36 @@ static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const do
   }
 }
 
+/* 1 if no small move around u lowers f: 8 directions, plus the directions
+ * along the ridges of the given edges (great circles normal to them) */
+static int is_local_min(const sc_col_shape* a, const sc_col_shape* b, const double u[3],
+                        double f, double edges[][3], int ne) {
+  double t1[3], t2[3];
+  sc_sp_tangents(t1, t2, u);
+  double dirs[8 + 12 + 1][3];
+  int nd = 0;
+  if (descent_dir(a, b, u, dirs[nd])) nd++;
+  for (int k = 0; k < 8; k++) {
+    double c = cos(0.78539816339744831 * k), sn = sin(0.78539816339744831 * k);
+    for (int i = 0; i < 3; i++) dirs[nd][i] = c * t1[i] + sn * t2[i];
+    nd++;
+  }
+  for (int k = 0; k < ne; k++) {
+    double t[3];
+    col_cross(t, edges[k], u);
+    if (sc_sp_normalize3(t) < 1e-9) continue;
+    memcpy(dirs[nd++], t, sizeof t);
+    sc_sp_scale3(dirs[nd++], t, -1);
+  }
+  for (int k = 0; k < nd; k++) {
+    double v[3];
+    col_axpy(v, u, 1e-6, dirs[k]);
+    sc_sp_normalize3(v);
+    if (overlap_along(a, b, v) < f) return 0;
+  }
+  return 1;
+}
+
 /* refine the MPR normal n (a to b) and depth in place */
 static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
                                double* depth) {
@@ -461,38 +577,76 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
       col_cross(c, ea[i], eb[j]);
       try_axis(a, b, c, u, &f);
     }
-  double un[3], fn = INFINITY;
-  try_axis(a, b, n, un, &fn);
-  refine_from(a, b, u, &f);
-  refine_from(a, b, un, &fn);
-  if (fn < f) {
-    f = fn;
-    memcpy(u, un, sizeof u);
-  }
-  /* f has ridges where a straight edge is exactly perpendicular to u (the
-   * edge's two ends tie); the free search stalls on them, so search each
-   * edge's great circle, then search freely again from the best */
+  /* a candidate that no small move improves is a kink minimum (face
+   * contacts, the common resting case): done */
   double edges[6][3];
   int ne = 0;
   for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
   for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
-  double u0[3];
-  memcpy(u0, u, sizeof u0);
-  for (int k = 0; k < ne; k++) {
-    for (int st = 0; st < 2; st++) {
-      double uc[3], fc;
-      const double* from = st ? n : u0;
-      col_axpy(uc, from, -col_dot(from, edges[k]), edges[k]);
-      if (sc_sp_normalize3(uc) < 1e-9) continue;
-      fc = overlap_along(a, b, uc);
-      refine_circle(a, b, edges[k], uc, &fc);
-      if (fc < f) {
-        f = fc;
-        memcpy(u, uc, sizeof u);
+  /* f can have several local minima: also start from the 3 best of 64
+   * directions spread over the sphere (a Fibonacci lattice) */
+  double lu[3][3], lf[3] = {INFINITY, INFINITY, INFINITY};
+  for (int k = 0; k < 64; k++) {
+    double z = 1 - (2 * k + 1) / 64.0, r = sqrt(1 - z * z), ph = 2.39996322972865332 * k;
+    double v[3] = {r * cos(ph), r * sin(ph), z};
+    double fv = overlap_along(a, b, v);
+    for (int j = 0; j < 3; j++)
+      if (fv < lf[j]) { /* insert, keeping lf sorted */
+        for (int m = 2; m > j; m--) {
+          lf[m] = lf[m - 1];
+          memcpy(lu[m], lu[m - 1], sizeof lu[0]);
+        }
+        lf[j] = fv;
+        memcpy(lu[j], v, sizeof v);
+        break;
       }
+  }
+  double fc = lf[0];
+  if (!(fc < f) && is_local_min(a, b, u, f, edges, ne)) {
+    memcpy(n, u, 3 * sizeof(double));
+    *depth = f;
+    return;
+  }
+  double un[3], fn = INFINITY;
+  try_axis(a, b, n, un, &fn);
+  refine_from(a, b, u, &f);
+  double du[3];
+  col_sub(du, un, u);
+  if (col_dot(du, du) > 1e-6) { /* MPR's normal is a distinct start */
+    refine_from(a, b, un, &fn);
+    if (fn < f) {
+      f = fn;
+      memcpy(u, un, sizeof u);
     }
   }
-  refine_from(a, b, u, &f);
+  for (int j = 0; j < 3; j++) {
+    refine_from(a, b, lu[j], &lf[j]);
+    if (lf[j] < f) {
+      f = lf[j];
+      memcpy(u, lu[j], sizeof u);
+    }
+  }
+  /* f has ridges where a straight edge is exactly perpendicular to u (the
+   * edge's two ends tie); the free search stalls on them, so search the
+   * great circles of the edges nearly perpendicular to u, then search
+   * freely again from the best */
+  double u0[3];
+  memcpy(u0, u, sizeof u0);
+  int moved = 0;
+  for (int k = 0; k < ne; k++) {
+    if (fabs(col_dot(u0, edges[k])) > 0.5) continue;
+    double uc[3];
+    col_axpy(uc, u0, -col_dot(u0, edges[k]), edges[k]);
+    if (sc_sp_normalize3(uc) < 1e-9) continue;
+    fc = overlap_along(a, b, uc);
+    refine_circle(a, b, edges[k], uc, &fc);
+    if (fc < f) {
+      f = fc;
+      memcpy(u, uc, sizeof u);
+      moved = 1;
+    }
+  }
+  if (moved) refine_from(a, b, u, &f);
   /* f(u) is the translation of b along u that separates the shapes, so the
    * minimizer is already oriented from a to b */
   memcpy(n, u, sizeof u);
@@ -545,7 +699,7 @@ static int box_sat(const sc_col_shape* a, const sc_col_shape* b, double* depth, 
 /* ---- contact features ---- */
 
 /* below this |cos| an axis is taken as perpendicular to the normal */
-#define FEATURE_TOL 0.08
+#define FEATURE_TOL 0.02
 
 /* The feature of s's surface facing direction d (unit, world): 1 vertex, 2
  * (a segment) or >= 3 (a convex polygon in order).  Returns the count. */
@@ -775,6 +929,42 @@ static int clip_seg_seg(const double a0[2], const double a1[2], const double b0[
   return 1;
 }
 
+/* closest points of two plane segments p0-p1 (param s) and q0-q1 (t);
+ * returns the squared distance (Ericson 5.1.9) */
+static double closest_seg2(const double p0[2], const double p1[2], const double q0[2],
+                           const double q1[2], double* s, double* t) {
+  double d1[2] = {p1[0] - p0[0], p1[1] - p0[1]}, d2[2] = {q1[0] - q0[0], q1[1] - q0[1]};
+  double r[2] = {p0[0] - q0[0], p0[1] - q0[1]};
+  double a = d1[0] * d1[0] + d1[1] * d1[1], e = d2[0] * d2[0] + d2[1] * d2[1];
+  double f = d2[0] * r[0] + d2[1] * r[1];
+  double ss = 0, tt = 0;
+  if (a <= 1e-300 && e <= 1e-300) {
+    ss = tt = 0;
+  } else if (a <= 1e-300) {
+    tt = fmin(1, fmax(0, f / e));
+  } else {
+    double c = d1[0] * r[0] + d1[1] * r[1];
+    if (e <= 1e-300) {
+      ss = fmin(1, fmax(0, -c / a));
+    } else {
+      double b = d1[0] * d2[0] + d1[1] * d2[1], den = a * e - b * b;
+      ss = den > 0 ? fmin(1, fmax(0, (b * f - c * e) / den)) : 0;
+      tt = (b * ss + f) / e;
+      if (tt < 0) {
+        tt = 0;
+        ss = fmin(1, fmax(0, -c / a));
+      } else if (tt > 1) {
+        tt = 1;
+        ss = fmin(1, fmax(0, (b - c) / a));
+      }
+    }
+  }
+  *s = ss;
+  *t = tt;
+  double dx = p0[0] + ss * d1[0] - q0[0] - tt * d2[0], dy = p0[1] + ss * d1[1] - q0[1] - tt * d2[1];
+  return dx * dx + dy * dy;
+}
+
 /* Manifold from the features of a (facing n) and b (facing -n).  Writes the
  * candidate points with phi <= margin into out[0..) (at most MAXQ). */
 static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n[3],
@@ -887,6 +1077,31 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
     nq = clip_seg_seg(A2[0], A2[1], B2[0], B2[1], 1e-6 * scale, seg);
     memcpy(Q, seg, sizeof(double) * 2 * (size_t)nq);
   }
+  if (nq == 0) {
+    /* the features miss each other in projection (n is not exact, or a face
+     * was taken for an edge within the tolerance): the nearest pair of
+     * boundary points in projection, lifted back onto each feature */
+    double best = INFINITY, wa[3] = {0, 0, 0}, wb[3] = {0, 0, 0};
+    int ea = ma == 2 ? 1 : ma, eb = mb == 2 ? 1 : mb;
+    for (int i = 0; i < ea; i++)
+      for (int j = 0; j < eb; j++) {
+        int i1 = (i + 1) % ma, j1 = (j + 1) % mb;
+        double s, t, dd = closest_seg2(A2[i], A2[i1], B2[j], B2[j1], &s, &t);
+        if (dd < best) {
+          best = dd;
+          for (int k = 0; k < 3; k++) {
+            wa[k] = FA[i][k] + s * (FA[i1][k] - FA[i][k]);
+            wb[k] = FB[j][k] + t * (FB[j1][k] - FB[j][k]);
+          }
+        }
+      }
+    double r[3];
+    col_sub(r, wb, wa);
+    double phi = col_dot(r, n);
+    if (!(phi <= margin)) return 0;
+    col_point_set(out, wa, wb, n, phi);
+    return 1;
+  }
   int np = 0;
   for (int i = 0; i < nq; i++) {
     double ha = feature_height(&P, FA, ma, Q[i]), hb = feature_height(&P, FB, mb, Q[i]);
@@ -950,7 +1165,9 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
   double n[3], dist, wa[3], wb[3], dcore;
   sc_col_point deep;
   int separated = 0;
-  if (sc_col_gjk(a, b, &dcore, wa, wb)) {
+  int g = sc_col_gjk(a, b, margin + a->radius + b->radius, &dcore, wa, wb);
+  if (g == 2) return 0; /* farther than the margin */
+  if (g) {
     separated = 1;
     dist = dcore - a->radius - b->radius;
     if (dist > margin) return 0;
