@@ -27,7 +27,7 @@ WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
 CFLAGS  ?=
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS  := $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm
+LDLIBS   = $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS  += -DSC_VERSION='"$(VERSION)"'
 
