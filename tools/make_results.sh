@@ -44,8 +44,12 @@ printf '%s\n' $scenes | xargs -P "$JOBS" -I{} sh -c \
   echo "on $(date -u +%Y-%m-%d), $(nproc) cores; the whole run took RUNTIME s.  Each section shows the"
   echo "figure, two lines read off the measured numbers, the CSV and the command that made"
   echo "it (run from the repository root after \`make -j2\`; BIN=bin).  The newton-vs-lcp"
-  echo "comparison of the reference scenes is in [comparison.md](comparison.md);"
-  echo "benchmarks (\`make bench\`) are in [bench.md](bench.md)."
+  if [ -f results/bench.md ]; then
+    echo "comparison of the reference scenes is in [comparison.md](comparison.md);"
+    echo "benchmarks (\`make bench\`, not remade here) are in [bench.md](bench.md)."
+  else
+    echo "comparison of the reference scenes is in [comparison.md](comparison.md)."
+  fi
   echo
   for t in $topics; do cat "results/$t/summary.md"; done
   echo "## f. newton vs lcp on the reference scenes"

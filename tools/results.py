@@ -477,7 +477,8 @@ def topic_comparison(out, command):
           "Made by `%s` (tools/compare_report.py per scene; per-scene reports, overlays and "
           "JSON in [comparison/](comparison/)). Table columns are defined in "
           "tools/compare_report.py; max |Δq| is over every coordinate (m, rad or quaternion "
-          "component) and common output times." % command, "",
+          "component) and common output times. ms/step comes from runs made two at a time on a "
+          "shared 2-core machine; take it to ±30 %%." % command, "",
           compare_report.table(rows, with_scene=True), ""]
     md += ["Per-scene reports: " + ", ".join("[%s](comparison/%s/report.md)" % (s, s)
                                              for s in SCENES), ""]
@@ -573,15 +574,15 @@ def discussion(g, hv, clutter):
     L.append("- **Resting and rolling contact (sphere_drop, spring_cylinder, box_stack).** "
              "Without sliding both solve the same compliant normal problem: max |Δq| %.3g, %.3g "
              "and %.3g, the same penetration (%.3g vs %.3g m on box_stack). On the rolling "
-             "cylinder SAP's mean slip (%.2g m/s) is no larger than the LCP's (%.2g m/s; an exact "
-             "LCP stick would give 0 here, which we have not explained)."
+             "cylinder SAP's mean slip (%.2g m/s) is about the LCP's (%.2g m/s; an exact LCP "
+             "stick would give 0 here, which we have not explained)."
              % (g("sphere_drop", "newton", "max_dq"), g("spring_cylinder", "newton", "max_dq"),
                 g("box_stack", "newton", "max_dq"), g("box_stack", "newton", "max_penetration_m"),
                 g("box_stack", "lcp", "max_penetration_m"),
                 g("spring_cylinder", "newton", "mean_slip_mps"),
                 g("spring_cylinder", "lcp", "mean_slip_mps")))
-    L.append("- **clutter8** is chaotic (bodies hitting bodies), so the two runs separate "
-             "(max |Δq| %.3g) from the first differences above; both keep penetration at %.3g m. "
+    L.append("- **clutter8**: bodies hit bodies, so the small differences above grow and the "
+             "runs separate (max |Δq| %.3g); both keep penetration at %.3g m. "
              "The LCP had %d unsuccessful solve(s) (solver status %s; on_failure: warn keeps "
              "going) and up to %d pivots per step; SAP had %d and at most %d Newton iterations."
              % (g("clutter8", "newton", "max_dq"), g("clutter8", "newton", "max_penetration_m"),
@@ -591,7 +592,8 @@ def discussion(g, hv, clutter):
                 g("clutter8", "lcp", "max_iterations"), g("clutter8", "newton", "solver_failures"),
                 g("clutter8", "newton", "max_iterations")))
     cost = ("- **Cost.** SAP's warm-started Newton needs %.2g–%.2g iterations per step on these "
-            "scenes, Lemke %.3g–%.3g pivots; per step SAP is %.1f–%.1f× faster here."
+            "scenes, Lemke %.3g–%.3g pivots; the LCP's mean step takes %.1f–%.1f× SAP's (the "
+            "smallest ratios on the one-contact scenes, where the step is mostly free motion)."
             % (min(g(s, "newton", "mean_iterations") for s in SCENES),
                max(g(s, "newton", "mean_iterations") for s in SCENES),
                min(g(s, "lcp", "mean_iterations") for s in SCENES),
