@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations] [--q NAME,...]
+          [--overlay B.h5] [--title TEXT] [--dpi N]
+
+PNG plots of a simc HDF5 trajectory: the energy log (kinetic, gravity, spring,
+total and total + dissipated vs time), chosen coordinates by their q_names,
+the contact count and largest penetration, and the contact solver's
+iterations (Newton iterations or Lemke pivots) per step.  --overlay draws a
+second run on the same axes (dashed), e.g. the same scene with --solver lcp;
+the legend names each run by its `solver` attribute.
+
+Run it with /usr/bin/python3 (Debian's python3-h5py python3-numpy
+python3-matplotlib)."""
+
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in tools/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simc_h5  # noqa: E402
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None
+
+WHAT = ("energy", "q", "contacts", "iterations")
+STYLES = ("-", "--")
+
+
+def default_q(run, k=3):
+    """The k coordinates that move most (quaternion components last)."""
+    import numpy as np
+    rng = np.ptp(run.q, axis=0) if len(run.t) else np.zeros(len(run.q_names))
+    order = sorted(range(len(run.q_names)),
+                   key=lambda i: (simc_h5.q_unit(run.q_names[i]) == "1", -rng[i]))
+    return [run.q_names[i] for i in order[:k]]
+
+
+def run_labels(runs):
+    labels = [r.label for r in runs]
+    if len(set(labels)) < len(labels):  # same solver twice: use the file names
+        labels = ["%s (%s)" % (r.label, os.path.basename(r.path)) for r in runs]
+    return labels
+
+
+def panel_energy(ax, runs, labels):
+    keys = ("kinetic", "gravity", "spring", "total")
+    colors = {"kinetic": "C0", "gravity": "C1", "spring": "C2", "total": "k",
+              "total+dissipated": "C3"}
+    for r, lab, ls in zip(runs, labels, STYLES):
+        show = keys if len(runs) == 1 else ("total",)
+        for k in show:
+            ax.plot(r.t, r.energy[k], ls, color=colors[k], lw=1.2,
+                    label=k if len(runs) == 1 else "%s: %s" % (lab, k))
+        ax.plot(r.t, r.energy["total"] + r.energy["dissipated"], ls,
+                color=colors["total+dissipated"], lw=1.2,
+                label="total + dissipated" if len(runs) == 1 else "%s: total + dissipated" % lab)
+    ax.set_ylabel("energy (J)")
+    ax.set_title("energy")
+
+
+def panel_q(ax, runs, labels, names):
+    units = sorted({simc_h5.q_unit(n) for n in names})
+    for j, name in enumerate(names):
+        for r, lab, ls in zip(runs, labels, STYLES):
+            i = r.q_index(name)
+            ax.plot(r.t, r.q[:, i], ls, color="C%d" % j, lw=1.2,
+                    label=name if len(runs) == 1 else "%s: %s" % (lab, name))
+    ax.set_ylabel("q (%s)" % ", ".join(units))
+    ax.set_title("coordinates")
+
+
+def panel_contacts(ax, runs, labels):
+    ax2 = ax.twinx()
+    for r, lab, ls in zip(runs, labels, STYLES):
+        pre = "" if len(runs) == 1 else lab + ": "
+        ax.step(r.t, r.count, ls, where="post", color="C0", lw=1.0, label=pre + "contacts")
+        ax2.plot(r.t, r.penetration() * 1e3, ls, color="C3", lw=1.0,
+                 label=pre + "max penetration")
+    ax.set_ylabel("contacts (count)", color="C0")
+    ax2.set_ylabel("max penetration (mm)", color="C3")
+    ax.set_title("contacts")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="best")
+
+
+def panel_iterations(ax, runs, labels):
+    for r, lab, ls, c in zip(runs, labels, STYLES, ("C0", "C1")):
+        name = "Lemke pivots" if r.solver == "lcp" else "Newton iterations"
+        ax.plot(r.t[1:], r.iterations[1:], ls, color=c, lw=0.8, drawstyle="steps-post",
+                label="%s (%s)" % (lab, name))
+    ax.set_ylabel("iterations per step (count)")
+    ax.set_title("contact solver")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("file")
+    ap.add_argument("-o", "--output", help="PNG to write (default FILE.png)")
+    ap.add_argument("--what", default=",".join(WHAT),
+                    help="comma-separated panels: " + ",".join(WHAT))
+    ap.add_argument("--q", help="comma-separated q_names to plot (default: the 3 that move most)")
+    ap.add_argument("--overlay", help="a second simc file drawn dashed on the same axes")
+    ap.add_argument("--title", help="figure title (default: scene name and files)")
+    ap.add_argument("--dpi", type=int, default=100)
+    a = ap.parse_args(argv)
+    if plt is None or simc_h5.h5py is None:
+        print("plot.py: needs h5py, numpy and matplotlib: " + simc_h5.APT_LINE, file=sys.stderr)
+        return 2
+    what = [w.strip() for w in a.what.split(",") if w.strip()]
+    bad = [w for w in what if w not in WHAT]
+    if bad or not what:
+        print("plot.py: --what takes %s (got %s)" % (",".join(WHAT), a.what), file=sys.stderr)
+        return 1
+    try:
+        runs = [simc_h5.Run(a.file)] + ([simc_h5.Run(a.overlay)] if a.overlay else [])
+    except (OSError, KeyError) as e:
+        print("plot.py: cannot read: %s" % e, file=sys.stderr)
+        return 1
+    names = [s.strip() for s in a.q.split(",")] if a.q else default_q(runs[0])
+    for r in runs:
+        for n in names:
+            if n not in r.q_names:
+                print("plot.py: %s has no coordinate %r (q_names: %s)"
+                      % (r.path, n, ", ".join(r.q_names)), file=sys.stderr)
+                return 1
+    labels = run_labels(runs)
+    out = a.output or os.path.splitext(a.file)[0] + ".png"
+
+    fig, axes = plt.subplots(len(what), 1, figsize=(8, 2.6 * len(what) + 0.6), sharex=True,
+                             squeeze=False)
+    axes = axes[:, 0]
+    for ax, w in zip(axes, what):
+        if w == "energy":
+            panel_energy(ax, runs, labels)
+        elif w == "q":
+            panel_q(ax, runs, labels, names)
+        elif w == "contacts":
+            panel_contacts(ax, runs, labels)
+        elif w == "iterations":
+            panel_iterations(ax, runs, labels)
+        if w != "contacts":
+            ax.legend(fontsize=7, loc="best")
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("time (s)")
+    title = a.title or "%s — %s" % (runs[0].attrs.get("scene_name", ""),
+                                    " vs ".join(os.path.basename(r.path) for r in runs))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=a.dpi)
+    plt.close(fig)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
