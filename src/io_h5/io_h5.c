@@ -445,7 +445,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   }
   if (!attr_str(f[F_STATUS].ds, "values",
                 "0 ok, 1 iteration cap, 2 line search failed, 3 factorization failed, "
-                "4 Lemke ray termination, 5 Lemke cycling, 6 non-finite") ||
+                "4 Lemke ray termination, 5 Lemke cycling, 6 non-finite, "
+                "7 inaccurate end point, 8 workspace too small") ||
       !attr_str(f[F_ITER].ds, "description",
                 "contact solver: Newton iterations (newton) or Lemke pivots (lcp)")) {
     st = io_fail(path, err, "write", "attributes of /solver");
