@@ -40,11 +40,18 @@ for n in 10 50 200; do
   for scheme in explicit_euler symplectic_euler implicit_euler midpoint; do
     tools/gen_chain.sh "$n" "$scheme" "$dur" 1.0e-3 >"$tmp/chain.yaml"
     line=$(run "$tmp/chain.yaml")
-    steps=$(sed -n 's/^simc: [^:]*: \([0-9]*\) steps.*/\1/p' <<<"$line")
+    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
     wall=$(field "s) in" "$line")
     status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
+    if [ "$status" = failed ]; then
+      status="diverged at t = $(sed -n 's/.*steps (t = \([0-9.e+-]*\) s).*/\1/p' <<<"$line") s"
+      drift_override="-"
+    else
+      drift_override=""
+    fi
     rtf=$(field "real-time factor" "$line")
     drift=$(sed -n 's/.*J (\([-+0-9.eE]*\) of |E0|).*/\1/p' <<<"$line")
+    [ -n "$drift_override" ] && drift=$drift_override
     fits=$(/usr/bin/python3 - "$tmp/out.h5" 2>/dev/null <<'PY' || echo "-"
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f:
@@ -72,7 +79,7 @@ for n in 8 64 216 512; do
     [ "$quick" = 1 ] && dur=$(awk -v d="$dt" 'BEGIN { print 5 * d }')
     tools/gen_clutter.sh "$n" "$dt" "$dur" >"$tmp/clutter.yaml"
     line=$(run "$tmp/clutter.yaml")
-    steps=$(sed -n 's/^simc: [^:]*: \([0-9]*\) steps.*/\1/p' <<<"$line")
+    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
     wall=$(field "s) in" "$line")
     status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
