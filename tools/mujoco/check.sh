@@ -16,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 info=$root/bin/mjinfo
-[ -x "$info" ] || make -s -C "$here" >/dev/null
+make -s -C "$here" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0
 

@@ -21,6 +21,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   mjData *d = mj_makeData(m);
+  if (!d) {
+    fprintf(stderr, "mjinfo: mj_makeData failed\n");
+    mj_deleteModel(m);
+    return 1;
+  }
   if (m->nkey > 0) mj_resetDataKeyframe(m, d, 0);
   m->opt.enableflags |= mjENBL_ENERGY;
   mj_forward(m, d);
