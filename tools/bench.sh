@@ -35,6 +35,7 @@ run() {  # run SCENE.yaml EXTRA...: prints the summary line
   echo "|---|---|---|---|---|---|---|"
 } >"$out.tmp"
 
+declare -A simc_sps
 dur=5.0; [ "$quick" = 1 ] && dur=0.2
 for n in 10 50 200; do
   for scheme in explicit_euler symplectic_euler implicit_euler midpoint; do
@@ -59,6 +60,7 @@ with h5py.File(sys.argv[1], "r") as f:
 PY
 )
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
+    simc_sps["chain $n $scheme"]=$sps
     echo "| $n | $scheme | $sps | $rtf | $fits | $drift | ${status:-?} |" >>"$out.tmp"
     echo "chain $n $scheme: $sps steps/s, drift $drift ($status)" >&2
   done
@@ -88,9 +90,45 @@ for n in 8 64 216 512; do
     mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$line")
     max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$line")
     pen=$(field "max penetration" "$line")
+    simc_sps["clutter $n $(awk -v d="$dt" 'BEGIN { printf "%g", d }')"]=$sps
     echo "| $n | $dt | $dur | $sps | $ncon | $med / $mean / $max | $pen | ${status:-?} |" >>"$out.tmp"
     echo "clutter $n dt $dt: $sps steps/s, $ncon contacts, its $med/$mean/$max ($status)" >&2
   done
 done
+# MuJoCo on the same scenes (tools/mujoco: the scenes converted from simc's
+# own generators), when Debian's libmujoco-dev is installed
+if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then
+  echo "running the MuJoCo reference (tools/mujoco/run.sh)..." >&2
+  if tools/mujoco/run.sh >"$tmp/mj.md" 2>"$tmp/mj.err"; then
+    {
+      echo
+      echo "## simc vs MuJoCo on the same scenes (same machine, same run)"
+      echo
+      echo "simc: chain under midpoint (second order, energy-conserving), clutter under implicit Euler"
+      echo "with the SAP solver, HDF5 output of every (chain) or every 10th (clutter) step included."
+      echo "MuJoCo: implicit integrator, Newton solver, elliptic cone, mj_step only (tables below)."
+      echo "A ratio above 1 means simc is faster.  Large MuJoCo clutter runs are timed over their first"
+      echo "part only (their 'window'), which flatters MuJoCo: contact-free steps are its cheapest."
+      echo
+      echo "| scene | N | dt (s) | simc steps/s | MuJoCo steps/s | simc / MuJoCo |"
+      echo "|---|---|---|---|---|---|"
+      while IFS='|' read -r _ kind n dt window mj _; do
+        kind=$(xargs <<<"$kind"); n=$(xargs <<<"$n"); dt=$(xargs <<<"$dt"); mj=$(xargs <<<"$mj")
+        case "$kind" in chain) key="chain $n midpoint";; clutter)
+          key="clutter $n $(awk -v d="$dt" 'BEGIN { printf "%g", d }')";; *) continue;; esac
+        sv=${simc_sps[$key]:-}
+        [ -n "$sv" ] && [ "$sv" != - ] || continue
+        ratio=$(awk -v a="$sv" -v b="$mj" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+        echo "| $kind | $n | $dt | $sv | $mj | $ratio |"
+      done < <(grep -E '^\| (chain|clutter) ' "$tmp/mj.md")
+      echo
+      cat "$tmp/mj.md"
+    } >>"$out.tmp"
+  else
+    { echo; echo "(MuJoCo reference failed: $(tail -1 "$tmp/mj.err"))"; } >>"$out.tmp"
+  fi
+elif [ "$quick" != 1 ]; then
+  { echo; echo "(MuJoCo reference skipped: apt-get install libmujoco-dev to add it.)"; } >>"$out.tmp"
+fi
 mv "$out.tmp" "$out"
 cat "$out"
