@@ -6,7 +6,9 @@
  *   J_x(p) columns: S_k.v + S_k.w x p for every dof k on the path from body x
  *   to the root (world-frame Plücker subspaces, see dynamics.c),
  * so J_i = C_i (J_b(p) - J_a(p)) (3 x nv) and the generalized contact force is
- * J^T gamma (gamma acts on b, its opposite on a). */
+ * J^T gamma (gamma acts on b, its opposite on a).  Only the dofs on the two
+ * paths are non-zero; they are listed per contact (d->jptr, d->jcol) so that
+ * building J, J v and the solvers' structure cost O(nnz), not O(ncon nv). */
 #include "contact/contact.h"
 
 #include <string.h>
@@ -16,24 +18,77 @@
 
 void sc_contact_jacobian(const sc_model* m, sc_data* d) {
   int nv = m->nv, nc = d->ncon, ld = 3 * nc;
-  double* Ja = d->jacp;
-  double* Jb = d->jacp + 3 * nv;
+  /* clear the entries the previous Jacobian wrote (with its own layout), so
+   * that the whole buffer is zero but for the live entries: O(nnz), never
+   * O(ncon nv) */
+  int ld_old = 3 * d->jc_ncon;
+  for (int c = 0; c < d->jc_ncon; c++)
+    for (int q = d->jptr[c]; q < d->jptr[c + 1]; q++)
+      for (int r = 0; r < 3; r++) d->Jc[3 * c + r + (size_t)d->jcol[q] * ld_old] = 0;
+  int* on_a = d->jmark;
+  int* on_b = d->jmark + nv;
+  int q = 0;
   for (int i = 0; i < nc; i++) {
     const sc_contact* c = d->contact + i;
-    sc_dyn_point_jacobian(m, d, c->body[0], c->pos, Ja);
-    sc_dyn_point_jacobian(m, d, c->body[1], c->pos, Jb);
-    for (int k = 0; k < nv; k++) {
-      double rel[3];
-      sc_sp_sub3(rel, Jb + 3 * k, Ja + 3 * k);
-      for (int r = 0; r < 3; r++) d->Jc[3 * i + r + (size_t)k * ld] = sc_sp_dot3(c->frame + 3 * r, rel);
+    d->jptr[i] = q;
+    /* columns: the union of both paths (on_b doubles as the "listed" mark) */
+    int q0 = q;
+    for (int a = c->body[1]; a > 0; a = m->body_parent[a]) {
+      int j = m->body_jnt[a];
+      for (int k = 0; k < m->jnt_nv[j]; k++) {
+        int dof = m->jnt_vadr[j] + k;
+        on_b[dof] = i;
+        d->jcol[q++] = dof;
+      }
+    }
+    for (int a = c->body[0]; a > 0; a = m->body_parent[a]) {
+      int j = m->body_jnt[a];
+      for (int k = 0; k < m->jnt_nv[j]; k++) {
+        int dof = m->jnt_vadr[j] + k;
+        on_a[dof] = i;
+        if (on_b[dof] != i) d->jcol[q++] = dof;
+      }
+    }
+    /* ascending columns (short lists): the solvers expect sorted rows */
+    for (int x = q0 + 1; x < q; x++)
+      for (int y = x; y > q0 && d->jcol[y - 1] > d->jcol[y]; y--) {
+        int t = d->jcol[y];
+        d->jcol[y] = d->jcol[y - 1];
+        d->jcol[y - 1] = t;
+      }
+    for (int x = q0; x < q; x++) {
+      int dof = d->jcol[x];
+      const double* S = d->cdof + 6 * dof;
+      double col[3], wxp[3];
+      sc_sp_cross3(wxp, S, c->pos);
+      sc_sp_add3(col, S + 3, wxp); /* velocity of the point per unit v_dof */
+      double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
+      for (int r = 0; r < 3; r++)
+        d->Jc[3 * i + r + (size_t)dof * ld] = sgn * sc_sp_dot3(c->frame + 3 * r, col);
     }
     d->phi0[i] = c->dist;
     d->mu[i] = c->mu;
     d->ck[i] = c->k;
     d->ctaud[i] = c->taud;
   }
+  d->jptr[nc] = q;
+  d->jc_ncon = nc;
 }
 
 void sc_contact_velocity(const sc_model* m, const sc_data* d, const double* v, double* vc) {
-  sc_la_gemv(3 * d->ncon, m->nv, 1.0, d->Jc, 3 * d->ncon, v, 0.0, vc);
+  (void)m;
+  int ld = 3 * d->ncon;
+  for (int i = 0; i < d->ncon; i++) {
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
+      int k = d->jcol[q];
+      const double* e = d->Jc + 3 * i + (size_t)k * ld;
+      s0 += e[0] * v[k];
+      s1 += e[1] * v[k];
+      s2 += e[2] * v[k];
+    }
+    vc[3 * i] = s0;
+    vc[3 * i + 1] = s1;
+    vc[3 * i + 2] = s2;
+  }
 }

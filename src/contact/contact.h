@@ -10,7 +10,8 @@
 /* From d->contact[0..ncon) and the kinematics at q0 (sc_dyn_kinematics):
  * d->Jc (3 ncon x nv, column-major, ld 3 ncon, rows t1, t2, n per contact:
  * the velocity of body b relative to body a at the contact point, in the
- * contact frame), d->phi0, d->mu, d->ck, d->ctaud. */
+ * contact frame; only the columns listed in d->jptr/d->jcol are non-zero),
+ * d->phi0, d->mu, d->ck, d->ctaud. */
 void sc_contact_jacobian(const sc_model* m, sc_data* d);
 
 /* vc = J v for the current contacts (3 ncon). */

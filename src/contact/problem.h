@@ -8,6 +8,20 @@
 #ifndef SC_PROBLEM_H
 #define SC_PROBLEM_H
 
+/* Optional structure of a problem, from whoever built it (the integrator
+ * knows its trees and which columns each contact touches).  It must describe
+ * the dense data exactly: A is block diagonal over the ntree groups
+ * tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), and every non-zero of contact i's
+ * three rows of J lies in the columns jcol[jptr[i] .. jptr[i+1]) (listed
+ * once each).  Without it a solver scans the dense A and J. */
+typedef struct sc_problem_structure {
+  int ntree;
+  const int* tree_ptr;  /* (ntree + 1) */
+  const int* tree_dofs; /* (nv) */
+  const int* jptr;      /* (nc + 1) */
+  const int* jcol;      /* (jptr[nc]) */
+} sc_problem_structure;
+
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
   int nc;              /* contacts */
@@ -19,6 +33,7 @@ typedef struct sc_problem {
   const double* mu;    /* (nc) friction coefficients */
   const double* phi0;  /* (nc) signed gaps at the step start, m (negative = overlap) */
   double dt;           /* time step, s */
+  const sc_problem_structure* structure; /* optional (NULL: detect) */
 } sc_problem;
 
 typedef enum sc_solve_status {

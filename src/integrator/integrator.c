@@ -34,6 +34,10 @@ typedef struct step_work {
   sc_sap_work* sap;
   sc_lcp_work* lcp;
   sc_sap_params sap_params;
+  /* the problem's structure: A's blocks (the model's non-empty cliques)
+   * and J's columns (from the contact Jacobian) */
+  sc_problem_structure structure;
+  int* tree_ptr;  /* (nclique + 1) */
 } step_work;
 
 static void step_work_free(void* p) {
@@ -41,6 +45,7 @@ static void step_work_free(void* p) {
   if (!w) return;
   sc_sap_work_free(w->sap);
   sc_lcp_work_free(w->lcp);
+  sc_free(w->tree_ptr);
   sc_free(w);
 }
 
@@ -250,7 +255,21 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->sap = sc_sap_work_create(nv, d->ncon_max);
     if (m->opt.solver == SC_SOLVER_LCP)
       w->lcp = sc_lcp_work_create(nv, d->ncon_max, m->opt.lcp_directions);
-    if (!w->sap || (m->opt.solver == SC_SOLVER_LCP && !w->lcp))
+    w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
+    int nt = 0;
+    for (int c = 0; c < m->nclique && w->tree_ptr; c++)
+      if (m->clique_dofnum[c] > 0) {
+        w->tree_ptr[nt + 1] = w->tree_ptr[nt] + m->clique_dofnum[c];
+        nt++;
+      }
+    /* cliques are stored in clique order, and clique_dofs lists the
+     * non-empty ones contiguously in the same order */
+    w->structure.ntree = nt;
+    w->structure.tree_ptr = w->tree_ptr;
+    w->structure.tree_dofs = m->clique_dofs;
+    w->structure.jptr = d->jptr;
+    w->structure.jcol = d->jcol;
+    if (!w->sap || !w->tree_ptr || (m->opt.solver == SC_SOLVER_LCP && !w->lcp))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                           "out of memory for the contact solver workspace "
                           "(nv = %d, contact capacity = %d)", nv, d->ncon_max);
@@ -316,7 +335,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
   } else {
     step_work* w = d->solver_work;
-    st = sc_sap_delassus_diag(nv, nc, d->A, d->Jc, w->sap, d->wdiag);
+    sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
+                    &w->structure};
+    st = sc_sap_delassus_problem(&p, w->sap, d->wdiag);
     if (st != SC_OK)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: A is not positive definite in the contact stage",
@@ -327,7 +348,6 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     for (int i = 0; i < nc; i++) d->scratch[i] = d->vc0[3 * i + 2];
     sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->scratch, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
-    sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt};
     sc_solve_status ss;
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);

@@ -102,6 +102,10 @@ void sc_sap_work_free(void* wv) {
   sc_free(w);
 }
 
+static sc_status delassus(int nv, int nc, const double* A, const double* J,
+                          const sc_problem_structure* hint, int hessian, sc_sap_work* w,
+                          double* wdiag);
+
 int sc_sap_last_hessian(const sc_sap_work* w) {
   switch (sc_sap_hessian_path(&w->hess)) {
     case SC_SAP_PATH_DENSE: return SC_SAP_HESSIAN_DENSE;
@@ -113,15 +117,25 @@ int sc_sap_last_hessian(const sc_sap_work* w) {
 
 sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
                                sc_sap_work* w, double* wdiag) {
-  return sc_sap_delassus_diag_path(nv, nc, A, J, SC_SAP_HESSIAN_AUTO, w, wdiag);
+  return delassus(nv, nc, A, J, NULL, SC_SAP_HESSIAN_AUTO, w, wdiag);
 }
 
 sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const double* J,
                                     int hessian, sc_sap_work* w, double* wdiag) {
+  return delassus(nv, nc, A, J, NULL, hessian, w, wdiag);
+}
+
+sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* wdiag) {
+  return delassus(p->nv, p->nc, p->A, p->J, p->structure, SC_SAP_HESSIAN_AUTO, w, wdiag);
+}
+
+static sc_status delassus(int nv, int nc, const double* A, const double* J,
+                          const sc_problem_structure* hint, int hessian, sc_sap_work* w,
+                          double* wdiag) {
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
   if (nc == 0) return SC_OK;
   w->structured = 0;
-  if (hessian != SC_SAP_HESSIAN_DENSE && sc_sap_sparse_detect(w->sp, nv, nc, A, J) == 0 &&
+  if (hessian != SC_SAP_HESSIAN_DENSE && sc_sap_sparse_detect(w->sp, nv, nc, A, J, hint) == 0 &&
       (hessian != SC_SAP_HESSIAN_AUTO || sc_sap_sparse_ntree(w->sp) > 1))
     /* per tree block: O(sum of tree sizes^2) per contact instead of O(nv^2) */
     return sc_sap_sparse_delassus(w->sp, A, w->L, wdiag) == 0 ? SC_OK : SC_ERR_SIM;
@@ -210,6 +224,22 @@ static int all_finite(int n, const double* x) {
   return 1;
 }
 
+/* finiteness of A's blocks and J's listed columns: the rest is zero by the
+ * structure's contract, and scanning it would cost O(nv^2) per solve */
+static int structured_finite(const sc_problem* p) {
+  const sc_problem_structure* h = p->structure;
+  const size_t nv = (size_t)p->nv, m = 3 * (size_t)p->nc;
+  for (int t = 0; t < h->ntree; t++)
+    for (int a = h->tree_ptr[t]; a < h->tree_ptr[t + 1]; a++)
+      for (int b = h->tree_ptr[t]; b < h->tree_ptr[t + 1]; b++)
+        if (!isfinite(p->A[(size_t)h->tree_dofs[a] + (size_t)h->tree_dofs[b] * nv])) return 0;
+  for (int c = 0; c < p->nc; c++)
+    for (int q = h->jptr[c]; q < h->jptr[c + 1]; q++)
+      for (int r = 0; r < 3; r++)
+        if (!isfinite(p->J[3 * (size_t)c + (size_t)r + (size_t)h->jcol[q] * m])) return 0;
+  return 1;
+}
+
 /* Chooses the path (dense, or structured products and a sparse Hessian):
  * the structure is detected once per solve, from the dense A and J. */
 static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
@@ -217,7 +247,8 @@ static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
   w->structured = 0;
   sc_sap_hessian_select(&w->hess, NULL, 0);
   if (hessian == SC_SAP_HESSIAN_DENSE || nc == 0) return;
-  if (sc_sap_sparse_detect(w->sp, nv, nc, p->A, p->J) != 0) return; /* over capacity */
+  if (sc_sap_sparse_detect(w->sp, nv, nc, p->A, p->J, p->structure) != 0)
+    return; /* over capacity */
   const long nnz = sc_sap_sparse_hessian_nnz(w->sp); /* 0: over capacity */
   if (hessian == SC_SAP_HESSIAN_AUTO) {
     /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
@@ -239,9 +270,10 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
   w->structured = 0;
   sc_sap_hessian_select(&w->hess, NULL, 0);
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_CAPACITY;
-  if (!all_finite(nv * nv, p->A) || !all_finite(nv, p->vstar) ||
-      !all_finite(3 * nc * nv, p->J) || !all_finite(3 * nc, p->R) ||
-      !all_finite(3 * nc, p->vhat) || !all_finite(nc, p->mu))
+  if (!(p->structure ? structured_finite(p) : all_finite(nv * nv, p->A) &&
+                                                  all_finite(3 * nc * nv, p->J)) ||
+      !all_finite(nv, p->vstar) || !all_finite(3 * nc, p->R) || !all_finite(3 * nc, p->vhat) ||
+      !all_finite(nc, p->mu))
     return SC_SOLVE_NAN;
   for (int i = 0; i < 3 * nc; i++)
     if (!(p->R[i] > 0.0)) return SC_SOLVE_NAN;

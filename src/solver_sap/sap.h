@@ -86,6 +86,9 @@ void sc_sap_regularize(int nc, const double* k, const double* taud, const double
  * when the workspace is too small, SC_ERR_SIM when A is not SPD. */
 sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
                                sc_sap_work* w, double* wdiag);
+/* The same for a problem (its R and vhat are not read), using the problem's
+ * structure when it has one instead of scanning A and J. */
+sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* wdiag);
 /* The same with a choice of path: SC_SAP_HESSIAN_DENSE factors all of A;
  * any sparse value factors each tree block of A (the connected components
  * of its pattern) and uses only the nonzero columns of J; AUTO (what

@@ -284,11 +284,43 @@ static int uf_find(int* uf, int x) {
   return x;
 }
 
-int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J) {
+/* trees and J pattern taken from the builder's structure */
+static int detect_from_hint(sc_sap_sparse* s, int nv, int nc, const double* J,
+                            const sc_problem_structure* h) {
+  if (h->ntree < 0 || h->ntree > nv || h->tree_ptr[h->ntree] != nv) return 1;
+  s->ntree = h->ntree;
+  for (int t = 0; t <= s->ntree; t++) s->tree_ptr[t] = h->tree_ptr[t];
+  for (int t = 0; t < s->ntree; t++)
+    for (int k = h->tree_ptr[t]; k < h->tree_ptr[t + 1]; k++) {
+      const int i = h->tree_dofs[k];
+      s->tree_dofs[k] = i;
+      s->tree_of[i] = t;
+      s->tree_loc[i] = k - h->tree_ptr[t];
+    }
+  if ((long)h->jptr[nc] > s->cap_j) return 1;
+  const size_t m = 3 * (size_t)nc;
+  for (int c = 0; c <= nc; c++) s->jptr[c] = h->jptr[c];
+  for (int q = 0; q < h->jptr[nc]; q++) s->jcol[q] = h->jcol[q];
+  for (int c = 0; c < nc; c++)
+    for (int q = h->jptr[c]; q < h->jptr[c + 1]; q++) {
+      const double* e = J + 3 * (size_t)c + (size_t)h->jcol[q] * m;
+      s->jval[3 * q] = e[0];
+      s->jval[3 * q + 1] = e[1];
+      s->jval[3 * q + 2] = e[2];
+    }
+  return 0;
+}
+
+int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J,
+                         const sc_problem_structure* hint) {
   s->nv = nv;
   s->nc = nc;
   s->ntrip = 0;
   if (nv < 0 || nc < 0 || nv > s->nv_max || nc > s->nc_max) return 1;
+  if (hint) {
+    if (detect_from_hint(s, nv, nc, J, hint) != 0) return 1;
+    goto triplets;
+  }
 
   /* trees: connected components of the pattern of A (both triangles) */
   int* uf = s->uf;
@@ -342,6 +374,7 @@ int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, cons
     }
   }
 
+triplets:;
   /* triplets of tril(H): tree blocks of A, then one block per contact */
   long nt = 0;
   for (int t = 0; t < s->ntree; t++) {

@@ -12,6 +12,8 @@
 #ifndef SC_SAP_SPARSE_H
 #define SC_SAP_SPARSE_H
 
+#include "contact/problem.h"
+
 typedef struct sc_sap_sparse sc_sap_sparse;
 
 /* Allocate for nv <= nv_max, nc <= nc_max; NULL when out of memory. */
@@ -19,9 +21,11 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max);
 void sc_sap_sparse_free(sc_sap_sparse* s);
 
 /* Detect the trees of A (nv x nv) and the column pattern of J (3nc x nv),
- * both column-major.  Returns 0 when the structure fits the capacities,
+ * both column-major; with a hint (non-NULL) take them from it instead of
+ * scanning the dense matrices (O(nv + nnz(J)) instead of O(nv^2 + nc nv)).  Returns 0 when the structure fits the capacities,
  * nonzero otherwise (then nothing else below may be called). */
-int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J);
+int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J,
+                         const sc_problem_structure* hint);
 /* Number of trees found by the last detect. */
 int sc_sap_sparse_ntree(const sc_sap_sparse* s);
 /* Entries of the lower triangle of H counted with repetition (an upper bound

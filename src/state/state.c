@@ -62,6 +62,23 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(scratch, 8 * nv + nq);
   DALLOC(contact, nc);
   DALLOC(Jc, (size_t)3 * nc * nv);
+  /* the longest chain of dofs from a body to the world bounds the columns
+   * a contact touches: 2 chains per contact */
+  int chain_max = 0;
+  {
+    int* chain = sc_calloc((size_t)nb, sizeof(int));
+    if (!chain) goto nomem;
+    for (int b = 1; b < nb; b++) {
+      chain[b] = chain[m->body_parent[b]] + m->jnt_nv[m->body_jnt[b]];
+      if (chain[b] > chain_max) chain_max = chain[b];
+    }
+    sc_free(chain);
+  }
+  d->jcap = 2 * chain_max * nc + 1;
+  DALLOC(jptr, nc + 1);
+  DALLOC(jcol, d->jcap);
+  DALLOC(jmark, 2 * nv + 1);
+  for (int i = 0; i < 2 * nv; i++) d->jmark[i] = -1;
   DALLOC(R, 3 * nc);
   DALLOC(vhat, 3 * nc);
   DALLOC(mu, nc);
@@ -102,7 +119,7 @@ void sc_data_free(sc_data* d) {
                     d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
-                    d->ctaud, d->impulse, d->slip, d->vc0, d->vc, d->wdiag};
+                    d->ctaud, d->impulse, d->slip, d->vc0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

@@ -81,7 +81,13 @@ typedef struct sc_data {
   int ncon_max;      /* capacity */
   sc_contact* contact; /* (ncon_max) */
   double* Jc;        /* (3 ncon x nv) column-major contact Jacobian, ld = 3 ncon
-                        (packed each step; capacity 3 ncon_max x nv) */
+                        (packed each step; capacity 3 ncon_max x nv).  Only the
+                        entries listed in jptr/jcol are ever non-zero. */
+  int* jptr;         /* (ncon_max + 1) contact i's columns: jcol[jptr[i] .. jptr[i+1]) */
+  int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
+  int jcap;          /* capacity of jcol */
+  int jc_ncon;       /* contacts of the last Jacobian written (for clearing it) */
+  int* jmark;        /* (2 nv) scratch marks for building jcol */
   double* R;         /* (3 ncon_max) */
   double* vhat;      /* (3 ncon_max) */
   double* mu;        /* (ncon_max) */
