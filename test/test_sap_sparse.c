@@ -310,8 +310,76 @@ static void test_allocation(void) {
   }
 }
 
+/* A problem that carries its structure (as the integrator's do) is solved
+ * exactly as one whose structure the solver detects: same iterations, same
+ * solution, same Delassus estimate.  The structure is built here from the
+ * dense data by plain scans (union of A's off-diagonal pattern by repeated
+ * relabelling, J's nonzero columns), listing columns in descending order to
+ * check that the order of a hint does not matter. */
+static void test_structure_hint_matches_detection(void) {
+  srand(23);
+  sc_sap_work* ws = sc_sap_work_create(6 * 120 + 12, 500);
+  prob P;
+  gen(&P, 120, 12, 200, 100, 3, 1, ws);
+  int nv = P.nv, nc = P.nc, m = 3 * nc;
+  int* label = malloc(sizeof(int) * nv);
+  for (int i = 0; i < nv; i++) label[i] = i;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int j = 0; j < nv; j++)
+      for (int i = 0; i < nv; i++)
+        if (P.A[i + (size_t)j * nv] != 0.0 && label[i] != label[j]) {
+          int lo = label[i] < label[j] ? label[i] : label[j];
+          label[i] = label[j] = lo;
+          changed = 1;
+        }
+  }
+  int* tree_ptr = calloc((size_t)nv + 1, sizeof(int));
+  int* tree_dofs = malloc(sizeof(int) * nv);
+  int nt = 0, k = 0;
+  for (int r = 0; r < nv; r++) {
+    int any = 0;
+    for (int i = 0; i < nv; i++)
+      if (label[i] == r) tree_dofs[k++] = i, any = 1;
+    if (any) tree_ptr[++nt] = k;
+  }
+  int* jptr = calloc((size_t)nc + 1, sizeof(int));
+  int* jcol = malloc(sizeof(int) * (size_t)nc * nv);
+  int q = 0;
+  for (int c = 0; c < nc; c++) {
+    for (int j = nv - 1; j >= 0; j--)
+      if (P.J[3 * c + (size_t)j * m] != 0 || P.J[3 * c + 1 + (size_t)j * m] != 0 ||
+          P.J[3 * c + 2 + (size_t)j * m] != 0)
+        jcol[q++] = j;
+    jptr[c + 1] = q;
+  }
+  sc_problem_structure h = {nt, tree_ptr, tree_dofs, jptr, jcol};
+  double *v0 = malloc(sizeof(double) * nv), *v1 = malloc(sizeof(double) * nv);
+  double *g0 = malloc(sizeof(double) * m), *g1 = malloc(sizeof(double) * m);
+  double *w0 = malloc(sizeof(double) * nc), *w1 = malloc(sizeof(double) * nc);
+  sc_solver_stats s0, s1;
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, v0, g0, &s0) == SC_SOLVE_OK);
+  ENSURE(sc_sap_delassus_problem(&P.p, ws, w0) == SC_OK);
+  P.p.structure = &h;
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, v1, g1, &s1) == SC_SOLVE_OK);
+  ENSURE(sc_sap_delassus_problem(&P.p, ws, w1) == SC_OK);
+  double dv = max_diff(nv, v0, v1) / fmax(1e-300, max_abs(nv, v0));
+  double dw = max_diff(nc, w0, w1) / fmax(1e-300, max_abs(nc, w0));
+  printf("  hint vs detection: %d trees, iterations %d / %d, rel diff v %.2e, w %.2e\n", nt,
+         s0.iterations, s1.iterations, dv, dw);
+  ENSURE(nt == 121);
+  ENSURE(s0.iterations == s1.iterations);
+  ENSURE(dv <= 1e-12);
+  ENSURE(dw <= 1e-12);
+  free(label), free(tree_ptr), free(tree_dofs), free(jptr), free(jcol);
+  free(v0), free(v1), free(g0), free(g1), free(w0), free(w1);
+  prob_free(&P);
+  sc_sap_work_free(ws);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
+  RUN(test_structure_hint_matches_detection);
   RUN(test_delassus_matches_dense);
   RUN(test_iterates_match_dense);
   RUN(test_solution_matches_dense);
