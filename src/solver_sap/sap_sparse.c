@@ -30,17 +30,16 @@
  * the dense J A^-1 J^T diagonal because A^-1 is block diagonal too.
  *
  * Memory.  All of simc's buffers are sized in sc_sap_sparse_create.  CHOLMOD
- * allocates through SuiteSparse_config hooks set here to counted wrappers
- * around sc_malloc (so sc_alloc_count sees them, and
- * sc_sap_cholmod_alloc_count separates them).  What still allocates:
+ * allocates through SuiteSparse_config hooks set here:
  *   - cholmod_analyze (the symbolic factor, ordering workspace) and the first
  *     numeric factorization and solve after it (the numeric values of L,
- *     the supernodal solve's workspace).  This is once per time step, and
- *     only when the pattern of H differs from the previous solve's: an
- *     unchanged pattern (a resting scene) reuses the symbolic factor and
- *     allocates nothing.  Measured (test_sap_sparse, 80 free bodies, 240
- *     contacts): 30 blocks per pattern change with a supernodal factor, 21
- *     with a simplicial one, the same whatever the number of iterations.
+ *     the supernodal solve's workspace) allocate whenever the pattern of H
+ *     changes.  Those requests are served by a bump arena reserved at
+ *     creation (48 bytes per possible triplet of H plus 1 MiB), emptied when
+ *     the pattern changes after the old factor is freed: no system
+ *     allocation in a time step.  Only a factor with more fill than the
+ *     arena holds spills to sc_malloc (counted by sc_alloc_count and by
+ *     sc_sap_cholmod_alloc_count), so a test can tell.
  *   - cholmod_super_numeric allocates a dense update buffer (and its header)
  *     on every call.  Those two requests are served from a pool sized after
  *     the analysis, so the per-iteration path makes no allocation.
@@ -76,8 +75,35 @@ typedef struct hook_pool {
   int busy[POOL_SLOTS];
 } hook_pool;
 
+/* A bump arena for everything CHOLMOD allocates while a solver workspace is
+ * armed: the symbolic factor, the numeric factor's values, temporaries.
+ * Frees are no-ops; the arena is reset when the pattern of H changes (after
+ * the old factor is freed), so the whole analysis reuses memory reserved in
+ * sc_sap_sparse_create.  Past its capacity, requests go to sc_malloc. */
+typedef struct hook_arena {
+  char* base;
+  size_t cap, off, peak;
+} hook_arena;
+
 static _Thread_local long cholmod_allocs;
 static _Thread_local hook_pool* armed_pool;
+static _Thread_local hook_arena* armed_arena;
+
+static int in_arena(const void* q) {
+  const hook_arena* a = armed_arena;
+  return a && (const char*)q >= a->base && (const char*)q < a->base + a->cap;
+}
+
+static void* arena_take(size_t n) {
+  hook_arena* a = armed_arena;
+  const size_t need = sizeof(hook_hdr) + ((n + 15) & ~(size_t)15);
+  if (!a || n > a->cap || a->cap - a->off < need) return NULL;
+  hook_hdr* h = (hook_hdr*)(a->base + a->off);
+  a->off += need;
+  if (a->off > a->peak) a->peak = a->off;
+  h->n = n;
+  return h + 1;
+}
 
 static void* pool_take(size_t n) {
   hook_pool* p = armed_pool;
@@ -104,6 +130,8 @@ static int pool_give(void* q) {
 static void* hook_malloc(size_t n) {
   void* q = pool_take(n);
   if (q) return q;
+  q = arena_take(n);
+  if (q) return q;
   if (n > SIZE_MAX - sizeof(hook_hdr)) return NULL;
   hook_hdr* h = sc_malloc(sizeof(hook_hdr) + n);
   if (!h) return NULL;
@@ -120,7 +148,7 @@ static void* hook_calloc(size_t count, size_t n) {
 }
 
 static void hook_free(void* q) {
-  if (!q || pool_give(q)) return;
+  if (!q || pool_give(q) || in_arena(q)) return;
   sc_free((hook_hdr*)q - 1);
 }
 
@@ -168,6 +196,7 @@ struct sc_sap_sparse {
   cholmod_factor* L;
   cholmod_dense *X, *Y, *E;
   hook_pool pool;
+  hook_arena arena;
 };
 
 static void* take(char** b, size_t bytes) {
@@ -251,6 +280,14 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max) {
     sc_sap_sparse_free(s);
     return NULL;
   }
+  /* the arena: room for the symbolic and numeric factor of H with generous
+   * fill (48 bytes per possible triplet of H) and CHOLMOD's temporaries */
+  s->arena.cap = 48 * (size_t)s->cap_t + 64 * nv + ((size_t)1 << 20);
+  s->arena.base = sc_malloc(s->arena.cap);
+  if (!s->arena.base) {
+    sc_sap_sparse_free(s);
+    return NULL;
+  }
   s->pool.size[1] = s->pool.cap[1] = sizeof(cholmod_dense);
   s->pool.mem[1] = sc_malloc(sizeof(cholmod_dense));
   if (!s->pool.mem[1]) {
@@ -260,16 +297,28 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max) {
   return s;
 }
 
+/* frees every CHOLMOD object that may live in the arena, then empties it */
+static void arena_reset(sc_sap_sparse* s) {
+  armed_arena = &s->arena;
+  cholmod_free_factor(&s->L, &s->cm);
+  cholmod_free_dense(&s->X, &s->cm);
+  cholmod_free_dense(&s->Y, &s->cm);
+  cholmod_free_dense(&s->E, &s->cm);
+  if (s->pool.mem[0] && !in_arena(s->pool.mem[0])) sc_free(s->pool.mem[0]);
+  s->pool.mem[0] = NULL;
+  s->pool.cap[0] = s->pool.size[0] = 0;
+  armed_arena = NULL;
+  s->arena.off = 0;
+}
+
 void sc_sap_sparse_free(sc_sap_sparse* s) {
   if (!s) return;
   if (s->started) {
-    cholmod_free_factor(&s->L, &s->cm);
-    cholmod_free_dense(&s->X, &s->cm);
-    cholmod_free_dense(&s->Y, &s->cm);
-    cholmod_free_dense(&s->E, &s->cm);
+    arena_reset(s);
     cholmod_finish(&s->cm);
   }
-  for (int k = 0; k < POOL_SLOTS; k++) sc_free(s->pool.mem[k]);
+  for (int k = 1; k < POOL_SLOTS; k++) sc_free(s->pool.mem[k]);
+  sc_free(s->arena.base);
   sc_free(s->uf);
   sc_free(s);
 }
@@ -577,7 +626,8 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
                    memcmp(s->pri, s->ri, sizeof(int) * (size_t)nnz) == 0;
   if (!same) {
     s->have_prev = 0;
-    cholmod_free_factor(&s->L, &s->cm);
+    arena_reset(s);
+    armed_arena = &s->arena;
     s->cm.supernodal = kind == SC_SAP_SPARSE_SUPERNODAL   ? CHOLMOD_SUPERNODAL
                        : kind == SC_SAP_SPARSE_SIMPLICIAL ? CHOLMOD_SIMPLICIAL
                                                           : CHOLMOD_AUTO;
@@ -586,20 +636,22 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
                         .xtype = CHOLMOD_PATTERN, .dtype = CHOLMOD_DOUBLE, .sorted = 1,
                         .packed = 1};
     s->L = cholmod_analyze(&P, &s->cm);
-    if (!s->L || s->cm.status < CHOLMOD_OK) return 1;
+    if (!s->L || s->cm.status < CHOLMOD_OK) {
+      armed_arena = NULL;
+      return 1;
+    }
     if (s->L->is_super) {
       /* the dense update buffer cholmod_super_numeric allocates per call */
       const size_t need = s->L->maxcsize * sizeof(double);
-      if (s->pool.cap[0] < need) {
-        sc_free(s->pool.mem[0]);
-        s->pool.mem[0] = sc_malloc(need);
-        s->pool.cap[0] = s->pool.mem[0] ? need : 0;
-      }
+      s->pool.mem[0] = hook_malloc(need);
+      s->pool.cap[0] = s->pool.mem[0] ? need : 0;
       s->pool.size[0] = need; /* the pool serves exact sizes only */
     } else if (!cholmod_change_factor(CHOLMOD_PATTERN, 1, 0, 1, 1, s->L, &s->cm)) {
       /* simplicial: LL^T, so that a non-SPD H is reported */
+      armed_arena = NULL;
       return 1;
     }
+    armed_arena = NULL;
     memcpy(s->pcp, s->cp, sizeof(int) * ((size_t)n + 1));
     memcpy(s->pri, s->ri, sizeof(int) * (size_t)nnz);
     s->pn = n;
@@ -655,10 +707,14 @@ int sc_sap_sparse_factor(sc_sap_sparse* s, const double* A, const double* G) {
     /* once L holds numeric values, the only allocations left are the
      * per-call update buffer and its header: serve them from the pool */
     if (s->L->xtype != CHOLMOD_PATTERN) armed_pool = &s->pool;
+    armed_arena = &s->arena; /* the first factorization allocates L's values */
     ok = cholmod_super_numeric(&S, NULL, beta, s->L, &s->cm);
     armed_pool = NULL;
+    armed_arena = NULL;
   } else {
+    armed_arena = &s->arena;
     ok = cholmod_rowfac(&S, NULL, beta, 0, (size_t)n, s->L, &s->cm);
+    armed_arena = NULL;
   }
   if (!ok || s->cm.status < CHOLMOD_OK || s->cm.status == CHOLMOD_NOT_POSDEF ||
       s->L->minor < (size_t)n)
@@ -698,7 +754,10 @@ int sc_sap_sparse_solve(sc_sap_sparse* s, double* x) {
   }
   cholmod_dense B = {.nrow = n, .ncol = 1, .nzmax = n, .d = n, .x = x,
                      .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE};
-  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm)) return 1;
+  armed_arena = &s->arena; /* the first solve allocates its workspace */
+  const int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->cm);
+  armed_arena = NULL;
+  if (!ok) return 1;
   memcpy(x, s->X->x, sizeof(double) * n);
   return 0;
 }
