@@ -5,11 +5,14 @@
 #include <lapacke.h>
 #include <math.h>
 
-/* weak: resolved only when the BLAS in use is OpenBLAS */
+/* weak: resolved only when the BLAS in use is OpenBLAS, and when an OpenMP
+ * runtime is loaded (CHOLMOD's supernodal kernels use one) */
 extern void openblas_set_num_threads(int n) __attribute__((weak));
+extern void omp_set_num_threads(int n) __attribute__((weak));
 
 void sc_la_single_thread(void) {
   if (openblas_set_num_threads) openblas_set_num_threads(1);
+  if (omp_set_num_threads) omp_set_num_threads(1);
 }
 
 int sc_la_chol_factor(int n, double* A, int lda) {

@@ -5,8 +5,8 @@
 #ifndef SC_LINALG_H
 #define SC_LINALG_H
 
-/* Ask the BLAS for single-threaded kernels (OpenBLAS; a no-op for other
- * BLAS builds).  Contact problems are many small factorizations, where
+/* Ask the BLAS (OpenBLAS) and the OpenMP runtime (CHOLMOD) for
+ * single-threaded kernels; a no-op where neither is loaded.  Contact problems are many small factorizations, where
  * OpenBLAS's thread pool only spins; and sweeps run one simc per core.
  * Process-wide: the application calls it, the library never does. */
 void sc_la_single_thread(void);
