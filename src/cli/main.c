@@ -292,6 +292,17 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     }
   }
   free(hist);
+  /* warnings are counted during the run and said once, at the end */
+  if (d->warning[SC_WARN_CONTACT])
+    fprintf(stderr,
+            "simc: warning: the %s contact solver did not converge in %d steps "
+            "(contact.on_failure: warn kept the last iterate; see /solver/status)\n",
+            m->opt.solver == SC_SOLVER_LCP ? "lcp" : "newton", d->warning[SC_WARN_CONTACT]);
+  if (d->warning[SC_WARN_NCON])
+    fprintf(stderr,
+            "simc: warning: more contacts than the contact buffer holds (%d) in %d steps; the "
+            "deepest were kept: raise contact.max_contacts\n",
+            d->ncon_max, d->warning[SC_WARN_NCON]);
   if (!quiet) {
     double E = d->e_kinetic + d->e_gravity + d->e_spring;
     double bal = E + d->e_damper + d->e_contact - E0;

@@ -66,6 +66,9 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
       for (int r = 0; r < 3; r++)
         d->Jc[3 * i + r + (size_t)dof * ld] = sgn * sc_sp_dot3(c->frame + 3 * r, col);
     }
+    /* unmark, so that no mark outlives this contact (a later contact, or
+     * this index at the next step, must not see them) */
+    for (int x = q0; x < q; x++) on_a[d->jcol[x]] = on_b[d->jcol[x]] = -1;
     d->phi0[i] = c->dist;
     d->mu[i] = c->mu;
     d->ck[i] = c->k;
