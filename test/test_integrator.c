@@ -9,6 +9,16 @@
 #include "integrator/integrator.h"
 #include "linalg/linalg.h"
 
+/* data for m, prepared and at its initial state (every check ENSUREd) */
+static sc_data* start(const sc_model* m) {
+  sc_data* d = NULL;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  return d;
+}
+
 /* mass on a prismatic joint along x with a joint spring-damper, no gravity */
 static sc_model* spring_damper(double mass, double k, double c, double x0, double v0) {
   sc_model* m = tb_begin(2, 0, 1, 0);
@@ -38,11 +48,8 @@ static double run_error(sc_scheme s, double dt, double T) {
   tb_scheme(m, s);
   m->opt.dt = dt;
   m->opt.newton_tol = 1e-13;
-  sc_data* d;
+  sc_data* d = start(m);
   sc_error err;
-  sc_data_create(m, &d, &err);
-  sc_sim_prepare(m, d, &err);
-  sc_forward(m, d, &err);
   long n = lround(T / dt);
   for (long i = 0; i < n; i++) ENSURE(sc_step(m, d, &err) == SC_OK);
   double e = fabs(d->q[0] - exact_x(mass, k, c, x0, v0, n * dt));
@@ -73,11 +80,8 @@ static void test_theta_equals_named_scheme(void) {
   m->opt.theta_q = m->opt.theta_v = m->opt.theta_vq = 0.5;
   m->opt.dt = 5e-3;
   m->opt.newton_tol = 1e-13;
-  sc_data* d;
+  sc_data* d = start(m);
   sc_error err;
-  sc_data_create(m, &d, &err);
-  sc_sim_prepare(m, d, &err);
-  sc_forward(m, d, &err);
   for (int i = 0; i < 100; i++) sc_step(m, d, &err);
   ENSURE_NEAR(fabs(d->q[0] - exact_x(1.0, 40.0, 0.8, 0.1, 0.0, 0.5)), e_mid, 1e-15);
   sc_data_free(d);
@@ -89,11 +93,8 @@ static void test_theta_equals_named_scheme(void) {
 static void test_damper_work_accounts_for_loss(void) {
   sc_model* m = spring_damper(1.0, 40.0, 0.8, 0.1, 0.0);
   m->opt.dt = 1e-3;
-  sc_data* d;
+  sc_data* d = start(m);
   sc_error err;
-  sc_data_create(m, &d, &err);
-  sc_sim_prepare(m, d, &err);
-  sc_forward(m, d, &err);
   double E0 = d->e_kinetic + d->e_gravity + d->e_spring;
   double worst = 0;
   for (int i = 0; i < 3000; i++) {
@@ -125,11 +126,8 @@ static void test_double_pendulum_energy_midpoint(void) {
   m->qpos0[0] = 1.0;
   m->qpos0[1] = 0.5;
   m->opt.dt = 1e-3;
-  sc_data* d;
+  sc_data* d = start(m);
   sc_error err;
-  sc_data_create(m, &d, &err);
-  ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
-  sc_forward(m, d, &err);
   double E0 = d->e_kinetic + d->e_gravity;
   double worst = 0;
   for (int i = 0; i < 10000; i++) {
@@ -157,11 +155,8 @@ static void test_free_body_conserves_momentum(void) {
   m->qvel0[3] = 0.01;
   m->qvel0[4] = 5.0;
   m->qvel0[5] = 0.01;
-  sc_data* d;
+  sc_data* d = start(m);
   sc_error err;
-  sc_data_create(m, &d, &err);
-  sc_sim_prepare(m, d, &err);
-  sc_forward(m, d, &err);
   double L0[3], T0 = d->e_kinetic, wmin = 1e9;
   double Lw_err = 0, T_err = 0;
   for (int i = 0; i <= 5000; i++) {
@@ -204,11 +199,8 @@ static void test_no_alloc_and_determinism(void) {
     }
     tb_finish(m);
     m->qpos0[0] = 0.7;
-    sc_data* d;
+    sc_data* d = start(m);
     sc_error err;
-    sc_data_create(m, &d, &err);
-    sc_sim_prepare(m, d, &err);
-    sc_forward(m, d, &err);
     long before = sc_alloc_count();
     for (int i = 0; i < 200; i++) sc_step(m, d, &err);
     ENSURE(sc_alloc_count() == before);
