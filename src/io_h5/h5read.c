@@ -3,6 +3,8 @@
  * <hdf5.h> stays inside this module). */
 #include "io_h5/io_h5.h"
 
+#include "io_h5/io_internal.h"
+
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,34 +18,6 @@ struct sc_h5r {
   int ngroups, capgroups;
   int failed; /* allocation failure while listing */
 };
-
-static herr_t first_desc(unsigned n, const H5E_error2_t* e, void* data) {
-  char* out = data;
-  if (n == 0 && e->desc) {
-    const char* msg = strstr(e->desc, "error message = '");
-    size_t len;
-    if (msg) {
-      msg += strlen("error message = '");
-      const char* end = strchr(msg, '\'');
-      len = end ? (size_t)(end - msg) : strlen(msg);
-    } else {
-      msg = e->desc;
-      len = strlen(msg);
-    }
-    if (len > 255) len = 255;
-    memcpy(out, msg, len);
-    out[len] = '\0';
-  }
-  return 0;
-}
-
-static sc_status read_fail(const char* path, sc_error* err, const char* what, const char* obj) {
-  char detail[256] = "";
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_desc, detail);
-  H5Eclear2(H5E_DEFAULT);
-  return sc_error_set(err, SC_ERR_IO, path, 0, 0, "HDF5: cannot %s %s%s%s", what, obj,
-                      detail[0] ? ": " : "", detail);
-}
 
 /* "/" + name: H5Lvisit gives paths relative to the root */
 static char* abs_path(const char* name) {
@@ -131,13 +105,13 @@ sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err) {
   }
   r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (r->file < 0) {
-    sc_status st = read_fail(path, err, "open", "the file");
+    sc_status st = sc_h5_io_fail(path, err, "open", "the file");
     sc_h5r_close(r);
     return st;
   }
   if (H5Lvisit(r->file, H5_INDEX_NAME, H5_ITER_INC, visit, r) < 0) {
     sc_status st = r->failed ? sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory")
-                             : read_fail(path, err, "list", "the objects");
+                             : sc_h5_io_fail(path, err, "list", "the objects");
     sc_h5r_close(r);
     return st;
   }
@@ -182,7 +156,7 @@ sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nro
                         row0, row0 + nrows);
   if (nrows == 0 || d->rowlen == 0) return SC_OK;
   hid_t ds = H5Dopen2(r->file, d->path, H5P_DEFAULT);
-  if (ds < 0) return read_fail(r->path, err, "open dataset", d->path);
+  if (ds < 0) return sc_h5_io_fail(r->path, err, "open dataset", d->path);
   int ok;
   if (d->rank == 0) {
     ok = H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
@@ -198,7 +172,7 @@ sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nro
     if (ms >= 0) H5Sclose(ms);
     if (fs >= 0) H5Sclose(fs);
   }
-  sc_status st = ok ? SC_OK : read_fail(r->path, err, "read dataset", d->path);
+  sc_status st = ok ? SC_OK : sc_h5_io_fail(r->path, err, "read dataset", d->path);
   H5Dclose(ds);
   return st;
 }

@@ -17,6 +17,8 @@
  * space placement depends only on the sequence of writes and flushes. */
 #include "io_h5/io_h5.h"
 
+#include "io_h5/io_internal.h"
+
 #include <hdf5.h>
 #include <stdint.h>
 #include <string.h>
@@ -94,7 +96,7 @@ static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
   return 0;
 }
 
-static sc_status io_fail(const char* path, sc_error* err, const char* what, const char* obj) {
+sc_status sc_h5_io_fail(const char* path, sc_error* err, const char* what, const char* obj) {
   char detail[256] = "";
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_first, detail);
   H5Eclear2(H5E_DEFAULT);
@@ -174,7 +176,7 @@ static sc_status write_names(sc_h5* h, hid_t grp, const char* name, char* const*
   if (!ok) {
     char obj[64];
     snprintf(obj, sizeof obj, "dataset /model/%s", name);
-    return io_fail(h->path, err, "write", obj);
+    return sc_h5_io_fail(h->path, err, "write", obj);
   }
   return SC_OK;
 }
@@ -218,7 +220,7 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
   if (!ok) {
     char obj[96];
     snprintf(obj, sizeof obj, "dataset %s", c->path);
-    return io_fail(h->path, err, "create", obj);
+    return sc_h5_io_fail(h->path, err, "create", obj);
   }
   return SC_OK;
 }
@@ -240,7 +242,7 @@ static sc_status col_append(sc_h5* h, column* c, long start, int n, sc_error* er
 fail:;
   char obj[96];
   snprintf(obj, sizeof obj, "dataset %s", c->path);
-  return io_fail(h->path, err, "append to", obj);
+  return sc_h5_io_fail(h->path, err, "append to", obj);
 }
 
 /* append the buffered frames and contact rows */
@@ -269,7 +271,7 @@ static double seconds_since(const struct timespec* t0) {
 }
 
 static sc_status flush_file(sc_h5* h, sc_error* err) {
-  if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) return io_fail(h->path, err, "flush", "the file");
+  if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) return sc_h5_io_fail(h->path, err, "flush", "the file");
   h->blocks_since_flush = 0;
   clock_gettime(CLOCK_MONOTONIC, &h->last_flush);
   return SC_OK;
@@ -377,17 +379,17 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   sc_status st = SC_OK;
   hid_t fapl = make_fapl(), fcpl = H5Pcreate(H5P_FILE_CREATE);
   if (fapl < 0 || fcpl < 0 || H5Pset_obj_track_times(fcpl, 0) < 0) {
-    st = io_fail(path, err, "set up", "file properties");
+    st = sc_h5_io_fail(path, err, "set up", "file properties");
   } else {
     h->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
-    if (h->file < 0) st = io_fail(path, err, "create", "the file");
+    if (h->file < 0) st = sc_h5_io_fail(path, err, "create", "the file");
   }
   if (fapl >= 0) H5Pclose(fapl);
   if (fcpl >= 0) H5Pclose(fcpl);
   if (st != SC_OK) goto fail;
 
   if (write_root_attrs(h, m, d, meta) != SC_OK) {
-    st = io_fail(path, err, "write", "root attributes");
+    st = sc_h5_io_fail(path, err, "write", "root attributes");
     goto fail;
   }
   static const char* groups[] = {"/model", "/energy", "/contact", "/solver"};
@@ -396,7 +398,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
     if (g < 0) {
       char obj[64];
       snprintf(obj, sizeof obj, "group %s", groups[i]);
-      st = io_fail(path, err, "create", obj);
+      st = sc_h5_io_fail(path, err, "create", obj);
       goto fail;
     }
     if (i == 0) {
@@ -449,7 +451,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
                 "7 inaccurate end point, 8 workspace too small") ||
       !attr_str(f[F_ITER].ds, "description",
                 "contact solver: Newton iterations (newton) or Lemke pivots (lcp)")) {
-    st = io_fail(path, err, "write", "attributes of /solver");
+    st = sc_h5_io_fail(path, err, "write", "attributes of /solver");
     goto fail;
   }
   if ((st = flush_file(h, err)) != SC_OK) goto fail;
@@ -523,7 +525,7 @@ sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
   if (!h) return SC_OK;
   sc_status st = write_block(h, err);
   if (!attr_str(h->file, "status", status ? status : "unknown") && st == SC_OK)
-    st = io_fail(h->path, err, "write", "root attribute status");
+    st = sc_h5_io_fail(h->path, err, "write", "root attribute status");
   for (int i = 0; i < NF; i++)
     if (h->fr[i].ds >= 0) {
       H5Dclose(h->fr[i].ds);
@@ -534,7 +536,7 @@ sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
       H5Dclose(h->ct[i].ds);
       h->ct[i].ds = -1;
     }
-  if (H5Fclose(h->file) < 0 && st == SC_OK) st = io_fail(h->path, err, "close", "the file");
+  if (H5Fclose(h->file) < 0 && st == SC_OK) st = sc_h5_io_fail(h->path, err, "close", "the file");
   h->file = -1;
   free_handle(h);
   return st;
