@@ -23,6 +23,20 @@ static void test_sphere_rest_penetration(void) {
   sc_model_free(m);
 }
 
+/* Many contacts on few dofs (12 points, nv = 1): every point carries k (-phi)
+ * at rest, so phi = -m g / (12 k) at each of them. */
+static void test_many_contacts_one_dof(void) {
+  sc_model* m;
+  sc_data* d;
+  ENSURE(sim_run("test/many_contacts.yaml", NULL, 0, NULL, NULL, &m, &d) == SC_OK);
+  double expect = -1.2 * G / (12 * 1e5);
+  ENSURE(d->ncon == 12);
+  for (int i = 0; i < d->ncon; i++) ENSURE_CLOSE(d->contact[i].dist, expect, 0.01, 0);
+  if (d->ncon > 0) printf("  12 points, gap %.6e m, m g / (12 k) %.6e m\n", d->contact[0].dist, expect);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
 /* ---- box on an incline ---- */
 typedef struct incline_log {
   double t[4096], vs[4096];
@@ -356,6 +370,7 @@ static void test_no_allocation_with_contacts(void) {
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_sphere_rest_penetration);
+  RUN(test_many_contacts_one_dof);
   RUN(test_incline_sap);
   RUN(test_incline_lcp);
   RUN(test_frictionless_solvers_agree);

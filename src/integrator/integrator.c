@@ -345,8 +345,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     /* theta-generalized compliance (ref §2.5) with theta = theta_vq; schemes
      * whose positions ignore v (theta_vq = 0) use the implicit form */
     double theta = o->theta_vq > 0 ? o->theta_vq : 1.0;
-    for (int i = 0; i < nc; i++) d->scratch[i] = d->vc0[3 * i + 2];
-    sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->scratch, dt, theta, o->sigma,
+    for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
+    sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
     sc_solve_status ss;
     if (o->solver == SC_SOLVER_LCP) {

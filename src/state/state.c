@@ -88,6 +88,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(impulse, 3 * nc);
   DALLOC(slip, nc);
   DALLOC(vc0, 3 * nc);
+  DALLOC(vn0, nc);
   DALLOC(vc, 3 * nc);
   DALLOC(wdiag, nc);
   sc_data_reset(m, d);
@@ -119,7 +120,7 @@ void sc_data_free(sc_data* d) {
                     d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
-                    d->ctaud, d->impulse, d->slip, d->vc0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};
+                    d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

@@ -97,6 +97,7 @@ typedef struct sc_data {
   double* impulse;   /* (3 ncon_max) contact impulses (t1, t2, n), N s */
   double* slip;      /* (ncon_max) tangential speed after the step, m/s */
   double* vc0;       /* (3 ncon_max) contact velocities at the step start, m/s */
+  double* vn0;       /* (ncon_max) their normal components, m/s */
   double* vc;        /* (3 ncon_max) contact velocities after the step, m/s */
   double* wdiag;     /* (ncon_max) Delassus diagonal estimates, 1/kg */
   void* solver_work; /* solver-private workspace, sized once by sc_sim_prepare */
