@@ -49,13 +49,6 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
         if (on_b[dof] != i) d->jcol[q++] = dof;
       }
     }
-    /* ascending columns (short lists): the solvers expect sorted rows */
-    for (int x = q0 + 1; x < q; x++)
-      for (int y = x; y > q0 && d->jcol[y - 1] > d->jcol[y]; y--) {
-        int t = d->jcol[y];
-        d->jcol[y] = d->jcol[y - 1];
-        d->jcol[y - 1] = t;
-      }
     for (int x = q0; x < q; x++) {
       int dof = d->jcol[x];
       const double* S = d->cdof + 6 * dof;

@@ -173,7 +173,7 @@ struct sc_sap_sparse {
   /* trees: dofs of tree t are tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), ascending */
   int ntree;
   int *uf, *tree_of, *tree_ptr, *tree_dofs, *tree_loc;
-  /* J per contact: columns jcol[jptr[c] .. jptr[c+1]) ascending, values
+  /* J per contact: columns jcol[jptr[c] .. jptr[c+1]) in any order, values
    * jval[3 q + r] for row r of the contact and column jcol[q] */
   int *jptr, *jcol, *cursor;
   double* jval;
