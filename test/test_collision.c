@@ -496,6 +496,58 @@ static void test_box_box_face(void) {
   check_points(&e1, &e2, pts, n, 0.01, 1e-12);
 }
 
+/* last-bit perturbations of the poses (another BLAS kernel, another CPU)
+ * must not change a manifold's points nor their order: flat contacts are
+ * full of exact ties (equal depths, a symmetric clip polygon) */
+static void perturb(shape* g, unsigned seed) {
+  double* x[2] = {g->p, g->R};
+  int len[2] = {3, 9};
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < len[k]; i++) {
+      seed = seed * 1103515245u + 12345u;
+      int ulps = (int)((seed >> 16) % 5) - 2; /* -2..2 ulp */
+      for (; ulps > 0; ulps--) x[k][i] = nextafter(x[k][i], INFINITY);
+      for (; ulps < 0; ulps++) x[k][i] = nextafter(x[k][i], -INFINITY);
+      /* zeros get a relative-size nudge as well, as rotations leave them */
+      if (x[k][i] == 0 && (seed & 1)) x[k][i] = ((seed >> 8) & 1 ? 1 : -1) * 1e-17;
+    }
+}
+
+static void test_manifold_canonical(void) {
+  double Rz[9], Rt[9];
+  rpy(Rz, 0, 0, M_PI / 4);
+  rpy(Rt, 0, 0, 0.3);
+  shape cases[][2] = {
+    /* box_stack: equal cubes face on face */
+    {mk(SC_GEOM_BOX, 0, 0, 0.3, NULL, 0.1, 0.1, 0.1), mk(SC_GEOM_BOX, 0, 0, 0.4999, NULL, 0.1, 0.1, 0.1)},
+    /* equal squares turned 45 degrees: octagon reduced to 4 */
+    {mk(SC_GEOM_BOX, 0, 0, 0, NULL, 1.0, 1.0, 0.5), mk(SC_GEOM_BOX, 0, 0, 0.99, Rz, 1.0, 1.0, 0.5)},
+    /* cube flat on a plane */
+    {mk(SC_GEOM_PLANE, 0, 0, 0, NULL, 0, 0, 0), mk(SC_GEOM_BOX, 0, 0, 0.0999, Rt, 0.1, 0.1, 0.1)},
+    /* cylinder standing on a box */
+    {mk(SC_GEOM_BOX, 0, 0, 0, NULL, 0.5, 0.5, 0.1), mk(SC_GEOM_CYLINDER, 0, 0, 0.1999, NULL, 0.1, 0.2, 0)},
+  };
+  int ncase = (int)(sizeof cases / sizeof cases[0]);
+  for (int c = 0; c < ncase; c++) {
+    sc_col_point ref[SC_COL_MAX_POINTS], pts[SC_COL_MAX_POINTS];
+    int nref = pair(&cases[c][0], &cases[c][1], 1e-3, ref);
+    ENSURE(nref >= 3);
+    int bad = 0;
+    for (unsigned trial = 1; trial <= 200; trial++) {
+      shape a = cases[c][0], b = cases[c][1];
+      if (a.t != SC_GEOM_PLANE) perturb(&a, trial * 7919u);
+      perturb(&b, trial * 104729u);
+      int n = pair(&a, &b, 1e-3, pts);
+      if (n != nref) { bad++; continue; }
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+          if (!(fabs(pts[i].pos[k] - ref[i].pos[k]) <= 1e-9)) { bad++; i = n; break; }
+    }
+    if (bad) printf("  case %d: %d of 200 perturbed poses changed the manifold\n", c, bad);
+    ENSURE(bad == 0);
+  }
+}
+
 /* cylinder standing on a box (flat face): several rim points at the depth;
  * lying on the box: 2 points; separated: dist = gap */
 static void test_cylinder_box(void) {
@@ -1054,6 +1106,7 @@ int main(int argc, char** argv) {
   RUN(test_sphere_shapes);
   RUN(test_capsule_capsule);
   RUN(test_box_box_face);
+  RUN(test_manifold_canonical);
   RUN(test_cylinder_box);
   RUN(test_capsule_box_cylinder);
   RUN(test_cylinder_cylinder);

@@ -36,9 +36,11 @@ int sc_col_gjk(const sc_col_shape* a, const sc_col_shape* b, double cutoff, doub
  * (libccd), manifold by clipping the two contact features. */
 int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
                   sc_col_point* out, int max);
-/* Keep at most `limit` of the n points: the deepest, then repeatedly the one
- * farthest from those kept.  Keeps the original relative order.  Returns the
- * new count. */
+/* Put the n points in canonical order (lexicographic in world x, y, z, with
+ * round-off ties) and keep at most `limit` of them: the deepest, then
+ * repeatedly the one farthest from those kept, near-ties going to the first
+ * in canonical order, so last-bit differences cannot change the set or its
+ * order.  Returns the new count. */
 int sc_col_reduce(sc_col_point* pts, int n, int limit);
 
 /* small vector helpers */

@@ -1125,13 +1125,48 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
   return np;
 }
 
+/* canonical order of a manifold: lexicographic in world (x, y, z), where
+ * coordinates within tol count as equal.  The clipping that makes the points
+ * starts at a vertex chosen by floating-point comparisons, so without this
+ * the same geometry could list its points rotated when last bits differ
+ * (another BLAS kernel, another CPU). */
+static int point_before(const sc_col_point* a, const sc_col_point* b, double tol) {
+  for (int k = 0; k < 3; k++) {
+    double d = a->pos[k] - b->pos[k];
+    if (d < -tol) return 1;
+    if (d > tol) return 0;
+  }
+  return 0;
+}
+
 int sc_col_reduce(sc_col_point* pts, int n, int limit) {
+  if (n <= 0) return n;
+  /* tie tolerance: round-off of the points' coordinates, m */
+  double ext = 0;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) ext = fmax(ext, fabs(pts[i].pos[k]));
+  for (int i = 1; i < n; i++)
+    for (int k = 0; k < 3; k++) ext = fmax(ext, fabs(pts[i].pos[k] - pts[0].pos[k]));
+  double tol = 1e-9 * ext + 1e-12;
+  for (int i = 1; i < n; i++) { /* insertion sort, n <= MAXQ */
+    sc_col_point x = pts[i];
+    int j = i - 1;
+    while (j >= 0 && point_before(&x, &pts[j], tol)) {
+      pts[j + 1] = pts[j];
+      j--;
+    }
+    pts[j + 1] = x;
+  }
   if (n <= limit) return n;
+  /* farthest-point selection from the deepest point; near-equal depths and
+   * distances (a face lying flat, a symmetric clip polygon) are ties, won by
+   * the first point in canonical order */
   int keep[MAXQ] = {0};
   double mind[MAXQ];
+  double dmin = pts[0].dist;
+  for (int i = 1; i < n; i++) dmin = fmin(dmin, pts[i].dist);
   int deep = 0;
-  for (int i = 1; i < n; i++)
-    if (pts[i].dist < pts[deep].dist) deep = i;
+  while (pts[deep].dist > dmin + tol) deep++;
   keep[deep] = 1;
   for (int i = 0; i < n; i++) {
     double e[3];
@@ -1139,9 +1174,13 @@ int sc_col_reduce(sc_col_point* pts, int n, int limit) {
     mind[i] = col_dot(e, e);
   }
   for (int k = 1; k < limit; k++) {
-    int far = -1;
+    double best = -1;
     for (int i = 0; i < n; i++)
-      if (!keep[i] && (far < 0 || mind[i] > mind[far])) far = i;
+      if (!keep[i]) best = fmax(best, mind[i]);
+    /* squared distances: tie when within the round-off of their roots */
+    double slack = 2 * tol * sqrt(best) + tol * tol;
+    int far = 0;
+    while (keep[far] || mind[far] < best - slack) far++;
     keep[far] = 1;
     for (int i = 0; i < n; i++) {
       double e[3];
