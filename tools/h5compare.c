@@ -1,16 +1,24 @@
 /* h5compare: compare the numeric datasets of two HDF5 files (DESIGN.md section 6).
  *
  *   h5compare A.h5 B.h5 [--rtol R] [--atol A] [--fields name,name,...]
+ *                       [--match-contacts]
  *
  * An element differs when |a - b| > atol + rtol |b| (B is the reference).
- * NaN equals NaN; a NaN against a number differs.  For every dataset the
+ * A NaN in either file is a difference (a simulation output holds none; a
+ * NaN in the reference means the reference is broken).  For every dataset the
  * report gives max |a - b|, max |a - b| / |b| and the first row (first index
  * of the slowest dimension, i.e. the recorded step for per-step datasets;
  * per-contact rows also show their step via A's /contact/start).
  *
  * Default fields: every numeric dataset in either file except
- * /solver/wall_time; a dataset present in only one file is reported and is a
- * difference only when named in --fields (by path, or by its group name).
+ * /solver/wall_time; a dataset present
+ * in only one file is a difference.  --fields (paths or group names) limits
+ * the comparison to the named datasets.
+ *
+ * --match-contacts: within each recorded step, the per-contact rows of A are
+ * matched to B's by body pair and nearest point before comparing, so a
+ * contact set listed in another order is reported as reordered rows, not as
+ * a difference in the point coordinates.  A real difference still differs.
  * Exit 0 when everything is within tolerance, 1 when something differs,
  * 2 on a usage or I/O error (missing file, field named in neither file). */
 #include <errno.h>
@@ -26,12 +34,16 @@
 static void usage(FILE* f) {
   fprintf(f,
           "usage: h5compare A.h5 B.h5 [--rtol R] [--atol A] [--fields name,name,...]\n"
+          "                 [--match-contacts]\n"
           "  compares the numeric datasets of A against B (the reference):\n"
           "  an element differs when |a-b| > atol + rtol*|b|.\n"
           "  --rtol R       relative tolerance (default 1e-9)\n"
           "  --atol A       absolute tolerance (default 1e-12)\n"
           "  --fields LIST  dataset paths or group names, e.g. /q,/v,energy\n"
           "                 (default: every numeric dataset except /solver/wall_time)\n"
+          "  --match-contacts  match contact rows within a step by (body pair,\n"
+          "                 nearest point) and report reorderings as such\n"
+          "  a dataset in one file only, and a NaN in either file, are differences\n"
           "exit status: 0 within tolerance, 1 differences, 2 usage or I/O error\n");
 }
 
@@ -166,6 +178,98 @@ static long long contact_step(const double* start, long long nstart, long long r
   return lo;
 }
 
+/* whole numeric dataset `path` of r (NULL when absent, not numeric, or on
+ * error); *nrows and *rowlen receive its shape */
+static double* read_all(const sc_h5r* r, const char* path, long long* nrows, long long* rowlen) {
+  int i = sc_h5r_find(r, path);
+  if (i < 0) return NULL;
+  const sc_h5r_dataset* d = sc_h5r_dataset_at(r, i);
+  if (!d->numeric) return NULL;
+  size_t n = (size_t)(d->nrows * d->rowlen);
+  double* x = malloc(sizeof(double) * (n ? n : 1));
+  sc_error err;
+  if (!x || (n && sc_h5r_read_rows(r, i, 0, d->nrows, x, &err) != SC_OK)) {
+    free(x);
+    return NULL;
+  }
+  *nrows = d->nrows;
+  *rowlen = d->rowlen;
+  return x;
+}
+
+/* per-contact datasets: one row per contact, indexed through /contact/start */
+static int per_contact(const char* p) {
+  return !strncmp(p, "/contact/", 9) && strcmp(p, "/contact/count") && strcmp(p, "/contact/start");
+}
+
+/* --match-contacts: perm[row of B] = matched row of A.  Within each step
+ * whose contact count agrees, every row of B (in order) takes the unmatched
+ * row of A with the same body pair and the nearest point (the first of
+ * equally near ones); rows without such a partner, and steps whose counts
+ * differ, keep their own index, so their values are compared as they are.
+ * Returns the permutation (NULL when the files lack the contact datasets or
+ * their shapes differ) and counts the rows that moved. */
+static long long* match_contacts(const sc_h5r* a, const sc_h5r* b, long long* nmoved,
+                                 long long* nsteps_moved) {
+  static const char* names[5] = {"/contact/start", "/contact/count", "/contact/body_a",
+                                 "/contact/body_b", "/contact/point"};
+  double* x[2][5] = {{NULL}};
+  long long nr[2][5], rl[2][5];
+  long long* perm = NULL;
+  int ok = 1;
+  for (int f = 0; f < 2; f++)
+    for (int k = 0; k < 5; k++) {
+      x[f][k] = read_all(f ? b : a, names[k], &nr[f][k], &rl[f][k]);
+      if (!x[f][k]) ok = 0;
+    }
+  for (int k = 0; ok && k < 5; k++)
+    if (nr[0][k] != nr[1][k] || rl[0][k] != rl[1][k]) ok = 0;
+  if (ok && (rl[0][4] != 3 || nr[0][0] != nr[0][1] || nr[0][2] != nr[0][4] || nr[0][3] != nr[0][4]))
+    ok = 0;
+  long long m = ok ? nr[0][4] : 0;
+  if (ok) perm = malloc(sizeof(long long) * (size_t)(m ? m : 1));
+  char* used = ok ? calloc((size_t)(m ? m : 1), 1) : NULL;
+  *nmoved = *nsteps_moved = 0;
+  if (perm && used) {
+    for (long long i = 0; i < m; i++) perm[i] = i;
+    for (long long s = 0; s < nr[0][0]; s++) {
+      long long sa = (long long)x[0][0][s], sb = (long long)x[1][0][s];
+      long long ca = (long long)x[0][1][s], cb = (long long)x[1][1][s];
+      if (ca != cb || ca <= 0 || sa < 0 || sb < 0 || sa + ca > m || sb + cb > m) continue;
+      long long moved = 0;
+      for (long long i = sb; i < sb + cb; i++) {
+        long long best = -1;
+        double bd = INFINITY;
+        for (long long j = sa; j < sa + ca; j++) {
+          if (used[j] || x[0][2][j] != x[1][2][i] || x[0][3][j] != x[1][3][i]) continue;
+          double d = 0;
+          for (int c = 0; c < 3; c++) {
+            double e = x[0][4][3 * j + c] - x[1][4][3 * i + c];
+            d += e * e;
+          }
+          if (best < 0 || d < bd) {
+            best = j;
+            bd = d;
+          }
+        }
+        if (best < 0) continue;
+        used[best] = 1;
+        perm[i] = best;
+        if (best - sa != i - sb) moved++;
+      }
+      *nmoved += moved;
+      *nsteps_moved += moved > 0;
+    }
+  } else {
+    free(perm);
+    perm = NULL;
+  }
+  free(used);
+  for (int f = 0; f < 2; f++)
+    for (int k = 0; k < 5; k++) free(x[f][k]);
+  return perm;
+}
+
 #define ROW_FMT "%-36s %-10s %11s %11s %18s  %s\n"
 
 int main(int argc, char** argv) {
@@ -173,6 +277,7 @@ int main(int argc, char** argv) {
   int nfiles = 0;
   double rtol = 1e-9, atol = 1e-12;
   const char* fields = NULL;
+  int match = 0;
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
     const char* val = NULL;
@@ -180,6 +285,10 @@ int main(int argc, char** argv) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       return 0;
+    }
+    if (!strcmp(a, "--match-contacts")) {
+      match = 1;
+      continue;
     }
     static const char* opts[] = {"--rtol", "--atol", "--fields"};
     for (int k = 0; k < 3; k++) {
@@ -248,8 +357,8 @@ int main(int argc, char** argv) {
       status = 2;
     }
   } else {
-    add_under(&l, r[0], "/", 0, 1);
-    add_under(&l, r[1], "/", 0, 1);
+    add_under(&l, r[0], "/", 1, 1);
+    add_under(&l, r[1], "/", 1, 1);
   }
   if (status == 2) {
     list_free(&l);
@@ -273,8 +382,19 @@ int main(int argc, char** argv) {
     }
   }
 
-  printf("A = %s\nB = %s (reference)\ndiffer when |a-b| > %g + %g*|b|\n\n", files[0], files[1], atol,
+  long long* perm = NULL;
+  long long nmoved = 0, nsteps_moved = 0;
+  if (match) {
+    perm = match_contacts(r[0], r[1], &nmoved, &nsteps_moved);
+    if (!perm) match = 0;
+  }
+  printf("A = %s\nB = %s (reference)\ndiffer when |a-b| > %g + %g*|b|\n", files[0], files[1], atol,
          rtol);
+  if (match)
+    printf("contact rows matched within each step by body pair and nearest point: "
+           "%lld rows of A reordered in %lld steps\n",
+           nmoved, nsteps_moved);
+  printf("\n");
   printf(ROW_FMT, "dataset", "shape", "max abs", "max rel", "first diff row", "result");
   double* va = malloc(sizeof(double) * BLOCK_VALUES);
   double* vb = malloc(sizeof(double) * BLOCK_VALUES);
@@ -312,7 +432,7 @@ int main(int argc, char** argv) {
       continue;
     }
     double maxabs = 0, maxrel = 0;
-    long long first = -1;
+    long long first = -1, nnan = 0;
     long long rowlen = da->rowlen;
     long long rows_per_block = rowlen > 0 ? BLOCK_VALUES / rowlen : da->nrows;
     if (rows_per_block < 1) rows_per_block = 1;
@@ -328,10 +448,24 @@ int main(int argc, char** argv) {
         break;
       }
     }
+    /* matched contact rows: A is read whole and gathered through perm */
+    double* whole = NULL;
+    if (match && per_contact(p)) {
+      long long wn, wl;
+      whole = read_all(r[0], p, &wn, &wl);
+      if (!whole) {
+        fprintf(stderr, "h5compare: cannot read %s\n", p);
+        status = 2;
+        break;
+      }
+    }
     for (long long r0 = 0; rowlen > 0 && r0 < da->nrows; r0 += rows_per_block) {
       long long nr = da->nrows - r0 < rows_per_block ? da->nrows - r0 : rows_per_block;
       sc_error err;
-      if (sc_h5r_read_rows(r[0], ia, r0, nr, ba, &err) != SC_OK ||
+      if (whole)
+        for (long long j = 0; j < nr; j++)
+          memcpy(ba + j * rowlen, whole + perm[r0 + j] * rowlen, sizeof(double) * (size_t)rowlen);
+      if ((!whole && sc_h5r_read_rows(r[0], ia, r0, nr, ba, &err) != SC_OK) ||
           sc_h5r_read_rows(r[1], ib, r0, nr, bb, &err) != SC_OK) {
         char buf[1200];
         sc_error_format(&err, buf, sizeof buf);
@@ -343,7 +477,9 @@ int main(int argc, char** argv) {
         double x = ba[k], y = bb[k];
         double ad, rd;
         if (isnan(x) || isnan(y)) {
-          ad = rd = (isnan(x) && isnan(y)) ? 0.0 : (double)INFINITY;
+          ad = rd = (double)INFINITY;
+          nnan++;
+          if (first < 0) first = r0 + k / rowlen;
         } else if (x == y) {
           ad = rd = 0.0; /* also equal infinities */
         } else {
@@ -359,6 +495,7 @@ int main(int argc, char** argv) {
       free(ba);
       free(bb);
     }
+    free(whole);
     if (status == 2) break;
     char fa[32], fr[32], fd[48];
     snprintf(fa, sizeof fa, "%.3e", maxabs);
@@ -367,17 +504,17 @@ int main(int argc, char** argv) {
       snprintf(fd, sizeof fd, "-");
     } else {
       long long step = -1;
-      if (!strncmp(p, "/contact/", 9) && strcmp(p, "/contact/count") && strcmp(p, "/contact/start"))
-        step = contact_step(cstart, ncstart, first);
+      if (per_contact(p)) step = contact_step(cstart, ncstart, first);
       if (step >= 0) snprintf(fd, sizeof fd, "%lld (step %lld)", first, step);
       else snprintf(fd, sizeof fd, "%lld", first);
     }
-    printf(ROW_FMT, p, sa, fa, fr, fd, first < 0 ? "ok" : "DIFF");
+    printf(ROW_FMT, p, sa, fa, fr, fd, first < 0 ? "ok" : (nnan ? "DIFF (NaN)" : "DIFF"));
     ndiff += first >= 0;
   }
   free(va);
   free(vb);
   free(cstart);
+  free(perm);
   list_free(&l);
   sc_h5r_close(r[0]);
   sc_h5r_close(r[1]);
