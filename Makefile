@@ -41,7 +41,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: valgrind all run test debug bench results install clean help deps check golden
+.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make run        build and run the default scene (scenes/default.yaml)"
 	@echo "make test       build and run every test (ends with 'N passed, N failed')"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
+	@echo "make test-portability  golden runs under other CPUs' BLAS kernels and 1/2 threads"
 	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
@@ -108,6 +109,10 @@ test: $(BIN)/simc $(TOOLS) $(TESTS)
 
 debug:
 	@$(MAKE) --no-print-directory BUILD=debug test
+
+# the golden runs under other CPUs' OpenBLAS kernels and 1/2 threads
+test-portability: $(BIN)/simc $(TOOLS)
+	@BIN=$(BIN) tools/portability.sh
 
 # every test program and a contact run under valgrind memcheck (leaks of
 # kind "definite"; CHOLMOD's OpenMP pool leaves "possibly lost" thread
