@@ -525,7 +525,10 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       eval_out ea;
       evaluate(p, prm->soft_tol, w, v, &e);
       evaluate(p, prm->soft_tol, w, v_alt, &ea);
-      if (ea.cost < e.cost)
+      /* a lower cost alone can be a worse Newton start: it may put a contact
+       * in another region (a rolling cylinder then takes 2 iterations, not 1) */
+      if (ea.cost < e.cost &&
+          ea.norm_grad * fmax(e.norm_p, e.norm_j) < e.norm_grad * fmax(ea.norm_p, ea.norm_j))
         for (int i = 0; i < nv; i++) v[i] = v_alt[i];
     }
     double cost_prev = 0.0, alpha_prev = 0.0;

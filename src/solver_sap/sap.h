@@ -119,8 +119,8 @@ sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, cons
 sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                              double* v, double* gamma, sc_solver_stats* stats);
 /* The same with a second guess: when v_alt (nv) is non-NULL and finite and
- * its cost l(v_alt) is lower than l(v), v_alt is copied into v and the
- * iteration starts there (the solve is the same convex problem, so either
+ * both its cost l(v_alt) and its relative residual are lower than those of
+ * v, v_alt is copied into v and the iteration starts there (the solve is the same convex problem, so either
  * start reaches the same minimizer to within the tolerance). */
 sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                                   double* v, const double* v_alt, double* gamma,
