@@ -331,6 +331,37 @@ static void test_trace_in_hdf5(void) {
   printf("  %ld trace rows over %ld recorded steps\n", nt, nf);
 }
 
+/* simc --trace-solver is output.solver_trace; without it there is no trace */
+static void test_cli_flag(void) {
+  const char* bin = getenv("BIN") ? getenv("BIN") : "bin";
+  char path[] = "/tmp/simc_test_sap_trace_cli_XXXXXX";
+  int fd = mkstemp(path);
+  ENSURE(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  char cmd[512];
+  for (int flag = 0; flag < 2; flag++) {
+    snprintf(cmd, sizeof cmd, "%s/simc test/clutter64.yaml -o %s --duration 0.2 --quiet %s", bin,
+             path, flag ? "--trace-solver" : "");
+    ENSURE(system(cmd) == 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ENSURE(f >= 0);
+    if (f < 0) continue;
+    ENSURE((H5Lexists(f, "/solver/trace", H5P_DEFAULT) > 0) == flag);
+    if (flag) {
+      long nt = 0, nf = 0;
+      char u[32];
+      ENSURE(read_col(f, "/solver/trace/iteration", H5T_NATIVE_INT32, t_iter, MAXT, &nt, u));
+      ENSURE(read_col(f, "/solver/iterations", H5T_NATIVE_INT32, f_iter, 200, &nf, u));
+      long sum = 0;
+      for (long k = 0; k < nf; k++) sum += f_iter[k];
+      ENSURE(nt == sum && nt > 0);
+    }
+    H5Fclose(f);
+  }
+  unlink(path);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -338,5 +369,6 @@ int main(int argc, char** argv) {
   RUN(test_slip_curvature_same_minimizer);
   RUN(test_second_guess);
   RUN(test_trace_in_hdf5);
+  RUN(test_cli_flag);
   return TEST_END();
 }
