@@ -340,11 +340,10 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
 }
 
 /* ---- SAP warm start from the previous step's impulses ----
- * SAP's cost is minimized over v; its quality as a guess is what the
- * impulses gamma(v) it implies look like.  Starting at v0 puts every contact
- * in the mode its step-start velocity implies, which for a resting contact
- * (vc ~ 0 to within sigma dt g, R tiny) is close to arbitrary.  Instead the
- * guess is the velocity that the previous impulses would produce now,
+ * A guess is only as good as the impulses gamma(v) it implies, and with R
+ * tiny (stiction, near-rigid contact) a small velocity error is a large
+ * impulse error.  Besides v0 the solver is offered the velocity the
+ * previous impulses would produce now,
  *   v_guess = v* + A^-1 J^T gamma_prev,
  * with gamma_prev of the contact that persists (same geom pair, nearest point
  * within WARM_MATCH_DIST), rotated into the new contact frame; new contacts
