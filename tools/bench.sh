@@ -95,6 +95,35 @@ for n in 8 64 216 512; do
     echo "clutter $n dt $dt: $sps steps/s, $ncon contacts, its $med/$mean/$max ($status)" >&2
   done
 done
+{
+  echo
+  echo "### Newton iterations per step at dt = 1 ms (results/sap_iterations.md)"
+  echo
+  echo "contact.slip_curvature = 0 is the exact Newton Hessian throughout; the default (0.1) adds"
+  echo "curvature along the slip of sliding contacts while the residual is above 3e-3.  Same answer"
+  echo "to the solver tolerance; iteration statistics over all steps (contact-free ones count 0)."
+  echo
+  echo "| N | simulated (s) | slip_curvature | steps/s | mean contacts | Newton its median / mean / max | status |"
+  echo "|---|---|---|---|---|---|---|"
+} >>"$out.tmp"
+for n in 64 216 1000; do
+  dur=0.4; [ "$n" = 64 ] && dur=0.6
+  [ "$quick" = 1 ] && dur=0.005
+  tools/gen_clutter.sh "$n" 1.0e-3 "$dur" >"$tmp/clutter.yaml"
+  for sc in 0 0.1; do
+    line=$(run "$tmp/clutter.yaml" --set contact.slip_curvature=$sc)
+    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
+    wall=$(field "s) in" "$line")
+    status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
+    sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
+    ncon=$(field "mean contacts" "$line")
+    med=$(field "iterations median" "$line")
+    mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$line")
+    max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$line")
+    echo "| $n | $dur | $sc | $sps | $ncon | $med / $mean / $max | ${status:-?} |" >>"$out.tmp"
+    echo "clutter $n slip_curvature $sc: $sps steps/s, its $med/$mean/$max ($status)" >&2
+  done
+done
 # MuJoCo on the same scenes (tools/mujoco: the scenes converted from simc's
 # own generators), when Debian's libmujoco-dev is installed
 if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then

@@ -1,7 +1,7 @@
 /* simc: the command-line interface (DESIGN.md §2).
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
- *                   [--duration T] [--dt H] [--quiet] [--check] [--version]
+ *                   [--duration T] [--dt H] [--trace-solver] [--quiet] [--check] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
  * 3 I/O error.  Only this file prints or exits. */
@@ -35,13 +35,16 @@ static double now_seconds(void) {
 static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
-          "                       [--duration T] [--dt H] [--quiet] [--check] [--version]\n"
+          "                       [--duration T] [--dt H] [--trace-solver] [--quiet] [--check]\n"
+          "                       [--version]\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
           "  --set KEY=VALUE    override a scene value by its dotted path, e.g.\n"
           "                     --set contact.defaults.friction=0.3 --set bodies.ball.mass=2\n"
           "  --duration T       simulated time, s (same as --set time.duration=T)\n"
           "  --dt H             time step, s (same as --set time.step=H)\n"
+          "  --trace-solver     record every Newton iteration in /solver/trace\n"
+          "                     (same as --set output.solver_trace=true)\n"
           "  --quiet            no progress and no summary line\n"
           "  --check            validate the scene and exit\n"
           "  --version          print the version and exit\n"
@@ -132,6 +135,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       owned[nowned++] = s;
       *nowned_out = nowned;
       sets[nsets++] = s;
+    } else if (strcmp(a, "--trace-solver") == 0) {
+      sets[nsets++] = "output.solver_trace=true";
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       quiet = 1;
     } else if (strcmp(a, "--check") == 0) {

@@ -64,4 +64,18 @@ typedef struct sc_solver_stats {
   sc_solve_status status;
 } sc_solver_stats;
 
+/* Optional per-iteration record of one Newton solve, sized once by its owner
+ * (cap rows, one per Newton iteration).  Row j describes the iterate after
+ * iteration j + 1: the relative residual there, the step alpha that reached
+ * it, the cost decrease l_before - l_after (J), the line-search evaluations,
+ * how many contacts are separated / sticking / sliding there (regions III,
+ * I, II of ref/convex-contact.md section 3) and how many changed region
+ * since the previous iterate.  n rows were written by the last solve, so
+ * n == iterations and residual[n - 1] equals the stats' residual. */
+typedef struct sc_solver_trace {
+  int cap, n;
+  double *residual, *alpha, *cost_decrease;
+  int *ls_evals, *n_separated, *n_stick, *n_slide, *n_changed;
+} sc_solver_trace;
+
 #endif

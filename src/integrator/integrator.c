@@ -38,6 +38,14 @@ typedef struct step_work {
    * and J's columns (from the contact Jacobian) */
   sc_problem_structure structure;
   int* tree_ptr;  /* (nclique + 1) */
+  sc_solver_trace trace; /* output.solver_trace: one row per Newton iteration */
+  double* trace_block;   /* the trace's arrays (NULL when off) */
+  /* the previous step's contacts, for the SAP warm start: geom pairs,
+   * points (m) and impulses in world axes (N s); a hash of the pairs
+   * (heads, chained through next) */
+  int nprev, hash_size;
+  int *prev_geom, *head, *next;
+  double *prev_pos, *prev_imp;
 } step_work;
 
 static void step_work_free(void* p) {
@@ -46,6 +54,9 @@ static void step_work_free(void* p) {
   sc_sap_work_free(w->sap);
   sc_lcp_work_free(w->lcp);
   sc_free(w->tree_ptr);
+  sc_free(w->trace_block);
+  sc_free(w->prev_geom);
+  sc_free(w->prev_pos);
   sc_free(w);
 }
 
@@ -129,7 +140,7 @@ static void blk_solve(const sc_model* m, const double* fac, double* x, double* t
 }
 
 /* scratch layout (d->scratch: 8 nv + nq) */
-enum { SCR_VTH = 0, SCR_VQ = 1, SCR_RES = 2, SCR_K = 3, SCR_TMP = 4, SCR_V0 = 5 };
+enum { SCR_VTH = 0, SCR_VQ = 1, SCR_RES = 2, SCR_K = 3, SCR_TMP = 4, SCR_V0 = 5, SCR_GUESS = 6 };
 static double* scr(const sc_model* m, sc_data* d, int slot) {
   return d->scratch + (size_t)slot * (size_t)m->nv;
 }
@@ -242,6 +253,27 @@ static double state_quantities(const sc_model* m, sc_data* d) {
   return -sc_la_dot(nv, d->v, d->fdamp); /* damper power dissipated, W */
 }
 
+/* the arrays of a trace with room for cap rows, in one block */
+static int trace_create(sc_solver_trace* t, double** block, int cap) {
+  if (cap < 1) cap = 1;
+  const size_t n = (size_t)cap;
+  double* b = sc_malloc(n * (3 * sizeof(double) + 5 * sizeof(int)));
+  *block = b;
+  if (!b) return -1;
+  t->cap = cap;
+  t->n = 0;
+  t->residual = b;
+  t->alpha = b + n;
+  t->cost_decrease = b + 2 * n;
+  int* ib = (int*)(b + 3 * n);
+  t->ls_evals = ib;
+  t->n_separated = ib + n;
+  t->n_stick = ib + 2 * n;
+  t->n_slide = ib + 3 * n;
+  t->n_changed = ib + 4 * n;
+  return 0;
+}
+
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   int nv = m->nv;
   if (!d->solver_work) {
@@ -252,7 +284,23 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_params_default(&w->sap_params);
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
+    w->sap_params.slip_curvature = m->opt.slip_curvature;
     w->sap = sc_sap_work_create(nv, d->ncon_max);
+    const size_t ncap = (size_t)d->ncon_max + 1;
+    w->hash_size = 1;
+    while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
+    w->prev_geom = sc_malloc(sizeof(int) * (2 * ncap + ncap + (size_t)w->hash_size));
+    w->prev_pos = sc_malloc(sizeof(double) * 6 * ncap);
+    if (w->prev_geom && w->prev_pos) {
+      w->next = w->prev_geom + 2 * ncap;
+      w->head = w->next + ncap;
+      w->prev_imp = w->prev_pos + 3 * ncap;
+    }
+    if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
+        trace_create(&w->trace, &w->trace_block, m->opt.contact_maxit) == 0) {
+      w->sap_params.trace = &w->trace;
+      d->solver_trace = &w->trace;
+    }
     if (m->opt.solver == SC_SOLVER_LCP)
       w->lcp = sc_lcp_work_create(nv, d->ncon_max, m->opt.lcp_directions);
     w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
@@ -269,11 +317,14 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->structure.tree_dofs = m->clique_dofs;
     w->structure.jptr = d->jptr;
     w->structure.jcol = d->jcol;
-    if (!w->sap || !w->tree_ptr || (m->opt.solver == SC_SOLVER_LCP && !w->lcp))
+    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos ||
+        (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
+        (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                           "out of memory for the contact solver workspace "
                           "(nv = %d, contact capacity = %d)", nv, d->ncon_max);
   }
+  ((step_work*)d->solver_work)->nprev = 0;
   sc_dyn_kinematics(m, d, d->q);
   sc_dyn_crba(m, d);
   int info = blk_factor(m, d->M, d->Afac);
@@ -286,6 +337,87 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
                         m->v_names[dof]);
   }
   return SC_OK;
+}
+
+/* ---- SAP warm start from the previous step's impulses ----
+ * A guess is only as good as the impulses gamma(v) it implies, and with R
+ * tiny (stiction, near-rigid contact) a small velocity error is a large
+ * impulse error.  Besides v0 the solver is offered the velocity the
+ * previous impulses would produce now,
+ *   v_guess = v* + A^-1 J^T gamma_prev,
+ * with gamma_prev of the contact that persists (same geom pair, nearest point
+ * within WARM_MATCH_DIST), rotated into the new contact frame; new contacts
+ * get 0.  The solver starts from v_guess when both its cost and its
+ * residual are below v0's (sc_sap_solve_from).  Measured on clutter this
+ * saves only 2-3 % of the iterations (results/sap_iterations.md): v0
+ * already carries the previous step's answer. */
+#define WARM_MATCH_DIST 0.01 /* m */
+
+static unsigned pair_hash(const int g[2], int size) {
+  unsigned h = (unsigned)g[0] * 2654435761u ^ (unsigned)g[1] * 40503u;
+  return h & (unsigned)(size - 1);
+}
+
+/* keep this step's contacts and their impulses in world axes */
+static void remember_contacts(const sc_data* d, step_work* w, int nc) {
+  for (int i = 0; i < w->hash_size; i++) w->head[i] = -1;
+  for (int i = 0; i < nc; i++) {
+    const sc_contact* c = &d->contact[i];
+    const double* g = d->impulse + 3 * i;
+    w->prev_geom[2 * i] = c->geom[0];
+    w->prev_geom[2 * i + 1] = c->geom[1];
+    for (int k = 0; k < 3; k++) {
+      w->prev_pos[3 * i + k] = c->pos[k];
+      /* frame rows are t1, t2, n: world = frame^T gamma */
+      w->prev_imp[3 * i + k] = c->frame[k] * g[0] + c->frame[3 + k] * g[1] + c->frame[6 + k] * g[2];
+    }
+    unsigned h = pair_hash(c->geom, w->hash_size);
+    w->next[i] = w->head[h];
+    w->head[h] = i;
+  }
+  w->nprev = nc;
+}
+
+/* v = v* + A^-1 J^T gamma_prev (gam: 3nc scratch, tmp: nv scratch); returns
+ * the number of contacts matched (0: v is v*) */
+static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc, double* gam,
+                      double* v, double* tmp) {
+  const int nv = m->nv;
+  int matched = 0;
+  for (int i = 0; i < nc; i++) {
+    const sc_contact* c = &d->contact[i];
+    int best = -1;
+    double best_d2 = WARM_MATCH_DIST * WARM_MATCH_DIST;
+    if (w->nprev > 0)
+      for (int j = w->head[pair_hash(c->geom, w->hash_size)]; j >= 0; j = w->next[j]) {
+        if (w->prev_geom[2 * j] != c->geom[0] || w->prev_geom[2 * j + 1] != c->geom[1]) continue;
+        double d2 = 0;
+        for (int k = 0; k < 3; k++) {
+          double e = c->pos[k] - w->prev_pos[3 * j + k];
+          d2 += e * e;
+        }
+        if (d2 < best_d2) best_d2 = d2, best = j;
+      }
+    for (int r = 0; r < 3; r++) {
+      double s = 0;
+      if (best >= 0)
+        for (int k = 0; k < 3; k++) s += c->frame[3 * r + k] * w->prev_imp[3 * best + k];
+      gam[3 * i + r] = s;
+    }
+    matched += best >= 0;
+  }
+  /* J^T gamma over each contact's listed columns (J is 3nc x nv, ld 3nc) */
+  const size_t ld = 3 * (size_t)nc;
+  for (int i = 0; i < nv; i++) v[i] = 0;
+  for (int i = 0; i < nc; i++)
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
+      const int col = d->jcol[q];
+      const double* Jc = d->Jc + (size_t)col * ld + 3 * (size_t)i;
+      v[col] += Jc[0] * gam[3 * i] + Jc[1] * gam[3 * i + 1] + Jc[2] * gam[3 * i + 2];
+    }
+  blk_solve(m, d->Afac, v, tmp);
+  for (int i = 0; i < nv; i++) v[i] += d->vstar[i];
+  return matched;
 }
 
 /* contacts at the current positions (kinematics must be current) */
@@ -306,6 +438,7 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
     d->impulse[3 * i] = d->impulse[3 * i + 1] = d->impulse[3 * i + 2] = 0;
   }
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  if (d->solver_trace) d->solver_trace->n = 0;
   return SC_OK;
 }
 
@@ -331,8 +464,10 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
 
   /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  if (d->solver_trace) d->solver_trace->n = 0;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
+    if (d->solver_work) ((step_work*)d->solver_work)->nprev = 0;
   } else {
     step_work* w = d->solver_work;
     sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
@@ -352,9 +487,14 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
     } else {
-      /* d->v still holds v0: the warm start */
-      ss = sc_sap_solve(&p, &w->sap_params, w->sap, d->v, d->impulse, &d->contact_stats);
+      /* d->v still holds v0; the previous impulses give the second guess
+       * (d->vc is free until after the solve) */
+      double* guess = scr(m, d, SCR_GUESS);
+      int matched = warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP));
+      ss = sc_sap_solve_from(&p, &w->sap_params, w->sap, d->v, matched > 0 ? guess : NULL,
+                             d->impulse, &d->contact_stats);
     }
+    remember_contacts(d, w, nc);
     if (ss != SC_SOLVE_OK) {
       d->warning[SC_WARN_CONTACT]++;
       if (o->on_failure == SC_ON_FAILURE_ABORT || ss == SC_SOLVE_NAN)

@@ -34,6 +34,11 @@ enum {
 };
 /* per-contact datasets */
 enum { C_BODYA, C_BODYB, C_POINT, C_NORMAL, C_GAP, C_SLIP, C_IMPULSE, NC };
+/* per-Newton-iteration datasets (output.solver_trace) */
+enum {
+  T_STEP, T_ITER, T_RESID, T_ALPHA, T_DCOST, T_LSEVAL, T_NSEP, T_NSTICK, T_NSLIDE, T_NCHANGED,
+  NT
+};
 
 typedef enum { K_F64, K_I32, K_I64 } kind;
 
@@ -54,9 +59,11 @@ struct sc_h5 {
   int nq, nv, ncon_max, contacts;
   column fr[NF];
   column ct[NC];
-  int fcap, ccap;        /* buffer capacities: frames, contact rows */
-  int nbuf, ncbuf;       /* buffered frames, contact rows */
-  long nfile, ncfile;    /* rows already in the file */
+  column tr[NT];
+  int trace;             /* /solver/trace present */
+  int fcap, ccap, tcap;  /* buffer capacities: frames, contact rows, trace rows */
+  int nbuf, ncbuf, ntbuf; /* buffered frames, contact rows, trace rows */
+  long nfile, ncfile, ntfile; /* rows already in the file */
   int blocks_since_flush;
   double flush_seconds;  /* <= 0: no time-based flush */
   struct timespec last_flush;
@@ -65,6 +72,7 @@ struct sc_h5 {
 #define FLUSH_EVERY_BLOCKS 8
 #define DEFAULT_FLUSH_SECONDS 2.0
 #define CONTACT_ROWS_CAP 16384
+#define TRACE_ROWS_CAP 4096
 
 static size_t kind_size(kind k) { return k == K_I32 ? sizeof(int32_t) : 8; }
 static hid_t kind_mem(kind k) {
@@ -245,10 +253,14 @@ fail:;
   return sc_h5_io_fail(h->path, err, "append to", obj);
 }
 
-/* append the buffered frames and contact rows */
+/* append the buffered frames, contact rows and trace rows */
 static sc_status write_block(sc_h5* h, sc_error* err) {
-  if (h->nbuf == 0 && h->ncbuf == 0) return SC_OK;
+  if (h->nbuf == 0 && h->ncbuf == 0 && h->ntbuf == 0) return SC_OK;
   sc_status st;
+  for (int i = 0; i < NT && h->trace; i++)
+    if ((st = col_append(h, &h->tr[i], h->ntfile, h->ntbuf, err)) != SC_OK) return st;
+  h->ntfile += h->ntbuf;
+  h->ntbuf = 0;
   for (int i = 0; i < NC; i++) {
     if (!h->ct[i].present) continue;
     if ((st = col_append(h, &h->ct[i], h->ncfile, h->ncbuf, err)) != SC_OK) return st;
@@ -320,6 +332,10 @@ static void free_handle(sc_h5* h) {
     if (h->ct[i].ds >= 0) H5Dclose(h->ct[i].ds);
     sc_free(h->ct[i].buf);
   }
+  for (int i = 0; i < NT; i++) {
+    if (h->tr[i].ds >= 0) H5Dclose(h->tr[i].ds);
+    sc_free(h->tr[i].buf);
+  }
   if (h->file >= 0) H5Fclose(h->file);
   sc_free(h->path);
   sc_free(h);
@@ -348,6 +364,42 @@ static hid_t make_fapl(void) {
   return fapl;
 }
 
+/* /solver/trace: one row per Newton iteration of each recorded step */
+static sc_status trace_create(sc_h5* h, const sc_model* m, sc_error* err) {
+  h->trace = m->opt.output_solver_trace != 0;
+  if (!h->trace) return SC_OK;
+  /* a recorded step adds at most contact_maxit rows */
+  h->tcap = m->opt.contact_maxit > TRACE_ROWS_CAP ? m->opt.contact_maxit : TRACE_ROWS_CAP;
+  hid_t g = make_group(h->file, "/solver/trace");
+  if (g < 0) return sc_h5_io_fail(h->path, err, "create", "group /solver/trace");
+  H5Gclose(g);
+  column* t = h->tr;
+  col_init(&t[T_STEP], "/solver/trace/step", "1", K_I64, 1, 1);
+  col_init(&t[T_ITER], "/solver/trace/iteration", "1", K_I32, 1, 1);
+  col_init(&t[T_RESID], "/solver/trace/residual", "1", K_F64, 1, 1);
+  col_init(&t[T_ALPHA], "/solver/trace/alpha", "1", K_F64, 1, 1);
+  col_init(&t[T_DCOST], "/solver/trace/cost_decrease", "J", K_F64, 1, 1);
+  col_init(&t[T_LSEVAL], "/solver/trace/ls_evals", "1", K_I32, 1, 1);
+  col_init(&t[T_NSEP], "/solver/trace/n_separated", "1", K_I32, 1, 1);
+  col_init(&t[T_NSTICK], "/solver/trace/n_stick", "1", K_I32, 1, 1);
+  col_init(&t[T_NSLIDE], "/solver/trace/n_slide", "1", K_I32, 1, 1);
+  col_init(&t[T_NCHANGED], "/solver/trace/n_changed", "1", K_I32, 1, 1);
+  sc_status st;
+  for (int i = 0; i < NT; i++)
+    if ((st = col_create(h, &t[i], h->tcap, err)) != SC_OK) return st;
+  if (!attr_str(t[T_STEP].ds, "description",
+                "step number of the solve (row k of /time is step k * output_every); "
+                "rows only for recorded steps") ||
+      !attr_str(t[T_ITER].ds, "description",
+                "Newton iteration, 1 .. /solver/iterations; the row describes the iterate "
+                "after it") ||
+      !attr_str(t[T_NCHANGED].ds, "description",
+                "contacts whose region (separated, stick, slide) differs from the "
+                "previous iterate's"))
+    return sc_h5_io_fail(h->path, err, "write", "attributes of /solver/trace");
+  return SC_OK;
+}
+
 sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
                      const sc_h5_meta* meta, sc_h5** out, sc_error* err) {
   *out = NULL;
@@ -358,6 +410,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   h->file = -1;
   for (int i = 0; i < NF; i++) h->fr[i].ds = -1;
   for (int i = 0; i < NC; i++) h->ct[i].ds = -1;
+  for (int i = 0; i < NT; i++) h->tr[i].ds = -1;
   h->path = sc_strdup(path);
   if (!h->path) {
     free_handle(h);
@@ -454,6 +507,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
     st = sc_h5_io_fail(path, err, "write", "attributes of /solver");
     goto fail;
   }
+  if ((st = trace_create(h, m, err)) != SC_OK) goto fail;
   if ((st = flush_file(h, err)) != SC_OK) goto fail;
   *out = h;
   return SC_OK;
@@ -464,6 +518,7 @@ fail:
 
 #define FBUF(i, type) ((type*)h->fr[i].buf)
 #define CBUF(i, type) ((type*)h->ct[i].buf)
+#define TBUF(i, type) ((type*)h->tr[i].buf)
 
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err) {
   (void)m;
@@ -473,7 +528,12 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
     return sc_error_set(err, SC_ERR_CAPACITY, h->path, 0, 0,
                         "sc_h5_write_frame: %d contacts exceed the output buffer (%d rows)",
                         d->ncon, h->ccap);
-  if (h->nbuf == h->fcap || h->ncbuf + nc > h->ccap)
+  int nt = h->trace && d->solver_trace ? d->solver_trace->n : 0;
+  if (nt > h->tcap)
+    return sc_error_set(err, SC_ERR_CAPACITY, h->path, 0, 0,
+                        "sc_h5_write_frame: %d solver trace rows exceed the output buffer (%d rows)",
+                        nt, h->tcap);
+  if (h->nbuf == h->fcap || h->ncbuf + nc > h->ccap || h->ntbuf + nt > h->tcap)
     if ((st = write_block(h, err)) != SC_OK) return st;
 
   int r = h->nbuf;
@@ -493,6 +553,23 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_FREEIT, int32_t)[r] = d->free_iterations;
   FBUF(F_WALL, double)[r] = d->wall_time;
   FBUF(F_LSEVAL, int32_t)[r] = d->contact_stats.linesearch_evals;
+  if (h->trace && d->solver_trace) {
+    const sc_solver_trace* t = d->solver_trace;
+    for (int j = 0; j < t->n; j++) {
+      size_t k = (size_t)(h->ntbuf + j);
+      TBUF(T_STEP, int64_t)[k] = (int64_t)d->step;
+      TBUF(T_ITER, int32_t)[k] = j + 1;
+      TBUF(T_RESID, double)[k] = t->residual[j];
+      TBUF(T_ALPHA, double)[k] = t->alpha[j];
+      TBUF(T_DCOST, double)[k] = t->cost_decrease[j];
+      TBUF(T_LSEVAL, int32_t)[k] = t->ls_evals[j];
+      TBUF(T_NSEP, int32_t)[k] = t->n_separated[j];
+      TBUF(T_NSTICK, int32_t)[k] = t->n_stick[j];
+      TBUF(T_NSLIDE, int32_t)[k] = t->n_slide[j];
+      TBUF(T_NCHANGED, int32_t)[k] = t->n_changed[j];
+    }
+    h->ntbuf += t->n;
+  }
   if (h->contacts) {
     FBUF(F_START, int64_t)[r] = (int64_t)(h->ncfile + h->ncbuf);
     for (int i = 0; i < nc; i++) {
@@ -535,6 +612,11 @@ sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
     if (h->ct[i].ds >= 0) {
       H5Dclose(h->ct[i].ds);
       h->ct[i].ds = -1;
+    }
+  for (int i = 0; i < NT; i++)
+    if (h->tr[i].ds >= 0) {
+      H5Dclose(h->tr[i].ds);
+      h->tr[i].ds = -1;
     }
   if (H5Fclose(h->file) < 0 && st == SC_OK) st = sc_h5_io_fail(h->path, err, "close", "the file");
   h->file = -1;

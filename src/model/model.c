@@ -39,10 +39,12 @@ void sc_options_default(sc_options* o) {
   o->lcp_directions = 8;
   o->sigma = 1e-3;
   o->beta = 1.0;
+  o->slip_curvature = 0.1;
   o->margin = 1e-3;
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->output_every = 1;
   o->output_contacts = 1;
+  o->output_solver_trace = 0;
 }
 
 static const char* joint_names[] = {"fixed", "revolute", "prismatic", "planar", "ball", "free"};

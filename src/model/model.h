@@ -57,10 +57,13 @@ typedef struct sc_options {
   int lcp_directions;   /* edges of the polyhedral cone (even, >= 4) */
   double sigma;         /* friction regularization (SAP), dimensionless */
   double beta;          /* near-rigid threshold (SAP), dimensionless */
+  double slip_curvature; /* SAP Newton Hessian: extra curvature along the slip of
+                            sliding contacts (sc_sap_params), dimensionless */
   double margin;        /* contact detection margin, m */
   int ncon_max;         /* capacity of the contact buffer */
   int output_every;     /* record every k-th step */
   int output_contacts;  /* write /contact datasets */
+  int output_solver_trace; /* write /solver/trace (per Newton iteration) */
 } sc_options;
 
 typedef struct sc_model {

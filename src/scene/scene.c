@@ -586,7 +586,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
 
   static const char* const ckeys[] = {"solver",  "tolerance",       "max_iterations", "on_failure",
                                       "lcp",     "sigma",           "near_rigid_beta", "margin",
-                                      "max_contacts", "defaults"};
+                                      "max_contacts", "defaults", "slip_curvature"};
   static const char* const solvers[] = {"newton", "lcp"};
   static const char* const onfail[] = {"abort", "warn"};
   if ((n = sc_snode_get(root, "contact"))) {
@@ -624,6 +624,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     }
     if (!st) st = get_num(c, n, "sigma", &o->sigma, POS, 0, NULL);
     if (!st) st = get_num(c, n, "near_rigid_beta", &o->beta, NONNEG, 0, NULL);
+    if (!st) st = get_num(c, n, "slip_curvature", &o->slip_curvature, NONNEG, 0, NULL);
     if (!st) st = get_num(c, n, "margin", &o->margin, NONNEG, 0, NULL);
     if (!st) st = get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "defaults"))) {
@@ -642,7 +643,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
   }
 
   if ((n = sc_snode_get(root, "output"))) {
-    static const char* const ok[] = {"every", "contacts"};
+    static const char* const ok[] = {"every", "contacts", "solver_trace"};
     m = push_key(c, "output");
     st = check_map(c, n, ok, NELEM(ok), "a map");
     if (!st) st = get_int(c, n, "every", &o->output_every, 1, 0, NULL);
@@ -650,6 +651,11 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     if (!st && s) {
       size_t m2 = push_key(c, "contacts");
       st = as_bool(c, s, &o->output_contacts);
+      pop(c, m2);
+    }
+    if (!st && (s = sc_snode_get(n, "solver_trace"))) {
+      size_t m2 = push_key(c, "solver_trace");
+      st = as_bool(c, s, &o->output_solver_trace);
       pop(c, m2);
     }
     pop(c, m);

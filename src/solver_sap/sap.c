@@ -7,7 +7,11 @@
  * max(|D A v|, |D J^T gamma|) with D = diag(A)^-1/2 (checked before the
  * iteration cap, so an exact guess succeeds with 0 iterations), or when the
  * cost stalls (|l_k - l_{k-1}| < cost_abs + cost_rel (l_k + l_{k-1})/2 after a
- * step alpha > 0.5); else dv = -H^-1 grad and v += alpha dv.
+ * step alpha > 0.5); else dv = -H~^-1 grad and v += alpha dv.  H~ is H
+ * except while the relative residual exceeds slip_curvature_until: then each
+ * sliding contact's G gets extra curvature along its slip direction (see
+ * slip_curvature() below; simc's own addition, not in the reference).  Only
+ * the direction changes, never l, grad or the stopping test.
  *
  * Line search (4.3) in O(nc) per evaluation from the cached dp = A dv,
  * dvc = J dv, a2 = dv^T A dv and r = v - v*:
@@ -45,6 +49,9 @@ struct sc_sap_work {
   double *vc, *dvc, *gam, *G;
   /* Delassus estimate: Cholesky factor of A and A^-1 J^T */
   double *L, *X;
+  /* (nc) region of each contact at the current and (for the trace) the
+   * previous iterate: 1 stick, 2 slide, 3 separated */
+  int *region, *region_prev;
 };
 
 void sc_sap_params_default(sc_sap_params* p) {
@@ -58,6 +65,9 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->alpha_max = 1.5;
   p->ls_max_iterations = 100;
   p->hessian = SC_SAP_HESSIAN_AUTO;
+  p->trace = NULL;
+  p->slip_curvature = 0.1;
+  p->slip_curvature_until = 3e-3;
 }
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
@@ -70,7 +80,8 @@ sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
   const size_t total = 9 * nv + 3 * m + 3 * m + nv * nv + nv * m;
   w->block = sc_malloc(sizeof(double) * total);
   w->sp = sc_sap_sparse_create(nv_max, nc_max);
-  if (!w->block || !w->sp || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
+  w->region = sc_calloc(2 * (size_t)nc_max + 1, sizeof(int));
+  if (!w->block || !w->region || !w->sp || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
     sc_sap_work_free(w);
     return NULL;
   }
@@ -90,6 +101,7 @@ sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
   w->G = b, b += 3 * m;
   w->L = b, b += nv * nv;
   w->X = b;
+  w->region_prev = w->region + nc_max;
   return w;
 }
 
@@ -99,6 +111,7 @@ void sc_sap_work_free(void* wv) {
   sc_sap_hessian_destroy(&w->hess);
   sc_sap_sparse_free(w->sp);
   sc_free(w->block);
+  sc_free(w->region);
   sc_free(w);
 }
 
@@ -199,7 +212,7 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
     const double* R = p->R + 3 * c;
     double y[3], lc;
     for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - w->vc[3 * c + k]) / R[k];
-    sc_sap_project(y, R, p->mu[c], soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+    w->region[c] = sc_sap_project(y, R, p->mu[c], soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
     costR += lc;
   }
   out->cost = out->costA + costR;
@@ -216,6 +229,34 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   out->norm_grad = sqrt(ng);
   out->norm_p = sqrt(np);
   out->norm_j = sqrt(nj);
+}
+
+/* Slip curvature (sc_sap_params.slip_curvature): the Hessian of a sliding
+ * contact has almost no curvature along its slip direction t^ (only the
+ * normal coupling mu^2 f / Rn), so far from the solution the Newton step
+ * lets slipping contacts overshoot through the stiction cone (width
+ * ~ sigma dt g) and the exact line search stops at the first few kinks it
+ * meets.  Adding the curvature omega (mu / Rt) (gamma_n / y_r) t^ t^T (omega
+ * times the one across t^, i.e. the quadratic majorizer of mu gamma_n |v_t|
+ * scaled by omega) damps that step.  Only H changes: l, its gradient, the
+ * line search and the stopping test do not, so the iteration converges to
+ * the same minimizer; the exact Hessian returns once the residual is below
+ * slip_curvature_until, which keeps the final convergence quadratic. */
+static void slip_curvature(const sc_problem* p, double soft_tol, double omega, sc_sap_work* w) {
+  for (int c = 0; c < p->nc; c++) {
+    if (w->region[c] != 2) continue;
+    const double* R = p->R + 3 * c;
+    const double y0 = (p->vhat[3 * c] - w->vc[3 * c]) / R[0];
+    const double y1 = (p->vhat[3 * c + 1] - w->vc[3 * c + 1]) / R[1];
+    const double yr = sqrt(y0 * y0 + y1 * y1 + soft_tol * soft_tol);
+    const double t0 = y0 / yr, t1 = y1 / yr;
+    const double add = omega * p->mu[c] / R[0] * w->gam[3 * c + 2] / yr;
+    double* G = w->G + 9 * c;
+    G[0] += add * t0 * t0;
+    G[1] += add * t0 * t1;
+    G[3] += add * t1 * t0;
+    G[4] += add * t1 * t1;
+  }
 }
 
 static int all_finite(int n, const double* x) {
@@ -437,12 +478,42 @@ static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, do
 
 /* ---- Newton loop ---- */
 
+/* Trace row j (the iterate after Newton iteration j + 1), written once that
+ * iterate has been evaluated; w->region holds its regions, w->region_prev
+ * those of the iterate before. */
+static void trace_row(sc_solver_trace* t, int j, const sc_sap_work* w, int nc, double residual,
+                      double alpha, double cost_decrease, int ls_evals) {
+  if (j >= t->cap) return;
+  int count[4] = {0, 0, 0, 0}, changed = 0;
+  for (int c = 0; c < nc; c++) {
+    count[w->region[c] & 3]++;
+    changed += w->region[c] != w->region_prev[c];
+  }
+  t->residual[j] = residual;
+  t->alpha[j] = alpha;
+  t->cost_decrease[j] = cost_decrease;
+  t->ls_evals[j] = ls_evals;
+  t->n_stick[j] = count[1];
+  t->n_slide[j] = count[2];
+  t->n_separated[j] = count[3];
+  t->n_changed[j] = changed;
+  t->n = j + 1;
+}
+
 sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                              double* v, double* gamma, sc_solver_stats* stats) {
+  return sc_sap_solve_from(p, prm, w, v, NULL, gamma, stats);
+}
+
+sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
+                                  double* v, const double* v_alt, double* gamma,
+                                  sc_solver_stats* stats) {
   sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
   const int nv = p->nv, nc = p->nc, m = 3 * nc;
   sc_solve_status status = prepare(p, prm->hessian, w);
   int evaluated = 0;
+  sc_solver_trace* trace = prm->trace;
+  if (trace) trace->n = 0;
 
   if (status == SC_SOLVE_OK && nc == 0) {
     for (int i = 0; i < nv; i++) v[i] = p->vstar[i];
@@ -450,7 +521,18 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
     status = SC_SOLVE_NAN;
   } else if (status == SC_SOLVE_OK) {
     eval_out e;
+    if (v_alt && all_finite(nv, v_alt)) {
+      eval_out ea;
+      evaluate(p, prm->soft_tol, w, v, &e);
+      evaluate(p, prm->soft_tol, w, v_alt, &ea);
+      /* a lower cost alone can be a worse Newton start: it may put a contact
+       * in another region (a rolling cylinder then takes 2 iterations, not 1) */
+      if (ea.cost < e.cost &&
+          ea.norm_grad * fmax(e.norm_p, e.norm_j) < e.norm_grad * fmax(ea.norm_p, ea.norm_j))
+        for (int i = 0; i < nv; i++) v[i] = v_alt[i];
+    }
     double cost_prev = 0.0, alpha_prev = 0.0;
+    int evals_prev = 0;
     for (int k = 0;; k++) {
       evaluate(p, prm->soft_tol, w, v, &e);
       evaluated = 1;
@@ -458,6 +540,8 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
       st.cost = e.cost;
       const double scale = fmax(e.norm_p, e.norm_j);
       st.residual = scale > 0.0 ? e.norm_grad / scale : 0.0;
+      if (trace && k > 0)
+        trace_row(trace, k - 1, w, nc, st.residual, alpha_prev, cost_prev - e.cost, evals_prev);
       if (!isfinite(e.cost) || !isfinite(e.norm_grad)) {
         status = SC_SOLVE_NAN;
         break;
@@ -476,6 +560,8 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
 
       /* Newton direction dv = -H^-1 grad (dense or sparse, see sap_hessian.h;
        * the sparse path does its symbolic analysis at the first call) */
+      if (prm->slip_curvature > 0.0 && st.residual > prm->slip_curvature_until)
+        slip_curvature(p, prm->soft_tol, prm->slip_curvature, w);
       sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
       st.iterations++;
       if (sc_sap_hessian_factor(&w->hess) != 0) {
@@ -516,6 +602,9 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
       for (int i = 0; i < nv; i++) v[i] += alpha * w->dv[i];
       cost_prev = e.cost;
       alpha_prev = alpha;
+      evals_prev = ln.evals;
+      if (trace)
+        for (int c = 0; c < nc; c++) w->region_prev[c] = w->region[c];
     }
   }
   if (!evaluated)

@@ -44,6 +44,13 @@ typedef struct sc_sap_params {
   double alpha_max;      /* largest step of the exact line search, 1.5 */
   int ls_max_iterations; /* evaluations per exact line search, 100 (Armijo: min(this, 40)) */
   int hessian;           /* SC_SAP_HESSIAN_*, default SC_SAP_HESSIAN_AUTO */
+  double slip_curvature;  /* omega: extra Hessian curvature along the slip direction of
+                             sliding contacts, as a fraction of the one across it, 0.1;
+                             0 gives the exact Newton Hessian throughout (see sap.c) */
+  double slip_curvature_until; /* ... applied while the relative residual is above this,
+                                  3e-3 */
+  sc_solver_trace* trace; /* per-iteration record (NULL: none, the default); rows
+                             beyond trace->cap are dropped */
 } sc_sap_params;
 
 /* Fill p with the default values listed in sc_sap_params. */
@@ -111,6 +118,13 @@ sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, cons
  * that is too small is reported as SC_SOLVE_FACTOR.  stats may be NULL. */
 sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                              double* v, double* gamma, sc_solver_stats* stats);
+/* The same with a second guess: when v_alt (nv) is non-NULL and finite and
+ * both its cost l(v_alt) and its relative residual are lower than those of
+ * v, v_alt is copied into v and the iteration starts there (the solve is the same convex problem, so either
+ * start reaches the same minimizer to within the tolerance). */
+sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
+                                  double* v, const double* v_alt, double* gamma,
+                                  sc_solver_stats* stats);
 
 /* The path the last sc_sap_solve on w used to factor H:
  * SC_SAP_HESSIAN_DENSE, SC_SAP_HESSIAN_SPARSE_SUPERNODAL or

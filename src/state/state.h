@@ -113,6 +113,8 @@ typedef struct sc_data {
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
   sc_solver_stats contact_stats;
+  sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
+                                    (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
   int warning[SC_NWARN];      /* counts */
 } sc_data;

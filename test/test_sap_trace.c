@@ -1,0 +1,374 @@
+/* SAP per-iteration trace, the second warm-start guess and the slip
+ * curvature of the Newton Hessian.
+ *
+ * - The trace of a solve has one row per Newton iteration, its last residual
+ *   is the stats' residual, its region counts add up to the contacts, and
+ *   the cost decreases monotonically (l is convex and the line search exact).
+ * - The slip curvature changes only the Newton direction, so the minimizer
+ *   is the same: checked against the exact-Hessian solve and against an
+ *   independent stationarity test A (v - v*) = J^T P_F(y(v)).
+ * - A second guess is taken only when its cost is lower.
+ * - In a run, /solver/trace lands in the HDF5 file and agrees with
+ *   /solver/iterations, /solver/residual and /contact/count row by row. */
+#include "harness.h"
+#include "integrator/integrator.h"
+#include "io_h5/io_h5.h"
+#include "scene/scene.h"
+#include "solver_sap/sap.h"
+
+#include <hdf5.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+
+enum { NV = 8, NC = 6 };
+
+typedef struct rprob {
+  double A[NV * NV], vstar[NV], J[3 * NC * NV], R[3 * NC], vhat[3 * NC], mu[NC], phi0[NC];
+  sc_problem p;
+} rprob;
+
+/* A = B B^T + I; contacts pressed in (vhat_n > 0) with v* sliding them
+ * tangentially, so the solution mixes stiction, sliding and separation */
+static void make_problem(rprob* r, double sigma) {
+  double B[NV * NV];
+  for (int i = 0; i < NV * NV; i++) B[i] = urand();
+  for (int i = 0; i < NV; i++)
+    for (int j = 0; j < NV; j++) {
+      double s = i == j ? 1.0 : 0.0;
+      for (int k = 0; k < NV; k++) s += B[i + NV * k] * B[j + NV * k];
+      r->A[i + NV * j] = s;
+    }
+  for (int i = 0; i < NV; i++) r->vstar[i] = urand();
+  for (int i = 0; i < 3 * NC * NV; i++) r->J[i] = urand();
+  for (int c = 0; c < NC; c++) {
+    r->R[3 * c] = r->R[3 * c + 1] = sigma;
+    r->R[3 * c + 2] = 0.02;
+    r->mu[c] = 0.5;
+    r->vhat[3 * c] = r->vhat[3 * c + 1] = 0.0;
+    r->vhat[3 * c + 2] = 0.5 * urand();
+    r->phi0[c] = 0.0;
+  }
+  sc_problem p = {NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3, NULL};
+  r->p = p;
+}
+
+typedef struct trace_buf {
+  double res[100], alpha[100], dcost[100];
+  int ls[100], sep[100], stick[100], slide[100], changed[100];
+  sc_solver_trace t;
+} trace_buf;
+
+static void trace_init(trace_buf* b) {
+  sc_solver_trace t = {100, 0, b->res, b->alpha, b->dcost, b->ls, b->sep, b->stick, b->slide,
+                       b->changed};
+  b->t = t;
+}
+
+static void test_trace_rows_match_stats(void) {
+  srand(7);
+  sc_sap_work* w = sc_sap_work_create(NV, NC);
+  trace_buf tb;
+  trace_init(&tb);
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  prm.trace = &tb.t;
+  int total = 0, slid = 0, stuck = 0, changed = 0;
+  for (int trial = 0; trial < 30; trial++) {
+    rprob r;
+    make_problem(&r, 1e-3);
+    double v[NV] = {0}, g[3 * NC];
+    sc_solver_stats st;
+    long a0 = sc_alloc_count();
+    ENSURE(sc_sap_solve(&r.p, &prm, w, v, g, &st) == SC_SOLVE_OK);
+    ENSURE(sc_alloc_count() == a0);
+    ENSURE(tb.t.n == st.iterations);
+    ENSURE(st.iterations > 0);
+    if (tb.t.n > 0) ENSURE(tb.t.residual[tb.t.n - 1] == st.residual);
+    int ls = 0;
+    for (int j = 0; j < tb.t.n; j++) {
+      ENSURE(tb.t.n_separated[j] + tb.t.n_stick[j] + tb.t.n_slide[j] == NC);
+      ENSURE(tb.t.n_changed[j] >= 0 && tb.t.n_changed[j] <= NC);
+      ENSURE(tb.t.alpha[j] > 0.0 && tb.t.alpha[j] <= prm.alpha_max);
+      /* convex cost, exact line search: no increase beyond round-off */
+      ENSURE(tb.t.cost_decrease[j] >= -1e-12 * (1.0 + fabs(st.cost)));
+      ls += tb.t.ls_evals[j];
+      slid += tb.t.n_slide[j];
+      stuck += tb.t.n_stick[j];
+      changed += tb.t.n_changed[j];
+    }
+    ENSURE(ls == st.linesearch_evals);
+    total += st.iterations;
+    /* a solve from the solution: 0 iterations, 0 rows */
+    ENSURE(sc_sap_solve(&r.p, &prm, w, v, g, &st) == SC_SOLVE_OK);
+    ENSURE(st.iterations == 0 && tb.t.n == 0);
+  }
+  /* the problems do exercise every counter */
+  ENSURE(slid > 0 && stuck > 0 && changed > 0);
+  printf("  30 problems: %d iterations\n", total);
+  /* a trace shorter than the solve keeps its first rows */
+  {
+    rprob r;
+    make_problem(&r, 1e-3);
+    double v[NV] = {0}, g[3 * NC];
+    sc_solver_stats st;
+    tb.t.cap = 1;
+    ENSURE(sc_sap_solve(&r.p, &prm, w, v, g, &st) == SC_SOLVE_OK);
+    ENSURE(st.iterations > 1 && tb.t.n == 1);
+    tb.t.cap = 100;
+  }
+  sc_sap_work_free(w);
+}
+
+/* |A (v - v*) - J^T gamma| relative to |J^T gamma|, gamma from sc_sap_eval */
+static double stationarity(const rprob* r, sc_sap_work* w, const double* v) {
+  double l, grad[NV], gam[3 * NC], e = 0.0, s = 0.0;
+  sc_sap_eval(&r->p, 1e-7, w, v, &l, grad, gam, NULL);
+  for (int i = 0; i < NV; i++) {
+    double jtg = 0.0;
+    for (int k = 0; k < 3 * NC; k++) jtg += r->J[k + 3 * NC * i] * gam[k];
+    double av = 0.0;
+    for (int j = 0; j < NV; j++) av += r->A[i + NV * j] * (v[j] - r->vstar[j]);
+    e += (av - jtg) * (av - jtg);
+    s += jtg * jtg;
+  }
+  return sqrt(e / (s > 0 ? s : 1.0));
+}
+
+static void test_slip_curvature_same_minimizer(void) {
+  srand(11);
+  sc_sap_work* w = sc_sap_work_create(NV, NC);
+  sc_sap_params exact, mod, always;
+  sc_sap_params_default(&exact);
+  exact.slip_curvature = 0.0;
+  sc_sap_params_default(&mod);
+  ENSURE(mod.slip_curvature > 0.0);
+  always = mod;
+  always.slip_curvature = 1.0;
+  always.slip_curvature_until = 0.0; /* modified Hessian to the end: linear convergence */
+  always.max_iterations = 2000;
+  int it_exact = 0, it_mod = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    rprob r;
+    make_problem(&r, trial % 2 ? 1e-3 : 1e-2);
+    double ve[NV] = {0}, vm[NV] = {0}, va[NV] = {0}, g[3 * NC];
+    sc_solver_stats se, sm, sa;
+    ENSURE(sc_sap_solve(&r.p, &exact, w, ve, g, &se) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &mod, w, vm, g, &sm) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &always, w, va, g, &sa) == SC_SOLVE_OK);
+    it_exact += se.iterations;
+    it_mod += sm.iterations;
+    for (const double* v = ve; v; v = v == ve ? vm : v == vm ? va : NULL)
+      ENSURE(stationarity(&r, w, v) <= 1e-5);
+    for (int i = 0; i < NV; i++) {
+      ENSURE_NEAR(vm[i], ve[i], 1e-5 * (1.0 + fabs(ve[i])));
+      ENSURE_NEAR(va[i], ve[i], 1e-5 * (1.0 + fabs(ve[i])));
+    }
+  }
+  printf("  40 problems: %d iterations exact Hessian, %d with slip curvature\n", it_exact, it_mod);
+  sc_sap_work_free(w);
+}
+
+static void test_second_guess(void) {
+  srand(13);
+  sc_sap_work* w = sc_sap_work_create(NV, NC);
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  for (int trial = 0; trial < 10; trial++) {
+    rprob r;
+    make_problem(&r, 1e-3);
+    double v[NV] = {0}, g[3 * NC], sol[NV], v2[NV] = {0}, far[NV];
+    sc_solver_stats st, st2;
+    ENSURE(sc_sap_solve(&r.p, &prm, w, v, g, &st) == SC_SOLVE_OK);
+    for (int i = 0; i < NV; i++) sol[i] = v[i];
+    /* the solution as second guess wins over 0: no iteration */
+    ENSURE(sc_sap_solve_from(&r.p, &prm, w, v2, sol, g, &st2) == SC_SOLVE_OK);
+    ENSURE(st2.iterations == 0);
+    for (int i = 0; i < NV; i++) ENSURE(v2[i] == sol[i]);
+    /* a guess far away (higher cost) is ignored: the same iterates as without it */
+    for (int i = 0; i < NV; i++) v2[i] = 0.0, far[i] = 1e3 * (1.0 + i);
+    ENSURE(sc_sap_solve_from(&r.p, &prm, w, v2, far, g, &st2) == SC_SOLVE_OK);
+    ENSURE(st2.iterations == st.iterations);
+    for (int i = 0; i < NV; i++) ENSURE(v2[i] == sol[i]);
+    /* a non-finite guess is ignored too */
+    for (int i = 0; i < NV; i++) v2[i] = 0.0, far[i] = NAN;
+    ENSURE(sc_sap_solve_from(&r.p, &prm, w, v2, far, g, &st2) == SC_SOLVE_OK);
+    for (int i = 0; i < NV; i++) ENSURE(v2[i] == sol[i]);
+  }
+  sc_sap_work_free(w);
+}
+
+/* ---- the trace in a run's HDF5 file ---- */
+
+static int read_col(hid_t f, const char* path, hid_t type, void* buf, long cap, long* n,
+                    char* units) {
+  hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+  if (ds < 0) return 0;
+  hid_t sp = H5Dget_space(ds);
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(sp, dims, NULL);
+  H5Sclose(sp);
+  *n = (long)dims[0];
+  int ok = *n <= cap && (*n == 0 || H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+  units[0] = '\0';
+  if (H5Aexists(ds, "units") > 0) {
+    hid_t a = H5Aopen(ds, "units", H5P_DEFAULT), mt = H5Tcopy(H5T_C_S1);
+    char* s = NULL;
+    H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5T_CSET_UTF8);
+    if (H5Aread(a, mt, &s) >= 0 && s) {
+      snprintf(units, 32, "%s", s);
+      H5free_memory(s);
+    }
+    H5Tclose(mt);
+    H5Aclose(a);
+  }
+  H5Dclose(ds);
+  return ok;
+}
+
+#define MAXT 20000
+static double t_res[MAXT], t_alpha[MAXT], t_dcost[MAXT], f_res[200];
+static int64_t t_step[MAXT];
+static int32_t t_iter[MAXT], t_ls[MAXT], t_sep[MAXT], t_stick[MAXT], t_slide[MAXT],
+    t_changed[MAXT], f_iter[200], f_count[200];
+
+static void test_trace_in_hdf5(void) {
+  const char* sets[] = {"time.duration=0.3", "output.every=5", "output.solver_trace=true"};
+  char path[] = "/tmp/simc_test_sap_trace_XXXXXX";
+  int fd = mkstemp(path);
+  ENSURE(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  sc_model* m = NULL;
+  sc_data* d = NULL;
+  sc_h5* h = NULL;
+  sc_error err;
+  sc_h5_meta meta = {"test_sap_trace", "test", -1.0};
+  sc_status st = sc_scene_load("test/clutter64.yaml", sets, 3, &m, &err);
+  if (st == SC_OK) st = sc_data_create(m, &d, &err);
+  if (st == SC_OK) st = sc_sim_prepare(m, d, &err);
+  if (st == SC_OK) st = sc_forward(m, d, &err);
+  if (st == SC_OK) st = sc_h5_open(path, m, d, &meta, &h, &err);
+  if (st == SC_OK) st = sc_h5_write_frame(h, m, d, &err);
+  ENSURE(st == SC_OK);
+  ENSURE(d && d->solver_trace != NULL);
+  long n = st == SC_OK ? lround(m->opt.duration / m->opt.dt) : 0;
+  long step_allocs = 0;
+  for (long k = 0; k < n && st == SC_OK; k++) {
+    long a0 = sc_alloc_count();
+    st = sc_step(m, d, &err);
+    step_allocs += sc_alloc_count() - a0;
+    if (st == SC_OK && (k + 1) % m->opt.output_every == 0) st = sc_h5_write_frame(h, m, d, &err);
+  }
+  ENSURE(st == SC_OK);
+  /* the trace and the warm start's buffers are sized once: stepping allocates nothing */
+  ENSURE(step_allocs == 0);
+  if (h) ENSURE(sc_h5_close(h, "complete", &err) == SC_OK);
+  sc_data_free(d);
+  sc_model_free(m);
+
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  ENSURE(f >= 0);
+  if (f < 0) return;
+  long nt = 0, nf = 0, x = 0;
+  char u[32];
+  struct {
+    const char* path;
+    hid_t type;
+    void* buf;
+    const char* units;
+  } cols[] = {
+      {"/solver/trace/step", H5T_NATIVE_INT64, t_step, "1"},
+      {"/solver/trace/iteration", H5T_NATIVE_INT32, t_iter, "1"},
+      {"/solver/trace/residual", H5T_NATIVE_DOUBLE, t_res, "1"},
+      {"/solver/trace/alpha", H5T_NATIVE_DOUBLE, t_alpha, "1"},
+      {"/solver/trace/cost_decrease", H5T_NATIVE_DOUBLE, t_dcost, "J"},
+      {"/solver/trace/ls_evals", H5T_NATIVE_INT32, t_ls, "1"},
+      {"/solver/trace/n_separated", H5T_NATIVE_INT32, t_sep, "1"},
+      {"/solver/trace/n_stick", H5T_NATIVE_INT32, t_stick, "1"},
+      {"/solver/trace/n_slide", H5T_NATIVE_INT32, t_slide, "1"},
+      {"/solver/trace/n_changed", H5T_NATIVE_INT32, t_changed, "1"},
+  };
+  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+    long ni = 0;
+    ENSURE(read_col(f, cols[i].path, cols[i].type, cols[i].buf, MAXT, &ni, u));
+    ENSURE(!strcmp(u, cols[i].units));
+    if (i == 0) nt = ni;
+    ENSURE(ni == nt);
+  }
+  ENSURE(read_col(f, "/solver/iterations", H5T_NATIVE_INT32, f_iter, 200, &nf, u));
+  ENSURE(read_col(f, "/solver/residual", H5T_NATIVE_DOUBLE, f_res, 200, &x, u) && x == nf);
+  ENSURE(read_col(f, "/contact/count", H5T_NATIVE_INT32, f_count, 200, &x, u) && x == nf);
+  H5Fclose(f);
+  unlink(path);
+  ENSURE(nf == 61);
+  /* rows of frame k: step k * every, iterations 1 .. /solver/iterations[k] */
+  long row = 0, sum = 0;
+  int bad_rows = 0, bad_last = 0, bad_sum = 0, busy = 0;
+  for (long k = 0; k < nf; k++) {
+    long first = row;
+    while (row < nt && t_step[row] == 5 * k) row++;
+    long rows = row - first;
+    sum += f_iter[k];
+    bad_rows += rows != f_iter[k];
+    if (rows > 0) {
+      bad_last += t_res[row - 1] != f_res[k];
+      busy++;
+    }
+    for (long j = first; j < row; j++) {
+      bad_rows += t_iter[j] != j - first + 1;
+      bad_sum += t_sep[j] + t_stick[j] + t_slide[j] != f_count[k];
+    }
+  }
+  ENSURE(row == nt && sum == nt);
+  ENSURE(bad_rows == 0);
+  ENSURE(bad_last == 0);
+  ENSURE(bad_sum == 0);
+  ENSURE(busy > 10); /* the bodies land well within 0.3 s */
+  printf("  %ld trace rows over %ld recorded steps\n", nt, nf);
+}
+
+/* simc --trace-solver is output.solver_trace; without it there is no trace */
+static void test_cli_flag(void) {
+  const char* bin = getenv("BIN") ? getenv("BIN") : "bin";
+  char path[] = "/tmp/simc_test_sap_trace_cli_XXXXXX";
+  int fd = mkstemp(path);
+  ENSURE(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  char cmd[512];
+  for (int flag = 0; flag < 2; flag++) {
+    snprintf(cmd, sizeof cmd, "%s/simc test/clutter64.yaml -o %s --duration 0.2 --quiet %s", bin,
+             path, flag ? "--trace-solver" : "");
+    ENSURE(system(cmd) == 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ENSURE(f >= 0);
+    if (f < 0) continue;
+    ENSURE((H5Lexists(f, "/solver/trace", H5P_DEFAULT) > 0) == flag);
+    if (flag) {
+      long nt = 0, nf = 0;
+      char u[32];
+      ENSURE(read_col(f, "/solver/trace/iteration", H5T_NATIVE_INT32, t_iter, MAXT, &nt, u));
+      ENSURE(read_col(f, "/solver/iterations", H5T_NATIVE_INT32, f_iter, 200, &nf, u));
+      long sum = 0;
+      for (long k = 0; k < nf; k++) sum += f_iter[k];
+      ENSURE(nt == sum && nt > 0);
+    }
+    H5Fclose(f);
+  }
+  unlink(path);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  RUN(test_trace_rows_match_stats);
+  RUN(test_slip_curvature_same_minimizer);
+  RUN(test_second_guess);
+  RUN(test_trace_in_hdf5);
+  RUN(test_cli_flag);
+  return TEST_END();
+}
