@@ -52,7 +52,7 @@ if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2>"$tmp/mnt.err"; then
   "$SIMC" scenes/sphere_drop.yaml -o "$mnt/a.h5" --duration 20 --quiet 2>"$tmp/e"; rc=$?
   ok disk_full_exit3 "[ $rc = 3 ] && grep -q 'no space left for the output' '$tmp/e'"
   ok disk_full_status "status_of '$mnt/a.h5' | grep -q '^failed: no space left'"
-  read -r n verdict < <(check_cut "$mnt/a.h5" "$tmp/ref.h5")
+  res=$(check_cut "$mnt/a.h5" "$tmp/ref.h5"); read -r n verdict <<<"$res"
   echo "  full 1 MiB tmpfs: $n frames kept ($verdict)"
   ok disk_full_rows_consistent "[ '$verdict' = ok ] && [ ${n:-0} -gt 1000 ]"
   ok disk_full_no_lock_left "[ ! -e '$mnt/a.h5.lock' ]"
@@ -60,7 +60,7 @@ if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2>"$tmp/mnt.err"; then
   # a disk too small for even the first block: a valid, empty, failed file
   mount -t tmpfs -o size=256k tmpfs "$mnt"
   "$SIMC" scenes/sphere_drop.yaml -o "$mnt/a.h5" --duration 20 --quiet 2>"$tmp/e"; rc=$?
-  read -r n verdict < <(check_cut "$mnt/a.h5" "$tmp/ref.h5")
+  res=$(check_cut "$mnt/a.h5" "$tmp/ref.h5"); read -r n verdict <<<"$res"
   ok disk_tiny_exit3_valid "[ $rc = 3 ] && [ '$verdict' = ok ] && status_of '$mnt/a.h5' | grep -q '^failed: '"
   umount "$mnt"; mnt=""
 else
@@ -69,10 +69,26 @@ fi
 # the same through a file size limit (works without mount rights): SIGXFSZ
 # ignored, so writes past the limit fail with EFBIG
 (ulimit -f 1024; trap '' XFSZ; exec "$SIMC" scenes/sphere_drop.yaml -o "$tmp/fsize.h5" --duration 20 --quiet) 2>"$tmp/e"; rc=$?
-read -r n verdict < <(check_cut "$tmp/fsize.h5" "$tmp/ref.h5")
+res=$(check_cut "$tmp/fsize.h5" "$tmp/ref.h5"); read -r n verdict <<<"$res"
 echo "  1 MiB file size limit: $n frames kept ($verdict)"
 ok fsize_limit_exit3 "[ $rc = 3 ] && grep -q 'file size limit' '$tmp/e'"
 ok fsize_limit_rows_consistent "[ '$verdict' = ok ] && [ ${n:-0} -gt 1000 ] && status_of '$tmp/fsize.h5' | grep -q '^failed: '"
+
+# a write that fails inside HDF5 (the file system reported room): exit 3,
+# no crash in HDF5's exit handler, the file cut back to its last flush
+if ldd "$SIMC" 2>/dev/null | grep -q libasan; then
+  echo "SKIP hdf5_write_failure: LD_PRELOAD shim and AddressSanitizer do not mix"
+elif cc -shared -fPIC -O2 -o "$tmp/fault_pwrite.so" test/fault_pwrite.c -ldl 2>"$tmp/cc.err"; then
+  for lim in 300000 1000000 3000000; do
+    FAULT_PWRITE_LIMIT=$lim LD_PRELOAD="$tmp/fault_pwrite.so" "$SIMC" scenes/sphere_drop.yaml \
+      -o "$tmp/hw$lim.h5" --duration 20 --quiet 2>"$tmp/e"; rc=$?
+    res=$(check_cut "$tmp/hw$lim.h5" "$tmp/ref.h5"); read -r n verdict <<<"$res"
+    echo "  pwrite failing past $lim bytes: exit $rc, $n frames kept ($verdict)"
+    ok "hdf5_write_failure_$lim" "[ $rc = 3 ] && grep -q 'No space left on device' '$tmp/e' && [ '$verdict' = ok ] && status_of '$tmp/hw$lim.h5' | grep -q '^failed: HDF5: '"
+  done
+else
+  echo "FAIL hdf5_write_failure: cannot build the shim: $(head -1 "$tmp/cc.err")"
+fi
 
 # ---- two runs on one output ----
 "$SIMC" scenes/chain10.yaml -o "$tmp/two.h5" --duration 1000 --quiet 2>"$tmp/e1" &

@@ -19,6 +19,7 @@
 
 #include "io_h5/io_internal.h"
 
+#include <errno.h>
 #include <hdf5.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
@@ -86,10 +87,12 @@ static hid_t kind_file(kind k) {
   return k == K_F64 ? H5T_IEEE_F64LE : k == K_I32 ? H5T_STD_I32LE : H5T_STD_I64LE;
 }
 
-/* The innermost HDF5 error description (the most specific one). */
+/* The HDF5 error description to show: the system error's message when the
+ * stack holds one (say "No space left on device"), else the innermost
+ * (most specific) description. */
 static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
   char* out = data;
-  if (n != 0 || !e->desc) return 0;
+  if (!e->desc || out[256]) return 0;
   /* system errors read "..., errno = 2, error message = 'No such file ...', ...":
    * the quoted part is what the user needs */
   const char* msg = strstr(e->desc, "error message = '");
@@ -100,7 +103,8 @@ static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
     if (len > 255) len = 255;
     memcpy(out, msg, len);
     out[len] = '\0';
-  } else {
+    out[256] = 1; /* final */
+  } else if (n == 0) {
     strncpy(out, e->desc, 255);
     out[255] = '\0';
   }
@@ -108,8 +112,11 @@ static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
 }
 
 sc_status sc_h5_io_fail(const char* path, sc_error* err, const char* what, const char* obj) {
-  char detail[256] = "";
+  int sys = errno; /* the writer clears errno before its writes */
+  char detail[257] = ""; /* the message, and at [256] whether it is final */
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_first, detail);
+  /* some raw-data write paths fail without an HDF5 error record */
+  if (!detail[0] && sys != 0) snprintf(detail, 256, "%s", strerror(sys));
   H5Eclear2(H5E_DEFAULT);
   return sc_error_set(err, SC_ERR_IO, path, 0, 0, "HDF5: cannot %s %s%s%s", what, obj,
                       detail[0] ? ": " : "", detail);
@@ -222,9 +229,15 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
   hsize_t maxd[2] = {H5S_UNLIMITED, c->ncols > 0 ? (hsize_t)c->ncols : H5S_UNLIMITED};
   hsize_t chunk[2] = {chunk_rows(c), (hsize_t)(c->ncols > 0 ? c->ncols : 1)};
   hid_t s = H5Screate_simple(c->rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  int ok = s >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, c->rank, chunk) >= 0 &&
-           H5Pset_obj_track_times(dcpl, 0) >= 0;
-  if (ok) c->ds = H5Dcreate2(h->file, c->path, kind_file(c->k), s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+  /* no raw-data chunk cache: each block goes to the file in its own write,
+   * so a write that fails (full disk) leaves no dirty chunk behind that a
+   * later shrink or close would try, and fail, to write again */
+  int ok = s >= 0 && dcpl >= 0 && dapl >= 0 && H5Pset_chunk(dcpl, c->rank, chunk) >= 0 &&
+           H5Pset_obj_track_times(dcpl, 0) >= 0 &&
+           H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) >= 0;
+  if (ok) c->ds = H5Dcreate2(h->file, c->path, kind_file(c->k), s, H5P_DEFAULT, dcpl, dapl);
+  if (dapl >= 0) H5Pclose(dapl);
   ok = ok && c->ds >= 0 && attr_str(c->ds, "units", c->units);
   if (dcpl >= 0) H5Pclose(dcpl);
   if (s >= 0) H5Sclose(s);
@@ -238,6 +251,7 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
 
 /* extend c to start + n rows and write n buffered rows at start */
 static sc_status col_append(sc_h5* h, column* c, long start, int n, sc_error* err) {
+  errno = 0;
   hsize_t dims[2] = {(hsize_t)(start + n), (hsize_t)c->ncols};
   hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)n, (hsize_t)c->ncols};
   if (H5Dset_extent(c->ds, dims) < 0) goto fail;
@@ -333,6 +347,7 @@ static double seconds_since(const struct timespec* t0) {
 }
 
 static sc_status flush_file(sc_h5* h, sc_error* err) {
+  errno = 0;
   if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) {
     h->failed = 1;
     return sc_h5_io_fail(h->path, err, "flush", "the file");
