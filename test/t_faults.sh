@@ -131,6 +131,11 @@ h5copy -i "$tmp/other.h5" -o "$tmp/foreign.h5" -s /time -d /time 2>/dev/null
 ok o_foreign_hdf5_refused "[ $rc = 1 ] && grep -q 'not a simc output' '$tmp/e'"
 "$SIMC" scenes/spring_damper.yaml -o "$tmp/other.h5" --duration 0.01 --quiet; rc=$?
 ok o_simc_output_replaced "[ $rc = 0 ] && [ \"\$(status_of $tmp/other.h5)\" = complete ]"
+"$SIMC" scenes/spring_damper.yaml -o /dev/null --duration 0.01 --quiet 2>"$tmp/e"; rc=$?
+ok o_device_refused "[ $rc = 1 ] && grep -q 'not a regular file' '$tmp/e' && [ ! -e /dev/null.lock ]"
+mkdir "$tmp/adir"
+"$SIMC" scenes/spring_damper.yaml -o "$tmp/adir" --duration 0.01 --quiet 2>"$tmp/e"; rc=$?
+ok o_directory_refused "[ $rc = 1 ] && grep -q 'is a directory' '$tmp/e'"
 long="$tmp/$(printf 'd%.0s' $(seq 4100)).h5"
 "$SIMC" scenes/spring_damper.yaml -o "$long" --duration 0.01 --quiet 2>"$tmp/e"; rc=$?
 ok o_path_too_long "[ $rc = 1 ] && grep -q 'the path is 4[0-9]* characters long; the limit is 4095' '$tmp/e'"

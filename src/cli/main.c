@@ -204,21 +204,29 @@ static void unlock_output(int fd, const char* lockpath) {
   close(fd);
 }
 
-/* May OUT be (re)written?  Never the scene itself (also through a link);
- * an existing non-empty file only when it is a simc output or --force
- * (read under the lock: the file of a running writer is not looked at). */
-static int check_output(const char* out, const char* scene, int force) {
+/* May OUT be (re)written?  Never the scene itself (also through a link),
+ * only a regular file.  Checked before taking the lock. */
+static int check_output_path(const char* out, const char* scene) {
   struct stat so, ss;
   if (stat(out, &so) != 0) return 0; /* does not exist (or unreachable: the create says why) */
   if (stat(scene, &ss) == 0 && same_file(&so, &ss)) {
     fprintf(stderr, "simc: -o %s is the scene file itself; refusing to overwrite it\n", out);
     return EXIT_SCENE;
   }
-  if (S_ISDIR(so.st_mode)) {
-    fprintf(stderr, "simc: -o %s is a directory\n", out);
+  if (!S_ISREG(so.st_mode)) {
+    fprintf(stderr, "simc: -o %s is %s, not a regular file\n", out,
+            S_ISDIR(so.st_mode) ? "a directory" : "a device, pipe or socket");
     return EXIT_SCENE;
   }
-  if (force || !S_ISREG(so.st_mode) || so.st_size == 0) return 0;
+  return 0;
+}
+
+/* An existing non-empty OUT is replaced only when it is a simc output or
+ * with --force.  Read under the lock: a running writer's file is not
+ * looked at. */
+static int check_output(const char* out, int force) {
+  struct stat so;
+  if (stat(out, &so) != 0 || force || so.st_size == 0) return 0;
   if (sc_h5_is_simc_output(out) != 1) {
     fprintf(stderr,
             "simc: %s exists and is not a simc output file; refusing to replace it "
@@ -367,13 +375,10 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   char lockpath[4200];
   int lock_fd = -1, busy = 0;
-  int oc;
-  struct stat so, ss;
-  if (stat(out, &so) == 0 && stat(scene, &ss) == 0 && same_file(&so, &ss)) {
-    oc = check_output(out, scene, force); /* refuses without creating a lock */
-  } else {
+  int oc = check_output_path(out, scene);
+  if (oc == 0) {
     lock_fd = lock_output(out, lockpath, sizeof lockpath, &busy);
-    oc = lock_fd >= 0 ? check_output(out, scene, force) : EXIT_IO;
+    oc = lock_fd >= 0 ? check_output(out, force) : EXIT_IO;
   }
   if (oc != 0) {
     unlock_output(lock_fd, lockpath);
