@@ -73,7 +73,12 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
 
 /* Append one recorded frame from d: time, q, v, energies, contacts and solver
  * statistics.  Never allocates; writes a block to the file when the buffer is
- * full and flushes periodically. */
+ * full and flushes periodically.  Before writing a block it checks that the
+ * file system (and RLIMIT_FSIZE) has room for the block's rows, the chunks
+ * they first touch and 32 KiB of metadata; when not, it returns SC_ERR_IO
+ * ("no space left for the output: ...") without writing, so the file stays
+ * consistent for sc_h5_close.  Raw data is not cached by HDF5: every block
+ * reaches the file when written. */
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err);
 
 /* Write the buffered frames and H5Fflush the file.  Not async-signal-safe:
