@@ -163,17 +163,20 @@ static int lock_output(const char* out, char* lockpath, size_t n, int* busy) {
     fl.l_whence = SEEK_SET;
     if (fcntl(fd, F_SETLK, &fl) != 0) {
       int e = errno;
-      close(fd);
       if (e == EACCES || e == EAGAIN) {
+        close(fd);
         *busy = 1;
         fprintf(stderr,
                 "simc: %s: another simc run is writing this file (it holds %s); not touching "
                 "it\n",
                 out, lockpath);
-      } else {
-        fprintf(stderr, "simc: %s: cannot lock: %s\n", lockpath, strerror(e));
+        return -1;
       }
-      return -1;
+      /* a file system without locks (some network mounts): run unguarded */
+      fprintf(stderr,
+              "simc: warning: %s: cannot lock (%s); a second run on the same output would not "
+              "be detected\n",
+              lockpath, strerror(e));
     }
     /* the previous holder may have removed the lock file between our open
      * and our lock: then the lock is on a dead inode, try again */
