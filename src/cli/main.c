@@ -356,8 +356,10 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   if (nsteps < 0 || check) {
     if (nsteps > 0)
-      fprintf(stderr, "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s\n",
-              scene, m->nbody - 1, m->ngeom, m->nq, m->nv, nsteps, m->opt.dt);
+      fprintf(stderr,
+              "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s, "
+              "about %.3g MB of output without contact rows\n",
+              scene, m->nbody - 1, m->ngeom, m->nq, m->nv, nsteps, m->opt.dt, est_bytes / 1e6);
     sc_data_free(d);
     sc_model_free(m);
     return nsteps < 0 ? EXIT_SCENE : 0;
