@@ -66,3 +66,21 @@ rows=$(rows_of "$tmp/i.h5")
 ok interrupted_exit "[ $rc = 130 ]"
 ok interrupted_status "[ \"\$(status_of $tmp/i.h5)\" = interrupted ] && [ '${rows:-0}' -gt 10 ]"
 ok interrupted_rows_consistent "[ \"\$(rows_of $tmp/i.h5 /q)\" = '${rows:-x}' ]"
+
+# SIGTERM is an interruption too
+"$SIMC" scenes/chain10.yaml -o "$tmp/t.h5" --duration 1000 --quiet &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid; rc=$?
+ok sigterm_interrupted "[ $rc = 143 ] && [ \"\$(status_of $tmp/t.h5)\" = interrupted ] && [ \"\$(rows_of $tmp/t.h5 /v)\" = \"\$(rows_of $tmp/t.h5)\" ]"
+
+# SIGKILL: no chance to close, yet the file reads as of its last flush,
+# with status running and every dataset the same length
+"$SIMC" scenes/chain10.yaml -o "$tmp/k.h5" --duration 1000 --quiet &
+pid=$!
+sleep 3
+kill -KILL $pid
+wait $pid 2>/dev/null
+krows=$(rows_of "$tmp/k.h5")
+ok sigkill_readable_running "[ \"\$(status_of $tmp/k.h5)\" = running ] && [ '${krows:-0}' -gt 10 ] && [ \"\$(rows_of $tmp/k.h5 /energy/total)\" = '$krows' ] && [ \"\$(rows_of $tmp/k.h5 /q)\" = '$krows' ]"

@@ -1,7 +1,9 @@
 /* Integrator: observed order of each scheme against the exact spring-damper
  * solution, energy behaviour of the midpoint rule, conservation of angular
  * momentum for a free spinning body, damper work, no allocation. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "build_model.h"
 #include "dynamics/dynamics.h"
@@ -211,6 +213,31 @@ static void test_no_alloc_and_determinism(void) {
   ENSURE(memcmp(qa, qb, sizeof(double) * 3) == 0);
 }
 
+/* The fault guard: a non-finite coordinate or energy stops the run with a
+ * message naming it and the time; a state within range passes. */
+static void test_guard_names_nonfinite(void) {
+  sc_model* m = spring_damper(1, 100, 0, 0.1, 0);
+  sc_data* d = NULL;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK && sc_sim_prepare(m, d, &err) == SC_OK);
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  /* energies overflow for x = 1e160 although x itself is finite */
+  d->q[0] = 1e160;
+  sc_status st = sc_forward(m, d, &err);
+  if (st != SC_ERR_SIM) printf("  status %d\n", (int)st);
+  else printf("  %s\n", err.msg);
+  ENSURE(st == SC_ERR_SIM && strstr(err.msg, "non-finite") && strstr(err.msg, " energy "));
+  d->q[0] = 0.1;
+  d->v[0] = NAN;
+  ENSURE(sc_forward(m, d, &err) == SC_ERR_SIM && strstr(err.msg, "non-finite velocity") &&
+         strstr(err.msg, m->v_names[0]) && strstr(err.msg, "t = 0 s"));
+  printf("  %s\n", err.msg);
+  d->v[0] = 0;
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_order_explicit_euler);
@@ -222,5 +249,6 @@ int main(int argc, char** argv) {
   RUN(test_double_pendulum_energy_midpoint);
   RUN(test_free_body_conserves_momentum);
   RUN(test_no_alloc_and_determinism);
+  RUN(test_guard_names_nonfinite);
   return TEST_END();
 }

@@ -1,16 +1,25 @@
 /* simc: the command-line interface (DESIGN.md §2).
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
- *                   [--duration T] [--dt H] [--trace-solver] [--quiet] [--check] [--version]
+ *                   [--duration T] [--dt H] [--trace-solver] [--max-output BYTES] [--force]
+ *                   [--quiet] [--check] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
- * 3 I/O error.  Only this file prints or exits. */
+ * 3 I/O error.  Only this file prints or exits.
+ *
+ * The output is written in place (so a killed run leaves a readable file
+ * with status "running").  While it runs, OUT.lock next to it holds an
+ * exclusive fcntl lock (a second run on the same OUT refuses) and
+ * RESERVE_BYTES of space that the writer releases to close the file valid
+ * when the disk fills up; the lock file is removed at the end. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +31,13 @@
 #define EXIT_SCENE 1
 #define EXIT_SIM 2
 #define EXIT_IO 3
+
+/* The longest run accepted: more steps than this is a mistake in time.step
+ * or time.duration, not a simulation anyone waits for. */
+#define MAX_STEPS 1e10
+/* default --max-output: 10 GB */
+#define DEFAULT_MAX_OUTPUT 10e9
+#define RESERVE_BYTES 65536
 
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { interrupted = sig; }
@@ -35,8 +51,8 @@ static double now_seconds(void) {
 static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
-          "                       [--duration T] [--dt H] [--trace-solver] [--quiet] [--check]\n"
-          "                       [--version]\n"
+          "                       [--duration T] [--dt H] [--trace-solver] [--max-output BYTES]\n"
+          "                       [--force] [--quiet] [--check] [--version]\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
           "  --set KEY=VALUE    override a scene value by its dotted path, e.g.\n"
@@ -45,6 +61,9 @@ static void usage(FILE* f) {
           "  --dt H             time step, s (same as --set time.step=H)\n"
           "  --trace-solver     record every Newton iteration in /solver/trace\n"
           "                     (same as --set output.solver_trace=true)\n"
+          "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
+          "                     default 10G; 0: no limit)\n"
+          "  --force            replace an OUT.h5 that is not a simc output\n"
           "  --quiet            no progress and no summary line\n"
           "  --check            validate the scene and exit\n"
           "  --version          print the version and exit\n"
@@ -76,6 +95,153 @@ static void default_output(const char* scene, char* out, size_t n) {
   snprintf(out + len, n - len, ".h5");
 }
 
+/* "10G", "512k", "1e9": bytes (decimal suffixes); -1 when malformed */
+static double parse_size(const char* s) {
+  char* end;
+  errno = 0;
+  double x = strtod(s, &end);
+  if (end == s || errno != 0 || !isfinite(x) || x < 0) return -1;
+  double mult = 1;
+  if (*end) {
+    const char* u = "kMGT";
+    const char* p = strchr(u, *end);
+    if (!p || end[1] != '\0') return -1;
+    mult = pow(1e3, (double)(p - u + 1));
+  }
+  return x * mult;
+}
+
+/* steps = duration / dt, checked: finite, at most MAX_STEPS, and a whole
+ * number of steps (a run must end at time.duration, not past it).  Returns
+ * the count or -1 with a message on stderr. */
+static long step_count(const sc_model* m) {
+  double T = m->opt.duration, h = m->opt.dt;
+  double n = T / h;
+  if (!isfinite(n) || n > MAX_STEPS) {
+    fprintf(stderr,
+            "simc: time.duration %g s / time.step %g s = %g steps, more than the limit of %.0e "
+            "steps\n",
+            T, h, n, MAX_STEPS);
+    return -1;
+  }
+  double r = floor(n + 0.5);
+  if (fabs(n - r) > 1e-6 * (r > 1 ? r : 1) || r < 1) {
+    fprintf(stderr,
+            "simc: time.duration %g s is not a whole number of time.step %g s steps (%.9g); "
+            "the run would not end at %g s: choose a duration that is a multiple of the step\n",
+            T, h, n, T);
+    return -1;
+  }
+  return (long)r;
+}
+
+/* bytes of one recorded frame without its contact rows (io_h5's layout) */
+static double frame_bytes(const sc_model* m) {
+  return 8.0 * (1 + m->nq + m->nv + 5 + 2) + 8 /* start */ + 4.0 * 5 /* int32 columns */;
+}
+
+static int same_file(const struct stat* a, const struct stat* b) {
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Take OUT.lock (an exclusive fcntl lock, so a second run on the same OUT
+ * refuses) and fill it with the space reserve.  Returns the descriptor or
+ * -1 with a message on stderr. */
+static int lock_output(const char* out, char* lockpath, size_t n, int* busy) {
+  *busy = 0;
+  if ((size_t)snprintf(lockpath, n, "%s.lock", out) >= n) {
+    fprintf(stderr, "simc: %s: path too long for its lock file\n", out);
+    return -1;
+  }
+  for (int attempt = 0; attempt < 10; attempt++) {
+    int fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      fprintf(stderr, "simc: %s: cannot create the lock file: %s\n", lockpath, strerror(errno));
+      return -1;
+    }
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+      int e = errno;
+      if (e == EACCES || e == EAGAIN) {
+        close(fd);
+        *busy = 1;
+        fprintf(stderr,
+                "simc: %s: another simc run is writing this file (it holds %s); not touching "
+                "it\n",
+                out, lockpath);
+        return -1;
+      }
+      /* a file system without locks (some network mounts): run unguarded */
+      fprintf(stderr,
+              "simc: warning: %s: cannot lock (%s); a second run on the same output would not "
+              "be detected\n",
+              lockpath, strerror(e));
+    }
+    /* the previous holder may have removed the lock file between our open
+     * and our lock: then the lock is on a dead inode, try again */
+    struct stat a, b;
+    if (fstat(fd, &a) == 0 && stat(lockpath, &b) == 0 && same_file(&a, &b)) {
+      static const char zeros[4096];
+      int ok = ftruncate(fd, 0) == 0;
+      for (int i = 0; ok && i < RESERVE_BYTES / 4096; i++) ok = write(fd, zeros, sizeof zeros) == (ssize_t)sizeof zeros;
+      ok = ok && fsync(fd) == 0;
+      if (!ok) {
+        fprintf(stderr, "simc: %s: cannot reserve %d bytes next to the output: %s\n", lockpath,
+                RESERVE_BYTES, strerror(errno));
+        unlink(lockpath);
+        close(fd);
+        return -1;
+      }
+      return fd;
+    }
+    close(fd);
+  }
+  fprintf(stderr, "simc: %s: cannot take the lock (the file keeps changing)\n", lockpath);
+  return -1;
+}
+
+static void unlock_output(int fd, const char* lockpath) {
+  if (fd < 0) return;
+  unlink(lockpath); /* while still locked: a waiting run then retries on a fresh file */
+  close(fd);
+}
+
+/* May OUT be (re)written?  Never the scene itself (also through a link),
+ * only a regular file.  Checked before taking the lock. */
+static int check_output_path(const char* out, const char* scene) {
+  struct stat so, ss;
+  if (stat(out, &so) != 0) return 0; /* does not exist (or unreachable: the create says why) */
+  if (stat(scene, &ss) == 0 && same_file(&so, &ss)) {
+    fprintf(stderr, "simc: -o %s is the scene file itself; refusing to overwrite it\n", out);
+    return EXIT_SCENE;
+  }
+  if (!S_ISREG(so.st_mode)) {
+    fprintf(stderr, "simc: -o %s is %s, not a regular file\n", out,
+            S_ISDIR(so.st_mode) ? "a directory" : "a device, pipe or socket");
+    return EXIT_SCENE;
+  }
+  return 0;
+}
+
+/* An existing non-empty OUT is replaced only when it is a simc output or
+ * with --force.  Read under the lock: a running writer's file is not
+ * looked at. */
+static int check_output(const char* out, int force) {
+  struct stat so;
+  if (stat(out, &so) != 0 || force || so.st_size == 0) return 0;
+  if (sc_h5_is_simc_output(out) != 1) {
+    fprintf(stderr,
+            "simc: %s exists and is not a simc output file; refusing to replace it "
+            "(use --force to replace it anyway)\n",
+            out);
+    return EXIT_SCENE;
+  }
+  return 0;
+}
+
 static int exit_code(sc_status s) {
   switch (s) {
     case SC_OK: return 0;
@@ -95,7 +261,8 @@ static void print_error(const sc_error* err) {
 static int run(int argc, char** argv, const char** sets, char** owned, int* nowned_out) {
   const char* scene = NULL;
   const char* out_arg = NULL;
-  int quiet = 0, check = 0;
+  int quiet = 0, check = 0, force = 0;
+  double max_output = DEFAULT_MAX_OUTPUT;
   int nsets = 0, nowned = 0;
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
@@ -109,6 +276,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     } else if (strcmp(a, "-o") == 0) {
       if (!has_next) return arg_error("%s needs a file name", a);
       out_arg = argv[++i];
+      if (out_arg[0] == '\0') return arg_error("%s needs a file name", a);
     } else if (strcmp(a, "--set") == 0) {
       if (!has_next) return arg_error("%s needs KEY=VALUE", a);
       sets[nsets++] = argv[++i];
@@ -141,6 +309,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       quiet = 1;
     } else if (strcmp(a, "--check") == 0) {
       check = 1;
+    } else if (strcmp(a, "--force") == 0) {
+      force = 1;
+    } else if (strcmp(a, "--max-output") == 0) {
+      if (!has_next) return arg_error("%s needs a size in bytes", a);
+      max_output = parse_size(argv[++i]);
+      if (max_output < 0)
+        return arg_error("--max-output: expected a size in bytes such as 500M or 20G, got '%s'",
+                         argv[i]);
     } else if (a[0] == '-' && a[1] != '\0') {
       return arg_error("unknown option '%s'", a);
     } else if (!scene) {
@@ -171,19 +347,53 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     sc_model_free(m);
     return exit_code(st);
   }
-  if (check) {
-    fprintf(stderr, "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s\n", scene,
-           m->nbody - 1, m->ngeom, m->nq, m->nv, lround(m->opt.duration / m->opt.dt), m->opt.dt);
+  long nsteps = step_count(m);
+  int every = m->opt.output_every;
+  double est_bytes = ((double)(nsteps / every) + 1) * frame_bytes(m);
+  if (nsteps > 0 && max_output > 0 && est_bytes > max_output) {
+    fprintf(stderr,
+            "simc: %ld steps recorded every %d would write about %.3g bytes (without contact "
+            "rows), more than --max-output %.3g bytes; raise output.every, or pass "
+            "--max-output (0: no limit)\n",
+            nsteps, every, est_bytes, max_output);
+    nsteps = -1;
+  }
+  if (nsteps < 0 || check) {
+    if (nsteps > 0)
+      fprintf(stderr,
+              "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s, "
+              "about %.3g MB of output without contact rows\n",
+              scene, m->nbody - 1, m->ngeom, m->nq, m->nv, nsteps, m->opt.dt, est_bytes / 1e6);
     sc_data_free(d);
     sc_model_free(m);
-    return 0;
+    return nsteps < 0 ? EXIT_SCENE : 0;
   }
 
   char out[4096];
   if (out_arg) {
+    if (strlen(out_arg) >= sizeof out) {
+      fprintf(stderr, "simc: -o: the path is %zu characters long; the limit is %zu\n",
+              strlen(out_arg), sizeof out - 1);
+      sc_data_free(d);
+      sc_model_free(m);
+      return EXIT_SCENE;
+    }
     snprintf(out, sizeof out, "%s", out_arg);
   } else {
     default_output(scene, out, sizeof out);
+  }
+  char lockpath[4200];
+  int lock_fd = -1, busy = 0;
+  int oc = check_output_path(out, scene);
+  if (oc == 0) {
+    lock_fd = lock_output(out, lockpath, sizeof lockpath, &busy);
+    oc = lock_fd >= 0 ? check_output(out, force) : EXIT_IO;
+  }
+  if (oc != 0) {
+    unlock_output(lock_fd, lockpath);
+    sc_data_free(d);
+    sc_model_free(m);
+    return oc;
   }
   /* the command line, for provenance */
   size_t cl_len = 1;
@@ -193,18 +403,32 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (i) strcat(cmdline, " ");
     strcat(cmdline, argv[i]);
   }
-  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0};
+  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0, lock_fd};
   sc_h5* h5 = NULL;
-  st = sc_forward(m, d, &err);
-  if (st == SC_OK) st = sc_h5_open(out, m, d, &meta, &h5, &err);
-  if (st == SC_OK) st = sc_h5_write_frame(h5, m, d, &err);
-  if (st != SC_OK) {
-    print_error(&err);
-    if (h5) sc_h5_close(h5, "failed: could not write the initial frame", NULL);
+  /* an initial state that is already unusable (non-finite, interpenetrating)
+   * is recorded as row 0 of a failed run */
+  sc_status fst = sc_forward(m, d, &err);
+  sc_error oerr;
+  sc_error_clear(&oerr);
+  st = sc_h5_open(out, m, d, &meta, &h5, &oerr);
+  if (st == SC_OK) st = sc_h5_write_frame(h5, m, d, &oerr);
+  if (st != SC_OK || fst != SC_OK) {
+    char status0[1100];
+    if (fst != SC_OK) {
+      char buf[1200];
+      sc_error_format(&err, buf, sizeof buf);
+      fprintf(stderr, "simc: simulation failed: %s\n", buf);
+      snprintf(status0, sizeof status0, "failed: %s", err.msg);
+    } else {
+      print_error(&oerr);
+      snprintf(status0, sizeof status0, "failed: %s", oerr.msg);
+    }
+    if (h5) sc_h5_close(h5, status0, NULL);
+    unlock_output(lock_fd, lockpath);
     free(cmdline);
     sc_data_free(d);
     sc_model_free(m);
-    return exit_code(st);
+    return st != SC_OK ? exit_code(st) : exit_code(fst);
   }
 
   struct sigaction sa;
@@ -213,8 +437,6 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 
-  long nsteps = lround(m->opt.duration / m->opt.dt);
-  int every = m->opt.output_every;
   int progress = !quiet && isatty(2);
   double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
   double E0 = d->e_kinetic + d->e_gravity + d->e_spring;
@@ -225,6 +447,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   long* hist = calloc((size_t)hist_n, sizeof *hist);
   if (!hist) {
     fprintf(stderr, "simc: out of memory\n");
+    sc_h5_close(h5, "failed: out of memory", NULL);
+    unlock_output(lock_fd, lockpath);
     free(cmdline);
     sc_data_free(d);
     sc_model_free(m);
@@ -286,8 +510,9 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   sc_error cerr;
   if (sc_h5_close(h5, status, &cerr) != SC_OK) {
     print_error(&cerr);
-    if (code == 0) code = EXIT_IO;
+    if (code == 0 || code >= 128) code = EXIT_IO;
   }
+  unlock_output(lock_fd, lockpath);
   long median_iter = 0;
   for (long acc = 0, i = 0; i < hist_n; i++) {
     acc += hist[i];
@@ -298,7 +523,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   free(hist);
   /* warnings are counted during the run and said once, at the end */
-  if (d->warning[SC_WARN_CONTACT])
+  if (d->warning[SC_WARN_CONTACT] && m->opt.on_failure == SC_ON_FAILURE_WARN)
     fprintf(stderr,
             "simc: warning: the %s contact solver did not converge in %d steps "
             "(contact.on_failure: warn kept the last iterate; see /solver/status)\n",
@@ -329,6 +554,9 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
 
 int main(int argc, char** argv) {
   sc_la_single_thread();
+  /* a closed stderr or stdout pipe must not kill the run: writes fail with
+   * EPIPE, the output file is still closed and the exit code is simc's */
+  signal(SIGPIPE, SIG_IGN);
   /* overrides: every --set plus the shorthand options, in order */
   const char** sets = calloc((size_t)argc + 1, sizeof *sets);
   char** owned = calloc((size_t)argc + 1, sizeof *owned);

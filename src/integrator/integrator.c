@@ -66,10 +66,62 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int all_finite(int n, const double* x) {
-  for (int i = 0; i < n; i++)
-    if (!isfinite(x[i])) return 0;
-  return 1;
+/* ---- fault guards: a state that is not a plausible result stops the run
+ * instead of being recorded as one ---- */
+
+/* q, v and the energies finite; every quaternion of unit length (a
+ * quaternion renormalized from infinite components comes out zero or NaN) */
+static sc_status guard_state(const sc_model* m, const sc_data* d, sc_error* err) {
+  for (int i = 0; i < m->nq; i++)
+    if (!isfinite(d->q[i]))
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: non-finite position %s = %g (diverged)", d->time,
+                          m->q_names[i], d->q[i]);
+  for (int i = 0; i < m->nv; i++)
+    if (!isfinite(d->v[i]))
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: non-finite velocity %s = %g (diverged)", d->time,
+                          m->v_names[i], d->v[i]);
+  for (int j = 0; j < m->njnt; j++) {
+    int qa = m->jnt_qadr[j];
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    if (m->jnt_type[j] == SC_JOINT_FREE) qa += 3;
+    const double* qq = d->q + qa;
+    double n = sqrt(qq[0] * qq[0] + qq[1] * qq[1] + qq[2] * qq[2] + qq[3] * qq[3]);
+    if (!(fabs(n - 1) < 1e-6))
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: non-finite orientation: quaternion of joint %s has "
+                          "norm %g (the rotation diverged)",
+                          d->time, m->jnt_name[j], n);
+  }
+  const double e[4] = {d->e_kinetic, d->e_gravity, d->e_spring, d->e_damper + d->e_contact};
+  static const char* en[4] = {"kinetic", "gravity", "spring", "dissipated"};
+  for (int i = 0; i < 4; i++)
+    if (!isfinite(e[i]))
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: non-finite %s energy %g J (velocities too large for "
+                          "double precision)",
+                          d->time, en[i], e[i]);
+  return SC_OK;
+}
+
+/* A rigid-body contact deeper than the smaller geometry's bounding radius
+ * means a body passed through another (a step too long for the approach
+ * speed): no compliant contact can make that a meaningful result. */
+static sc_status guard_penetration(const sc_model* m, const sc_data* d, sc_error* err) {
+  for (int i = 0; i < d->ncon; i++) {
+    const sc_contact* c = &d->contact[i];
+    double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
+    double r = ra < rb ? ra : rb;
+    if (-c->dist > r)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: implausible penetration %.3g m between bodies %s and %s "
+                          "(more than the smaller geometry's bounding radius %.3g m): the bodies "
+                          "passed through each other; reduce time.step",
+                          d->time, -c->dist, m->body_name[c->body[0]], m->body_name[c->body[1]],
+                          r);
+  }
+  return SC_OK;
 }
 
 /* q^tq for velocities vq (= v^tvq): q0 + tq dt N(q^tq) vq, two passes */
@@ -428,7 +480,6 @@ static void detect(const sc_model* m, sc_data* d) {
 }
 
 sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
-  (void)err;
   d->damper_power = state_quantities(m, d);
   detect(m, d);
   sc_contact_jacobian(m, d);
@@ -439,7 +490,9 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
   }
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   if (d->solver_trace) d->solver_trace->n = 0;
-  return SC_OK;
+  sc_status st = guard_state(m, d, err);
+  if (st == SC_OK) st = guard_penetration(m, d, err);
+  return st;
 }
 
 sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
@@ -456,10 +509,12 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   detect(m, d);
   sc_contact_jacobian(m, d);
   int nc = d->ncon;
+  sc_status st = guard_penetration(m, d, err);
+  if (st != SC_OK) return st;
   sc_contact_velocity(m, d, v0, d->vc0);
 
   /* 2-3 free motion and A */
-  sc_status st = free_motion(m, d, err);
+  st = free_motion(m, d, err);
   if (st != SC_OK) return st;
 
   /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
@@ -528,14 +583,13 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   d->time = (double)(d->step + 1) * dt;
   d->step++;
 
-  if (!all_finite(m->nq, d->q) || !all_finite(nv, d->v))
-    return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
-                        "t = %.9g s: the state became non-finite (diverged)", d->time);
+  /* (energies still those of the previous state: finite) */
+  if ((st = guard_state(m, d, err)) != SC_OK) return st;
 
   /* 6 energies of the new state; damper work by the trapezoidal rule */
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
-  return SC_OK;
+  return guard_state(m, d, err);
 }

@@ -19,10 +19,16 @@
 
 #include "io_h5/io_internal.h"
 
+#include <errno.h>
 #include <hdf5.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* per-frame datasets */
 enum {
@@ -64,6 +70,10 @@ struct sc_h5 {
   int fcap, ccap, tcap;  /* buffer capacities: frames, contact rows, trace rows */
   int nbuf, ncbuf, ntbuf; /* buffered frames, contact rows, trace rows */
   long nfile, ncfile, ntfile; /* rows already in the file */
+  long nsafe, ncsafe, ntsafe; /* rows on disk as of the last successful H5Fflush */
+  int failed;            /* nothing more is written: 1 a write or flush failed,
+                            2 stopped before a block that might not fit */
+  int reserve_fd;        /* file whose bytes are released before the last close (-1) */
   int blocks_since_flush;
   double flush_seconds;  /* <= 0: no time-based flush */
   struct timespec last_flush;
@@ -73,6 +83,8 @@ struct sc_h5 {
 #define DEFAULT_FLUSH_SECONDS 2.0
 #define CONTACT_ROWS_CAP 16384
 #define TRACE_ROWS_CAP 4096
+/* file growth allowed for metadata (chunk indexes, heaps, headers) per block */
+#define METADATA_MARGIN 32768.0
 
 static size_t kind_size(kind k) { return k == K_I32 ? sizeof(int32_t) : 8; }
 static hid_t kind_mem(kind k) {
@@ -83,10 +95,12 @@ static hid_t kind_file(kind k) {
   return k == K_F64 ? H5T_IEEE_F64LE : k == K_I32 ? H5T_STD_I32LE : H5T_STD_I64LE;
 }
 
-/* The innermost HDF5 error description (the most specific one). */
+/* The HDF5 error description to show: the system error's message when the
+ * stack holds one (say "No space left on device"), else the innermost
+ * (most specific) description. */
 static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
   char* out = data;
-  if (n != 0 || !e->desc) return 0;
+  if (!e->desc || out[256]) return 0;
   /* system errors read "..., errno = 2, error message = 'No such file ...', ...":
    * the quoted part is what the user needs */
   const char* msg = strstr(e->desc, "error message = '");
@@ -97,7 +111,8 @@ static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
     if (len > 255) len = 255;
     memcpy(out, msg, len);
     out[len] = '\0';
-  } else {
+    out[256] = 1; /* final */
+  } else if (n == 0) {
     strncpy(out, e->desc, 255);
     out[255] = '\0';
   }
@@ -105,8 +120,11 @@ static herr_t walk_first(unsigned n, const H5E_error2_t* e, void* data) {
 }
 
 sc_status sc_h5_io_fail(const char* path, sc_error* err, const char* what, const char* obj) {
-  char detail[256] = "";
+  int sys = errno; /* the writer clears errno before its writes */
+  char detail[257] = ""; /* the message, and at [256] whether it is final */
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_first, detail);
+  /* some raw-data write paths fail without an HDF5 error record */
+  if (!detail[0] && sys != 0) snprintf(detail, 256, "%s", strerror(sys));
   H5Eclear2(H5E_DEFAULT);
   return sc_error_set(err, SC_ERR_IO, path, 0, 0, "HDF5: cannot %s %s%s%s", what, obj,
                       detail[0] ? ": " : "", detail);
@@ -219,9 +237,15 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
   hsize_t maxd[2] = {H5S_UNLIMITED, c->ncols > 0 ? (hsize_t)c->ncols : H5S_UNLIMITED};
   hsize_t chunk[2] = {chunk_rows(c), (hsize_t)(c->ncols > 0 ? c->ncols : 1)};
   hid_t s = H5Screate_simple(c->rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  int ok = s >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, c->rank, chunk) >= 0 &&
-           H5Pset_obj_track_times(dcpl, 0) >= 0;
-  if (ok) c->ds = H5Dcreate2(h->file, c->path, kind_file(c->k), s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+  /* no raw-data chunk cache: each block goes to the file in its own write,
+   * so a write that fails (full disk) leaves no dirty chunk behind that a
+   * later shrink or close would try, and fail, to write again */
+  int ok = s >= 0 && dcpl >= 0 && dapl >= 0 && H5Pset_chunk(dcpl, c->rank, chunk) >= 0 &&
+           H5Pset_obj_track_times(dcpl, 0) >= 0 &&
+           H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) >= 0;
+  if (ok) c->ds = H5Dcreate2(h->file, c->path, kind_file(c->k), s, H5P_DEFAULT, dcpl, dapl);
+  if (dapl >= 0) H5Pclose(dapl);
   ok = ok && c->ds >= 0 && attr_str(c->ds, "units", c->units);
   if (dcpl >= 0) H5Pclose(dcpl);
   if (s >= 0) H5Sclose(s);
@@ -235,6 +259,7 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
 
 /* extend c to start + n rows and write n buffered rows at start */
 static sc_status col_append(sc_h5* h, column* c, long start, int n, sc_error* err) {
+  errno = 0;
   hsize_t dims[2] = {(hsize_t)(start + n), (hsize_t)c->ncols};
   hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)n, (hsize_t)c->ncols};
   if (H5Dset_extent(c->ds, dims) < 0) goto fail;
@@ -253,27 +278,78 @@ fail:;
   return sc_h5_io_fail(h->path, err, "append to", obj);
 }
 
+/* Bytes the next block and a flush may add to the file, at most: the rows,
+ * one fresh chunk per dataset, and the metadata. */
+static double block_need(const sc_h5* h) {
+  double need = METADATA_MARGIN;
+  for (int i = 0; i < NF + NC + NT; i++) {
+    const column* c = i < NF ? &h->fr[i] : (i < NF + NC ? &h->ct[i - NF] : &h->tr[i - NF - NC]);
+    if (!c->present || (i >= NF + NC && !h->trace)) continue;
+    double row = (double)kind_size(c->k) * (c->ncols > 0 ? c->ncols : 1);
+    long n0 = i < NF ? h->nfile : (i < NF + NC ? h->ncfile : h->ntfile);
+    long n = i < NF ? h->nbuf : (i < NF + NC ? h->ncbuf : h->ntbuf);
+    long cr = (long)chunk_rows(c);
+    long fresh = (n0 + n + cr - 1) / cr - (n0 + cr - 1) / cr; /* chunks first touched */
+    need += row * (double)(fresh * cr);
+  }
+  return need;
+}
+
+/* Room for the next block?  HDF5 does not recover from a write that fails
+ * half-way (full disk, file size limit): its later flushes fail too and the
+ * file may be left unreadable.  So the writer stops before, while the file
+ * is still consistent, and closes it with the space held in reserve. */
+static sc_status check_space(sc_h5* h, sc_error* err) {
+  double need = block_need(h), avail = INFINITY;
+  const char* what = "free space on the file system";
+  struct statvfs vfs;
+  int fd = -1;
+  void* handle = NULL;
+  if (H5Fget_vfd_handle(h->file, H5P_DEFAULT, &handle) >= 0 && handle) fd = *(int*)handle;
+  if (fd >= 0 && fstatvfs(fd, &vfs) == 0) avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+  struct rlimit rl;
+  hsize_t size = 0;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      H5Fget_filesize(h->file, &size) >= 0) {
+    double room = (double)rl.rlim_cur - (double)size;
+    if (room < avail) {
+      avail = room;
+      what = "room under the file size limit (RLIMIT_FSIZE)";
+    }
+  }
+  H5Eclear2(H5E_DEFAULT);
+  if (avail >= need) return SC_OK;
+  h->failed = 2;
+  return sc_error_set(err, SC_ERR_IO, h->path, 0, 0,
+                      "no space left for the output: %.0f bytes of %s, the next block of frames "
+                      "needs up to %.0f",
+                      avail > 0 ? avail : 0.0, what, need);
+}
+
 /* append the buffered frames, contact rows and trace rows */
 static sc_status write_block(sc_h5* h, sc_error* err) {
   if (h->nbuf == 0 && h->ncbuf == 0 && h->ntbuf == 0) return SC_OK;
-  sc_status st;
+  sc_status st = check_space(h, err);
+  if (st != SC_OK) return st;
   for (int i = 0; i < NT && h->trace; i++)
-    if ((st = col_append(h, &h->tr[i], h->ntfile, h->ntbuf, err)) != SC_OK) return st;
-  h->ntfile += h->ntbuf;
-  h->ntbuf = 0;
+    if ((st = col_append(h, &h->tr[i], h->ntfile, h->ntbuf, err)) != SC_OK) goto fail;
   for (int i = 0; i < NC; i++) {
     if (!h->ct[i].present) continue;
-    if ((st = col_append(h, &h->ct[i], h->ncfile, h->ncbuf, err)) != SC_OK) return st;
+    if ((st = col_append(h, &h->ct[i], h->ncfile, h->ncbuf, err)) != SC_OK) goto fail;
   }
   for (int i = 0; i < NF; i++) {
     if (!h->fr[i].present) continue;
-    if ((st = col_append(h, &h->fr[i], h->nfile, h->nbuf, err)) != SC_OK) return st;
+    if ((st = col_append(h, &h->fr[i], h->nfile, h->nbuf, err)) != SC_OK) goto fail;
   }
   h->nfile += h->nbuf;
   h->ncfile += h->ncbuf;
-  h->nbuf = h->ncbuf = 0;
+  h->ntfile += h->ntbuf;
+  h->nbuf = h->ncbuf = h->ntbuf = 0;
   h->blocks_since_flush++;
   return SC_OK;
+fail:
+  h->failed = 1;
+  return st;
 }
 
 static double seconds_since(const struct timespec* t0) {
@@ -283,13 +359,28 @@ static double seconds_since(const struct timespec* t0) {
 }
 
 static sc_status flush_file(sc_h5* h, sc_error* err) {
-  if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) return sc_h5_io_fail(h->path, err, "flush", "the file");
+  errno = 0;
+  if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) {
+    h->failed = 1;
+    return sc_h5_io_fail(h->path, err, "flush", "the file");
+  }
+  h->nsafe = h->nfile;
+  h->ncsafe = h->ncfile;
+  h->ntsafe = h->ntfile;
   h->blocks_since_flush = 0;
   clock_gettime(CLOCK_MONOTONIC, &h->last_flush);
   return SC_OK;
 }
 
+/* a handle that failed to write refuses further writes: the rows of a
+ * partial block must not be appended after rows that never reached the disk */
+static sc_status refuse_failed(const sc_h5* h, sc_error* err) {
+  return sc_error_set(err, SC_ERR_IO, h->path, 0, 0,
+                      "HDF5: an earlier write to the file failed; nothing more is written");
+}
+
 sc_status sc_h5_flush(sc_h5* h, sc_error* err) {
+  if (h->failed) return refuse_failed(h, err);
   sc_status st = write_block(h, err);
   if (st != SC_OK) return st;
   return flush_file(h, err);
@@ -403,11 +494,17 @@ static sc_status trace_create(sc_h5* h, const sc_model* m, sc_error* err) {
 sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
                      const sc_h5_meta* meta, sc_h5** out, sc_error* err) {
   *out = NULL;
+  /* a file that could not be closed (full disk) stays open in HDF5, and the
+   * library's own exit handler then crashes trying to close it again: the
+   * process's exit reclaims everything anyway.  (Effective when this is the
+   * first HDF5 call of the process, as it is in simc.) */
+  H5dont_atexit();
   /* the library reports errors as values; HDF5 must not print them */
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   sc_h5* h = sc_calloc(1, sizeof *h);
   if (!h) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
   h->file = -1;
+  h->reserve_fd = meta && meta->reserve_fd > 0 ? meta->reserve_fd : -1;
   for (int i = 0; i < NF; i++) h->fr[i].ds = -1;
   for (int i = 0; i < NC; i++) h->ct[i].ds = -1;
   for (int i = 0; i < NT; i++) h->tr[i].ds = -1;
@@ -523,6 +620,7 @@ fail:
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err) {
   (void)m;
   sc_status st;
+  if (h->failed) return refuse_failed(h, err);
   int nc = h->contacts ? d->ncon : 0;
   if (d->ncon < 0 || nc > h->ccap)
     return sc_error_set(err, SC_ERR_CAPACITY, h->path, 0, 0,
@@ -598,9 +696,48 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
 
 long sc_h5_frames(const sc_h5* h) { return h->nfile + h->nbuf; }
 
+/* Set every per-frame dataset to nf rows, every contact dataset to nc rows
+ * and every trace dataset to nt rows; 0 when all succeeded. */
+static int cut_back(sc_h5* h, long nf, long nc, long nt) {
+  int bad = 0;
+  for (int i = 0; i < NT && h->trace; i++)
+    if (h->tr[i].ds >= 0) {
+      hsize_t dims[2] = {(hsize_t)nt, (hsize_t)h->tr[i].ncols};
+      bad |= H5Dset_extent(h->tr[i].ds, dims) < 0;
+    }
+  for (int i = 0; i < NF; i++)
+    if (h->fr[i].present && h->fr[i].ds >= 0) {
+      hsize_t dims[2] = {(hsize_t)nf, (hsize_t)h->fr[i].ncols};
+      bad |= H5Dset_extent(h->fr[i].ds, dims) < 0;
+    }
+  for (int i = 0; i < NC; i++)
+    if (h->ct[i].present && h->ct[i].ds >= 0) {
+      hsize_t dims[2] = {(hsize_t)nc, (hsize_t)h->ct[i].ncols};
+      bad |= H5Dset_extent(h->ct[i].ds, dims) < 0;
+    }
+  H5Eclear2(H5E_DEFAULT);
+  return bad;
+}
+
 sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
   if (!h) return SC_OK;
-  sc_status st = write_block(h, err);
+  sc_status st = h->failed ? SC_OK : write_block(h, err);
+  if (h->failed) {
+    /* the space held in reserve lets the final metadata reach a full disk */
+    if (h->reserve_fd >= 0 && ftruncate(h->reserve_fd, 0) != 0) { /* nothing more to free */ }
+    /* after a failed HDF5 write (HDF5 cannot be trusted to flush again after
+     * a failed flush) the frames kept are those of the last successful flush;
+     * when the writer stopped in time, every block written */
+    long kept = h->nfile;
+    if (h->failed == 1) {
+      kept = h->nsafe;
+      cut_back(h, h->nsafe, h->ncsafe, h->ntsafe);
+    }
+    if (st == SC_OK)
+      st = sc_error_set(err, SC_ERR_IO, h->path, 0, 0,
+                        "%s; the file keeps the first %ld recorded frames",
+                        h->failed == 1 ? "HDF5: a write failed" : "output stopped", kept);
+  }
   if (!attr_str(h->file, "status", status ? status : "unknown") && st == SC_OK)
     st = sc_h5_io_fail(h->path, err, "write", "root attribute status");
   for (int i = 0; i < NF; i++)
@@ -619,7 +756,50 @@ sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {
       h->tr[i].ds = -1;
     }
   if (H5Fclose(h->file) < 0 && st == SC_OK) st = sc_h5_io_fail(h->path, err, "close", "the file");
+  H5Eclear2(H5E_DEFAULT);
   h->file = -1;
   free_handle(h);
   return st;
+}
+
+int sc_h5_is_simc_output(const char* path) {
+  H5dont_atexit();
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  /* the signature first: H5Fopen on an arbitrary file is slower and noisier */
+  FILE* fp = fopen(path, "rb");
+  if (!fp) return -1;
+  unsigned char sig[8];
+  size_t n = fread(sig, 1, sizeof sig, fp);
+  fclose(fp);
+  if (n != sizeof sig || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0) return 0;
+  /* a file a killed writer left behind may still carry HDF5's own lock
+   * marks: read it without locking (simc's lock is held by the caller) */
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fapl >= 0) H5Pclose(fapl);
+  if (f < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return 0;
+  }
+  int yes = 0;
+  if (H5Aexists(f, "format") > 0) {
+    hid_t a = H5Aopen(f, "format", H5P_DEFAULT);
+    hid_t t = vlen_str_type();
+    if (a >= 0 && t >= 0) {
+      hid_t at = H5Aget_type(a);
+      char* val = NULL;
+      if (at >= 0 && H5Tget_class(at) == H5T_STRING && H5Tis_variable_str(at) > 0 &&
+          H5Aread(a, t, &val) >= 0 && val) {
+        yes = strcmp(val, "simc-trajectory") == 0;
+        H5free_memory(val);
+      }
+      if (at >= 0) H5Tclose(at);
+    }
+    if (t >= 0) H5Tclose(t);
+    if (a >= 0) H5Aclose(a);
+  }
+  H5Fclose(f);
+  H5Eclear2(H5E_DEFAULT);
+  return yes;
 }

@@ -57,6 +57,11 @@ typedef struct sc_h5_meta {
    * disables time-based flushes, so flush points depend only on the frame
    * count and the file bytes are reproducible. */
   double flush_seconds;
+  /* A file descriptor (> 0; 0 or less: none, so a zero-initialized meta has
+   * none) of a file holding space in reserve on the output's file system.  After a failed write
+   * (full disk) the writer truncates it to 0 before the final metadata
+   * write and close, so the file can still be closed valid. */
+  int reserve_fd;
 } sc_h5_meta;
 
 /* Create the file (truncating), write the root attributes (status "running"),
@@ -68,7 +73,12 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
 
 /* Append one recorded frame from d: time, q, v, energies, contacts and solver
  * statistics.  Never allocates; writes a block to the file when the buffer is
- * full and flushes periodically. */
+ * full and flushes periodically.  Before writing a block it checks that the
+ * file system (and RLIMIT_FSIZE) has room for the block's rows, the chunks
+ * they first touch and 32 KiB of metadata; when not, it returns SC_ERR_IO
+ * ("no space left for the output: ...") without writing, so the file stays
+ * consistent for sc_h5_close.  Raw data is not cached by HDF5: every block
+ * reaches the file when written. */
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err);
 
 /* Write the buffered frames and H5Fflush the file.  Not async-signal-safe:
@@ -77,8 +87,16 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
 sc_status sc_h5_flush(sc_h5* h, sc_error* err);
 
 /* Flush, set the root attribute status ("complete", "failed: <reason>",
- * "interrupted") and close.  Always frees h (NULL is fine), even on error. */
+ * "interrupted") and close.  Always frees h (NULL is fine), even on error.
+ * After any failed write or flush (the handle then refuses more writes),
+ * close releases the reserve, cuts every dataset back to the frames of the
+ * last successful flush (all datasets the same length, all of them on
+ * disk), still writes the status and returns SC_ERR_IO. */
 sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err);
+
+/* 1 when path is an HDF5 file whose root attribute format is
+ * "simc-trajectory", 0 when it is not, -1 when it cannot be read. */
+int sc_h5_is_simc_output(const char* path);
 
 /* Frames appended so far (written or buffered). */
 long sc_h5_frames(const sc_h5* h);
