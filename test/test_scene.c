@@ -453,9 +453,18 @@ static void test_hostile_documents(void) {
   for (size_t i = 0; i < nz; i++) o2 += (size_t)sprintf(wide + o2, "0,");
   sprintf(wide + o2 - 1, "]");
   ENSURE(load_error(wide, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
-  ENSURE_PREFIX(e, "t.yaml:1:");
-  ENSURE(strstr(e, "too many YAML nodes") != NULL);
+  /* nodes: the root map, "name", the list, then zero k is node k + 4 at
+   * column 8 + 2k; the first node past the cap is the one reported */
+  size_t cap = sc_scene_max_nodes(strlen(wide));
+  ENSURE(cap == 10000 + strlen(wide) / 4 && cap < nz);
+  char want[64];
+  snprintf(want, sizeof want, "t.yaml:1:%zu: too many YAML nodes", 8 + 2 * (cap + 1 - 4));
+  ENSURE_PREFIX(e, want);
   free(wide);
+  /* the cap scales with the document and stops at SC_SCENE_MAX_NODES */
+  ENSURE(sc_scene_max_nodes(0) == 10000);
+  ENSURE(sc_scene_max_nodes(8u << 20) == 10000 + (2u << 20));
+  ENSURE(sc_scene_max_nodes(SC_SCENE_MAX_BYTES) == SC_SCENE_MAX_NODES);
   /* an override path cannot nest without bound */
   char key[600];
   for (int i = 0; i < 200; i++) memcpy(key + 2 * i, "a.", 2);
@@ -609,6 +618,43 @@ static void test_inertia_checks(void) {
   sc_model_free(m);
 }
 
+/* a UTF-8 byte-order mark is skipped, and locations after it are unchanged */
+static void test_bom(void) {
+  const char* body = "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies: []\n";
+  char s[256];
+  snprintf(s, sizeof s, "\xEF\xBB\xBF%s", body);
+  sc_model* m = load(s, NULL, 0);
+  ENSURE(m != NULL);
+  sc_model_free(m);
+  char e[1200];
+  ENSURE(load_error("\xEF\xBB\xBFsimc: 2\n", NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:7: simc: unsupported scene version 2");
+  /* only at the start: a BOM inside the document stays an error */
+  ENSURE(load_error("simc: 1\n\xEF\xBB\xBFtime: 1\n", NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:2:");
+}
+
+/* subnormal and underflowing numbers are finite and accepted as strtod reads
+ * them; overflow, inf and nan are refused */
+static void test_number_range(void) {
+  char s[512], e[1200];
+  const char* fmt = "simc: 1\ntime: {step: 0.001, duration: 1}\ncontact: {margin: %s}\n";
+  const char* ok[] = {"1e-310", "4.9e-324", "2.2250738585072014e-308", "1e-400", "-0.0"};
+  for (int i = 0; i < 5; i++) {
+    snprintf(s, sizeof s, fmt, ok[i]);
+    sc_model* m = load(s, NULL, 0);
+    ENSURE(m != NULL);
+    if (m) ENSURE(m->opt.margin == fabs(strtod(ok[i], NULL)));
+    sc_model_free(m);
+  }
+  const char* bad[] = {"1e400", "-1e309", ".inf", ".nan"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(s, sizeof s, fmt, bad[i]);
+    ENSURE(load_error(s, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+    ENSURE_PREFIX(e, "t.yaml:3:19: contact.margin: must be a finite number");
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_counts_order_and_addresses);
@@ -624,5 +670,7 @@ int main(int argc, char** argv) {
   RUN(test_roundtrip_and_springs);
   RUN(test_file_io);
   RUN(test_inertia_checks);
+  RUN(test_bom);
+  RUN(test_number_range);
   return TEST_END();
 }

@@ -15,6 +15,9 @@
 #include "scene/scene.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +112,10 @@ static sc_status as_num(ctx* c, const sc_snode* n, double* x) {
   errno = 0;
   double v = strtod(n->str, &end);
   if (*end != '\0' || end == n->str) return fail(c, n, "expected a number (got '%s')", n->str);
-  if (!isfinite(v) || errno == ERANGE) return fail(c, n, "must be a finite number (got '%s')", n->str);
+  /* ERANGE also flags underflow (subnormals such as 1e-310, or a value that
+   * rounds to 0): those are finite and kept; only overflow is refused */
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
+    return fail(c, n, "must be a finite number (got '%s')", n->str);
   *x = v;
   return SC_OK;
 }
@@ -1310,14 +1316,49 @@ sc_status sc_scene_load_string(const char* text, const char* name, const char* c
   return load_text(text, strlen(text), name ? name : "<string>", sets, nsets, out, err);
 }
 
+sc_status sc_scene_load_buffer(const char* text, size_t len, const char* name,
+                               const char* const* sets, int nsets, sc_model** out,
+                               sc_error* err) {
+  sc_error local;
+  if (!err) err = &local;
+  sc_error_clear(err);
+  *out = NULL;
+  if (!name) name = "<buffer>";
+  /* libyaml reads exactly len bytes, but the readers after it rely on a
+   * terminated copy */
+  char* buf = sc_malloc(len + 1);
+  if (!buf) return sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory reading the scene");
+  if (len) memcpy(buf, text, len);
+  buf[len] = '\0';
+  sc_status st = load_text(buf, len, name, sets, nsets, out, err);
+  sc_free(buf);
+  return st;
+}
+
 sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc_model** out,
                         sc_error* err) {
   sc_error local;
   if (!err) err = &local;
   sc_error_clear(err);
   *out = NULL;
-  FILE* f = fopen(path, "rb");
-  if (!f) return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  /* O_NONBLOCK: opening a FIFO without a writer must not hang; only regular
+   * files are read (a FIFO, device or socket can block or never end) */
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  struct stat sb;
+  int serr = fstat(fd, &sb) != 0 ? errno : 0;
+  if (serr || !S_ISREG(sb.st_mode)) {
+    const char* why = serr                  ? strerror(serr)
+                      : S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                            : "not a regular file (a FIFO, device or socket)";
+    close(fd);
+    return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot read the scene: %s", why);
+  }
+  FILE* f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  }
   size_t cap = 1 << 16, n = 0;
   char* buf = sc_malloc(cap);
   sc_status st = buf ? SC_OK : SC_ERR_NOMEM;
