@@ -365,6 +365,47 @@ typedef struct body_in {
   int geom0, ngeom; /* range in the shape array */
 } body_in;
 
+/* names -> index by open addressing (FNV-1a, linear probing, at most half
+ * full), so that resolving names stays linear in the number of bodies and
+ * materials; a scene with 100 000 bodies made this lookup quadratic */
+typedef struct name_index {
+  const char** key; /* not owned: the node tree's strings */
+  int* val;
+  size_t mask;
+} name_index;
+
+static int ni_init(name_index* x, int n) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)n) cap *= 2;
+  x->key = sc_calloc(cap, sizeof *x->key);
+  x->val = sc_calloc(cap, sizeof *x->val);
+  x->mask = cap - 1;
+  return x->key && x->val ? 0 : -1;
+}
+
+static void ni_free(name_index* x) {
+  sc_free(x->key);
+  sc_free(x->val);
+}
+
+/* the index stored for name, or -1 when absent (then, if add >= 0, name is
+ * inserted with index add: the table, not the struct, changes) */
+static int ni_lookup(const name_index* x, const char* name, int add) {
+  if (!x->key) return -1;
+  unsigned long long h = 1469598103934665603ULL;
+  for (const char* p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+  for (size_t i = (size_t)h & x->mask;; i = (i + 1) & x->mask) {
+    if (!x->key[i]) {
+      if (add >= 0) {
+        x->key[i] = name;
+        x->val[i] = add;
+      }
+      return -1;
+    }
+    if (strcmp(x->key[i], name) == 0) return x->val[i];
+  }
+}
+
 typedef struct load {
   sc_options opt;
   params defaults;
@@ -378,6 +419,7 @@ typedef struct load {
   int nshape, nstatic;
   const sc_snode* springs;
   const char* name;
+  name_index body_index, mat_index;
 } load;
 
 static void load_free(load* L) {
@@ -386,6 +428,8 @@ static void load_free(load* L) {
   sc_free(L->order);
   sc_free(L->rank);
   sc_free(L->shape);
+  ni_free(&L->body_index);
+  ni_free(&L->mat_index);
 }
 
 static const char* const geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder"};
@@ -490,9 +534,7 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
     const char* mname;
     m = push_key(c, "material");
     st = as_name(c, mn, &mname);
-    int found = -1;
-    for (int i = 0; !st && i < L->nmat; i++)
-      if (strcmp(L->mat[i].name, mname) == 0) found = i;
+    int found = st ? -1 : ni_lookup(&L->mat_index, mname, -1);
     if (!st && found < 0) {
       char list[300];
       const char* names[32];
@@ -673,15 +715,15 @@ static sc_status read_materials(ctx* c, load* L, const sc_snode* root) {
   if (n->kind != SC_SN_MAP) st = fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction}, got %s", kind_name(n));
   if (!st) {
     L->mat = sc_calloc((size_t)n->n, sizeof *L->mat);
-    if (!L->mat) st = SC_ERR_NOMEM;
+    if (!L->mat || ni_init(&L->mat_index, n->n)) st = SC_ERR_NOMEM;
   }
   for (int i = 0; !st && i < n->n; i++) {
     const sc_snode* k = n->kid[2 * i];
     size_t m2 = push_key(c, k->str);
     if (!k->str[0]) st = fail(c, k, "expected a non-empty material name");
-    for (int j = 0; !st && j < i; j++)
-      if (strcmp(L->mat[j].name, k->str) == 0)
-        st = fail(c, k, "duplicate material name '%s' (first at line %d)", k->str, n->kid[2 * j]->line);
+    int j = st ? -1 : ni_lookup(&L->mat_index, k->str, i);
+    if (j >= 0)
+      st = fail(c, k, "duplicate material name '%s' (first at line %d)", k->str, n->kid[2 * j]->line);
     if (!st) st = check_map(c, n->kid[2 * i + 1], mk, NELEM(mk), "a material");
     if (!st) st = get_params(c, n->kid[2 * i + 1], &L->mat[i].p);
     L->mat[i].name = k->str;
@@ -850,11 +892,7 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
   return SC_OK;
 }
 
-static int find_body(const load* L, const char* name) {
-  for (int i = 0; i < L->nbody; i++)
-    if (strcmp(L->body[i].name, name) == 0) return i;
-  return -1;
-}
+static int find_body(const load* L, const char* name) { return ni_lookup(&L->body_index, name, -1); }
 
 static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
   const sc_snode* n = sc_snode_get(root, "bodies");
@@ -866,14 +904,14 @@ static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
     L->body = sc_calloc((size_t)n->n, sizeof *L->body);
     L->order = sc_calloc((size_t)n->n, sizeof *L->order);
     L->rank = sc_calloc((size_t)n->n, sizeof *L->rank);
-    if (!L->body || !L->order || !L->rank) st = SC_ERR_NOMEM;
+    if (!L->body || !L->order || !L->rank || ni_init(&L->body_index, n->n)) st = SC_ERR_NOMEM;
   }
   for (int i = 0; !st && i < n->n; i++) {
     size_t m2 = push_idx(c, i);
     st = read_body(c, n->kid[i], &L->body[i]);
     if (!st) {
       L->nbody = i;
-      int d = find_body(L, L->body[i].name);
+      int d = ni_lookup(&L->body_index, L->body[i].name, i);
       if (d >= 0) {
         size_t m3 = push_key(c, "name");
         const sc_snode* nm = sc_snode_get(n->kid[i], "name");
