@@ -1392,6 +1392,12 @@ sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc
     close(fd);
     return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot read the scene: %s", why);
   }
+  if (sb.st_size > (off_t)SC_SCENE_MAX_BYTES) {
+    close(fd);
+    return sc_error_set(err, SC_ERR_SCENE, path, 1, 1,
+                        "scene: the document is too large (%lld bytes; the limit is %d)",
+                        (long long)sb.st_size, SC_SCENE_MAX_BYTES);
+  }
   FILE* f = fdopen(fd, "rb");
   if (!f) {
     close(fd);
