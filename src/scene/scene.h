@@ -18,9 +18,9 @@
 
 /* Limits that keep hostile input cheap to reject.  Aliases are refused, so
  * the node tree grows at most linearly with the text; the node cap scales
- * with the document (one node per SC_SCENE_BYTES_PER_NODE bytes, honest
- * scenes use 6 or more: tools/gen_clutter.sh writes about 7) so that large
- * generated scenes load (100 000 clutter bodies: 19 MB, 2.8 M nodes) while
+ * with the document (one node per SC_SCENE_BYTES_PER_NODE bytes; honest
+ * scenes use about 6 or more, as tools/gen_clutter.sh does) so that large
+ * generated scenes load (100 000 clutter bodies: 18.6 MB, 3.05 M nodes) while
  * text packed denser than any scene ("[1,1,1,...") stops early, and the
  * absolute caps bound the memory of the tree (about 100 bytes a node). */
 #define SC_SCENE_MAX_BYTES (32 << 20)    /* document size */
