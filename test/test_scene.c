@@ -655,6 +655,58 @@ static void test_number_range(void) {
   }
 }
 
+/* body order of random forests listed in random file order against the
+ * definition: repeated passes over the file placing each body once its
+ * parent is placed (the loader computes it without the passes) */
+static void test_body_order_random_forests(void) {
+  enum { NB = 40 };
+  unsigned seed = 12345u;
+  for (int trial = 0; trial < 20; trial++) {
+    int parent[NB]; /* file index of the parent, -1 = world */
+    int perm[NB];   /* perm[r]: file index of the r-th body of a topological order */
+    for (int i = 0; i < NB; i++) perm[i] = i;
+    for (int i = NB - 1; i > 0; i--) {
+      seed = seed * 1103515245u + 12345u;
+      int j = (int)((seed >> 8) % (unsigned)(i + 1)), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (int r = 0; r < NB; r++) {
+      seed = seed * 1103515245u + 12345u;
+      int pick = (int)((seed >> 8) % (unsigned)(r + 1)); /* r: world, else an earlier body */
+      parent[perm[r]] = pick == r ? -1 : perm[pick];
+    }
+    static char y[NB * 120 + 200];
+    int o = snprintf(y, sizeof y, "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n");
+    for (int i = 0; i < NB; i++) {
+      char pn[16];
+      snprintf(pn, sizeof pn, "b%d", parent[i]);
+      o += snprintf(y + o, sizeof y - (size_t)o,
+                    "  - {name: b%d, parent: %s, joint: {type: revolute}, mass: 1, "
+                    "inertia: {ixx: 1, iyy: 1, izz: 1}}\n",
+                    i, parent[i] < 0 ? "world" : pn);
+    }
+    int want[NB], placed = 0, done[NB] = {0};
+    while (placed < NB)
+      for (int i = 0; i < NB; i++)
+        if (!done[i] && (parent[i] < 0 || done[parent[i]])) {
+          done[i] = 1;
+          want[placed++] = i;
+        }
+    sc_model* m = load(y, NULL, 0);
+    ENSURE(m != NULL && m->nbody == NB + 1);
+    if (!m) return;
+    int same = 1;
+    for (int b = 1; b <= NB; b++) {
+      char nm[16];
+      snprintf(nm, sizeof nm, "b%d", want[b - 1]);
+      if (strcmp(m->body_name[b], nm) != 0) same = 0;
+    }
+    ENSURE(same);
+    sc_model_free(m);
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_counts_order_and_addresses);
@@ -672,5 +724,6 @@ int main(int argc, char** argv) {
   RUN(test_inertia_checks);
   RUN(test_bom);
   RUN(test_number_range);
+  RUN(test_body_order_random_forests);
   return TEST_END();
 }

@@ -940,23 +940,47 @@ static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
     }
   }
   if (!st) {
-    int placed = 0;
-    for (int i = 0; i < L->nbody; i++) L->rank[i] = -1;
-    /* repeated passes keep file order among bodies whose parents are placed */
-    int progress = 1;
-    while (placed < L->nbody && progress) {
-      progress = 0;
-      for (int i = 0; i < L->nbody; i++) {
-        if (L->rank[i] >= 0) continue;
-        int p = L->body[i].parent;
-        if (p < 0 || L->rank[p] >= 0) {
-          L->order[placed] = i;
-          L->rank[i] = ++placed;
-          progress = 1;
-        }
+    /* the order of repeated in-file-order passes that place a body once its
+     * parent is placed, computed without the passes (they cost one pass per
+     * level of a chain listed child first, quadratic in hostile files): the
+     * pass of body i is 1 under world, its parent's pass when the parent
+     * comes earlier in the file, one more when it comes later; bodies are
+     * placed by pass, then file order.  Bodies on or under a cycle get -1. */
+    int nb = L->nbody;
+    int* pass = sc_calloc((size_t)nb + 1, sizeof *pass);
+    int* stack = sc_calloc((size_t)nb + 1, sizeof *stack);
+    int* count = sc_calloc((size_t)nb + 2, sizeof *count);
+    if (!pass || !stack || !count) st = SC_ERR_NOMEM;
+    for (int i = 0; !st && i < nb; i++) {
+      int top = 0, k = i;
+      while (k >= 0 && pass[k] == 0) {
+        pass[k] = -2; /* on the current walk */
+        stack[top++] = k;
+        k = L->body[k].parent;
+      }
+      int cyclic = k >= 0 && pass[k] < 0;
+      while (top > 0) {
+        int j = stack[--top], p = L->body[j].parent;
+        pass[j] = cyclic ? -1 : p < 0 ? 1 : pass[p] + (p > j ? 1 : 0);
       }
     }
-    for (int i = 0; placed < L->nbody && i < L->nbody; i++) {
+    int placed = 0;
+    for (int i = 0; !st && i < nb; i++) {
+      L->rank[i] = -1;
+      if (pass[i] > 0) count[pass[i]]++;
+    }
+    for (int q = 1; !st && q <= nb + 1; q++) count[q] += count[q - 1]; /* count[q]: placed before pass q + 1 */
+    for (int i = 0; !st && i < nb; i++) {
+      if (pass[i] <= 0) continue;
+      int slot = count[pass[i] - 1]++;
+      L->order[slot] = i;
+      L->rank[i] = slot + 1;
+      placed++;
+    }
+    sc_free(pass);
+    sc_free(stack);
+    sc_free(count);
+    for (int i = 0; !st && placed < L->nbody && i < L->nbody; i++) {
       if (L->rank[i] >= 0) continue;
       /* walk up from i until a body repeats: that body is on a cycle */
       int k = i;
