@@ -41,7 +41,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability
+.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -53,13 +53,15 @@ help:
 	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
+	@echo "make fuzz       fuzz the scene loader and --set (libFuzzer, ASan+UBSan), FUZZ_TIME s per target"
 	@echo "make install PREFIX=/usr/local"
 
 # ---- system packages ----
-deps: $(STAMP)
-$(STAMP):
+# install_pkgs(LIST): the missing Debian packages of LIST, as root; otherwise
+# print the apt-get line and fail
+define install_pkgs
 	@missing=""; \
-	for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing system packages:$$missing"; \
@@ -70,6 +72,11 @@ $(STAMP):
 	    echo "  sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
+endef
+
+deps: $(STAMP)
+$(STAMP):
+	$(call install_pkgs,$(DEB_PKGS))
 	@mkdir -p build && touch $@
 
 # ---- build ----
@@ -143,6 +150,58 @@ PREFIX ?= /usr/local
 install: $(BIN)/simc $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN)/simc $(TOOLS) tools/sweep tools/h5summary.py $(DESTDIR)$(PREFIX)/bin/
+
+# ---- fuzzing (clang's libFuzzer; only this target needs clang) ----
+# (warnings are errors in the gcc build; clang only reports them here)
+# Each target runs FUZZ_TIME seconds under ASan+UBSan+LeakSanitizer, starting
+# from the committed seeds in test/fuzz/corpus/<target> (the inputs it finds
+# go to build/fuzz/corpus/<target>); a crash, leak, UB, a broken contract
+# (see test/fuzz/targets.h) or an input slower than FUZZ_TIMEOUT s stops it
+# with the input in build/fuzz/artifacts/: copy it to test/fuzz/crashes/<target>/
+# so that test_fuzz_replay keeps it as a regression test.
+FUZZ_DEB_PKGS := clang libclang-rt-14-dev
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 60
+FUZZ_TIMEOUT ?= 2
+FUZZ_TARGETS := scene set
+FUZZ_OUT     := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                $(filter-out -Werror -Wdouble-promotion,$(WARN)) -Isrc -Itest $(PKG_CFLAGS) -DSC_VERSION='"$(VERSION)"' -MMD -MP
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_OUT)/%.o)
+FUZZ_STAMP   := build/.fuzz-deps-ok
+
+$(FUZZ_STAMP): | $(STAMP)
+	$(call install_pkgs,$(FUZZ_DEB_PKGS))
+	@touch $@
+
+$(FUZZ_OUT)/%.o: %.c | $(FUZZ_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "CC(fuzz) $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_OUT)/libsimc.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(FUZZ_OUT)/fuzz_%: $(FUZZ_OUT)/test/fuzz/fuzz_%.o $(FUZZ_OUT)/libsimc.a
+	@echo "LD $@"
+	@$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/fuzz_%)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_OUT)/corpus/$$t $(FUZZ_OUT)/artifacts; \
+	  echo "fuzz_$$t: $(FUZZ_TIME) s"; \
+	  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(FUZZ_OUT)/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=$$([ $$t = set ] && echo 2048 || echo 32768) \
+	    -dict=test/fuzz/$$t.dict -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t- -print_final_stats=1 \
+	    $(FUZZ_OUT)/corpus/$$t test/fuzz/corpus/$$t >$(FUZZ_OUT)/$$t.log 2>&1; rc=$$?; \
+	  grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_OUT)/$$t.log; \
+	  if [ $$rc != 0 ]; then echo "fuzz_$$t failed (exit $$rc); see $(FUZZ_OUT)/$$t.log:"; \
+	    grep -E 'ERROR|SUMMARY|violated|Test unit written' $(FUZZ_OUT)/$$t.log | head; exit 1; fi; \
+	done
 
 clean:
 	rm -rf build bin out

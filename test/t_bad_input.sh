@@ -61,8 +61,18 @@ printf '\xff\xfe\xfd\xfc' >"$tmp/garbage2.yaml"
 run gen/binary_bytes 1 "$tmp/garbage2.yaml:1:1: invalid input:" "$tmp/garbage2.yaml"
 { printf 'simc: '; head -c 200000 /dev/zero | tr '\0' '['; } >"$tmp/deep.yaml"
 run gen/deep_nesting_200k 1 "$tmp/deep.yaml:1:70: nesting is deeper than 64 levels" "$tmp/deep.yaml"
-{ printf 'simc: 1\nname: x\n'; head -c 9000000 /dev/zero | tr '\0' '#'; } >"$tmp/huge.yaml"
+{ printf 'simc: 1\nname: x\n'; head -c 34000000 /dev/zero | tr '\0' '#'; } >"$tmp/huge.yaml"
 run gen/oversized_file 1 "$tmp/huge.yaml:1:1: scene: the document is too large" "$tmp/huge.yaml"
+rm -f "$tmp/huge.yaml"
+# a FIFO nobody writes to must not hang the reader (nor any non-regular file)
+mkfifo "$tmp/fifo.yaml"
+run gen/fifo 3 "$tmp/fifo.yaml: cannot read the scene: not a regular file" "$tmp/fifo.yaml"
+run gen/char_device 3 "/dev/zero: cannot read the scene: not a regular file" /dev/zero
+# text packed denser than any scene hits the node cap (10000 + one per 4
+# bytes): 200000 list items of 2 bytes; the first item past the cap is
+# node 10000 + 400009/4 + 1 = 110003, i.e. item 109999 at column 1 + 2*109999
+{ printf '['; head -c 200000 /dev/zero | tr '\0' '1' | sed 's/./&,/g'; printf '1]'; } >"$tmp/dense.yaml"
+run gen/dense_nodes 1 "$tmp/dense.yaml:1:220000: too many YAML nodes" "$tmp/dense.yaml"
 run gen/no_args 1 "usage:"
 
 # controls: a valid scene passes, also with overrides that create keys
@@ -81,3 +91,13 @@ run ok/valid_scene 0 "$tmp/ok.yaml: ok" "$tmp/ok.yaml"
 run ok/valid_overrides 0 "$tmp/ok.yaml: ok" "$tmp/ok.yaml" --set integrator.scheme=theta \
   --set 'integrator.theta={q: 0.5, v: 1, vq: 0.5}' --set contact.defaults.friction=0.3 \
   --set bodies.ball.initial.v=[1,0,0,0,0,0] --set static.0.offset=-0.5
+# a UTF-8 byte-order mark before a valid scene
+{ printf '\xef\xbb\xbf'; cat "$tmp/ok.yaml"; } >"$tmp/bom.yaml"
+run ok/utf8_bom 0 "$tmp/bom.yaml: ok" "$tmp/bom.yaml"
+# the node cap scales with the document: a generated 10000-body scene loads
+# (through the loader only: simc --check also sizes the run's dense data)
+case "$CHECK" in
+  *simc_check*) ;;
+  *) tools/gen_clutter.sh 10000 1e-3 0.1 >"$tmp/clutter10k.yaml"
+     run ok/clutter_10000_bodies 0 "$tmp/clutter10k.yaml: ok (10000 bodies, 10005 geoms" "$tmp/clutter10k.yaml" ;;
+esac

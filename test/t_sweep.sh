@@ -155,3 +155,49 @@ tools/sweep scenes/box_incline_slip.yaml --out "$R" --grid a=0:1:x 2>"$tmp/e8"; 
 ok bad_range "[ $rc = 2 ] && grep -q 'a range is a:b:n' '$tmp/e8'"
 tools/sweep scenes/box_incline_slip.yaml --out "$R" --grid a=1,2 -- -o x.h5 2>"$tmp/e8"; rc=$?
 ok no_output_override "[ $rc = 2 ] && grep -q 'must not set the output' '$tmp/e8'"
+
+# hostile values: a newline in a value, a key or the scene path would split a
+# line of jobs.txt and run the rest as a shell command; refused (exit 2)
+H=$tmp/s5
+rm -f "$tmp/pwned"
+tools/sweep scenes/box_incline_slip.yaml --out "$H" --list "name=a
+touch $tmp/pwned" 2>"$tmp/e9"; rc=$?
+ok newline_in_value "[ $rc = 2 ] && grep -q 'control character' '$tmp/e9' && [ ! -e '$tmp/pwned' ] && [ ! -e '$H/jobs.txt' ]"
+cp scenes/box_incline_slip.yaml "$tmp/a
+b.yaml"
+tools/sweep "$tmp/a
+b.yaml" --out "$H" --grid contact.defaults.friction=0.1 2>"$tmp/e9"; rc=$?
+ok newline_in_scene_path "[ $rc = 2 ] && grep -q 'control character' '$tmp/e9' && [ ! -e '$H/jobs.txt' ]"
+tools/sweep scenes/box_incline_slip.yaml --out "$H" --grid contact.defaults.friction=0.1 -- "--duration
+0.1" 2>"$tmp/e9"; rc=$?
+ok newline_in_extra_arg "[ $rc = 2 ] && grep -q 'control character' '$tmp/e9'"
+# shell metacharacters are quoted, not run: the value reaches simc verbatim
+tools/sweep scenes/box_incline_slip.yaml --out "$H" --dry-run --list "name=x;touch $tmp/pwned;\$(touch $tmp/pwned)" \
+  >/dev/null 2>&1; rc=$?
+bash -c "$(sed -n 1p "$H/jobs.txt")" >/dev/null 2>&1
+ok metachars_quoted "[ $rc = 0 ] && [ ! -e '$tmp/pwned' ]"
+
+# a rerun with a mistyped simc argument fails every point but keeps the
+# complete outputs (written to .part, renamed only on success)
+K=$tmp/s6
+tools/sweep scenes/box_incline_slip.yaml --out "$K" --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.02 >/dev/null 2>&1; rc=$?
+mkdir -p "$tmp/keep" && cp "$K"/runs/*.h5 "$tmp/keep/"
+tools/sweep scenes/box_incline_slip.yaml --out "$K" --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.02 --duratoin 0.02 >/dev/null 2>"$tmp/e10"; rc2=$?
+same=1; for f in "$tmp"/keep/*.h5; do cmp -s "$f" "$K/runs/$(basename "$f")" || same=0; done
+ok mistyped_rerun_keeps_outputs "[ $rc = 0 ] && [ $rc2 = 1 ] && [ \$(ls '$tmp'/keep/*.h5 | wc -l) = 2 ] && [ $same = 1 ] \
+  && grep -q '2 of 2 points not complete' '$tmp/e10' && [ \$(grep -c 'kept the complete output' '$K/summary.csv') = 2 ]"
+# the correct command again: both outputs are still current, nothing runs
+tools/sweep scenes/box_incline_slip.yaml --out "$K" --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.02 >/dev/null 2>"$tmp/e11"; rc=$?
+ok rerun_after_mistype_resumes "[ $rc = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e11'"
+
+# an output directory that cannot be created: one line, exit 3, no traceback
+: >"$tmp/plainfile"
+tools/sweep scenes/box_incline_slip.yaml --out "$tmp/plainfile/sub" --grid contact.defaults.friction=0.1 \
+  >/dev/null 2>"$tmp/e12"; rc=$?
+ok out_not_creatable "[ $rc = 3 ] && [ \$(wc -l <'$tmp/e12') = 1 ] && grep -q '^sweep: cannot create or write the output directory' '$tmp/e12'"
+tools/sweep scenes/box_incline_slip.yaml --out /proc/sweep-out --grid contact.defaults.friction=0.1 \
+  >/dev/null 2>"$tmp/e12"; rc=$?
+ok out_read_only "[ $rc = 3 ] && [ \$(wc -l <'$tmp/e12') = 1 ] && ! grep -q Traceback '$tmp/e12'"

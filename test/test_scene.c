@@ -453,9 +453,18 @@ static void test_hostile_documents(void) {
   for (size_t i = 0; i < nz; i++) o2 += (size_t)sprintf(wide + o2, "0,");
   sprintf(wide + o2 - 1, "]");
   ENSURE(load_error(wide, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
-  ENSURE_PREFIX(e, "t.yaml:1:");
-  ENSURE(strstr(e, "too many YAML nodes") != NULL);
+  /* nodes: the root map, "name", the list, then zero k is node k + 4 at
+   * column 8 + 2k; the first node past the cap is the one reported */
+  size_t cap = sc_scene_max_nodes(strlen(wide));
+  ENSURE(cap == 10000 + strlen(wide) / 4 && cap < nz);
+  char want[64];
+  snprintf(want, sizeof want, "t.yaml:1:%zu: too many YAML nodes", 8 + 2 * (cap + 1 - 4));
+  ENSURE_PREFIX(e, want);
   free(wide);
+  /* the cap scales with the document and stops at SC_SCENE_MAX_NODES */
+  ENSURE(sc_scene_max_nodes(0) == 10000);
+  ENSURE(sc_scene_max_nodes(8u << 20) == 10000 + (2u << 20));
+  ENSURE(sc_scene_max_nodes(SC_SCENE_MAX_BYTES) == SC_SCENE_MAX_NODES);
   /* an override path cannot nest without bound */
   char key[600];
   for (int i = 0; i < 200; i++) memcpy(key + 2 * i, "a.", 2);
@@ -609,6 +618,95 @@ static void test_inertia_checks(void) {
   sc_model_free(m);
 }
 
+/* a UTF-8 byte-order mark is skipped, and locations after it are unchanged */
+static void test_bom(void) {
+  const char* body = "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies: []\n";
+  char s[256];
+  snprintf(s, sizeof s, "\xEF\xBB\xBF%s", body);
+  sc_model* m = load(s, NULL, 0);
+  ENSURE(m != NULL);
+  sc_model_free(m);
+  char e[1200];
+  ENSURE(load_error("\xEF\xBB\xBFsimc: 2\n", NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:1:7: simc: unsupported scene version 2");
+  /* only at the start: a BOM inside the document stays an error */
+  ENSURE(load_error("simc: 1\n\xEF\xBB\xBFtime: 1\n", NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  ENSURE_PREFIX(e, "t.yaml:2:");
+}
+
+/* subnormal and underflowing numbers are finite and accepted as strtod reads
+ * them; overflow, inf and nan are refused */
+static void test_number_range(void) {
+  char s[512], e[1200];
+  const char* fmt = "simc: 1\ntime: {step: 0.001, duration: 1}\ncontact: {margin: %s}\n";
+  const char* ok[] = {"1e-310", "4.9e-324", "2.2250738585072014e-308", "1e-400", "-0.0"};
+  for (int i = 0; i < 5; i++) {
+    snprintf(s, sizeof s, fmt, ok[i]);
+    sc_model* m = load(s, NULL, 0);
+    ENSURE(m != NULL);
+    if (m) ENSURE(m->opt.margin == fabs(strtod(ok[i], NULL)));
+    sc_model_free(m);
+  }
+  const char* bad[] = {"1e400", "-1e309", ".inf", ".nan"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(s, sizeof s, fmt, bad[i]);
+    ENSURE(load_error(s, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+    ENSURE_PREFIX(e, "t.yaml:3:19: contact.margin: must be a finite number");
+  }
+}
+
+/* body order of random forests listed in random file order against the
+ * definition: repeated passes over the file placing each body once its
+ * parent is placed (the loader computes it without the passes) */
+static void test_body_order_random_forests(void) {
+  enum { NB = 40 };
+  unsigned seed = 12345u;
+  for (int trial = 0; trial < 20; trial++) {
+    int parent[NB]; /* file index of the parent, -1 = world */
+    int perm[NB];   /* perm[r]: file index of the r-th body of a topological order */
+    for (int i = 0; i < NB; i++) perm[i] = i;
+    for (int i = NB - 1; i > 0; i--) {
+      seed = seed * 1103515245u + 12345u;
+      int j = (int)((seed >> 8) % (unsigned)(i + 1)), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (int r = 0; r < NB; r++) {
+      seed = seed * 1103515245u + 12345u;
+      int pick = (int)((seed >> 8) % (unsigned)(r + 1)); /* r: world, else an earlier body */
+      parent[perm[r]] = pick == r ? -1 : perm[pick];
+    }
+    static char y[NB * 120 + 200];
+    int o = snprintf(y, sizeof y, "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n");
+    for (int i = 0; i < NB; i++) {
+      char pn[16];
+      snprintf(pn, sizeof pn, "b%d", parent[i]);
+      o += snprintf(y + o, sizeof y - (size_t)o,
+                    "  - {name: b%d, parent: %s, joint: {type: revolute}, mass: 1, "
+                    "inertia: {ixx: 1, iyy: 1, izz: 1}}\n",
+                    i, parent[i] < 0 ? "world" : pn);
+    }
+    int want[NB], placed = 0, done[NB] = {0};
+    while (placed < NB)
+      for (int i = 0; i < NB; i++)
+        if (!done[i] && (parent[i] < 0 || done[parent[i]])) {
+          done[i] = 1;
+          want[placed++] = i;
+        }
+    sc_model* m = load(y, NULL, 0);
+    ENSURE(m != NULL && m->nbody == NB + 1);
+    if (!m) return;
+    int same = 1;
+    for (int b = 1; b <= NB; b++) {
+      char nm[16];
+      snprintf(nm, sizeof nm, "b%d", want[b - 1]);
+      if (strcmp(m->body_name[b], nm) != 0) same = 0;
+    }
+    ENSURE(same);
+    sc_model_free(m);
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_counts_order_and_addresses);
@@ -624,5 +722,8 @@ int main(int argc, char** argv) {
   RUN(test_roundtrip_and_springs);
   RUN(test_file_io);
   RUN(test_inertia_checks);
+  RUN(test_bom);
+  RUN(test_number_range);
+  RUN(test_body_order_random_forests);
   return TEST_END();
 }

@@ -15,6 +15,9 @@
 #include "scene/scene.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +112,10 @@ static sc_status as_num(ctx* c, const sc_snode* n, double* x) {
   errno = 0;
   double v = strtod(n->str, &end);
   if (*end != '\0' || end == n->str) return fail(c, n, "expected a number (got '%s')", n->str);
-  if (!isfinite(v) || errno == ERANGE) return fail(c, n, "must be a finite number (got '%s')", n->str);
+  /* ERANGE also flags underflow (subnormals such as 1e-310, or a value that
+   * rounds to 0): those are finite and kept; only overflow is refused */
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0))
+    return fail(c, n, "must be a finite number (got '%s')", n->str);
   *x = v;
   return SC_OK;
 }
@@ -359,6 +365,47 @@ typedef struct body_in {
   int geom0, ngeom; /* range in the shape array */
 } body_in;
 
+/* names -> index by open addressing (FNV-1a, linear probing, at most half
+ * full), so that resolving names stays linear in the number of bodies and
+ * materials; a scene with 100 000 bodies made this lookup quadratic */
+typedef struct name_index {
+  const char** key; /* not owned: the node tree's strings */
+  int* val;
+  size_t mask;
+} name_index;
+
+static int ni_init(name_index* x, int n) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)n) cap *= 2;
+  x->key = sc_calloc(cap, sizeof *x->key);
+  x->val = sc_calloc(cap, sizeof *x->val);
+  x->mask = cap - 1;
+  return x->key && x->val ? 0 : -1;
+}
+
+static void ni_free(name_index* x) {
+  sc_free(x->key);
+  sc_free(x->val);
+}
+
+/* the index stored for name, or -1 when absent (then, if add >= 0, name is
+ * inserted with index add: the table, not the struct, changes) */
+static int ni_lookup(const name_index* x, const char* name, int add) {
+  if (!x->key) return -1;
+  unsigned long long h = 1469598103934665603ULL;
+  for (const char* p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+  for (size_t i = (size_t)h & x->mask;; i = (i + 1) & x->mask) {
+    if (!x->key[i]) {
+      if (add >= 0) {
+        x->key[i] = name;
+        x->val[i] = add;
+      }
+      return -1;
+    }
+    if (strcmp(x->key[i], name) == 0) return x->val[i];
+  }
+}
+
 typedef struct load {
   sc_options opt;
   params defaults;
@@ -372,6 +419,7 @@ typedef struct load {
   int nshape, nstatic;
   const sc_snode* springs;
   const char* name;
+  name_index body_index, mat_index;
 } load;
 
 static void load_free(load* L) {
@@ -380,6 +428,8 @@ static void load_free(load* L) {
   sc_free(L->order);
   sc_free(L->rank);
   sc_free(L->shape);
+  ni_free(&L->body_index);
+  ni_free(&L->mat_index);
 }
 
 static const char* const geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder"};
@@ -484,9 +534,7 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
     const char* mname;
     m = push_key(c, "material");
     st = as_name(c, mn, &mname);
-    int found = -1;
-    for (int i = 0; !st && i < L->nmat; i++)
-      if (strcmp(L->mat[i].name, mname) == 0) found = i;
+    int found = st ? -1 : ni_lookup(&L->mat_index, mname, -1);
     if (!st && found < 0) {
       char list[300];
       const char* names[32];
@@ -673,15 +721,15 @@ static sc_status read_materials(ctx* c, load* L, const sc_snode* root) {
   if (n->kind != SC_SN_MAP) st = fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction}, got %s", kind_name(n));
   if (!st) {
     L->mat = sc_calloc((size_t)n->n, sizeof *L->mat);
-    if (!L->mat) st = SC_ERR_NOMEM;
+    if (!L->mat || ni_init(&L->mat_index, n->n)) st = SC_ERR_NOMEM;
   }
   for (int i = 0; !st && i < n->n; i++) {
     const sc_snode* k = n->kid[2 * i];
     size_t m2 = push_key(c, k->str);
     if (!k->str[0]) st = fail(c, k, "expected a non-empty material name");
-    for (int j = 0; !st && j < i; j++)
-      if (strcmp(L->mat[j].name, k->str) == 0)
-        st = fail(c, k, "duplicate material name '%s' (first at line %d)", k->str, n->kid[2 * j]->line);
+    int j = st ? -1 : ni_lookup(&L->mat_index, k->str, i);
+    if (j >= 0)
+      st = fail(c, k, "duplicate material name '%s' (first at line %d)", k->str, n->kid[2 * j]->line);
     if (!st) st = check_map(c, n->kid[2 * i + 1], mk, NELEM(mk), "a material");
     if (!st) st = get_params(c, n->kid[2 * i + 1], &L->mat[i].p);
     L->mat[i].name = k->str;
@@ -850,11 +898,7 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
   return SC_OK;
 }
 
-static int find_body(const load* L, const char* name) {
-  for (int i = 0; i < L->nbody; i++)
-    if (strcmp(L->body[i].name, name) == 0) return i;
-  return -1;
-}
+static int find_body(const load* L, const char* name) { return ni_lookup(&L->body_index, name, -1); }
 
 static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
   const sc_snode* n = sc_snode_get(root, "bodies");
@@ -866,14 +910,14 @@ static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
     L->body = sc_calloc((size_t)n->n, sizeof *L->body);
     L->order = sc_calloc((size_t)n->n, sizeof *L->order);
     L->rank = sc_calloc((size_t)n->n, sizeof *L->rank);
-    if (!L->body || !L->order || !L->rank) st = SC_ERR_NOMEM;
+    if (!L->body || !L->order || !L->rank || ni_init(&L->body_index, n->n)) st = SC_ERR_NOMEM;
   }
   for (int i = 0; !st && i < n->n; i++) {
     size_t m2 = push_idx(c, i);
     st = read_body(c, n->kid[i], &L->body[i]);
     if (!st) {
       L->nbody = i;
-      int d = find_body(L, L->body[i].name);
+      int d = ni_lookup(&L->body_index, L->body[i].name, i);
       if (d >= 0) {
         size_t m3 = push_key(c, "name");
         const sc_snode* nm = sc_snode_get(n->kid[i], "name");
@@ -902,23 +946,47 @@ static sc_status read_bodies(ctx* c, load* L, const sc_snode* root) {
     }
   }
   if (!st) {
-    int placed = 0;
-    for (int i = 0; i < L->nbody; i++) L->rank[i] = -1;
-    /* repeated passes keep file order among bodies whose parents are placed */
-    int progress = 1;
-    while (placed < L->nbody && progress) {
-      progress = 0;
-      for (int i = 0; i < L->nbody; i++) {
-        if (L->rank[i] >= 0) continue;
-        int p = L->body[i].parent;
-        if (p < 0 || L->rank[p] >= 0) {
-          L->order[placed] = i;
-          L->rank[i] = ++placed;
-          progress = 1;
-        }
+    /* the order of repeated in-file-order passes that place a body once its
+     * parent is placed, computed without the passes (they cost one pass per
+     * level of a chain listed child first, quadratic in hostile files): the
+     * pass of body i is 1 under world, its parent's pass when the parent
+     * comes earlier in the file, one more when it comes later; bodies are
+     * placed by pass, then file order.  Bodies on or under a cycle get -1. */
+    int nb = L->nbody;
+    int* pass = sc_calloc((size_t)nb + 1, sizeof *pass);
+    int* stack = sc_calloc((size_t)nb + 1, sizeof *stack);
+    int* count = sc_calloc((size_t)nb + 2, sizeof *count);
+    if (!pass || !stack || !count) st = SC_ERR_NOMEM;
+    for (int i = 0; !st && i < nb; i++) {
+      int top = 0, k = i;
+      while (k >= 0 && pass[k] == 0) {
+        pass[k] = -2; /* on the current walk */
+        stack[top++] = k;
+        k = L->body[k].parent;
+      }
+      int cyclic = k >= 0 && pass[k] < 0;
+      while (top > 0) {
+        int j = stack[--top], p = L->body[j].parent;
+        pass[j] = cyclic ? -1 : p < 0 ? 1 : pass[p] + (p > j ? 1 : 0);
       }
     }
-    for (int i = 0; placed < L->nbody && i < L->nbody; i++) {
+    int placed = 0;
+    for (int i = 0; !st && i < nb; i++) {
+      L->rank[i] = -1;
+      if (pass[i] > 0) count[pass[i]]++;
+    }
+    for (int q = 1; !st && q <= nb + 1; q++) count[q] += count[q - 1]; /* count[q]: placed before pass q + 1 */
+    for (int i = 0; !st && i < nb; i++) {
+      if (pass[i] <= 0) continue;
+      int slot = count[pass[i] - 1]++;
+      L->order[slot] = i;
+      L->rank[i] = slot + 1;
+      placed++;
+    }
+    sc_free(pass);
+    sc_free(stack);
+    sc_free(count);
+    for (int i = 0; !st && placed < L->nbody && i < L->nbody; i++) {
       if (L->rank[i] >= 0) continue;
       /* walk up from i until a body repeats: that body is on a cycle */
       int k = i;
@@ -1316,14 +1384,55 @@ sc_status sc_scene_load_string(const char* text, const char* name, const char* c
   return load_text(text, strlen(text), name ? name : "<string>", sets, nsets, out, err);
 }
 
+sc_status sc_scene_load_buffer(const char* text, size_t len, const char* name,
+                               const char* const* sets, int nsets, sc_model** out,
+                               sc_error* err) {
+  sc_error local;
+  if (!err) err = &local;
+  sc_error_clear(err);
+  *out = NULL;
+  if (!name) name = "<buffer>";
+  /* libyaml reads exactly len bytes, but the readers after it rely on a
+   * terminated copy */
+  char* buf = sc_malloc(len + 1);
+  if (!buf) return sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory reading the scene");
+  if (len) memcpy(buf, text, len);
+  buf[len] = '\0';
+  sc_status st = load_text(buf, len, name, sets, nsets, out, err);
+  sc_free(buf);
+  return st;
+}
+
 sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc_model** out,
                         sc_error* err) {
   sc_error local;
   if (!err) err = &local;
   sc_error_clear(err);
   *out = NULL;
-  FILE* f = fopen(path, "rb");
-  if (!f) return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  /* O_NONBLOCK: opening a FIFO without a writer must not hang; only regular
+   * files are read (a FIFO, device or socket can block or never end) */
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  struct stat sb;
+  int serr = fstat(fd, &sb) != 0 ? errno : 0;
+  if (serr || !S_ISREG(sb.st_mode)) {
+    const char* why = serr                  ? strerror(serr)
+                      : S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                            : "not a regular file (a FIFO, device or socket)";
+    close(fd);
+    return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot read the scene: %s", why);
+  }
+  if (sb.st_size > (off_t)SC_SCENE_MAX_BYTES) {
+    close(fd);
+    return sc_error_set(err, SC_ERR_SCENE, path, 1, 1,
+                        "scene: the document is too large (%lld bytes; the limit is %d)",
+                        (long long)sb.st_size, SC_SCENE_MAX_BYTES);
+  }
+  FILE* f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the scene: %s", strerror(errno));
+  }
   size_t cap = 1 << 16, n = 0;
   char* buf = sc_malloc(cap);
   sc_status st = buf ? SC_OK : SC_ERR_NOMEM;

@@ -16,10 +16,24 @@
 #include "core/core.h"
 #include "model/model.h"
 
-/* Limits that keep hostile input cheap to reject. */
-#define SC_SCENE_MAX_BYTES (8 << 20) /* document size */
-#define SC_SCENE_MAX_NODES 200000    /* YAML nodes (scalars + collections) */
-#define SC_SCENE_MAX_DEPTH 64        /* nesting of collections */
+/* Limits that keep hostile input cheap to reject.  Aliases are refused, so
+ * the node tree grows at most linearly with the text; the node cap scales
+ * with the document (one node per SC_SCENE_BYTES_PER_NODE bytes; honest
+ * scenes use about 6 or more, as tools/gen_clutter.sh does) so that large
+ * generated scenes load (100 000 clutter bodies: 18.6 MB, 3.05 M nodes) while
+ * text packed denser than any scene ("[1,1,1,...") stops early, and the
+ * absolute caps bound the memory of the tree (about 100 bytes a node). */
+#define SC_SCENE_MAX_BYTES (32 << 20)    /* document size */
+#define SC_SCENE_MAX_NODES 3500000       /* YAML nodes (scalars + collections) */
+#define SC_SCENE_BYTES_PER_NODE 4        /* node cap per byte of document */
+#define SC_SCENE_MIN_NODES 10000         /* node cap of small documents */
+#define SC_SCENE_MAX_DEPTH 64            /* nesting of collections */
+
+/* The node cap of a document of len bytes. */
+static inline size_t sc_scene_max_nodes(size_t len) {
+  size_t n = SC_SCENE_MIN_NODES + len / SC_SCENE_BYTES_PER_NODE;
+  return n < (size_t)SC_SCENE_MAX_NODES ? n : (size_t)SC_SCENE_MAX_NODES;
+}
 
 /* Load a scene file, apply overrides "KEY=VALUE" (dotted paths; a list
  * element is addressed by index or by its `name`), validate, and build a
@@ -33,6 +47,13 @@ sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc
  * as scene_path. */
 sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,
                                int nsets, sc_model** out, sc_error* err);
+
+/* Same from len bytes in memory, which may hold NUL bytes (they are reported
+ * as errors like in a file); text need not be NUL-terminated.  This is what
+ * sc_scene_load does after reading the file, so errors are located alike. */
+sc_status sc_scene_load_buffer(const char* text, size_t len, const char* name,
+                               const char* const* sets, int nsets, sc_model** out,
+                               sc_error* err);
 
 /* Rotational inertia of a uniform solid of unit density about its own centre,
  * in its own frame (row-major 3x3), and its volume.  size as in geom_size

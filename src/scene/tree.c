@@ -151,6 +151,16 @@ sc_status sc_snode_parse(const char* text, size_t len, const char* file, int set
     return sc_error_set(err, SC_ERR_SCENE, file, set_index > 0 ? set_index : 1, 1,
                         "scene: the document is too large (%zu bytes; the limit is %d)", len,
                         SC_SCENE_MAX_BYTES);
+  /* a UTF-8 byte-order mark (some Windows editors write one) is not part of
+   * the document; libyaml only skips it when it detects the encoding itself,
+   * which is turned off below */
+  if (set_index == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+    text += 3;
+    len -= 3;
+    c.text = text;
+    c.len = len;
+  }
+  const size_t max_nodes = sc_scene_max_nodes(len);
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p))
     return sc_error_set(err, SC_ERR_NOMEM, file, 0, 0, "out of memory (YAML parser)");
@@ -201,8 +211,13 @@ sc_status sc_snode_parse(const char* text, size_t len, const char* file, int set
           st = fail_at(&c, ev.start_mark, "YAML tags (!tag) are not supported in scenes");
           break;
         }
-        if (++nnodes > SC_SCENE_MAX_NODES) {
-          st = fail_at(&c, ev.start_mark, "too many YAML nodes (the limit is 200000)");
+        if ((size_t)++nnodes > max_nodes) {
+          char msg[200];
+          snprintf(msg, sizeof msg,
+                   "too many YAML nodes for a document of %zu bytes (the limit is %zu: %d + one "
+                   "per %d bytes, at most %d)",
+                   len, max_nodes, SC_SCENE_MIN_NODES, SC_SCENE_BYTES_PER_NODE, SC_SCENE_MAX_NODES);
+          st = fail_at(&c, ev.start_mark, msg);
           break;
         }
         sc_snode* parent = depth > 0 ? stack[depth - 1] : NULL;

@@ -1,0 +1,137 @@
+/* fuzz targets for the scene loader, shared by the libFuzzer drivers
+ * (fuzz_scene.c, fuzz_set.c, built with clang -fsanitize=fuzzer) and the
+ * corpus replay test (test/test_fuzz_replay.c, built with the normal
+ * compiler), so every input the fuzzer kept or crashed on stays a
+ * regression test without clang.
+ *
+ * Beyond "no crash, no leak, no undefined behaviour" (the sanitizers'
+ * job), each target checks the loader's contract on every input: a
+ * rejected scene is SC_ERR_SCENE with a 1-based line and column and a
+ * non-empty message; an accepted one is a model whose re-emitted YAML
+ * (scene_yaml) loads again to the same sizes. */
+#ifndef SC_FUZZ_TARGETS_H
+#define SC_FUZZ_TARGETS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene.h"
+
+/* the report for a broken contract: abort() so libFuzzer keeps the input */
+static void fuzz_violation(const char* what, const sc_error* err) {
+  fprintf(stderr, "fuzz contract violated: %s (code %d, %s:%d:%d: %s)\n", what, (int)err->code,
+          err->file, err->line, err->col, err->msg);
+  abort();
+}
+
+/* 0 when the contract holds for this result; aborts otherwise */
+static int fuzz_check(sc_status st, sc_model* m, const sc_error* err, const char* name) {
+  if (st != SC_OK) {
+    if (m) fuzz_violation("a model returned with an error", err);
+    if (st != SC_ERR_SCENE && st != SC_ERR_NOMEM) fuzz_violation("unexpected status", err);
+    if (st == SC_ERR_SCENE && (err->line < 1 || err->col < 1 || !err->msg[0]))
+      fuzz_violation("a scene error without line:col or message", err);
+    if (st == SC_ERR_SCENE && strcmp(err->file, name) != 0 && strcmp(err->file, "--set") != 0)
+      fuzz_violation("a scene error naming another file", err);
+    return 0;
+  }
+  if (!m || !m->scene_yaml) fuzz_violation("success without a model", err);
+  /* the emitted scene is the one the model was built from: it must load
+   * again, to the same sizes */
+  sc_model* m2 = NULL;
+  sc_error e2;
+  sc_status st2 = sc_scene_load_string(m->scene_yaml, name, NULL, 0, &m2, &e2);
+  if (st2 != SC_OK) fuzz_violation("the emitted scene_yaml does not load again", &e2);
+  if (m2->nbody != m->nbody || m2->ngeom != m->ngeom || m2->nq != m->nq || m2->nv != m->nv)
+    fuzz_violation("the emitted scene_yaml loads to other sizes", &e2);
+  sc_model_free(m2);
+  sc_model_free(m);
+  return 0;
+}
+
+/* bytes -> the scene loader, as if read from a file */
+static int fuzz_scene_one(const uint8_t* data, size_t size) {
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_buffer((const char*)data, size, "fuzz.yaml", NULL, 0, &m, &err);
+  return fuzz_check(st, m, &err, "fuzz.yaml");
+}
+
+/* a valid scene with one of each joint and shape, springs and materials,
+ * so that overrides reach every reader */
+static const char fuzz_base_scene[] =
+    "simc: 1\n"
+    "name: fuzzbase\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 0.001, duration: 0.01}\n"
+    "integrator: {scheme: implicit_euler}\n"
+    "contact: {solver: newton, defaults: {stiffness: 1.0e5, dissipation_time: 0.01, friction: 0.5}}\n"
+    "materials:\n"
+    "  rubber: {stiffness: 1.0e4, friction: 0.9}\n"
+    "output: {every: 1}\n"
+    "bodies:\n"
+    "  - name: ball\n"
+    "    joint: {type: free}\n"
+    "    mass: 1\n"
+    "    inertia: solid\n"
+    "    initial: {q: [0, 0, 0.5, 1, 0, 0, 0], v: [0, 0, 0, 0, 0, 1]}\n"
+    "    geometry: [{shape: sphere, radius: 0.1, material: rubber}]\n"
+    "  - name: arm\n"
+    "    joint: {type: revolute, axis: [0, 1, 0], origin: {position: [1, 0, 1], rpy: [0, 0, 0]}}\n"
+    "    mass: 2\n"
+    "    com: [0, 0, -0.25]\n"
+    "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.01, ixy: 0, ixz: 0, iyz: 0}\n"
+    "    geometry: [{shape: capsule, radius: 0.05, length: 0.5, pose: {position: [0, 0, -0.25]}}]\n"
+    "  - name: slider\n"
+    "    parent: arm\n"
+    "    joint: {type: prismatic, axis: [0, 0, 1]}\n"
+    "    mass: 0.5\n"
+    "    inertia: solid\n"
+    "    geometry: [{shape: box, size: [0.1, 0.1, 0.1]}]\n"
+    "  - name: puck\n"
+    "    joint: {type: planar, origin: {position: [0, 2, 0.1]}}\n"
+    "    mass: 0.3\n"
+    "    inertia: solid\n"
+    "    geometry: [{shape: cylinder, radius: 0.1, length: 0.05}]\n"
+    "  - name: top\n"
+    "    joint: {type: ball, origin: {position: [0, -2, 1]}}\n"
+    "    mass: 1\n"
+    "    inertia: solid\n"
+    "    geometry: [{shape: cylinder, radius: 0.2, length: 0.05}]\n"
+    "static:\n"
+    "  - {shape: plane, normal: [0, 0, 1], offset: 0, stiffness: rigid}\n"
+    "  - {shape: box, size: [1, 1, 0.1], pose: {position: [3, 0, 0], rpy: [0, 0.1, 0]}}\n"
+    "springs:\n"
+    "  - {type: joint, joint: arm, dof: 0, stiffness: 10, damping: 0.1, rest: 0}\n"
+    "  - {type: linear, a: {body: world, point: [0, 0, 1]}, b: {body: ball, point: [0, 0, 0]}, "
+    "stiffness: 5, damping: 0, rest_length: 0.5}\n";
+
+/* bytes -> up to 8 "--set KEY=VALUE" overrides (one per line) applied to
+ * the base scene */
+static int fuzz_set_one(const uint8_t* data, size_t size) {
+  enum { MAXSET = 8 };
+  char* buf = malloc(size + 1);
+  if (!buf) return 0;
+  if (size) memcpy(buf, data, size);
+  buf[size] = '\0';
+  const char* sets[MAXSET];
+  int n = 0;
+  for (char* p = buf; n < MAXSET;) {
+    char* nl = strchr(p, '\n');
+    if (nl) *nl = '\0';
+    sets[n++] = p;
+    if (!nl) break;
+    p = nl + 1;
+  }
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_buffer(fuzz_base_scene, sizeof fuzz_base_scene - 1, "base.yaml",
+                                      sets, n, &m, &err);
+  fuzz_check(st, m, &err, "base.yaml");
+  free(buf);
+  return 0;
+}
+
+#endif
