@@ -207,6 +207,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sc_sim_set_cancel(d, &interrupted);
 
   long nsteps = lround(m->opt.duration / m->opt.dt);
   int every = m->opt.output_every;
@@ -231,6 +232,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   for (k = 0; k < nsteps; k++) {
     if (interrupted) break;
     st = sc_step(m, d, &err);
+    if (st != SC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
     for (int i = 0; i < d->ncon; i++)
       if (-d->contact[i].dist > max_pen) max_pen = -d->contact[i].dist;
     sum_iter += d->contact_stats.iterations;

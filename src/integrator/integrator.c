@@ -33,6 +33,7 @@
 typedef struct step_work {
   sc_sap_work* sap;
   sc_lcp_work* lcp;
+  int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max) */
   sc_sap_params sap_params;
   /* the problem's structure: A's blocks (the model's non-empty cliques)
    * and J's columns (from the contact Jacobian) */
@@ -242,6 +243,13 @@ static double state_quantities(const sc_model* m, sc_data* d) {
   return -sc_la_dot(nv, d->v, d->fdamp); /* damper power dissipated, W */
 }
 
+void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
+  step_work* w = d->solver_work;
+  if (!w) return;
+  w->sap_params.cancel = flag;
+  sc_lcp_set_cancel(w->lcp, flag);
+}
+
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   int nv = m->nv;
   if (!d->solver_work) {
@@ -253,8 +261,18 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
     w->sap = sc_sap_work_create(nv, d->ncon_max);
-    if (m->opt.solver == SC_SOLVER_LCP)
-      w->lcp = sc_lcp_work_create(nv, d->ncon_max, m->opt.lcp_directions);
+    if (m->opt.solver == SC_SOLVER_LCP) {
+      int dirs = m->opt.lcp_directions;
+      w->lcp_capacity = sc_lcp_capacity(nv, d->ncon_max, dirs);
+      if (w->lcp_capacity == 0)
+        return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                            "contact.solver: the dense LCP for %d velocities needs %.0f MiB "
+                            "for a single contact, more than its limit of %.0f MiB; use "
+                            "contact.solver: newton",
+                            nv, (double)sc_lcp_work_bytes(nv, 1, dirs) / 1048576.0,
+                            (double)SC_LCP_MAX_BYTES / 1048576.0);
+      w->lcp = sc_lcp_work_create(nv, w->lcp_capacity, dirs);
+    }
     w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
     int nt = 0;
     for (int c = 0; c < m->nclique && w->tree_ptr; c++)
@@ -349,12 +367,25 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
     sc_solve_status ss;
+    if (o->solver == SC_SOLVER_LCP && nc > w->lcp_capacity) {
+      d->contact_stats.status = SC_SOLVE_CAPACITY;
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: the dense LCP for %d contacts (%d cone edges) would "
+                          "need %.0f MiB, more than its limit of %.0f MiB (room for %d "
+                          "contacts); use --solver newton, or fewer contact.lcp.directions",
+                          d->time, nc, o->lcp_directions,
+                          (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
+                          (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
+    }
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
     } else {
       /* d->v still holds v0: the warm start */
       ss = sc_sap_solve(&p, &w->sap_params, w->sap, d->v, d->impulse, &d->contact_stats);
     }
+    if (ss == SC_SOLVE_CANCELLED)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: interrupted during the contact solve", d->time);
     if (ss != SC_SOLVE_OK) {
       d->warning[SC_WARN_CONTACT]++;
       if (o->on_failure == SC_ON_FAILURE_ABORT || ss == SC_SOLVE_NAN)

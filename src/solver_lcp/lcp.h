@@ -11,6 +11,9 @@
 #ifndef SC_SOLVER_LCP_H
 #define SC_SOLVER_LCP_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "contact/problem.h"
 
 /* ---- Lemke ---- */
@@ -37,16 +40,36 @@ void sc_lemke_work_free(void* w);
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
                          sc_lemke_work* w, int* pivots);
 
+/* Poll *flag (NULL: never) every few pivots; a set flag ends sc_lemke with
+ * SC_SOLVE_CANCELLED.  sc_lcp_solve sets it from the problem's cancel. */
+void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
+
 /* ---- contact LCP ---- */
 
 typedef struct sc_lcp_work sc_lcp_work;
 
+/* The dense workspace is bounded: at most SC_LCP_MAX_BYTES (512 MiB).  The
+ * LCP matrix and Lemke's tableau take 3 n^2 doubles for n = nc (d + 2)
+ * unknowns, so beyond a few thousand unknowns the baseline is both too big
+ * and too slow (O(n^2) per pivot); the convex solver is the one for that. */
+#define SC_LCP_MAX_BYTES ((size_t)512 << 20)
+
+/* Bytes a workspace for nv velocities, nc contacts and d cone edges takes. */
+size_t sc_lcp_work_bytes(int nv, int nc, int directions);
+
+/* The largest contact count (<= nc_max) whose workspace fits in
+ * SC_LCP_MAX_BYTES, or 0 when not even one contact fits. */
+int sc_lcp_capacity(int nv, int nc_max, int directions);
+
 /* Workspace for problems with nv <= nv_max, nc <= nc_max and a cone of at
  * most `directions` edges (>= 2).  Returns NULL on allocation failure or bad
- * sizes. */
+ * sizes.  Pass nc_max = sc_lcp_capacity(...) to stay within the limit. */
 sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions);
 /* Free a workspace from sc_lcp_work_create (NULL is allowed). */
 void sc_lcp_work_free(void* w);
+/* Poll *flag (NULL: never) during sc_lcp_solve: a set flag ends the solve
+ * with SC_SOLVE_CANCELLED (v = v*, gamma = 0). */
+void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag);
 
 /* Build and solve the contact LCP of lcp.c for problem p with a
  * `directions`-edge polyhedral cone (2 <= directions <= the workspace's).

@@ -83,9 +83,13 @@
 
 #include "core/core.h"
 
-#define EPS_PIV_1 1e-11
-#define EPS_PIV_2 1e-9
-#define EPS_PIV_3 1e-7
+/* attempts: pivot tolerance and covering vector (0: d = 1, 1: perturbed) */
+static const struct {
+  double eps_piv;
+  int cover;
+} attempts[] = {{1e-9, 0}, {1e-7, 0}, {1e-5, 0}, {1e-5, 1}, {1e-3, 1}, {1e-11, 0}};
+#define NATTEMPT ((int)(sizeof attempts / sizeof attempts[0]))
+#define CANCEL_EVERY 8
 #define EPS_TIE 1e-11
 #define VERIFY_GOOD 1e-10
 #define VERIFY_OK 1e-6
@@ -101,6 +105,8 @@ struct sc_lemke_work {
   double* r;       /* (n) residual / scratch */
   double* scale;   /* (2n+1) scale of each variable */
   double* zbest;   /* (n) most accurate end point over the attempts */
+  double* dcov;    /* (n) covering vector of the current attempt */
+  const volatile sig_atomic_t* cancel; /* polled every CANCEL_EVERY pivots */
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
   int* ties;       /* (n) candidate rows of the ratio test */
@@ -122,12 +128,13 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->r = sc_malloc(n * sizeof(double));
   w->scale = sc_malloc((2 * n + 1) * sizeof(double));
   w->zbest = sc_malloc(n * sizeof(double));
+  w->dcov = sc_malloc(n * sizeof(double));
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -145,6 +152,7 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->r);
   sc_free(w->scale);
   sc_free(w->zbest);
+  sc_free(w->dcov);
   sc_free(w->basis);
   sc_free(w->where);
   sc_free(w->ties);
@@ -161,8 +169,12 @@ static uint64_t var_key(int v) {
   return z ^ (z >> 31);
 }
 
+void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag) {
+  if (w) w->cancel = flag;
+}
+
 /* out = col(v) of the augmented system I w - M z - d z0 = q */
-static void var_column(int n, const double* M, int v, double* out) {
+static void var_column(int n, const double* M, const double* dcov, int v, double* out) {
   if (v < n) {
     for (int i = 0; i < n; i++) out[i] = 0.0;
     out[v] = 1.0;
@@ -170,12 +182,13 @@ static void var_column(int n, const double* M, int v, double* out) {
     const double* m = M + (size_t)(v - n) * n;
     for (int i = 0; i < n; i++) out[i] = -m[i];
   } else {
-    for (int i = 0; i < n; i++) out[i] = -1.0;
+    for (int i = 0; i < n; i++) out[i] = -dcov[i];
   }
 }
 
 /* a = B^-1 col(v) */
-static void entering_column(int n, const double* M, const double* Binv, int v, double* a) {
+static void entering_column(int n, const double* M, const double* dcov, const double* Binv, int v,
+                            double* a) {
   if (v < n) {
     for (int i = 0; i < n; i++) a[i] = Binv[i + (size_t)v * n];
   } else if (v < 2 * n) {
@@ -191,14 +204,15 @@ static void entering_column(int n, const double* M, const double* Binv, int v, d
     for (int i = 0; i < n; i++) a[i] = 0.0;
     for (int k = 0; k < n; k++) {
       const double* bk = Binv + (size_t)k * n;
-      for (int i = 0; i < n; i++) a[i] -= bk[i];
+      double dk = dcov[k];
+      for (int i = 0; i < n; i++) a[i] -= bk[i] * dk;
     }
   }
 }
 
 /* r = q - B x, with B's columns taken from the basic variables */
-static void basis_residual(int n, const double* M, const double* q, const int* basis,
-                           const double* x, double* r) {
+static void basis_residual(int n, const double* M, const double* dcov, const double* q,
+                           const int* basis, const double* x, double* r) {
   for (int i = 0; i < n; i++) r[i] = q[i];
   for (int j = 0; j < n; j++) {
     int v = basis[j];
@@ -210,14 +224,14 @@ static void basis_residual(int n, const double* M, const double* q, const int* b
       const double* m = M + (size_t)(v - n) * n;
       for (int i = 0; i < n; i++) r[i] += m[i] * xj;
     } else {
-      for (int i = 0; i < n; i++) r[i] += xj;
+      for (int i = 0; i < n; i++) r[i] += dcov[i] * xj;
     }
   }
 }
 
 /* x += B^-1 (q - B x) */
 static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
-  basis_residual(n, M, q, w->basis, w->x, w->r);
+  basis_residual(n, M, w->dcov, q, w->basis, w->x, w->r);
   for (int k = 0; k < n; k++) {
     double rk = w->r[k];
     if (rk == 0.0) continue;
@@ -231,7 +245,7 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
 static int reinvert(int n, const double* M, sc_lemke_work* w) {
   double* B = w->B;
   int* perm = w->perm;
-  for (int j = 0; j < n; j++) var_column(n, M, w->basis[j], B + (size_t)j * n);
+  for (int j = 0; j < n; j++) var_column(n, M, w->dcov, w->basis[j], B + (size_t)j * n);
   double bmax = 0.0;
   for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
   for (int k = 0; k < n; k++) {
@@ -342,14 +356,19 @@ static void extract_z(int n, const sc_lemke_work* w, double* z) {
   }
 }
 
-/* One run of Lemke's method with pivot tolerance eps_piv (q has a negative
- * entry, data finite); sq = ||q||_inf, sm = max |M_ij|. */
+/* One run of Lemke's method with pivot tolerance eps_piv and covering
+ * vector `cover` (q has a negative entry, data finite); sq = ||q||_inf,
+ * sm = max |M_ij|. */
 static sc_solve_status lemke_run(int n, const double* M, const double* q, double sq, double sm,
-                                 double eps_piv, double* z, int max_pivots, sc_lemke_work* w,
-                                 int* pivots) {
+                                 double eps_piv, int cover, double* z, int max_pivots,
+                                 sc_lemke_work* w, int* pivots) {
   int npiv = 0;
   *pivots = 0;
   for (int i = 0; i < n; i++) z[i] = 0.0;
+  /* d = 1, or 1 + (fractional part of i times the golden ratio) / 2 in
+   * [1, 1.5): a different path through the same LCP */
+  for (int i = 0; i < n; i++)
+    w->dcov[i] = cover ? 1.0 + 0.5 * fmod(0.6180339887498949 * (i + 1), 1.0) : 1.0;
 
   /* variable scales for the tolerances */
   double sz = sm > 0.0 ? sq / sm : sq;
@@ -376,12 +395,12 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
   /* first pivot: z0 enters, the row with the lexicographically smallest
    * (q_i, e_i)/d_i leaves */
   int entering = 2 * n;
-  entering_column(n, M, w->Binv, entering, w->a);
+  entering_column(n, M, w->dcov, w->Binv, entering, w->a);
   double qmin = INFINITY;
-  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i]);
+  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i] / w->dcov[i]);
   int nt = 0;
   for (int i = 0; i < n; i++)
-    if (q[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
+    if (q[i] / w->dcov[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
   int r = lex_min(n, w, w->ties, nt);
   int refresh = n > 20 ? n : 20;
 
@@ -413,6 +432,11 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
       *pivots = npiv;
       return SC_SOLVE_MAXIT;
     }
+    if (w->cancel && npiv % CANCEL_EVERY == 0 && *w->cancel) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_CANCELLED;
+    }
     if (npiv % refresh == 0 && reinvert(n, M, w)) {
       for (int i = 0; i < n; i++) w->x[i] = 0.0;
       refine(n, M, q, w); /* x = B^-1 q */
@@ -421,7 +445,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
 
     /* the complement of the leaving variable enters */
     entering = leaving < n ? leaving + n : leaving - n;
-    entering_column(n, M, w->Binv, entering, w->a);
+    entering_column(n, M, w->dcov, w->Binv, entering, w->a);
     double se = w->scale[entering], amax = 0.0;
     for (int i = 0; i < n; i++) amax = fmax(amax, fabs(w->a[i]) * se / w->scale[w->basis[i]]);
     double theta = INFINITY;
@@ -457,7 +481,12 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
     if (r < 0) r = lex_min(n, w, w->ties, nt);
   }
 
-  /* complementary basis: polish x and read z off it */
+  /* complementary basis: polish x and read z off it.  B^-1 is recomputed
+   * by a fresh LU first (the product-form one carries the round-off of
+   * every pivot), then x = B^-1 q gets two steps of iterative refinement. */
+  if (reinvert(n, M, w))
+    for (int i = 0; i < n; i++) w->x[i] = 0.0;
+  refine(n, M, q, w);
   refine(n, M, q, w);
   refine(n, M, q, w);
   extract_z(n, w, z);
@@ -493,7 +522,6 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
 
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
                          sc_lemke_work* w, int* pivots) {
-  static const double eps_ladder[] = {EPS_PIV_1, EPS_PIV_2, EPS_PIV_3};
   if (pivots) *pivots = 0;
   if (n < 0 || !w || n > w->n_max) return SC_SOLVE_CAPACITY;
   if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
@@ -508,16 +536,21 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
   }
   if (!qneg) return SC_SOLVE_OK;
   for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
-  if (max_pivots <= 0) max_pivots = 50 * n + 10;
+  if (max_pivots <= 0) max_pivots = 20 * n + 100;
 
   /* attempts with growing pivot tolerance; keep the most accurate end point */
   int total = 0;
   double best = INFINITY;
   sc_solve_status st = SC_SOLVE_OK;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < NATTEMPT; k++) {
     int piv = 0;
-    st = lemke_run(n, M, q, sq, sm, eps_ladder[k], z, max_pivots - total, w, &piv);
+    st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
+                   max_pivots - total, w, &piv);
     total += piv;
+    if (st == SC_SOLVE_CANCELLED) {
+      if (pivots) *pivots = total;
+      return st;
+    }
     if (st == SC_SOLVE_OK) {
       double e = lcp_violation(n, M, q, z, sq, w->r);
       if (e < best) {

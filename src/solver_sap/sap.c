@@ -58,6 +58,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->alpha_max = 1.5;
   p->ls_max_iterations = 100;
   p->hessian = SC_SAP_HESSIAN_AUTO;
+  p->cancel = NULL;
 }
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
@@ -471,6 +472,10 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
         break;
       if (k >= prm->max_iterations) {
         status = SC_SOLVE_MAXIT;
+        break;
+      }
+      if (prm->cancel && *prm->cancel) {
+        status = SC_SOLVE_CANCELLED;
         break;
       }
 

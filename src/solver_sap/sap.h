@@ -11,6 +11,8 @@
 #ifndef SC_SAP_H
 #define SC_SAP_H
 
+#include <signal.h>
+
 #include "contact/problem.h"
 #include "core/core.h"
 
@@ -44,6 +46,9 @@ typedef struct sc_sap_params {
   double alpha_max;      /* largest step of the exact line search, 1.5 */
   int ls_max_iterations; /* evaluations per exact line search, 100 (Armijo: min(this, 40)) */
   int hessian;           /* SC_SAP_HESSIAN_*, default SC_SAP_HESSIAN_AUTO */
+  /* NULL (default) or a flag a signal handler sets: polled once per Newton
+   * iteration; when non-zero the solve ends with SC_SOLVE_CANCELLED */
+  const volatile sig_atomic_t* cancel;
 } sc_sap_params;
 
 /* Fill p with the default values listed in sc_sap_params. */
