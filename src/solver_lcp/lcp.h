@@ -49,7 +49,7 @@ void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
 typedef struct sc_lcp_work sc_lcp_work;
 
 /* The dense workspace is bounded: at most SC_LCP_MAX_BYTES (512 MiB).  The
- * LCP matrix and Lemke's tableau take 3 n^2 doubles for n = nc (d + 2)
+ * LCP matrix and Lemke's tableau take 4 n^2 doubles for n = nc (d + 2)
  * unknowns, so beyond a few thousand unknowns the baseline is both too big
  * and too slow (O(n^2) per pivot); the convex solver is the one for that. */
 #define SC_LCP_MAX_BYTES ((size_t)512 << 20)

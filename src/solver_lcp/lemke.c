@@ -106,6 +106,10 @@ struct sc_lemke_work {
   double* scale;   /* (2n+1) scale of each variable */
   double* zbest;   /* (n) most accurate end point over the attempts */
   double* dcov;    /* (n) covering vector of the current attempt */
+  double* Ms;      /* (n x n) equilibrated M: diag(rs) M diag(cs) */
+  double* qs;      /* (n) equilibrated q: diag(rs) q */
+  double* rs;      /* (n) row scales (powers of 2) */
+  double* cs;      /* (n) column scales (powers of 2) */
   const volatile sig_atomic_t* cancel; /* polled every CANCEL_EVERY pivots */
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
@@ -129,12 +133,16 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->scale = sc_malloc((2 * n + 1) * sizeof(double));
   w->zbest = sc_malloc(n * sizeof(double));
   w->dcov = sc_malloc(n * sizeof(double));
+  w->Ms = sc_malloc(n * n * sizeof(double));
+  w->qs = sc_malloc(n * sizeof(double));
+  w->rs = sc_malloc(n * sizeof(double));
+  w->cs = sc_malloc(n * sizeof(double));
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->Ms || !w->qs || !w->rs || !w->cs || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -153,6 +161,10 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->scale);
   sc_free(w->zbest);
   sc_free(w->dcov);
+  sc_free(w->Ms);
+  sc_free(w->qs);
+  sc_free(w->rs);
+  sc_free(w->cs);
   sc_free(w->basis);
   sc_free(w->where);
   sc_free(w->ties);
@@ -520,21 +532,81 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
   return isfinite(e) ? e : (double)INFINITY;
 }
 
-sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
-                         sc_lemke_work* w, int* pivots) {
+/* 2^round(log2 x) for x > 0: scaling by it is exact in binary floating point */
+static double pow2_near(double x) {
+  int e;
+  double f = frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */
+  return ldexp(1.0, f < 0.7071067811865476 ? e - 1 : e);
+}
+
+/* scale factor of a row or column of max-norm r: 1 inside [1/16, 16] (a
+ * well-scaled LCP is left exactly as it is, pivot path included), else the
+ * power of two nearest 1/sqrt(r) */
+static double ruiz_factor(double r) {
+  return (r > 0.0 && (r > 16.0 || r < 0.0625)) ? pow2_near(1.0 / sqrt(r)) : 1.0;
+}
+
+/* Ruiz equilibration: rs, cs (powers of two) such that diag(rs) M diag(cs)
+ * has every non-zero row and column of max-norm within [1/16, 16] (a few
+ * sweeps; zero rows and columns keep scale 1). */
+static void equilibrate(int n, const double* M, sc_lemke_work* w) {
+  double *rs = w->rs, *cs = w->cs, *Ms = w->Ms;
+  for (int i = 0; i < n; i++) rs[i] = cs[i] = 1.0;
+  for (size_t i = 0; i < (size_t)n * n; i++) Ms[i] = M[i];
+  for (int it = 0; it < 8; it++) {
+    int changed = 0;
+    for (int i = 0; i < n; i++) w->r[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+      double cmax = 0.0;
+      const double* mj = Ms + (size_t)j * n;
+      for (int i = 0; i < n; i++) {
+        double a = fabs(mj[i]);
+        cmax = fmax(cmax, a);
+        w->r[i] = fmax(w->r[i], a);
+      }
+      w->x[j] = cmax;
+    }
+    for (int i = 0; i < n; i++) {
+      double f = ruiz_factor(w->r[i]);
+      w->a[i] = f;
+      rs[i] *= f;
+      if (f != 1.0) changed = 1;
+    }
+    for (int j = 0; j < n; j++) {
+      double f = ruiz_factor(w->x[j]);
+      cs[j] *= f;
+      if (f != 1.0) changed = 1;
+      double* mj = Ms + (size_t)j * n;
+      for (int i = 0; i < n; i++) mj[i] *= w->a[i] * f;
+    }
+    if (!changed) break;
+  }
+}
+
+sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* z,
+                         int max_pivots, sc_lemke_work* w, int* pivots) {
   if (pivots) *pivots = 0;
   if (n < 0 || !w || n > w->n_max) return SC_SOLVE_CAPACITY;
-  if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
+  if (!all_finite(n, q_in) || !all_finite(n * n, M_in)) return SC_SOLVE_NAN;
   for (int i = 0; i < n; i++) z[i] = 0.0;
 
   /* trivial exit: z = 0, w = q >= 0 */
-  double sq = 0.0, sm = 0.0;
   int qneg = 0;
-  for (int i = 0; i < n; i++) {
-    sq = fmax(sq, fabs(q[i]));
-    if (q[i] < 0.0) qneg = 1;
-  }
+  for (int i = 0; i < n; i++)
+    if (q_in[i] < 0.0) qneg = 1;
   if (!qneg) return SC_SOLVE_OK;
+
+  /* solve the equilibrated LCP diag(rs) M diag(cs) zs + diag(rs) q, whose
+   * solutions are zs = diag(cs)^-1 z: the signs and the zero pattern of z
+   * and w are unchanged by positive diagonal scalings */
+  equilibrate(n, M_in, w);
+  const double* M = w->Ms;
+  double* q = w->qs;
+  double sq = 0.0, sm = 0.0;
+  for (int i = 0; i < n; i++) {
+    q[i] = w->rs[i] * q_in[i];
+    sq = fmax(sq, fabs(q[i]));
+  }
   for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
   if (max_pivots <= 0) max_pivots = 20 * n + 100;
 
@@ -549,6 +621,7 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
     total += piv;
     if (st == SC_SOLVE_CANCELLED) {
       if (pivots) *pivots = total;
+      for (int i = 0; i < n; i++) z[i] *= w->cs[i];
       return st;
     }
     if (st == SC_SOLVE_OK) {
@@ -563,13 +636,13 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
   }
   if (pivots) *pivots = total;
   if (best <= VERIFY_OK) {
+    st = SC_SOLVE_OK;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-    return SC_SOLVE_OK;
-  }
-  /* an end point that fails the check is a numerical breakdown */
-  if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+  } else if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+    /* an end point that fails the check is a numerical breakdown */
+    st = SC_SOLVE_INACCURATE;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-    return SC_SOLVE_INACCURATE;
   }
+  for (int i = 0; i < n; i++) z[i] *= w->cs[i];
   return st;
 }
