@@ -8,8 +8,10 @@
 #            implicit Euler, 1 s at 1 ms), angle 5..40 deg x mu 0.1..0.9
 #   clutterN tools/gen_clutter.sh N at dt = 1 ms and 10 ms, 2 s
 # each with contact.lcp.directions = 4, 8, 16.  `quick` runs a subset:
-# the 20 deg cube at mu = 0.45, clutter27 for 0.1 s at both dt, 4 and 16 edges.
-# Exit status 1 when any step failed.  Env: BIN (default bin), JOBS (2),
+# the 20 deg cube at mu = 0.45, clutter27 for 0.25 s at 1 ms and 0.3 s at
+# 10 ms, 4 and 16 edges.
+# Exit status 1 when any step failed (status != 0 or residual > 1e-6).
+# LCP_CHECK_MD=1: a markdown table.  Env: BIN (default bin), JOBS (2),
 # RUN_TIMEOUT (s per run, default 1800).
 set -u
 mode=${1:-full}
@@ -45,7 +47,7 @@ add() { echo "$*" >>"$jobs"; }
 if [ "$mode" = quick ]; then
   dirs="4 16"
   incline 20 0.45 >"$out/incline_20_0.45.yaml"
-  "$here/gen_clutter.sh" 27 1e-3 0.1 lcp >"$out/clutter27_1ms.yaml"
+  "$here/gen_clutter.sh" 27 1e-3 0.25 lcp >"$out/clutter27_1ms.yaml"
   "$here/gen_clutter.sh" 27 1e-2 0.3 lcp >"$out/clutter27_10ms.yaml"
   for d in $dirs; do
     add incline_d$d "$out/incline_20_0.45.yaml" "$out/incline_20_0.45_d$d.h5" "--set contact.lcp.directions=$d"
@@ -68,7 +70,7 @@ else
       done
     done
   done
-  for n in ${CLUTTER:-8 27 64 125}; do
+  for n in ${CLUTTER-8 27 64 125}; do
     for dt in 1e-3 1e-2; do
       "$here/gen_clutter.sh" "$n" "$dt" 2.0 lcp >"$out/clutter${n}_$dt.yaml"
       for d in $dirs; do
@@ -83,4 +85,5 @@ xargs -P "$JOBS" -L 1 sh -c 'timeout '"$RUN_TIMEOUT"' '"$BIN"'/simc "$2" -o "$3"
   --set contact.on_failure=warn --set output.every=1 $4 $5 2>"$3.log" || true' sh <"$jobs"
 args=()
 while read -r fam _ h5 _; do args+=("$fam=$h5"); done <"$jobs"
-/usr/bin/python3 "$here/lcp_check.py" "${args[@]}"
+md=; [ "${LCP_CHECK_MD:-0}" = 1 ] && md=--md
+/usr/bin/python3 "$here/lcp_check.py" $md "${args[@]}"

@@ -252,8 +252,12 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
   }
 }
 
+static int cancelled(const sc_lemke_work* w) { return w->cancel && *w->cancel; }
+
 /* Recompute B^-1 from the basis columns by LU with partial pivoting.
- * Leaves B^-1 untouched (and returns 0) when B is numerically singular. */
+ * Leaves B^-1 untouched (and returns 0) when B is numerically singular;
+ * returns -1 when the cancel flag was seen (polled every 32 columns: the
+ * O(n^3) work must not delay an interrupt). */
 static int reinvert(int n, const double* M, sc_lemke_work* w) {
   double* B = w->B;
   int* perm = w->perm;
@@ -261,6 +265,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   double bmax = 0.0;
   for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
   for (int k = 0; k < n; k++) {
+    if (k % 32 == 31 && cancelled(w)) return -1;
     int p = k;
     double pv = fabs(B[k + (size_t)k * n]);
     for (int i = k + 1; i < n; i++) {
@@ -288,6 +293,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   }
   /* solve B X = I column by column: P B = L U */
   for (int c = 0; c < n; c++) {
+    if (c % 32 == 31 && cancelled(w)) return -1;
     double* y = w->Binv + (size_t)c * n;
     for (int i = 0; i < n; i++) y[i] = (i == c) ? 1.0 : 0.0;
     for (int k = 0; k < n; k++) {
@@ -444,12 +450,13 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
       *pivots = npiv;
       return SC_SOLVE_MAXIT;
     }
-    if (w->cancel && npiv % CANCEL_EVERY == 0 && *w->cancel) {
+    int inv = npiv % refresh == 0 ? reinvert(n, M, w) : 0;
+    if (inv < 0 || (w->cancel && npiv % CANCEL_EVERY == 0 && *w->cancel)) {
       extract_z(n, w, z);
       *pivots = npiv;
       return SC_SOLVE_CANCELLED;
     }
-    if (npiv % refresh == 0 && reinvert(n, M, w)) {
+    if (inv > 0) {
       for (int i = 0; i < n; i++) w->x[i] = 0.0;
       refine(n, M, q, w); /* x = B^-1 q */
       refine(n, M, q, w);
@@ -496,7 +503,13 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
   /* complementary basis: polish x and read z off it.  B^-1 is recomputed
    * by a fresh LU first (the product-form one carries the round-off of
    * every pivot), then x = B^-1 q gets two steps of iterative refinement. */
-  if (reinvert(n, M, w))
+  int inv = reinvert(n, M, w);
+  if (inv < 0) {
+    extract_z(n, w, z);
+    *pivots = npiv;
+    return SC_SOLVE_CANCELLED;
+  }
+  if (inv > 0)
     for (int i = 0; i < n; i++) w->x[i] = 0.0;
   refine(n, M, q, w);
   refine(n, M, q, w);
