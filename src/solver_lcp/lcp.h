@@ -27,14 +27,16 @@ sc_lemke_work* sc_lemke_work_create(int n_max);
 void sc_lemke_work_free(void* w);
 
 /* Solve 0 <= z _|_ M z + q >= 0, M n x n column-major (leading dimension n).
- * z (n) receives the solution.  max_pivots <= 0 selects the default 50 n + 10
- * (a budget over all internal attempts).  Returns SC_SOLVE_OK (z solves the
+ * z (n) receives the solution.  max_pivots <= 0 selects the default 20 n + 100
+ * (a budget over all internal attempts).  M is equilibrated internally (exact
+ * power-of-two scalings), so badly scaled data need no preparation.  Returns SC_SOLVE_OK (z solves the
  * LCP: scaled violation <= 1e-6, typically ~1e-15; see lemke.c),
  * SC_SOLVE_RAY (ray termination: no solution found; for copositive-plus M
  * the LCP is infeasible), SC_SOLVE_CYCLE (a basis repeated: round-off
  * defeated the lexicographic rule), SC_SOLVE_MAXIT (pivot cap),
  * SC_SOLVE_NAN (non-finite data, n larger than the workspace, or a numerical
- * breakdown: the end point fails the accuracy check).  When q >= 0 it
+ * breakdown: the end point fails the accuracy check), SC_SOLVE_CANCELLED
+ * (the flag of sc_lemke_set_cancel was set).  When q >= 0 it
  * returns z = 0 with 0 pivots.  *pivots (may be NULL) receives the pivot
  * count.  On a failure z holds the last iterate's z part. */
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
