@@ -14,7 +14,8 @@
 # LCP_CHECK_MD=1: a markdown table.  Env: BIN (default bin), JOBS (2),
 # RUN_TIMEOUT (s per run, default 1800; a run cut short counts as failed),
 # DIRS (cone edges, "4 8 16"), CLUTTER (sizes, "8 27 64 125"; empty: none),
-# CLUTTER_DUR (simulated s, 2.0), CLUTTER_DUR_LARGE (for N >= 64).
+# CLUTTER_DUR (simulated s, 2.0), CLUTTER_DUR_LARGE (for N >= 64),
+# ONLY_CLUTTER=1 (skip the scenes and incline families).
 set -u
 mode=${1:-full}
 out=${2:-$(mktemp -d /tmp/lcp_check.XXXXXX)}
@@ -58,20 +59,22 @@ if [ "$mode" = quick ]; then
   done
 else
   dirs=${DIRS:-4 8 16}
-  for d in $dirs; do
-    for s in "$here"/../scenes/*.yaml; do
-      b=$(basename "$s" .yaml)
-      add scenes_d$d "$s" "$out/scene_${b}_d$d.h5" "--set contact.lcp.directions=$d"
-    done
-  done
-  for a in 5 10 15 20 25 30 35 40; do
-    for mu in $(seq 0.10 0.05 0.90); do
-      incline "$a" "$mu" >"$out/incline_${a}_$mu.yaml"
-      for d in $dirs; do
-        add incline_d$d "$out/incline_${a}_$mu.yaml" "$out/incline_${a}_${mu}_d$d.h5" "--set contact.lcp.directions=$d"
+  if [ "${ONLY_CLUTTER:-0}" != 1 ]; then
+    for d in $dirs; do
+      for s in "$here"/../scenes/*.yaml; do
+        b=$(basename "$s" .yaml)
+        add scenes_d$d "$s" "$out/scene_${b}_d$d.h5" "--set contact.lcp.directions=$d"
       done
     done
-  done
+    for a in 5 10 15 20 25 30 35 40; do
+      for mu in $(seq 0.10 0.05 0.90); do
+        incline "$a" "$mu" >"$out/incline_${a}_$mu.yaml"
+        for d in $dirs; do
+          add incline_d$d "$out/incline_${a}_$mu.yaml" "$out/incline_${a}_${mu}_d$d.h5" "--set contact.lcp.directions=$d"
+        done
+      done
+    done
+  fi
   for n in ${CLUTTER-8 27 64 125}; do
     dur=${CLUTTER_DUR:-2.0}
     [ "$n" -ge 64 ] && dur=${CLUTTER_DUR_LARGE:-$dur}
