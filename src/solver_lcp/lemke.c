@@ -397,6 +397,17 @@ static void extract_z(int n, const sc_lemke_work* w, double* z) {
   }
 }
 
+/* z from a complementary basis; basic values that round-off left slightly
+ * negative (relative to the z scale sz) are zero */
+static sc_solve_status read_z(int n, const sc_lemke_work* w, double sz, double* z) {
+  extract_z(n, w, z);
+  for (int j = 0; j < n; j++) {
+    if (!isfinite(z[j])) return SC_SOLVE_NAN;
+    if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
+  }
+  return SC_SOLVE_OK;
+}
+
 /* One run of Lemke's method with pivot tolerance eps_piv and covering
  * vector `cover` (q has a negative entry, data finite); sq = ||q||_inf,
  * sm = max |M_ij|. */
@@ -523,28 +534,28 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
     if (r < 0) r = lex_min(n, w, w->ties, nt);
   }
 
-  /* complementary basis: polish x and read z off it.  B^-1 is recomputed
-   * by a fresh LU first (the product-form one carries the round-off of
-   * every pivot), then x = B^-1 q gets two steps of iterative refinement. */
-  int inv = reinvert(n, M, w);
-  if (inv < 0) {
-    extract_z(n, w, z);
-    *pivots = npiv;
-    return SC_SOLVE_CANCELLED;
-  }
-  if (inv > 0)
-    for (int i = 0; i < n; i++) w->x[i] = 0.0;
+  /* complementary basis: polish x and read z off it */
   refine(n, M, q, w);
   refine(n, M, q, w);
-  refine(n, M, q, w);
-  extract_z(n, w, z);
   *pivots = npiv;
-  for (int j = 0; j < n; j++) {
-    if (!isfinite(z[j])) return SC_SOLVE_NAN;
-    /* basic values that round-off left slightly negative are zero */
-    if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
-  }
-  return SC_SOLVE_OK;
+  return read_z(n, w, sz, z);
+}
+
+/* Second polish of the final complementary basis of lemke_run, for an end
+ * point that failed VERIFY_GOOD: B^-1 is recomputed by a fresh LU (the
+ * product-form one carries the round-off of every pivot) and x = B^-1 q
+ * gets three steps of iterative refinement.  Returns SC_SOLVE_CANCELLED,
+ * SC_SOLVE_NAN, or SC_SOLVE_OK with the new z (unchanged when B is singular). */
+static sc_solve_status polish_basis(int n, const double* M, const double* q, double sq, double sm,
+                                    double* z, sc_lemke_work* w) {
+  int inv = reinvert(n, M, w);
+  if (inv < 0) return SC_SOLVE_CANCELLED;
+  if (inv == 0) return SC_SOLVE_OK;
+  for (int i = 0; i < n; i++) w->x[i] = 0.0;
+  refine(n, M, q, w);
+  refine(n, M, q, w);
+  refine(n, M, q, w);
+  return read_z(n, w, sm > 0.0 ? sq / sm : sq, z);
 }
 
 /* Scale-free violation of 0 <= z _|_ Mz + q >= 0:
@@ -662,6 +673,15 @@ sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* 
     }
     if (st == SC_SOLVE_OK) {
       double e = lcp_violation(n, M, q, z, sq, w->r);
+      if (e > VERIFY_GOOD) {
+        st = polish_basis(n, M, q, sq, sm, z, w);
+        if (st == SC_SOLVE_CANCELLED) {
+          if (pivots) *pivots = total;
+          for (int i = 0; i < n; i++) z[i] *= w->cs[i];
+          return st;
+        }
+        e = st == SC_SOLVE_OK ? lcp_violation(n, M, q, z, sq, w->r) : (double)INFINITY;
+      }
       if (e < best) {
         best = e;
         for (int i = 0; i < n; i++) w->zbest[i] = z[i];
