@@ -81,8 +81,9 @@ void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag);
  * on failure),
  * linesearch_evals = 0, cost = 0, status = the return value.  Returns
  * SC_SOLVE_OK or Lemke's failure status; SC_SOLVE_FACTOR when A is not
- * positive definite; SC_SOLVE_NAN for non-finite data or sizes beyond the
- * workspace.  On failure v = v* and gamma = 0. */
+ * positive definite; SC_SOLVE_NAN for non-finite data; SC_SOLVE_CAPACITY
+ * for sizes beyond the workspace; SC_SOLVE_CANCELLED when the flag of
+ * sc_lcp_set_cancel was seen.  On failure v = v* and gamma = 0. */
 sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats);
 
