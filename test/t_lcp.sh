@@ -51,6 +51,8 @@ sed -n '9,48p' "$tmp/c50.yaml" >>"$tmp/c20.yaml"
 tail -2 "$tmp/c50.yaml" >>"$tmp/c20.yaml"
 "$SIMC" "$tmp/c20.yaml" -o "$tmp/c20.h5" --solver lcp --quiet 2>"$tmp/e" &
 pid=$!
+# the handler is installed right after the output file is created
+for _ in $(seq 1 300); do [ -e "$tmp/c20.h5" ] && break; sleep 0.1; done
 sleep 1.5
 kill -INT $pid
 t0=$(date +%s.%N)
