@@ -4,8 +4,11 @@
  * brick), brute-force enumeration of all 2^n complementary index sets
  * (independent of pivoting), and an active-set enumeration of the
  * frictionless contact KKT system solved in v-space (no Delassus matrix). */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "core/core.h"
 #include "harness.h"
@@ -340,10 +343,171 @@ static void test_lemke_bad_input_and_cap(void) {
   int piv = 0;
   ENSURE(sc_lemke(8, Mm, qm, z, 5, lw, &piv) == SC_SOLVE_MAXIT);
   ENSURE(piv == 5);
-  /* the default cap 50 n + 10 = 410 is above Murty's 2^8 = 256 */
+  /* the default cap 20 n + 100 = 260 is above Murty's 2^8 = 256 */
   ENSURE(sc_lemke(8, Mm, qm, z, 0, lw, &piv) == SC_SOLVE_OK);
   ENSURE(piv == 256);
   sc_lemke_work_free(lw);
+}
+
+/* ---- robustness: scaling, a captured ill-conditioned LCP, cancel, size ---- */
+
+/* Symmetric diagonal scaling: with D = diag(d_i) > 0, M' = D M D and
+ * q' = D q have the solutions z' = D^-1 z (w' = D w), so the scaled and the
+ * unscaled problem must give the same z up to the scaling.  M = B B^T + I
+ * + skew (positive definite: a unique solution), d_i spread over 1e-4..1e4. */
+static void test_lemke_scaling_invariance(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(12);
+  double worst = 0.0;
+  for (int trial = 0; trial < 100; trial++) {
+    int n = 3 + trial % 10;
+    double B[144], M[144], Ms[144], q[12], qs[12], z[12], zs[12], d[12];
+    for (int i = 0; i < n * n; i++) B[i] = urand();
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double s = i == j ? 1.0 : 0.0;
+        for (int k = 0; k < n; k++) s += B[i + k * n] * B[j + k * n];
+        M[i + j * n] = s + (i < j ? 0.5 : i > j ? -0.5 : 0.0) * urand();
+      }
+    for (int i = 0; i < n; i++) {
+      q[i] = urand();
+      d[i] = pow(10.0, 4.0 * urand());
+    }
+    q[trial % n] = -1.0;
+    for (int i = 0; i < n; i++) {
+      qs[i] = d[i] * q[i];
+      for (int j = 0; j < n; j++) Ms[i + j * n] = d[i] * M[i + j * n] * d[j];
+    }
+    sc_solve_status a = sc_lemke(n, M, q, z, 0, lw, NULL);
+    sc_solve_status b = sc_lemke(n, Ms, qs, zs, 0, lw, NULL);
+    ENSURE(a == SC_SOLVE_OK);
+    ENSURE(b == SC_SOLVE_OK);
+    double zmax = 0.0;
+    for (int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z[i]));
+    for (int i = 0; i < n; i++) {
+      double e = fabs(d[i] * zs[i] - z[i]) / fmax(zmax, 1e-300);
+      worst = fmax(worst, e);
+      ENSURE(e <= 1e-8);
+    }
+  }
+  printf("  scaling invariance: worst relative difference %.3g\n", worst);
+  sc_lemke_work_free(lw);
+}
+
+/* The contact LCP of the 20 deg incline cube at t = 0.2 s, captured from a
+ * run (test/lcp_incline20.txt): 4 coplanar corners make M rank-deficient
+ * (singular values down to 1e-16), and Lemke with pivot tolerances of
+ * 1e-11..1e-7 ended at a point violating the LCP by 4e-3.  It must now
+ * return a z that verifies: w = Mz + q >= -tol, z >= 0, |w_i z_i| <= tol,
+ * tol = 1e-9 relative to max(||q||, ||z||) (lcp_violation). */
+static void test_lemke_incline_capture(void) {
+  FILE* f = fopen("test/lcp_incline20.txt", "r");
+  ENSURE(f != NULL);
+  if (!f) return;
+  char line[256];
+  int n = 0, st0 = 0;
+  while (fgets(line, sizeof line, f))
+    if (line[0] != '#' && sscanf(line, "%d %d", &n, &st0) == 2) break;
+  ENSURE(n == 24 && st0 == SC_SOLVE_INACCURATE);
+  double M[576], q[24], z[24];
+  int ok = n == 24;
+  for (int i = 0; ok && i < n * n; i++) ok = fscanf(f, "%lf", &M[i]) == 1;
+  for (int i = 0; ok && i < n; i++) ok = fscanf(f, "%lf", &q[i]) == 1;
+  fclose(f);
+  ENSURE(ok);
+  if (!ok) return;
+  sc_lemke_work* lw = sc_lemke_work_create(24);
+  int piv = 0;
+  ENSURE(sc_lemke(n, M, q, z, 0, lw, &piv) == SC_SOLVE_OK);
+  double wv[24], sq = 0.0, sz = 0.0;
+  lcp_w(n, M, q, z, wv);
+  for (int i = 0; i < n; i++) {
+    sq = fmax(sq, fabs(q[i]));
+    sz = fmax(sz, fabs(z[i]));
+  }
+  double s = fmax(sq, sz), tol = 1e-9;
+  for (int i = 0; i < n; i++) {
+    ENSURE(z[i] >= -tol * s);
+    ENSURE(wv[i] >= -tol * s);
+    ENSURE(fabs(wv[i] * z[i]) <= tol * s * s);
+  }
+  printf("  incline capture: %d pivots, violation %.3g\n", piv, lcp_violation(n, M, q, z));
+  sc_lemke_work_free(lw);
+}
+
+static volatile sig_atomic_t cancel_flag;
+static void on_sigint(int sig) { cancel_flag = sig; }
+static void on_alarm(int sig) {
+  (void)sig;
+  raise(SIGINT);
+}
+
+static double mono_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Murty's LCP of size 24 takes 2^24 pivots (minutes).  A timer raises
+ * SIGINT after 0.2 s, whose handler sets the flag Lemke polls: the solve
+ * must return SC_SOLVE_CANCELLED well before 2 s (a hang guard, not a
+ * timing target) and before the pivot count it would need. */
+static void test_lemke_cancel(void) {
+  enum { N = 24 };
+  static double M[N * N];
+  double q[N], z[N];
+  for (int j = 0; j < N; j++)
+    for (int i = 0; i < N; i++) M[i + j * N] = i == j ? 1.0 : (i > j ? 2.0 : 0.0);
+  for (int i = 0; i < N; i++) q[i] = -1.0;
+  sc_lemke_work* lw = sc_lemke_work_create(N);
+  struct sigaction sa, old_int, old_alrm;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, &old_int);
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, &old_alrm);
+  cancel_flag = 0;
+  sc_lemke_set_cancel(lw, &cancel_flag);
+  struct itimerval it;
+  memset(&it, 0, sizeof it);
+  it.it_value.tv_usec = 200000;
+  double t0 = mono_now();
+  setitimer(ITIMER_REAL, &it, NULL);
+  int piv = 0;
+  sc_solve_status st = sc_lemke(N, M, q, z, 1 << 30, lw, &piv);
+  double el = mono_now() - t0;
+  memset(&it, 0, sizeof it);
+  setitimer(ITIMER_REAL, &it, NULL);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGALRM, &old_alrm, NULL);
+  ENSURE(st == SC_SOLVE_CANCELLED);
+  ENSURE(cancel_flag == SIGINT);
+  ENSURE(el < 2.0);
+  ENSURE(piv > 0 && piv < 1 << N);
+  printf("  cancel: status %d after %.3f s, %d pivots\n", (int)st, el, piv);
+  /* without the flag set the same workspace solves a small LCP as usual */
+  cancel_flag = 0;
+  double M2[4] = {2, 1, 1, 2}, q2[2] = {-5, -6};
+  ENSURE(sc_lemke(2, M2, q2, z, 0, lw, NULL) == SC_SOLVE_OK);
+  ENSURE_NEAR(z[0], 4.0 / 3.0, 1e-14);
+  sc_lemke_work_free(lw);
+}
+
+/* The workspace limit: sc_lcp_capacity is the largest contact count whose
+ * sc_lcp_work_bytes fits in SC_LCP_MAX_BYTES; the byte count grows like
+ * 8 (4 n^2 + 9 nc^2) for n = nc (d + 2) unknowns. */
+static void test_lcp_capacity(void) {
+  int nv = 6 * 50, d = 8;
+  int cap = sc_lcp_capacity(nv, 100000, d);
+  ENSURE(cap > 0 && cap < 100000);
+  ENSURE(sc_lcp_work_bytes(nv, cap, d) <= SC_LCP_MAX_BYTES);
+  ENSURE(sc_lcp_work_bytes(nv, cap + 1, d) > SC_LCP_MAX_BYTES);
+  double n = (double)cap * (d + 2), lead = 8.0 * (4.0 * n * n + 9.0 * cap * (double)cap);
+  ENSURE(lead <= (double)sc_lcp_work_bytes(nv, cap, d));
+  ENSURE(lead >= 0.9 * (double)sc_lcp_work_bytes(nv, cap, d));
+  ENSURE(sc_lcp_capacity(nv, 10, d) == 10); /* small enough: unchanged */
+  ENSURE(sc_lcp_capacity(200000, 10, d) == 0); /* nv^2 alone is over the limit */
+  printf("  capacity at nv = %d, %d edges: %d contacts (%.0f MiB)\n", nv, d, cap,
+         (double)sc_lcp_work_bytes(nv, cap, d) / 1048576.0);
 }
 
 /* ---- seed 001: cart against a wall and brick with friction ---- */
@@ -797,6 +961,10 @@ int main(int argc, char** argv) {
   RUN(test_lemke_degenerate);
   RUN(test_lemke_ray_termination);
   RUN(test_lemke_bad_input_and_cap);
+  RUN(test_lemke_scaling_invariance);
+  RUN(test_lemke_incline_capture);
+  RUN(test_lemke_cancel);
+  RUN(test_lcp_capacity);
   RUN(test_seed_cart_wall);
   RUN(test_seed_brick_friction);
   RUN(test_contact_box_sticking);

@@ -159,5 +159,28 @@ if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then
 elif [ "$quick" != 1 ]; then
   { echo; echo "(MuJoCo reference skipped: apt-get install libmujoco-dev to add it.)"; } >>"$out.tmp"
 fi
+# LCP baseline: failed steps, residuals and Lemke pivots per scene family.
+# The dense O(n^2)-per-pivot baseline needs minutes per simulated second on
+# the large clutters, so N >= 64 runs a shorter window (CLUTTER_DUR_LARGE).
+# The full matrix takes hours on two cores: make bench runs the quick set,
+# LCP_CHECK=full make bench the whole matrix (results/lcp.md has its tables).
+lmode=${LCP_CHECK:-quick}
+echo "running the LCP check (tools/lcp_check.sh $lmode)..." >&2
+{
+  echo
+  echo "## LCP baseline (--solver lcp): failed steps and Lemke pivots"
+  echo
+  echo "tools/lcp_check.sh $lmode: every step recorded; a step fails when /solver/status != 0 or its"
+  echo "residual (max(-w/s, -z/s, |w z|/s^2), s = max(|q|, |z|), in the scaled LCP) exceeds 1e-6."
+  echo "Families: scenes/*.yaml; a 1 kg 0.2 m cube on a rigid incline (k = 1e6 N/m, tau_d = 0.01 s,"
+  echo "1 s at 1 ms) over 5..40 deg x mu 0.1..0.9; tools/gen_clutter.sh N at dt = 1 and 10 ms"
+  echo "(2 s for N <= 27, ${CLUTTER_DUR_LARGE:-0.3} s for N >= 64); suffix _dK = K cone edges."
+  echo "Pivots count every attempt of a step (restarts included)."
+  echo
+  CLUTTER_DUR_LARGE=${CLUTTER_DUR_LARGE:-0.3} LCP_CHECK_MD=1 BIN=$BIN \
+    tools/lcp_check.sh "$lmode" "$tmp/lcp" 2>"$tmp/lcp.err" || echo "(failures: see below)"
+  grep -v '^$' "$tmp/lcp.err" | sed 's/^ */    /' | head -40
+} >>"$out.tmp"
+
 mv "$out.tmp" "$out"
 cat "$out"

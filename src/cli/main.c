@@ -436,6 +436,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sc_sim_set_cancel(d, &interrupted);
 
   int progress = !quiet && isatty(2);
   double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
@@ -460,6 +461,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   for (k = 0; k < nsteps; k++) {
     if (interrupted) break;
     st = sc_step(m, d, &err);
+    if (st != SC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
     for (int i = 0; i < d->ncon; i++)
       if (-d->contact[i].dist > max_pen) max_pen = -d->contact[i].dist;
     sum_iter += d->contact_stats.iterations;

@@ -45,13 +45,15 @@ typedef enum sc_solve_status {
   SC_SOLVE_CYCLE = 5,       /* Lemke: cycling detected */
   SC_SOLVE_NAN = 6,         /* non-finite input or iterate */
   SC_SOLVE_INACCURATE = 7,  /* finished, but the end point fails its accuracy check */
-  SC_SOLVE_CAPACITY = 8     /* the problem is larger than the workspace */
+  SC_SOLVE_CAPACITY = 8,    /* the problem is larger than the workspace */
+  SC_SOLVE_CANCELLED = 9    /* stopped early: the solver's cancel flag was set */
 } sc_solve_status;
 
 static inline const char* sc_solve_status_name(sc_solve_status s) {
   static const char* names[] = {"ok", "iteration limit", "line search failed",
                                 "factorization failed", "ray termination", "cycling",
-                                "non-finite values", "inaccurate", "workspace too small"};
+                                "non-finite values", "inaccurate", "workspace too small",
+                                "cancelled"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

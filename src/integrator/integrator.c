@@ -33,6 +33,7 @@
 typedef struct step_work {
   sc_sap_work* sap;
   sc_lcp_work* lcp;
+  int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max) */
   sc_sap_params sap_params;
   /* the problem's structure: A's blocks (the model's non-empty cliques)
    * and J's columns (from the contact Jacobian) */
@@ -326,6 +327,13 @@ static int trace_create(sc_solver_trace* t, double** block, int cap) {
   return 0;
 }
 
+void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
+  step_work* w = d->solver_work;
+  if (!w) return;
+  w->sap_params.cancel = flag;
+  sc_lcp_set_cancel(w->lcp, flag);
+}
+
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   int nv = m->nv;
   if (!d->solver_work) {
@@ -353,8 +361,18 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->sap_params.trace = &w->trace;
       d->solver_trace = &w->trace;
     }
-    if (m->opt.solver == SC_SOLVER_LCP)
-      w->lcp = sc_lcp_work_create(nv, d->ncon_max, m->opt.lcp_directions);
+    if (m->opt.solver == SC_SOLVER_LCP) {
+      int dirs = m->opt.lcp_directions;
+      w->lcp_capacity = sc_lcp_capacity(nv, d->ncon_max, dirs);
+      if (w->lcp_capacity == 0)
+        return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                            "contact.solver: the dense LCP for %d velocities needs %.0f MiB "
+                            "for a single contact, more than its limit of %.0f MiB; use "
+                            "contact.solver: newton",
+                            nv, (double)sc_lcp_work_bytes(nv, 1, dirs) / 1048576.0,
+                            (double)SC_LCP_MAX_BYTES / 1048576.0);
+      w->lcp = sc_lcp_work_create(nv, w->lcp_capacity, dirs);
+    }
     w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
     int nt = 0;
     for (int c = 0; c < m->nclique && w->tree_ptr; c++)
@@ -539,6 +557,16 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
     sc_solve_status ss;
+    if (o->solver == SC_SOLVER_LCP && nc > w->lcp_capacity) {
+      d->contact_stats.status = SC_SOLVE_CAPACITY;
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: the dense LCP for %d contacts (%d cone edges) would "
+                          "need %.0f MiB, more than its limit of %.0f MiB (room for %d "
+                          "contacts); use --solver newton, or fewer contact.lcp.directions",
+                          d->time, nc, o->lcp_directions,
+                          (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
+                          (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
+    }
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
     } else {
@@ -549,6 +577,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
       ss = sc_sap_solve_from(&p, &w->sap_params, w->sap, d->v, matched > 0 ? guess : NULL,
                              d->impulse, &d->contact_stats);
     }
+    if (ss == SC_SOLVE_CANCELLED)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: interrupted during the contact solve", d->time);
     remember_contacts(d, w, nc);
     if (ss != SC_SOLVE_OK) {
       d->warning[SC_WARN_CONTACT]++;

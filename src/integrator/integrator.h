@@ -3,6 +3,8 @@
 #ifndef SC_INTEGRATOR_H
 #define SC_INTEGRATOR_H
 
+#include <signal.h>
+
 #include "model/model.h"
 #include "state/state.h"
 
@@ -10,6 +12,12 @@
  * (mass matrix positive definite at the initial state).  Call after
  * sc_data_create and before the first sc_forward / sc_step. */
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
+
+/* Let the contact solvers poll *flag (NULL: never; e.g. the flag a SIGINT
+ * handler sets) inside long solves: once it is non-zero, sc_step returns
+ * SC_ERR_SIM ("interrupted") without completing the step.  Call after
+ * sc_sim_prepare. */
+void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag);
 
 /* Derived quantities of the current state (q, v): kinematics, contacts,
  * energies.  Impulses are zeroed.  Used for the initial recorded frame. */

@@ -87,6 +87,26 @@ struct sc_lcp_work {
   sc_lemke_work* lemke;
 };
 
+size_t sc_lcp_work_bytes(int nv, int nc, int directions) {
+  double v = nv, m = 3.0 * nc, n = (double)nc * (directions + 2);
+  /* L, J^T, A^-1 J^T, W, M + Lemke's B^-1, B and equilibrated M, and the
+   * vectors */
+  double dbl = v * v + 2.0 * v * m + m * m + 4.0 * n * n + 16.0 * n + 4.0 * m + 2.0 * directions;
+  double b = 8.0 * dbl + 4.0 * (6.0 * n + nc) + 8.0 * (2.0 * n + 16);
+  return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
+}
+
+int sc_lcp_capacity(int nv, int nc_max, int directions) {
+  if (sc_lcp_work_bytes(nv, nc_max, directions) <= SC_LCP_MAX_BYTES) return nc_max;
+  int lo = 0, hi = nc_max; /* bytes(lo) fits or lo = 0; bytes(hi) does not */
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    if (sc_lcp_work_bytes(nv, mid, directions) <= SC_LCP_MAX_BYTES) lo = mid;
+    else hi = mid;
+  }
+  return lo > 0 && sc_lcp_work_bytes(nv, lo, directions) <= SC_LCP_MAX_BYTES ? lo : 0;
+}
+
 sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {
   if (nv_max < 0 || nc_max < 0 || directions < 2) return NULL;
   sc_lcp_work* w = sc_calloc(1, sizeof *w);
@@ -117,6 +137,10 @@ sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {
     return NULL;
   }
   return w;
+}
+
+void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag) {
+  if (w) sc_lemke_set_cancel(w->lemke, flag);
 }
 
 void sc_lcp_work_free(void* wp) {

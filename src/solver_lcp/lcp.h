@@ -11,6 +11,9 @@
 #ifndef SC_SOLVER_LCP_H
 #define SC_SOLVER_LCP_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "contact/problem.h"
 
 /* ---- Lemke ---- */
@@ -24,29 +27,51 @@ sc_lemke_work* sc_lemke_work_create(int n_max);
 void sc_lemke_work_free(void* w);
 
 /* Solve 0 <= z _|_ M z + q >= 0, M n x n column-major (leading dimension n).
- * z (n) receives the solution.  max_pivots <= 0 selects the default 50 n + 10
- * (a budget over all internal attempts).  Returns SC_SOLVE_OK (z solves the
+ * z (n) receives the solution.  max_pivots <= 0 selects the default 20 n + 100
+ * (a budget over all internal attempts).  M is equilibrated internally (exact
+ * power-of-two scalings), so badly scaled data need no preparation.  Returns SC_SOLVE_OK (z solves the
  * LCP: scaled violation <= 1e-6, typically ~1e-15; see lemke.c),
  * SC_SOLVE_RAY (ray termination: no solution found; for copositive-plus M
  * the LCP is infeasible), SC_SOLVE_CYCLE (a basis repeated: round-off
  * defeated the lexicographic rule), SC_SOLVE_MAXIT (pivot cap),
  * SC_SOLVE_NAN (non-finite data, n larger than the workspace, or a numerical
- * breakdown: the end point fails the accuracy check).  When q >= 0 it
+ * breakdown: the end point fails the accuracy check), SC_SOLVE_CANCELLED
+ * (the flag of sc_lemke_set_cancel was set).  When q >= 0 it
  * returns z = 0 with 0 pivots.  *pivots (may be NULL) receives the pivot
  * count.  On a failure z holds the last iterate's z part. */
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
                          sc_lemke_work* w, int* pivots);
 
+/* Poll *flag (NULL: never) every few pivots; a set flag ends sc_lemke with
+ * SC_SOLVE_CANCELLED.  sc_lcp_solve sets it from the problem's cancel. */
+void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
+
 /* ---- contact LCP ---- */
 
 typedef struct sc_lcp_work sc_lcp_work;
 
+/* The dense workspace is bounded: at most SC_LCP_MAX_BYTES (512 MiB).  The
+ * LCP matrix and Lemke's tableau take 4 n^2 doubles for n = nc (d + 2)
+ * unknowns, so beyond a few thousand unknowns the baseline is both too big
+ * and too slow (O(n^2) per pivot); the convex solver is the one for that. */
+#define SC_LCP_MAX_BYTES ((size_t)512 << 20)
+
+/* Bytes a workspace for nv velocities, nc contacts and d cone edges takes. */
+size_t sc_lcp_work_bytes(int nv, int nc, int directions);
+
+/* The largest contact count (<= nc_max) whose workspace fits in
+ * SC_LCP_MAX_BYTES, or 0 when not even one contact fits. */
+int sc_lcp_capacity(int nv, int nc_max, int directions);
+
 /* Workspace for problems with nv <= nv_max, nc <= nc_max and a cone of at
  * most `directions` edges (>= 2).  Returns NULL on allocation failure or bad
- * sizes. */
+ * sizes.  Pass nc_max = sc_lcp_capacity(...) to stay within the limit. */
 sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions);
 /* Free a workspace from sc_lcp_work_create (NULL is allowed). */
 void sc_lcp_work_free(void* w);
+/* Poll *flag (NULL: never) during sc_lcp_solve: a set flag ends the solve
+ * with SC_SOLVE_CANCELLED (v = v*, gamma = 0). */
+void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag);
 
 /* Build and solve the contact LCP of lcp.c for problem p with a
  * `directions`-edge polyhedral cone (2 <= directions <= the workspace's).
@@ -56,8 +81,9 @@ void sc_lcp_work_free(void* w);
  * on failure),
  * linesearch_evals = 0, cost = 0, status = the return value.  Returns
  * SC_SOLVE_OK or Lemke's failure status; SC_SOLVE_FACTOR when A is not
- * positive definite; SC_SOLVE_NAN for non-finite data or sizes beyond the
- * workspace.  On failure v = v* and gamma = 0. */
+ * positive definite; SC_SOLVE_NAN for non-finite data; SC_SOLVE_CAPACITY
+ * for sizes beyond the workspace; SC_SOLVE_CANCELLED when the flag of
+ * sc_lcp_set_cancel was seen.  On failure v = v* and gamma = 0. */
 sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats);
 

@@ -50,7 +50,23 @@
  * principle still defeat the lexicographic rule, so the basis (as a set) is
  * hashed (XOR of one 64-bit key per basic variable) and a repeat among the
  * last 2 n + 16 bases is reported as SC_SOLVE_CYCLE; the pivot cap (default
- * 50 n + 10, a budget shared by all attempts below) bounds everything else.
+ * 20 n + 100, a budget shared by all attempts below) bounds everything else.
+ * At the end of every path B^-1 is recomputed by a fresh LU (the
+ * product-form one carries the round-off of every pivot) and x = B^-1 q gets
+ * three steps of iterative refinement.
+ *
+ * Equilibration.  sc_lemke solves diag(r) M diag(c) zs + diag(r) q with
+ * zs = diag(c)^-1 z: positive diagonal scalings keep the signs and the zero
+ * pattern of z and w, so both LCPs have the same solutions.  r and c are
+ * Ruiz scalings (a few sweeps of 1/sqrt(row or column max-norm)) rounded to
+ * powers of two, so the scaling itself is exact; rows and columns whose
+ * max-norm already lies in [1/16, 16] are left alone (a well-scaled LCP
+ * keeps its pivot path).  The covering vector below is applied to the
+ * scaled problem.
+ *
+ * Cancellation.  sc_lemke_set_cancel gives a flag (set by a signal
+ * handler) that is polled every CANCEL_EVERY pivots and every 32 columns of
+ * a re-inversion; a set flag ends the solve with SC_SOLVE_CANCELLED.
  *
  * Ill-conditioned bases.  Contact LCPs with near-rigid normals (R_n << W)
  * and rank-deficient tangential rows produce bases whose inverse has
@@ -59,12 +75,19 @@
  * end point that is not a solution).  Hence every end point is checked:
  *     viol = max_i max(-w_i/s_q, -z_i/s_z, |w_i z_i|/(s_q s_z)),
  *     s_q = ||q||_inf, s_z = ||z||_inf,
- * and the whole method is rerun with a larger pivot tolerance EPS_PIV
- * (1e-11, then 1e-9, then 1e-7) until viol <= VERIFY_GOOD (1e-10); the best
- * end point is returned as SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6),
- * otherwise as SC_SOLVE_INACCURATE (numerical breakdown).  A larger tolerance
- * treats entries below EPS_PIV relative as zero, which costs feasibility of
- * the order of EPS_PIV: a stiffer-than-representable contact is made rigid.
+ * and the whole method is rerun (table `attempts`) with pivot tolerance
+ * EPS_PIV 1e-9, 1e-7, 1e-5 (covering vector d = 1), then 1e-5 and 1e-3
+ * with a perturbed covering vector d_i = 1 + frac(0.618 (i + 1)) / 2 (another
+ * path through the same LCP, away from the ties of d = 1), then 1e-11,
+ * until viol <= VERIFY_GOOD (1e-10); the best end point is returned as
+ * SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6), otherwise as
+ * SC_SOLVE_INACCURATE (numerical breakdown).  A larger tolerance treats
+ * entries below EPS_PIV relative as zero, which costs feasibility of the
+ * order of EPS_PIV: a stiffer-than-representable contact is made rigid; the
+ * end-point check decides whether that was acceptable.  On the 20 deg
+ * incline cube (4 coplanar corners: M rank-deficient, singular values to
+ * 1e-16) the round-off pivots are ~1e-7 relative: 1e-11..1e-7 end at
+ * non-solutions (viol ~ 4e-3), 1e-5 solves it (viol ~ 1e-13).
  *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
@@ -83,9 +106,13 @@
 
 #include "core/core.h"
 
-#define EPS_PIV_1 1e-11
-#define EPS_PIV_2 1e-9
-#define EPS_PIV_3 1e-7
+/* attempts: pivot tolerance and covering vector (0: d = 1, 1: perturbed) */
+static const struct {
+  double eps_piv;
+  int cover;
+} attempts[] = {{1e-9, 0}, {1e-7, 0}, {1e-5, 0}, {1e-5, 1}, {1e-3, 1}, {1e-11, 0}};
+#define NATTEMPT ((int)(sizeof attempts / sizeof attempts[0]))
+#define CANCEL_EVERY 8
 #define EPS_TIE 1e-11
 #define VERIFY_GOOD 1e-10
 #define VERIFY_OK 1e-6
@@ -101,6 +128,12 @@ struct sc_lemke_work {
   double* r;       /* (n) residual / scratch */
   double* scale;   /* (2n+1) scale of each variable */
   double* zbest;   /* (n) most accurate end point over the attempts */
+  double* dcov;    /* (n) covering vector of the current attempt */
+  double* Ms;      /* (n x n) equilibrated M: diag(rs) M diag(cs) */
+  double* qs;      /* (n) equilibrated q: diag(rs) q */
+  double* rs;      /* (n) row scales (powers of 2) */
+  double* cs;      /* (n) column scales (powers of 2) */
+  const volatile sig_atomic_t* cancel; /* polled every CANCEL_EVERY pivots */
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
   int* ties;       /* (n) candidate rows of the ratio test */
@@ -122,12 +155,17 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->r = sc_malloc(n * sizeof(double));
   w->scale = sc_malloc((2 * n + 1) * sizeof(double));
   w->zbest = sc_malloc(n * sizeof(double));
+  w->dcov = sc_malloc(n * sizeof(double));
+  w->Ms = sc_malloc(n * n * sizeof(double));
+  w->qs = sc_malloc(n * sizeof(double));
+  w->rs = sc_malloc(n * sizeof(double));
+  w->cs = sc_malloc(n * sizeof(double));
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->Ms || !w->qs || !w->rs || !w->cs || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -145,6 +183,11 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->r);
   sc_free(w->scale);
   sc_free(w->zbest);
+  sc_free(w->dcov);
+  sc_free(w->Ms);
+  sc_free(w->qs);
+  sc_free(w->rs);
+  sc_free(w->cs);
   sc_free(w->basis);
   sc_free(w->where);
   sc_free(w->ties);
@@ -161,8 +204,12 @@ static uint64_t var_key(int v) {
   return z ^ (z >> 31);
 }
 
+void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag) {
+  if (w) w->cancel = flag;
+}
+
 /* out = col(v) of the augmented system I w - M z - d z0 = q */
-static void var_column(int n, const double* M, int v, double* out) {
+static void var_column(int n, const double* M, const double* dcov, int v, double* out) {
   if (v < n) {
     for (int i = 0; i < n; i++) out[i] = 0.0;
     out[v] = 1.0;
@@ -170,12 +217,13 @@ static void var_column(int n, const double* M, int v, double* out) {
     const double* m = M + (size_t)(v - n) * n;
     for (int i = 0; i < n; i++) out[i] = -m[i];
   } else {
-    for (int i = 0; i < n; i++) out[i] = -1.0;
+    for (int i = 0; i < n; i++) out[i] = -dcov[i];
   }
 }
 
 /* a = B^-1 col(v) */
-static void entering_column(int n, const double* M, const double* Binv, int v, double* a) {
+static void entering_column(int n, const double* M, const double* dcov, const double* Binv, int v,
+                            double* a) {
   if (v < n) {
     for (int i = 0; i < n; i++) a[i] = Binv[i + (size_t)v * n];
   } else if (v < 2 * n) {
@@ -191,14 +239,15 @@ static void entering_column(int n, const double* M, const double* Binv, int v, d
     for (int i = 0; i < n; i++) a[i] = 0.0;
     for (int k = 0; k < n; k++) {
       const double* bk = Binv + (size_t)k * n;
-      for (int i = 0; i < n; i++) a[i] -= bk[i];
+      double dk = dcov[k];
+      for (int i = 0; i < n; i++) a[i] -= bk[i] * dk;
     }
   }
 }
 
 /* r = q - B x, with B's columns taken from the basic variables */
-static void basis_residual(int n, const double* M, const double* q, const int* basis,
-                           const double* x, double* r) {
+static void basis_residual(int n, const double* M, const double* dcov, const double* q,
+                           const int* basis, const double* x, double* r) {
   for (int i = 0; i < n; i++) r[i] = q[i];
   for (int j = 0; j < n; j++) {
     int v = basis[j];
@@ -210,14 +259,14 @@ static void basis_residual(int n, const double* M, const double* q, const int* b
       const double* m = M + (size_t)(v - n) * n;
       for (int i = 0; i < n; i++) r[i] += m[i] * xj;
     } else {
-      for (int i = 0; i < n; i++) r[i] += xj;
+      for (int i = 0; i < n; i++) r[i] += dcov[i] * xj;
     }
   }
 }
 
 /* x += B^-1 (q - B x) */
 static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
-  basis_residual(n, M, q, w->basis, w->x, w->r);
+  basis_residual(n, M, w->dcov, q, w->basis, w->x, w->r);
   for (int k = 0; k < n; k++) {
     double rk = w->r[k];
     if (rk == 0.0) continue;
@@ -226,15 +275,20 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
   }
 }
 
+static int cancelled(const sc_lemke_work* w) { return w->cancel && *w->cancel; }
+
 /* Recompute B^-1 from the basis columns by LU with partial pivoting.
- * Leaves B^-1 untouched (and returns 0) when B is numerically singular. */
+ * Leaves B^-1 untouched (and returns 0) when B is numerically singular;
+ * returns -1 when the cancel flag was seen (polled every 32 columns: the
+ * O(n^3) work must not delay an interrupt). */
 static int reinvert(int n, const double* M, sc_lemke_work* w) {
   double* B = w->B;
   int* perm = w->perm;
-  for (int j = 0; j < n; j++) var_column(n, M, w->basis[j], B + (size_t)j * n);
+  for (int j = 0; j < n; j++) var_column(n, M, w->dcov, w->basis[j], B + (size_t)j * n);
   double bmax = 0.0;
   for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
   for (int k = 0; k < n; k++) {
+    if (k % 32 == 31 && cancelled(w)) return -1;
     int p = k;
     double pv = fabs(B[k + (size_t)k * n]);
     for (int i = k + 1; i < n; i++) {
@@ -262,6 +316,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   }
   /* solve B X = I column by column: P B = L U */
   for (int c = 0; c < n; c++) {
+    if (c % 32 == 31 && cancelled(w)) return -1;
     double* y = w->Binv + (size_t)c * n;
     for (int i = 0; i < n; i++) y[i] = (i == c) ? 1.0 : 0.0;
     for (int k = 0; k < n; k++) {
@@ -342,14 +397,30 @@ static void extract_z(int n, const sc_lemke_work* w, double* z) {
   }
 }
 
-/* One run of Lemke's method with pivot tolerance eps_piv (q has a negative
- * entry, data finite); sq = ||q||_inf, sm = max |M_ij|. */
+/* z from a complementary basis; basic values that round-off left slightly
+ * negative (relative to the z scale sz) are zero */
+static sc_solve_status read_z(int n, const sc_lemke_work* w, double sz, double* z) {
+  extract_z(n, w, z);
+  for (int j = 0; j < n; j++) {
+    if (!isfinite(z[j])) return SC_SOLVE_NAN;
+    if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
+  }
+  return SC_SOLVE_OK;
+}
+
+/* One run of Lemke's method with pivot tolerance eps_piv and covering
+ * vector `cover` (q has a negative entry, data finite); sq = ||q||_inf,
+ * sm = max |M_ij|. */
 static sc_solve_status lemke_run(int n, const double* M, const double* q, double sq, double sm,
-                                 double eps_piv, double* z, int max_pivots, sc_lemke_work* w,
-                                 int* pivots) {
+                                 double eps_piv, int cover, double* z, int max_pivots,
+                                 sc_lemke_work* w, int* pivots) {
   int npiv = 0;
   *pivots = 0;
   for (int i = 0; i < n; i++) z[i] = 0.0;
+  /* d = 1, or 1 + (fractional part of i times the golden ratio) / 2 in
+   * [1, 1.5): a different path through the same LCP */
+  for (int i = 0; i < n; i++)
+    w->dcov[i] = cover ? 1.0 + 0.5 * fmod(0.6180339887498949 * (i + 1), 1.0) : 1.0;
 
   /* variable scales for the tolerances */
   double sz = sm > 0.0 ? sq / sm : sq;
@@ -376,12 +447,12 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
   /* first pivot: z0 enters, the row with the lexicographically smallest
    * (q_i, e_i)/d_i leaves */
   int entering = 2 * n;
-  entering_column(n, M, w->Binv, entering, w->a);
+  entering_column(n, M, w->dcov, w->Binv, entering, w->a);
   double qmin = INFINITY;
-  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i]);
+  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i] / w->dcov[i]);
   int nt = 0;
   for (int i = 0; i < n; i++)
-    if (q[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
+    if (q[i] / w->dcov[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
   int r = lex_min(n, w, w->ties, nt);
   int refresh = n > 20 ? n : 20;
 
@@ -413,7 +484,13 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
       *pivots = npiv;
       return SC_SOLVE_MAXIT;
     }
-    if (npiv % refresh == 0 && reinvert(n, M, w)) {
+    int inv = npiv % refresh == 0 ? reinvert(n, M, w) : 0;
+    if (inv < 0 || (w->cancel && npiv % CANCEL_EVERY == 0 && *w->cancel)) {
+      extract_z(n, w, z);
+      *pivots = npiv;
+      return SC_SOLVE_CANCELLED;
+    }
+    if (inv > 0) {
       for (int i = 0; i < n; i++) w->x[i] = 0.0;
       refine(n, M, q, w); /* x = B^-1 q */
       refine(n, M, q, w);
@@ -421,7 +498,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
 
     /* the complement of the leaving variable enters */
     entering = leaving < n ? leaving + n : leaving - n;
-    entering_column(n, M, w->Binv, entering, w->a);
+    entering_column(n, M, w->dcov, w->Binv, entering, w->a);
     double se = w->scale[entering], amax = 0.0;
     for (int i = 0; i < n; i++) amax = fmax(amax, fabs(w->a[i]) * se / w->scale[w->basis[i]]);
     double theta = INFINITY;
@@ -460,14 +537,25 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
   /* complementary basis: polish x and read z off it */
   refine(n, M, q, w);
   refine(n, M, q, w);
-  extract_z(n, w, z);
   *pivots = npiv;
-  for (int j = 0; j < n; j++) {
-    if (!isfinite(z[j])) return SC_SOLVE_NAN;
-    /* basic values that round-off left slightly negative are zero */
-    if (z[j] < 0.0 && z[j] >= -EPS_TIE * 1e3 * sz) z[j] = 0.0;
-  }
-  return SC_SOLVE_OK;
+  return read_z(n, w, sz, z);
+}
+
+/* Second polish of the final complementary basis of lemke_run, for an end
+ * point that failed VERIFY_GOOD: B^-1 is recomputed by a fresh LU (the
+ * product-form one carries the round-off of every pivot) and x = B^-1 q
+ * gets three steps of iterative refinement.  Returns SC_SOLVE_CANCELLED,
+ * SC_SOLVE_NAN, or SC_SOLVE_OK with the new z (unchanged when B is singular). */
+static sc_solve_status polish_basis(int n, const double* M, const double* q, double sq, double sm,
+                                    double* z, sc_lemke_work* w) {
+  int inv = reinvert(n, M, w);
+  if (inv < 0) return SC_SOLVE_CANCELLED;
+  if (inv == 0) return SC_SOLVE_OK;
+  for (int i = 0; i < n; i++) w->x[i] = 0.0;
+  refine(n, M, q, w);
+  refine(n, M, q, w);
+  refine(n, M, q, w);
+  return read_z(n, w, sm > 0.0 ? sq / sm : sq, z);
 }
 
 /* Scale-free violation of 0 <= z _|_ Mz + q >= 0:
@@ -491,35 +579,109 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
   return isfinite(e) ? e : (double)INFINITY;
 }
 
-sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
-                         sc_lemke_work* w, int* pivots) {
-  static const double eps_ladder[] = {EPS_PIV_1, EPS_PIV_2, EPS_PIV_3};
+/* 2^round(log2 x) for x > 0: scaling by it is exact in binary floating point */
+static double pow2_near(double x) {
+  int e;
+  double f = frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */
+  return ldexp(1.0, f < 0.7071067811865476 ? e - 1 : e);
+}
+
+/* scale factor of a row or column of max-norm r: 1 inside [1/16, 16] (a
+ * well-scaled LCP is left exactly as it is, pivot path included), else the
+ * power of two nearest 1/sqrt(r) */
+static double ruiz_factor(double r) {
+  return (r > 0.0 && (r > 16.0 || r < 0.0625)) ? pow2_near(1.0 / sqrt(r)) : 1.0;
+}
+
+/* Ruiz equilibration: rs, cs (powers of two) such that diag(rs) M diag(cs)
+ * has every non-zero row and column of max-norm within [1/16, 16] (a few
+ * sweeps; zero rows and columns keep scale 1). */
+static void equilibrate(int n, const double* M, sc_lemke_work* w) {
+  double *rs = w->rs, *cs = w->cs, *Ms = w->Ms;
+  for (int i = 0; i < n; i++) rs[i] = cs[i] = 1.0;
+  for (size_t i = 0; i < (size_t)n * n; i++) Ms[i] = M[i];
+  for (int it = 0; it < 8; it++) {
+    int changed = 0;
+    for (int i = 0; i < n; i++) w->r[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+      double cmax = 0.0;
+      const double* mj = Ms + (size_t)j * n;
+      for (int i = 0; i < n; i++) {
+        double a = fabs(mj[i]);
+        cmax = fmax(cmax, a);
+        w->r[i] = fmax(w->r[i], a);
+      }
+      w->x[j] = cmax;
+    }
+    for (int i = 0; i < n; i++) {
+      double f = ruiz_factor(w->r[i]);
+      w->a[i] = f;
+      rs[i] *= f;
+      if (f != 1.0) changed = 1;
+    }
+    for (int j = 0; j < n; j++) {
+      double f = ruiz_factor(w->x[j]);
+      cs[j] *= f;
+      if (f != 1.0) changed = 1;
+      double* mj = Ms + (size_t)j * n;
+      for (int i = 0; i < n; i++) mj[i] *= w->a[i] * f;
+    }
+    if (!changed) break;
+  }
+}
+
+sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* z,
+                         int max_pivots, sc_lemke_work* w, int* pivots) {
   if (pivots) *pivots = 0;
   if (n < 0 || !w || n > w->n_max) return SC_SOLVE_CAPACITY;
-  if (!all_finite(n, q) || !all_finite(n * n, M)) return SC_SOLVE_NAN;
+  if (!all_finite(n, q_in) || !all_finite(n * n, M_in)) return SC_SOLVE_NAN;
   for (int i = 0; i < n; i++) z[i] = 0.0;
 
   /* trivial exit: z = 0, w = q >= 0 */
-  double sq = 0.0, sm = 0.0;
   int qneg = 0;
-  for (int i = 0; i < n; i++) {
-    sq = fmax(sq, fabs(q[i]));
-    if (q[i] < 0.0) qneg = 1;
-  }
+  for (int i = 0; i < n; i++)
+    if (q_in[i] < 0.0) qneg = 1;
   if (!qneg) return SC_SOLVE_OK;
+
+  /* solve the equilibrated LCP diag(rs) M diag(cs) zs + diag(rs) q, whose
+   * solutions are zs = diag(cs)^-1 z: the signs and the zero pattern of z
+   * and w are unchanged by positive diagonal scalings */
+  equilibrate(n, M_in, w);
+  const double* M = w->Ms;
+  double* q = w->qs;
+  double sq = 0.0, sm = 0.0;
+  for (int i = 0; i < n; i++) {
+    q[i] = w->rs[i] * q_in[i];
+    sq = fmax(sq, fabs(q[i]));
+  }
   for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
-  if (max_pivots <= 0) max_pivots = 50 * n + 10;
+  if (max_pivots <= 0) max_pivots = 20 * n + 100;
 
   /* attempts with growing pivot tolerance; keep the most accurate end point */
   int total = 0;
   double best = INFINITY;
   sc_solve_status st = SC_SOLVE_OK;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < NATTEMPT; k++) {
     int piv = 0;
-    st = lemke_run(n, M, q, sq, sm, eps_ladder[k], z, max_pivots - total, w, &piv);
+    st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
+                   max_pivots - total, w, &piv);
     total += piv;
+    if (st == SC_SOLVE_CANCELLED) {
+      if (pivots) *pivots = total;
+      for (int i = 0; i < n; i++) z[i] *= w->cs[i];
+      return st;
+    }
     if (st == SC_SOLVE_OK) {
       double e = lcp_violation(n, M, q, z, sq, w->r);
+      if (e > VERIFY_GOOD) {
+        st = polish_basis(n, M, q, sq, sm, z, w);
+        if (st == SC_SOLVE_CANCELLED) {
+          if (pivots) *pivots = total;
+          for (int i = 0; i < n; i++) z[i] *= w->cs[i];
+          return st;
+        }
+        e = st == SC_SOLVE_OK ? lcp_violation(n, M, q, z, sq, w->r) : (double)INFINITY;
+      }
       if (e < best) {
         best = e;
         for (int i = 0; i < n; i++) w->zbest[i] = z[i];
@@ -530,13 +692,13 @@ sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int
   }
   if (pivots) *pivots = total;
   if (best <= VERIFY_OK) {
+    st = SC_SOLVE_OK;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-    return SC_SOLVE_OK;
-  }
-  /* an end point that fails the check is a numerical breakdown */
-  if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+  } else if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+    /* an end point that fails the check is a numerical breakdown */
+    st = SC_SOLVE_INACCURATE;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-    return SC_SOLVE_INACCURATE;
   }
+  for (int i = 0; i < n; i++) z[i] *= w->cs[i];
   return st;
 }

@@ -68,6 +68,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->trace = NULL;
   p->slip_curvature = 0.1;
   p->slip_curvature_until = 3e-3;
+  p->cancel = NULL;
 }
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
@@ -555,6 +556,10 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         break;
       if (k >= prm->max_iterations) {
         status = SC_SOLVE_MAXIT;
+        break;
+      }
+      if (prm->cancel && *prm->cancel) {
+        status = SC_SOLVE_CANCELLED;
         break;
       }
 

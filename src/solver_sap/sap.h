@@ -11,6 +11,8 @@
 #ifndef SC_SAP_H
 #define SC_SAP_H
 
+#include <signal.h>
+
 #include "contact/problem.h"
 #include "core/core.h"
 
@@ -51,6 +53,9 @@ typedef struct sc_sap_params {
                                   3e-3 */
   sc_solver_trace* trace; /* per-iteration record (NULL: none, the default); rows
                              beyond trace->cap are dropped */
+  /* NULL (default) or a flag a signal handler sets: polled once per Newton
+   * iteration; when non-zero the solve ends with SC_SOLVE_CANCELLED */
+  const volatile sig_atomic_t* cancel;
 } sc_sap_params;
 
 /* Fill p with the default values listed in sc_sap_params. */
