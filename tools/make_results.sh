@@ -50,6 +50,8 @@ printf '%s\n' $scenes | xargs -P "$JOBS" -I{} sh -c \
   else
     echo "comparison of the reference scenes is in [comparison.md](comparison.md)."
   fi
+  [ -f results/sap_iterations.md ] && echo "Where SAP's Newton iterations go on large clutters (\`tools/sap_iterations.sh\`, not remade here): [sap_iterations.md](sap_iterations.md)."
+  [ -f results/lcp.md ] && echo "The LCP baseline's failed steps and pivots before and after its hardening (\`tools/lcp_check.sh\`, not remade here): [lcp.md](lcp.md)."
   echo
   for t in $topics; do cat "results/$t/summary.md"; done
   echo "## f. newton vs lcp on the reference scenes"
