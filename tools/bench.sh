@@ -20,6 +20,17 @@ run() {  # run SCENE.yaml EXTRA...: prints the summary line
   "$BIN/simc" "$1" -o "$tmp/out.h5" "${@:2}" 2>&1 >/dev/null | grep '^simc:' | tail -1
 }
 
+# the figures of simc's summary line into steps, wall, status, ncon, med, mean, max
+read_summary() {
+  steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$1")
+  wall=$(field "s) in" "$1")
+  status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$1")
+  ncon=$(field "mean contacts" "$1")
+  med=$(field "iterations median" "$1")
+  mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$1")
+  max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$1")
+}
+
 {
   echo "# simc benchmarks"
   echo
@@ -41,9 +52,7 @@ for n in 10 50 200; do
   for scheme in explicit_euler symplectic_euler implicit_euler midpoint; do
     tools/gen_chain.sh "$n" "$scheme" "$dur" 1.0e-3 >"$tmp/chain.yaml"
     line=$(run "$tmp/chain.yaml")
-    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
-    wall=$(field "s) in" "$line")
-    status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
+    read_summary "$line"
     if [ "$status" = failed ]; then
       status="diverged at t = $(sed -n 's/.*steps (t = \([0-9.e+-]*\) s).*/\1/p' <<<"$line") s"
       drift_override="-"
@@ -81,14 +90,8 @@ for n in 8 64 216 512; do
     [ "$quick" = 1 ] && dur=$(awk -v d="$dt" 'BEGIN { print 5 * d }')
     tools/gen_clutter.sh "$n" "$dt" "$dur" >"$tmp/clutter.yaml"
     line=$(run "$tmp/clutter.yaml")
-    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
-    wall=$(field "s) in" "$line")
-    status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
+    read_summary "$line"
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
-    ncon=$(field "mean contacts" "$line")
-    med=$(field "iterations median" "$line")
-    mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$line")
-    max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$line")
     pen=$(field "max penetration" "$line")
     simc_sps["clutter $n $(awk -v d="$dt" 'BEGIN { printf "%g", d }')"]=$sps
     echo "| $n | $dt | $dur | $sps | $ncon | $med / $mean / $max | $pen | ${status:-?} |" >>"$out.tmp"
@@ -112,14 +115,8 @@ for n in 64 216 1000; do
   tools/gen_clutter.sh "$n" 1.0e-3 "$dur" >"$tmp/clutter.yaml"
   for sc in 0 0.1; do
     line=$(run "$tmp/clutter.yaml" --set contact.slip_curvature=$sc)
-    steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
-    wall=$(field "s) in" "$line")
-    status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
+    read_summary "$line"
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
-    ncon=$(field "mean contacts" "$line")
-    med=$(field "iterations median" "$line")
-    mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$line")
-    max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$line")
     echo "| $n | $dur | $sc | $sps | $ncon | $med / $mean / $max | ${status:-?} |" >>"$out.tmp"
     echo "clutter $n slip_curvature $sc: $sps steps/s, its $med/$mean/$max ($status)" >&2
   done
