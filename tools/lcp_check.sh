@@ -15,7 +15,8 @@
 # RUN_TIMEOUT (s per run, default 1800; a run cut short counts as failed),
 # DIRS (cone edges, "4 8 16"), CLUTTER (sizes, "8 27 64 125"; empty: none),
 # CLUTTER_DUR (simulated s, 2.0), CLUTTER_DUR_LARGE (for N >= 64),
-# ONLY_CLUTTER=1 (skip the scenes and incline families).
+# DTS (clutter time steps, "1e-3 1e-2"), ONLY_CLUTTER=1 (skip the scenes and
+# incline families).
 set -u
 mode=${1:-full}
 out=${2:-$(mktemp -d /tmp/lcp_check.XXXXXX)}
@@ -78,7 +79,7 @@ else
   for n in ${CLUTTER-8 27 64 125}; do
     dur=${CLUTTER_DUR:-2.0}
     [ "$n" -ge 64 ] && dur=${CLUTTER_DUR_LARGE:-$dur}
-    for dt in 1e-3 1e-2; do
+    for dt in ${DTS:-1e-3 1e-2}; do
       "$here/gen_clutter.sh" "$n" "$dt" "$dur" lcp >"$out/clutter${n}_$dt.yaml"
       for d in $dirs; do
         add clutter${n}_dt${dt}_d$d "$out/clutter${n}_$dt.yaml" "$out/clutter${n}_${dt}_d$d.h5" "--set contact.lcp.directions=$d"

@@ -76,10 +76,11 @@
  *     viol = max_i max(-w_i/s_q, -z_i/s_z, |w_i z_i|/(s_q s_z)),
  *     s_q = ||q||_inf, s_z = ||z||_inf,
  * and the whole method is rerun (table `attempts`) with pivot tolerance
- * EPS_PIV 1e-9, 1e-7, 1e-5 (covering vector d = 1), then 1e-5 and 1e-3
- * with a perturbed covering vector d_i = 1 + frac(0.618 (i + 1)) / 2 (another
- * path through the same LCP, away from the ties of d = 1), then 1e-11,
- * until viol <= VERIFY_GOOD (1e-10); the best end point is returned as
+ * EPS_PIV 1e-9, 1e-7, 1e-5 (covering vector d = 1), then 1e-5 with a
+ * perturbed covering vector d_i = 1 + frac(0.618 (i + 1)) / 2 (another path
+ * through the same LCP, away from the ties of d = 1), then the tolerances
+ * between and beyond those (1e-6 with both vectors, 1e-4 and 1e-3 perturbed),
+ * then 1e-11, until viol <= VERIFY_GOOD (1e-10); the best end point is returned as
  * SC_SOLVE_OK when its viol <= VERIFY_OK (1e-6), otherwise as
  * SC_SOLVE_INACCURATE (numerical breakdown).  A larger tolerance treats
  * entries below EPS_PIV relative as zero, which costs feasibility of the
@@ -87,7 +88,12 @@
  * end-point check decides whether that was acceptable.  On the 20 deg
  * incline cube (4 coplanar corners: M rank-deficient, singular values to
  * 1e-16) the round-off pivots are ~1e-7 relative: 1e-11..1e-7 end at
- * non-solutions (viol ~ 4e-3), 1e-5 solves it (viol ~ 1e-13).
+ * non-solutions (viol ~ 4e-3), 1e-5 solves it (viol ~ 1e-13).  The window of
+ * working tolerances moves from problem to problem, hence the ladder: on a
+ * 2040-row clutter LCP (64 bodies, 8 edges, four coplanar box corners) the
+ * end points at 1e-9 and 1e-7 miss by 19 and 6e-3, every one at 1e-5 and
+ * above by 3e-6 to 7e-4 (a corner's edge row w_b ~ -1e-7 relative), while
+ * 1e-6 solves it (4e-8 with d = 1, 2e-9 perturbed).
  *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
@@ -110,7 +116,8 @@
 static const struct {
   double eps_piv;
   int cover;
-} attempts[] = {{1e-9, 0}, {1e-7, 0}, {1e-5, 0}, {1e-5, 1}, {1e-3, 1}, {1e-11, 0}};
+} attempts[] = {{1e-9, 0}, {1e-7, 0}, {1e-5, 0}, {1e-5, 1}, {1e-6, 0},
+                {1e-6, 1}, {1e-4, 1}, {1e-3, 1}, {1e-11, 0}};
 #define NATTEMPT ((int)(sizeof attempts / sizeof attempts[0]))
 #define CANCEL_EVERY 8
 #define EPS_TIE 1e-11
