@@ -35,9 +35,9 @@ typedef struct step_work {
   sc_lcp_work* lcp;
   int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max) */
   sc_sap_params sap_params;
-  /* the problem's structure: A's blocks (the model's non-empty cliques)
-   * and J's columns (from the contact Jacobian) */
-  sc_problem_structure structure;
+  /* the problem's trees: A's blocks (the model's non-empty cliques, whose
+   * packed blocks lie one after the other in d->A) */
+  int ntree;
   int* tree_ptr;  /* (nclique + 1) */
   sc_solver_trace trace; /* output.solver_trace: one row per Newton iteration */
   double* trace_block;   /* the trace's arrays (NULL when off) */
@@ -137,45 +137,37 @@ static void mid_positions(const sc_model* m, const double* q0, const double* vq,
   }
 }
 
-/* ---- block-diagonal (per clique) operations on dense nv x nv storage:
- * entries outside the clique blocks are zero and never touched ---- */
+/* ---- block-diagonal (per clique) operations on the packed clique blocks
+ * (state.h): block c is n x n column-major at clique_blkadr[c] ---- */
 
 /* y = Mat x */
 static void blk_gemv(const sc_model* m, const double* Mat, const double* x, double* y) {
-  size_t nv = (size_t)m->nv;
   for (int c = 0; c < m->nclique; c++) {
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
+    const double* B = Mat + m->clique_blkadr[c];
     for (int a = 0; a < n; a++) {
       double s = 0;
-      for (int b = 0; b < n; b++) s += Mat[idx[a] + (size_t)idx[b] * nv] * x[idx[b]];
+      for (int b = 0; b < n; b++) s += B[a + (size_t)b * n] * x[idx[b]];
       y[idx[a]] = s;
     }
   }
 }
 
-/* Mat = 0 on the blocks */
-static void blk_zero(const sc_model* m, double* Mat) {
-  size_t nv = (size_t)m->nv;
-  for (int c = 0; c < m->nclique; c++) {
-    const int* idx = m->clique_dofs + m->clique_dofadr[c];
-    int n = m->clique_dofnum[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) Mat[idx[a] + (size_t)idx[b] * nv] = 0;
-  }
+/* Mat_ii */
+static double blk_diag(const sc_model* m, const double* Mat, int i) {
+  const int c = m->dof_clique[i];
+  return Mat[(size_t)m->clique_blkadr[c] + (size_t)m->dof_cliqueloc[i] * (m->clique_dofnum[c] + 1)];
 }
 
-/* pack each block of Mat into fac and Cholesky-factor it; returns 0 or the
- * (1-based) global dof index of the first non-positive pivot */
+/* Cholesky-factor each block of Mat into fac; returns 0 or the (1-based)
+ * global dof index of the first non-positive pivot */
 static int blk_factor(const sc_model* m, const double* Mat, double* fac) {
-  size_t nv = (size_t)m->nv;
+  memcpy(fac, Mat, sizeof(double) * (size_t)m->nblk);
   for (int c = 0; c < m->nclique; c++) {
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
-    double* F = fac + m->clique_blkadr[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) F[a + (size_t)b * n] = Mat[idx[a] + (size_t)idx[b] * nv];
-    int info = sc_la_chol_factor(n, F, n);
+    int info = sc_la_chol_factor(n, fac + m->clique_blkadr[c], n);
     if (info != 0) return info > 0 ? idx[info - 1] + 1 : 1;
   }
   return 0;
@@ -219,8 +211,8 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   sc_dyn_velocity(m, d, d->qtheta, vth);
   sc_dyn_crba(m, d);
   sc_dyn_rne(m, d, NULL, d->bias);
-  blk_zero(m, d->K);
-  blk_zero(m, d->D);
+  memset(d->K, 0, sizeof(double) * (size_t)m->nblk);
+  memset(d->D, 0, sizeof(double) * (size_t)m->nblk);
   sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i];
   /* res = M (v - v0) - dt k */
@@ -229,20 +221,12 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   for (int i = 0; i < nv; i++) res[i] -= dt * kf[i];
   /* A = M + dt^2 tq tvq K + dt tv D, on the clique blocks */
   double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
-  for (int c = 0; c < m->nclique; c++) {
-    const int* idx = m->clique_dofs + m->clique_dofadr[c];
-    int n = m->clique_dofnum[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) {
-        size_t e = (size_t)idx[a] + (size_t)idx[b] * (size_t)nv;
-        d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
-      }
-  }
+  for (long e = 0; e < m->nblk; e++) d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
   /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
   blk_gemv(m, d->M, v, tmp);
   double r2 = 0, p2 = 0, k2 = 0;
   for (int i = 0; i < nv; i++) {
-    double di = 1.0 / d->M[i + (size_t)i * nv];
+    double di = 1.0 / blk_diag(m, d->M, i);
     r2 += res[i] * res[i] * di;
     p2 += tmp[i] * tmp[i] * di;
     k2 += dt * dt * kf[i] * kf[i] * di;
@@ -345,7 +329,9 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
     w->sap_params.slip_curvature = m->opt.slip_curvature;
-    w->sap = sc_sap_work_create(nv, d->ncon_max);
+    /* contacts touch the dofs of two chains; the blocks are the model's */
+    const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+    w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
     const size_t ncap = (size_t)d->ncon_max + 1;
     w->hash_size = 1;
     while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
@@ -382,11 +368,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       }
     /* cliques are stored in clique order, and clique_dofs lists the
      * non-empty ones contiguously in the same order */
-    w->structure.ntree = nt;
-    w->structure.tree_ptr = w->tree_ptr;
-    w->structure.tree_dofs = m->clique_dofs;
-    w->structure.jptr = d->jptr;
-    w->structure.jcol = d->jcol;
+    w->ntree = nt;
     if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
@@ -476,13 +458,12 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
     }
     matched += best >= 0;
   }
-  /* J^T gamma over each contact's listed columns (J is 3nc x nv, ld 3nc) */
-  const size_t ld = 3 * (size_t)nc;
+  /* J^T gamma over each contact's listed columns */
   for (int i = 0; i < nv; i++) v[i] = 0;
   for (int i = 0; i < nc; i++)
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
       const int col = d->jcol[q];
-      const double* Jc = d->Jc + (size_t)col * ld + 3 * (size_t)i;
+      const double* Jc = d->Jc + 3 * (size_t)q;
       v[col] += Jc[0] * gam[3 * i] + Jc[1] * gam[3 * i + 1] + Jc[2] * gam[3 * i + 2];
     }
   blk_solve(m, d->Afac, v, tmp);
@@ -543,8 +524,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     if (d->solver_work) ((step_work*)d->solver_work)->nprev = 0;
   } else {
     step_work* w = d->solver_work;
-    sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
-                    &w->structure};
+    sc_problem p = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
+                    d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt};
     st = sc_sap_delassus_problem(&p, w->sap, d->wdiag);
     if (st != SC_OK)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
