@@ -119,7 +119,8 @@ typedef struct sc_data {
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
-  sc_solver_stats contact_stats;
+  sc_solver_stats contact_stats; /* over the islands: see integrator.c */
+  int nisland;                /* contact islands solved separately (1: one solve) */
   sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
                                     (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
