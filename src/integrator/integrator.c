@@ -732,6 +732,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   if (d->solver_trace) d->solver_trace->n = 0;
+  d->nisland = 0;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
     if (d->solver_work) ((step_work*)d->solver_work)->nprev = 0;
@@ -763,6 +764,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     }
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
+      d->nisland = 1;
     } else {
       /* d->v still holds v0; the previous impulses give the second guess
        * (d->vc is free until after the solve) */

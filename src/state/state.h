@@ -120,7 +120,8 @@ typedef struct sc_data {
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
   sc_solver_stats contact_stats; /* over the islands: see integrator.c */
-  int nisland;                /* contact islands solved separately (1: one solve) */
+  int nisland;                /* contact problems solved in the last step: its islands
+                                 (1: one solve of the whole, 0: no contact) */
   sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
                                     (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
