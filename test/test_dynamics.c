@@ -8,6 +8,18 @@
 #include "linalg/linalg.h"
 #include "state/state.h"
 
+/* the dense nv x nv matrix of packed clique blocks (state.h) */
+static void dense_blocks(const sc_model* m, const double* packed, double* out) {
+  const int nv = m->nv;
+  for (int e = 0; e < nv * nv; e++) out[e] = 0;
+  for (int c = 0; c < m->nclique; c++) {
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    const int n = m->clique_dofnum[c];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) out[idx[a] + idx[b] * nv] = packed[m->clique_blkadr[c] + a + b * n];
+  }
+}
+
 static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
 static void random_state(const sc_model* m, double* q, double* v) {
@@ -118,22 +130,24 @@ static void test_crba_matches_rne_columns(void) {
   ENSURE(sc_data_create(m, &d, &err) == SC_OK);
   int nv = m->nv;
   double q[64], v[64], e[64], t0[64], tk[64];
+  static double M[64 * 64];
   for (int trial = 0; trial < 5; trial++) {
     random_state(m, q, v);
     sc_dyn_kinematics(m, d, q);
     sc_dyn_velocity(m, d, q, v);
     sc_dyn_crba(m, d);
+    dense_blocks(m, d->M, M);
     sc_dyn_rne(m, d, NULL, t0);
     for (int k = 0; k < nv; k++) {
       memset(e, 0, sizeof e);
       e[k] = 1;
       sc_dyn_rne(m, d, e, tk);
-      for (int i = 0; i < nv; i++) ENSURE_NEAR(d->M[i + k * nv], tk[i] - t0[i], 1e-12);
+      for (int i = 0; i < nv; i++) ENSURE_NEAR(M[i + k * nv], tk[i] - t0[i], 1e-12);
     }
     for (int i = 0; i < nv; i++)
-      for (int k = 0; k < nv; k++) ENSURE(d->M[i + k * nv] == d->M[k + i * nv]);
+      for (int k = 0; k < nv; k++) ENSURE(M[i + k * nv] == M[k + i * nv]);
     double L[64 * 64];
-    memcpy(L, d->M, sizeof(double) * (size_t)(nv * nv));
+    memcpy(L, M, sizeof(double) * (size_t)(nv * nv));
     ENSURE(sc_la_chol_factor(nv, L, nv) == 0);
   }
   sc_data_free(d);
@@ -170,10 +184,12 @@ static void test_double_pendulum_matches_seed(void) {
     double s1 = sin(q[0]), s2 = sin(q[1]), c2 = cos(q[1]), s12 = sin(q[0] + q[1]);
     double M11 = (m1 + m2) * l1 * l1 + m2 * l2 * l2 + 2 * m2 * l1 * l2 * c2;
     double M12 = m2 * l2 * l2 + m2 * l1 * l2 * c2, M22 = m2 * l2 * l2;
-    ENSURE_NEAR(d->M[0], M11, 1e-12);
-    ENSURE_NEAR(d->M[2], M12, 1e-12);
-    ENSURE_NEAR(d->M[1], M12, 1e-12);
-    ENSURE_NEAR(d->M[3], M22, 1e-12);
+    double M[4];
+    dense_blocks(m, d->M, M);
+    ENSURE_NEAR(M[0], M11, 1e-12);
+    ENSURE_NEAR(M[2], M12, 1e-12);
+    ENSURE_NEAR(M[1], M12, 1e-12);
+    ENSURE_NEAR(M[3], M22, 1e-12);
     double Cv1 = -m2 * l1 * l2 * (2 * v[0] + v[1]) * v[1] * s2;
     double Cv2 = m2 * l1 * l2 * v[0] * v[0] * s2;
     double tg1 = -g * ((m1 + m2) * l1 * s1 + m2 * l2 * s12), tg2 = -g * m2 * l2 * s12;
@@ -209,11 +225,11 @@ static void test_energy_rate_identity(void) {
     for (int i = 0; i < m->nq; i++) qp[i] = q[i] + eps * qd[i];
     sc_dyn_kinematics(m, d, qp);
     sc_dyn_crba(m, d);
-    memcpy(Mp, d->M, sizeof(double) * (size_t)(nv * nv));
+    dense_blocks(m, d->M, Mp);
     for (int i = 0; i < m->nq; i++) qp[i] = q[i] - eps * qd[i];
     sc_dyn_kinematics(m, d, qp);
     sc_dyn_crba(m, d);
-    memcpy(Mm, d->M, sizeof(double) * (size_t)(nv * nv));
+    dense_blocks(m, d->M, Mm);
     sc_dyn_kinematics(m, d, q);
     sc_dyn_velocity(m, d, q, v);
     sc_dyn_rne(m, d, NULL, Cv);

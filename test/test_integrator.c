@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "integrator/integrator.h"
 #include "linalg/linalg.h"
+#include "scene/scene.h"
 
 /* data for m, prepared and at its initial state (every check ENSUREd) */
 static sc_data* start(const sc_model* m) {
@@ -238,6 +239,50 @@ static void test_guard_names_nonfinite(void) {
   sc_model_free(m);
 }
 
+/* Contact islands: the step solves each connected component of the contact
+ * graph on its own.  Against the whole problem solved at once (what the
+ * step does with the solver trace on) from the same state at every step of
+ * a 64-body clutter: the same minimizer within the solver tolerance. */
+static void test_islands_match_whole_problem(void) {
+  const char* on[] = {"output.solver_trace=true"};
+  sc_model *ma = NULL, *mb = NULL;
+  sc_data *da = NULL, *db = NULL;
+  sc_error err;
+  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &ma, &err) == SC_OK);
+  ENSURE(sc_scene_load("test/clutter64.yaml", on, 1, &mb, &err) == SC_OK);
+  ENSURE(sc_data_create(ma, &da, &err) == SC_OK && sc_data_create(mb, &db, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(ma, da, &err) == SC_OK && sc_sim_prepare(mb, db, &err) == SC_OK);
+  const int nv = ma->nv;
+  double worst = 0.0;
+  int multi = 0, contact_steps = 0, max_islands = 0;
+  for (int k = 0; k < 300; k++) {
+    memcpy(db->q, da->q, sizeof(double) * (size_t)ma->nq);
+    memcpy(db->v, da->v, sizeof(double) * (size_t)nv);
+    db->time = da->time;
+    db->step = da->step;
+    ENSURE(sc_step(ma, da, &err) == SC_OK);
+    ENSURE(sc_step(mb, db, &err) == SC_OK);
+    if (da->ncon == 0) continue;
+    contact_steps++;
+    ENSURE(db->nisland == 1);
+    multi += da->nisland > 1;
+    if (da->nisland > max_islands) max_islands = da->nisland;
+    double dv = 0.0, vmax = 0.0;
+    for (int i = 0; i < nv; i++) {
+      dv = fmax(dv, fabs(da->v[i] - db->v[i]));
+      vmax = fmax(vmax, fabs(db->v[i]));
+    }
+    worst = fmax(worst, dv / vmax);
+  }
+  printf("  %d steps with contact, %d with several islands (up to %d); max |v - v_whole| / "
+         "|v|max %.2e\n",
+         contact_steps, multi, max_islands, worst);
+  ENSURE(contact_steps > 100 && multi > 100 && max_islands >= 4);
+  ENSURE(worst <= 1e-5);
+  sc_data_free(da), sc_data_free(db);
+  sc_model_free(ma), sc_model_free(mb);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_order_explicit_euler);
@@ -250,5 +295,6 @@ int main(int argc, char** argv) {
   RUN(test_free_body_conserves_momentum);
   RUN(test_no_alloc_and_determinism);
   RUN(test_guard_names_nonfinite);
+  RUN(test_islands_match_whole_problem);
   return TEST_END();
 }

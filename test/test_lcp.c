@@ -5,6 +5,7 @@
  * (independent of pivoting), and an active-set enumeration of the
  * frictionless contact KKT system solved in v-space (no Delassus matrix). */
 #include <signal.h>
+#include "problem_util.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/time.h>
@@ -532,7 +533,8 @@ static void test_seed_cart_wall(void) {
 
       double A[1] = {m}, vstar[1] = {vn}, J[3] = {0, 0, 1}, R[3] = {1, 1, 1e-12};
       double vhat[3] = {0, 0, -qn / h}, mu[1] = {0}, phi0[1] = {qn};
-      sc_problem p = {1, 1, A, vstar, J, R, vhat, mu, phi0, h, NULL};
+      static sc_problem_storage pst;
+      sc_problem p = dense_problem(&pst, 1, 1, A, vstar, J, R, vhat, mu, phi0, h);
       double v[1], g[3];
       sc_solver_stats st;
       ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, g, &st) == SC_SOLVE_OK);
@@ -577,7 +579,8 @@ static void test_seed_brick_friction(void) {
         double A[4] = {m, 0, 0, m}, vstar[2] = {vf, -g * h};
         double J[6] = {1, 0, 0, 0, 0, 1}; /* rows t1 = x, t2 = 0, n = z */
         double R[3] = {1, 1, 1e-12}, vhat[3] = {0, 0, 0}, muv[1] = {mu}, phi0[1] = {0};
-        sc_problem p = {2, 1, A, vstar, J, R, vhat, muv, phi0, h, NULL};
+        static sc_problem_storage pst;
+        sc_problem p = dense_problem(&pst, 2, 1, A, vstar, J, R, vhat, muv, phi0, h);
         double vv[2], gg[3];
         sc_solver_stats st;
         ENSURE(sc_lcp_solve(&p, d, 0, cw, vv, gg, &st) == SC_SOLVE_OK);
@@ -601,6 +604,9 @@ typedef struct box_problem {
   double A[36], vstar[6], J[72], R[12], vhat[12], mu[4], phi0[4];
   sc_problem p;
 } box_problem;
+
+/* one box problem at a time: the storage of its block form */
+static sc_problem_storage box_st;
 
 static void box_setup(box_problem* b, double m, double mu, double h, double g, double vx,
                       double vy, double Rn) {
@@ -629,8 +635,15 @@ static void box_setup(box_problem* b, double m, double mu, double h, double g, d
     b->mu[k] = mu;
     b->phi0[k] = 0.0;
   }
-  sc_problem p = {6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h, NULL};
-  b->p = p;
+  b->p = dense_problem(&box_st, 6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h);
+}
+
+/* the block form again after b->A or b->J changed (keeps p's nc) */
+static void box_refresh(box_problem* b) {
+  const int nc = b->p.nc;
+  b->p = dense_problem(&box_st, 6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0,
+                       b->p.dt);
+  b->p.nc = nc;
 }
 
 /* contact velocity vc = J v for contact k */
@@ -799,7 +812,8 @@ static void test_contact_frictionless_vs_active_set(void) {
       mu[i] = 0.0;
       phi0[i] = 0.0;
     }
-    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+    static sc_problem_storage pst;
+    sc_problem p = dense_problem(&pst, nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01);
     double v[6], gam[15];
     sc_solver_stats st;
     ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
@@ -918,6 +932,7 @@ static void test_contact_no_allocation(void) {
   box_problem b;
   double v[6], gam[12];
   sc_solver_stats st;
+  box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.0, 0.0, 1e-8); /* sizes the problem's storage */
   long before = sc_alloc_count();
   for (int t = 0; t < 20; t++) {
     box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.1 * t, -0.05 * t, 1e-8);
@@ -939,11 +954,13 @@ static void test_contact_bad_input(void) {
   b.p.nc = 2;
   ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v, gam, &st) == SC_SOLVE_CAPACITY); /* d = 8 > 4 */
   b.A[0] = -1.0;
+  box_refresh(&b);
   ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_FACTOR);
   ENSURE(st.status == SC_SOLVE_FACTOR);
   for (int j = 0; j < 6; j++) ENSURE(v[j] == b.vstar[j]);
   for (int i = 0; i < 6; i++) ENSURE(gam[i] == 0.0);
   b.A[0] = 2.0;
+  box_refresh(&b);
   b.p.nc = 0;
   ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);
   ENSURE(st.iterations == 0);

@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "core/core.h"
 #include "solver_sap/sap.h"
+#include "problem_util.h"
 
 #include <stdlib.h>
 
@@ -251,12 +252,23 @@ static void test_delassus(void) {
     J[i + 3 * i] = 1.0;
     J[i + 3 * (i + 3)] = -1.0;
   }
-  ENSURE(sc_sap_delassus_diag(6, 1, A, J, w, wd) == SC_OK);
+  sc_problem_storage st = {0};
+  sc_problem p = dense_problem(&st, 6, 1, A, NULL, J, NULL, NULL, NULL, NULL, 0.01);
+  ENSURE(sc_sap_delassus_problem(&p, w, wd) == SC_OK);
   ENSURE_CLOSE(wd[0], sqrt(3.0) / 3.0 * (1 / m1 + 1 / m2), 1e-14, 0);
+  /* the dense path agrees */
+  double wdd[3];
+  ENSURE(sc_sap_delassus_path(&p, SC_SAP_HESSIAN_DENSE, w, wdd) == SC_OK);
+  ENSURE_CLOSE(wdd[0], wd[0], 1e-14, 0);
   /* capacity and non-SPD errors are values, not crashes */
-  ENSURE(sc_sap_delassus_diag(7, 1, A, J, w, wd) == SC_ERR_CAPACITY);
+  sc_problem p7 = p;
+  p7.nv = 7;
+  ENSURE(sc_sap_delassus_problem(&p7, w, wd) == SC_ERR_CAPACITY);
   A[0] = -1.0;
-  ENSURE(sc_sap_delassus_diag(6, 1, A, J, w, wd) == SC_ERR_SIM);
+  p = dense_problem(&st, 6, 1, A, NULL, J, NULL, NULL, NULL, NULL, 0.01);
+  ENSURE(sc_sap_delassus_problem(&p, w, wd) == SC_ERR_SIM);
+  ENSURE(sc_sap_delassus_path(&p, SC_SAP_HESSIAN_DENSE, w, wd) == SC_ERR_SIM);
+  sc_problem_storage_free(&st);
   sc_sap_work_free(w);
 }
 
@@ -289,8 +301,8 @@ static void make_random(rproblem* r, const double* v) {
       r->vhat[3 * c + k] = vc + r->R[3 * c + k] * y[k];
     }
   }
-  sc_problem p = {5, 3, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 0.01, NULL};
-  r->p = p;
+  static sc_problem_storage st; /* one random problem at a time */
+  r->p = dense_problem(&st, 5, 3, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 0.01);
 }
 
 static void test_gradient_and_hessian_fd(void) {
@@ -410,7 +422,8 @@ static void test_frictionless_qp_cross_check(void) {
       R[3 * c + 2] = pow(10.0, urange(-4, -1));
       vhat[3 * c + 2] = urand();
     }
-    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+    static sc_problem_storage pst;
+    sc_problem p = dense_problem(&pst, nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01);
     double v[4] = {0}, g[9];
     sc_solver_stats st;
     ENSURE(sc_sap_solve(&p, &prm, w, v, g, &st) == SC_SOLVE_OK);
@@ -506,11 +519,12 @@ static sc_solve_status pizza_step(pizza* z, sc_sap_work* w, const sc_sap_params*
     kk[c] = z->k;
     taud[c] = PZ_DT;
   }
-  sc_sap_delassus_diag(4, 3, z->A, z->J, w, z->wd);
+  /* one pizza's problem at a time; reused storage: no allocation after the first */
+  static sc_problem_storage st;
+  z->p = dense_problem(&st, 4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus, z->phi0, PZ_DT);
+  sc_sap_delassus_problem(&z->p, w, z->wd);
   sc_sap_regularize(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, z->beta, z->Rg,
                     z->vhat);
-  sc_problem p = {4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus, z->phi0, PZ_DT, NULL};
-  z->p = p;
   if (z->stress_guess)
     for (int i = 0; i < 4; i++) z->v[i] = i + 1.0;
   sc_solve_status s = sc_sap_solve(&z->p, prm, w, z->v, z->gamma, &z->st);
@@ -708,11 +722,12 @@ static void test_edge_cases(void) {
   sc_sap_params_default(&prm);
   double A[4] = {2, 0, 0, 3}, vstar[2] = {1, -2}, v[2] = {5, 5}, J[6] = {1, 0, 0, 0, 1, 1};
   double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0}, mu[1] = {0.5}, phi0[1] = {0};
-  sc_problem p = {2, 0, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+  static sc_problem_storage pst;
+  sc_problem p = dense_problem(&pst, 2, 0, A, vstar, J, R, vhat, mu, phi0, 0.01);
   sc_solver_stats st;
   ENSURE(sc_sap_solve(&p, &prm, w, v, NULL, &st) == SC_SOLVE_OK);
   ENSURE(v[0] == 1 && v[1] == -2 && st.iterations == 0);
-  p.nc = 1;
+  p = dense_problem(&pst, 2, 1, A, vstar, J, R, vhat, mu, phi0, 0.01);
   double g[3];
   vstar[0] = NAN;
   ENSURE(sc_sap_solve(&p, &prm, w, v, g, &st) == SC_SOLVE_NAN);

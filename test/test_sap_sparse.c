@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "core/core.h"
 #include "solver_sap/sap.h"
+#include "problem_util.h"
 
 #include <stdlib.h>
 
@@ -18,11 +19,13 @@ typedef struct prob {
   int nv, nc;
   double *A, *vstar, *J, *R, *vhat, *mu, *phi0, *k, *taud, *w;
   sc_problem p;
+  sc_problem_storage st;
 } prob;
 
 static void prob_free(prob* P) {
   free(P->A), free(P->vstar), free(P->J), free(P->R), free(P->vhat), free(P->mu);
   free(P->phi0), free(P->k), free(P->taud), free(P->w);
+  sc_problem_storage_free(&P->st);
 }
 
 /* dense SPD n x n block Q Q^T + n/4 I at dofs d of A (column-major, ld nv) */
@@ -91,9 +94,10 @@ static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, i
     P->taud[c] = urange(0.01, 0.1);
   }
   for (int i = 0; i < nv; i++) P->vstar[i] = 0.3 * urand();
-  ENSURE(sc_sap_delassus_diag_path(nv, nc, P->A, P->J, SC_SAP_HESSIAN_DENSE, ws, P->w) == SC_OK);
+  P->st = (sc_problem_storage){0};
+  P->p = dense_problem(&P->st, nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01);
+  ENSURE(sc_sap_delassus_path(&P->p, SC_SAP_HESSIAN_DENSE, ws, P->w) == SC_OK);
   sc_sap_regularize(nc, P->k, P->taud, P->w, P->phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P->R, P->vhat);
-  P->p = (sc_problem){nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01, NULL};
   free(dof);
 }
 
@@ -130,9 +134,8 @@ static void test_delassus_matches_dense(void) {
     gen(&P, cfg[t][0], cfg[t][1], 2 * cfg[t][0], cfg[t][0], cfg[t][1] ? 5 : 0, cfg[t][2], ws);
     double* wd = malloc(sizeof(double) * P.nc);
     double* wsp = malloc(sizeof(double) * P.nc);
-    ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_DENSE, ws, wd) == SC_OK);
-    ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_SPARSE, ws, wsp) ==
-           SC_OK);
+    ENSURE(sc_sap_delassus_path(&P.p, SC_SAP_HESSIAN_DENSE, ws, wd) == SC_OK);
+    ENSURE(sc_sap_delassus_path(&P.p, SC_SAP_HESSIAN_SPARSE, ws, wsp) == SC_OK);
     double worst = 0.0;
     for (int c = 0; c < P.nc; c++) worst = fmax(worst, fabs(wsp[c] - wd[c]) / wd[c]);
     ENSURE(worst <= 1e-12);
@@ -213,12 +216,14 @@ static void test_solution_matches_dense(void) {
   sc_sap_work_free(ws);
 }
 
-/* A contact touching a deep tree beyond the J capacity, or a tree too deep
- * for the Hessian capacity: a sparse request falls back to the dense path
- * and still solves. */
+/* Contacts touching a deep tree, or a tree too deep, for the Hessian's
+ * triplet capacity: a sparse request falls back to the dense path and still
+ * solves; a workspace without a dense path refuses the problem with a
+ * status. */
 static void test_capacity_fallback(void) {
   srand(3);
-  /* 2 contacts x 120 columns > cap_j = 24 * 2 + 126 */
+  /* 2 contacts x 120 columns: 2 x 7260 + 7281 triplets > the capacity
+   * (126^2 + 126) / 2 + 2 x 153 + 1 of sc_sap_work_create */
   sc_sap_work* ws = sc_sap_work_create(6 + 120, 2);
   prob P;
   gen(&P, 1, 120, 0, 0, 2, 0, ws);
@@ -229,12 +234,43 @@ static void test_capacity_fallback(void) {
   ENSURE(solve(&P, ws, SC_SAP_HESSIAN_SPARSE, 100, vs, gs, &ss) == SC_SOLVE_OK);
   ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_DENSE);
   ENSURE(max_diff(P.nv, vs, vd) == 0.0);
-  /* the Delassus estimate also falls back (bit-identical to the dense one) */
+  /* the Delassus estimate per tree needs no triplets: it agrees with the
+   * dense one */
   double wsp[2];
-  ENSURE(sc_sap_delassus_diag_path(P.nv, P.nc, P.A, P.J, SC_SAP_HESSIAN_SPARSE, ws, wsp) == SC_OK);
-  ENSURE(wsp[0] == P.w[0] && wsp[1] == P.w[1]);
-  /* J fits but tril(H) does not (a 120-dof tree block alone exceeds the
-   * triplet capacity 16 nv_max + 160 nc_max): structured products, dense H */
+  ENSURE(sc_sap_delassus_path(&P.p, SC_SAP_HESSIAN_SPARSE, ws, wsp) == SC_OK);
+  ENSURE_CLOSE(wsp[0], P.w[0], 1e-12, 0);
+  ENSURE_CLOSE(wsp[1], P.w[1], 1e-12, 0);
+  /* without a dense path (a sized workspace beyond SC_SAP_DENSE_MAX_NV) the
+   * same kind of problem is refused with SC_SOLVE_CAPACITY, and one that
+   * fits is solved on the sparse path like the dense one */
+  {
+    const int chain = SC_SAP_DENSE_MAX_NV + 8, nv = 6 + chain;
+    sc_sap_work* wd = sc_sap_work_create(nv, 2);
+    sc_sap_work* wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, 12);
+    ENSURE(wn != NULL);
+    prob T;
+    gen(&T, 1, chain, 0, 1, 1, 0, wd); /* a ground contact and one on the whole chain */
+    double *v3 = malloc(sizeof(double) * T.nv), *v4 = malloc(sizeof(double) * T.nv);
+    double g3[6], g4[6], wdl[2];
+    ENSURE(solve(&T, wn, SC_SAP_HESSIAN_AUTO, 100, v4, g4, &ss) == SC_SOLVE_CAPACITY);
+    ENSURE(sc_sap_delassus_path(&T.p, SC_SAP_HESSIAN_DENSE, wn, wdl) == SC_OK); /* per tree */
+    ENSURE_CLOSE(wdl[0], T.w[0], 1e-12, 0);
+    ENSURE_CLOSE(wdl[1], T.w[1], 1e-12, 0);
+    sc_sap_work_free(wn);
+    /* room for the chain's contact: the sparse path, as the dense one */
+    wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, nv);
+    ENSURE(solve(&T, wn, SC_SAP_HESSIAN_AUTO, 100, v4, g4, &ss) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(wn) != SC_SAP_HESSIAN_DENSE);
+    ENSURE(solve(&T, wd, SC_SAP_HESSIAN_DENSE, 100, v3, g3, &sd) == SC_SOLVE_OK);
+    ENSURE(ss.iterations == sd.iterations);
+    ENSURE(max_diff(T.nv, v4, v3) <= 1e-10 * max_abs(T.nv, v3));
+    free(v3), free(v4);
+    prob_free(&T);
+    sc_sap_work_free(wn);
+    sc_sap_work_free(wd);
+  }
+  /* a tree block too large for the triplets: structured products of no
+   * use, the dense path */
   {
     sc_sap_work* w3 = sc_sap_work_create(6 + 120, 2); /* cap_j = 174 >= 126 columns */
     prob T;
@@ -311,13 +347,13 @@ static void test_allocation(void) {
   }
 }
 
-/* A problem that carries its structure (as the integrator's do) is solved
- * exactly as one whose structure the solver detects: same iterations, same
- * solution, same Delassus estimate.  The structure is built here from the
- * dense data by plain scans (union of A's off-diagonal pattern by repeated
- * relabelling, J's nonzero columns), listing columns in descending order to
- * check that the order of a hint does not matter. */
-static void test_structure_hint_matches_detection(void) {
+/* The order of the block form does not matter: a problem written by hand in
+ * block form (as the integrator builds them: trees and columns in its own
+ * order) is solved as the one sc_problem_set_dense converts: same
+ * iterations, same solution, same Delassus estimate.  The trees are found
+ * here by plain scans (union of A's off-diagonal pattern by repeated
+ * relabelling), J's columns listed in descending order. */
+static void test_block_form_order(void) {
   srand(23);
   sc_sap_work* ws = sc_sap_work_create(6 * 120 + 12, 500);
   prob P;
@@ -354,33 +390,89 @@ static void test_structure_hint_matches_detection(void) {
         jcol[q++] = j;
     jptr[c + 1] = q;
   }
-  sc_problem_structure h = {nt, tree_ptr, tree_dofs, jptr, jcol};
+  /* the block form in this order, by hand */
+  long nblk = 0;
+  for (int t = 0; t < nt; t++) nblk += (long)(tree_ptr[t + 1] - tree_ptr[t]) * (tree_ptr[t + 1] - tree_ptr[t]);
+  double* ablk = malloc(sizeof(double) * (size_t)nblk);
+  double* jval = malloc(sizeof(double) * 3 * (size_t)q);
+  long off = 0;
+  for (int t = 0; t < nt; t++) {
+    const int n = tree_ptr[t + 1] - tree_ptr[t];
+    const int* d = tree_dofs + tree_ptr[t];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++) ablk[off + a + b * n] = P.A[d[a] + (size_t)d[b] * nv];
+    off += (long)n * n;
+  }
+  for (int c = 0; c < nc; c++)
+    for (int e = jptr[c]; e < jptr[c + 1]; e++)
+      for (int r = 0; r < 3; r++) jval[3 * e + r] = P.J[3 * c + r + (size_t)jcol[e] * m];
+  sc_problem h = P.p;
+  h.ntree = nt, h.tree_ptr = tree_ptr, h.tree_dofs = tree_dofs, h.A = ablk;
+  h.jptr = jptr, h.jcol = jcol, h.J = jval;
   double *v0 = malloc(sizeof(double) * nv), *v1 = malloc(sizeof(double) * nv);
   double *g0 = malloc(sizeof(double) * m), *g1 = malloc(sizeof(double) * m);
   double *w0 = malloc(sizeof(double) * nc), *w1 = malloc(sizeof(double) * nc);
   sc_solver_stats s0, s1;
   ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, v0, g0, &s0) == SC_SOLVE_OK);
   ENSURE(sc_sap_delassus_problem(&P.p, ws, w0) == SC_OK);
-  P.p.structure = &h;
+  P.p = h;
   ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, v1, g1, &s1) == SC_SOLVE_OK);
   ENSURE(sc_sap_delassus_problem(&P.p, ws, w1) == SC_OK);
   double dv = max_diff(nv, v0, v1) / fmax(1e-300, max_abs(nv, v0));
   double dw = max_diff(nc, w0, w1) / fmax(1e-300, max_abs(nc, w0));
-  printf("  hint vs detection: %d trees, iterations %d / %d, rel diff v %.2e, w %.2e\n", nt,
+  printf("  hand-made block form vs converted: %d trees, iterations %d / %d, rel diff v %.2e, w %.2e\n", nt,
          s0.iterations, s1.iterations, dv, dw);
   ENSURE(nt == 121);
   ENSURE(s0.iterations == s1.iterations);
   ENSURE(dv <= 1e-12);
   ENSURE(dw <= 1e-12);
-  free(label), free(tree_ptr), free(tree_dofs), free(jptr), free(jcol);
+  free(label), free(tree_ptr), free(tree_dofs), free(jptr), free(jcol), free(ablk), free(jval);
   free(v0), free(v1), free(g0), free(g1), free(w0), free(w1);
   prob_free(&P);
   sc_sap_work_free(ws);
 }
 
+/* Cost, gradient, impulses and Hessian on the structured / sparse path
+ * (block form products, H assembled in CHOLMOD's pattern) against the dense
+ * path, at random velocities of random problems (contacts in all regions). */
+static void test_eval_matches_dense(void) {
+  srand(17);
+  sc_sap_work* ws = sc_sap_work_create(6 * 40 + 15, 200);
+  const int cfg[][3] = {{30, 0, 0}, {40, 15, 1}}; /* bodies, chain, shuffle */
+  for (int t = 0; t < 2; t++) {
+    prob P;
+    gen(&P, cfg[t][0], cfg[t][1], 2 * cfg[t][0], cfg[t][0], cfg[t][1] ? 4 : 0, cfg[t][2], ws);
+    const int nv = P.nv, m = 3 * P.nc;
+    double *v = malloc(sizeof(double) * nv), *gd = malloc(sizeof(double) * nv);
+    double *gs = malloc(sizeof(double) * nv), *yd = malloc(sizeof(double) * m);
+    double *ys = malloc(sizeof(double) * m);
+    double* Hd = malloc(sizeof(double) * nv * nv);
+    double* Hs = malloc(sizeof(double) * nv * nv);
+    double worst_g = 0, worst_h = 0, worst_l = 0;
+    const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
+    for (int trial = 0; trial < 4; trial++) {
+      for (int i = 0; i < nv; i++) v[i] = P.vstar[i] + 0.05 * urand();
+      double ld, ls;
+      ENSURE(sc_sap_eval_path(&P.p, 1e-7, SC_SAP_HESSIAN_DENSE, ws, v, &ld, gd, yd, Hd) == SC_OK);
+      ENSURE(sc_sap_eval_path(&P.p, 1e-7, kinds[trial & 1], ws, v, &ls, gs, ys, Hs) == SC_OK);
+      worst_l = fmax(worst_l, fabs(ls - ld) / fabs(ld));
+      worst_g = fmax(worst_g, max_diff(nv, gs, gd) / max_abs(nv, gd));
+      worst_h = fmax(worst_h, max_diff(nv * nv, Hs, Hd) / max_abs(nv * nv, Hd));
+      ENSURE(max_diff(m, ys, yd) <= 1e-12 * max_abs(m, yd));
+    }
+    printf("  eval: nv %d nc %d, max rel diff cost %.2e, gradient %.2e, Hessian %.2e\n", nv,
+           P.nc, worst_l, worst_g, worst_h);
+    ENSURE(worst_l <= 1e-12 && worst_g <= 1e-10 && worst_h <= 1e-12);
+    free(v), free(gd), free(gs), free(yd), free(ys), free(Hd), free(Hs);
+    prob_free(&P);
+  }
+  sc_sap_work_free(ws);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
-  RUN(test_structure_hint_matches_detection);
+  RUN(test_block_form_order);
+  RUN(test_eval_matches_dense);
   RUN(test_delassus_matches_dense);
   RUN(test_iterates_match_dense);
   RUN(test_solution_matches_dense);

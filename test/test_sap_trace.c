@@ -11,6 +11,7 @@
  * - In a run, /solver/trace lands in the HDF5 file and agrees with
  *   /solver/iterations, /solver/residual and /contact/count row by row. */
 #include "harness.h"
+#include "problem_util.h"
 #include "integrator/integrator.h"
 #include "io_h5/io_h5.h"
 #include "scene/scene.h"
@@ -51,8 +52,8 @@ static void make_problem(rprob* r, double sigma) {
     r->vhat[3 * c + 2] = 0.5 * urand();
     r->phi0[c] = 0.0;
   }
-  sc_problem p = {NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3, NULL};
-  r->p = p;
+  static sc_problem_storage st; /* one problem at a time */
+  r->p = dense_problem(&st, NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3);
 }
 
 typedef struct trace_buf {

@@ -200,6 +200,58 @@ if [ "$quick" != 1 ] && dpkg -s libode-dev >/dev/null 2>&1; then
 elif [ "$quick" != 1 ]; then
   { echo; echo "(ODE 0.16 reference skipped: apt-get install libode-dev to add it.)"; } >>"$out.tmp"
 fi
+# Memory: peak resident size (GNU time's "Maximum resident set size") of
+# simc on clutter scenes of growing N, and the 2000-body pile against a
+# stated limit.  Short windows keep the section to about a minute.
+mem_run() {  # mem_run SCENE.yaml: prints "RSS_KiB|summary line"
+  /usr/bin/time -v "$BIN/simc" "$1" -o "$tmp/mem.h5" --force 2>"$tmp/mem.err" >/dev/null
+  echo "$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/mem.err")|$(grep '^simc:' "$tmp/mem.err" | tail -1)"
+}
+if [ -x /usr/bin/time ]; then
+  echo "running the memory section..." >&2
+  pile_limit_mib=${PILE_LIMIT_MIB:-128}
+  {
+    echo
+    echo "## Memory: peak resident size on clutter (tools/gen_clutter.sh N 1e-3 T)"
+    echo
+    echo "Peak resident set size of the whole simc process (GNU time), HDF5 output included."
+    echo "bytes/body = RSS / N; marginal bytes/body = the RSS increase over the previous row per"
+    echo "added body (the part that grows with the scene)."
+    echo
+    echo "| N | window (s) | steps/s | mean contacts | peak RSS (MiB) | bytes/body | marginal bytes/body | status |"
+    echo "|---|---|---|---|---|---|---|---|"
+  } >>"$out.tmp"
+  prev_n=0; prev_kib=0
+  for n in 1000 2000 10000; do
+    mdur=0.1; [ "$quick" = 1 ] && mdur=0.02
+    tools/gen_clutter.sh "$n" 1.0e-3 "$mdur" >"$tmp/clutter.yaml"
+    res=$(mem_run "$tmp/clutter.yaml"); kib=${res%%|*}; line=${res#*|}
+    read_summary "$line"
+    sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
+    marg="-"
+    [ "$prev_n" -gt 0 ] && marg=$(awk -v a="$kib" -v b="$prev_kib" -v n="$n" -v p="$prev_n" \
+      'BEGIN { printf "%.0f", 1024 * (a - b) / (n - p) }')
+    printf '| %s | %s | %s | %s | %.0f | %.0f | %s | %s |\n' "$n" "$mdur" "$sps" "$ncon" \
+      "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" \
+      "$(awk -v k="$kib" -v n="$n" 'BEGIN { print 1024 * k / n }')" "$marg" "$status" >>"$out.tmp"
+    echo "memory clutter $n: $kib KiB, $sps steps/s ($status)" >&2
+    prev_n=$n; prev_kib=$kib
+  done
+  pdur=0.4; [ "$quick" = 1 ] && pdur=0.05
+  tools/gen_clutter.sh 2000 1.0e-3 "$pdur" >"$tmp/clutter.yaml"
+  res=$(mem_run "$tmp/clutter.yaml"); kib=${res%%|*}; line=${res#*|}
+  read_summary "$line"
+  verdict=$(awk -v k="$kib" -v l="$pile_limit_mib" 'BEGIN { print (k / 1024 <= l) ? "within" : "OVER" }')
+  {
+    echo
+    printf 'The 2000-body pile (%s s, mean %s contacts, Newton iterations median %s, mean %s, max %s, %s):\n' \
+      "$pdur" "$ncon" "$med" "$mean" "$max" "$status"
+    printf 'peak RSS %.0f MiB, %s the stated limit of %s MiB.\n' \
+      "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$verdict" "$pile_limit_mib"
+  } >>"$out.tmp"
+  echo "memory pile 2000: $kib KiB ($verdict $pile_limit_mib MiB)" >&2
+fi
+
 # LCP baseline: failed steps, residuals and Lemke pivots per scene family.
 # The dense O(n^2)-per-pivot baseline needs minutes per simulated second on
 # the large clutters, so N >= 64 runs a shorter window (CLUTTER_DUR_LARGE).

@@ -45,6 +45,7 @@ typedef struct scene {
   int nv, nc;
   double *A, *J, *vstar, *R, *vhat, *mu, *phi0, *k, *taud, *w;
   sc_problem p;
+  sc_problem_storage st;
 } scene;
 
 /* contact frame with normal n: rows t1, t2, n of C^T */
@@ -138,14 +139,21 @@ static void build(scene* s, int B, sc_sap_work* w) {
     s->k[i] = 1e5;
     s->taud[i] = 0.01;
   }
-  sc_sap_delassus_diag(s->nv, nc, s->A, s->J, w, s->w);
+  s->p = (sc_problem){.nv = s->nv, .nc = nc, .vstar = s->vstar, .R = s->R, .vhat = s->vhat,
+                      .mu = s->mu, .phi0 = s->phi0, .dt = dt};
+  s->st = (sc_problem_storage){0};
+  if (sc_problem_set_dense(&s->p, s->A, s->J, &s->st) != 0) {
+    fprintf(stderr, "sap_bench: out of memory\n");
+    exit(1);
+  }
+  sc_sap_delassus_problem(&s->p, w, s->w);
   sc_sap_regularize(nc, s->k, s->taud, s->w, s->phi0, NULL, dt, 1.0, 1e-3, 1.0, s->R, s->vhat);
-  s->p = (sc_problem){s->nv, nc, s->A, s->vstar, s->J, s->R, s->vhat, s->mu, s->phi0, dt, NULL};
 }
 
 static void scene_free(scene* s) {
   free(s->A), free(s->J), free(s->vstar), free(s->R), free(s->vhat), free(s->mu);
   free(s->phi0), free(s->k), free(s->taud), free(s->w);
+  sc_problem_storage_free(&s->st);
 }
 
 static const char* path_name(int h) {
@@ -182,10 +190,10 @@ static void run(const scene* s, sc_sap_work* w, int hessian) {
     reps++;
   }
   t0 = now();
-  sc_sap_delassus_diag_path(s->nv, s->nc, s->A, s->J,
-                            hessian == SC_SAP_HESSIAN_DENSE ? SC_SAP_HESSIAN_DENSE
-                                                            : SC_SAP_HESSIAN_SPARSE,
-                            w, wd);
+  sc_sap_delassus_path(&s->p,
+                       hessian == SC_SAP_HESSIAN_DENSE ? SC_SAP_HESSIAN_DENSE
+                                                       : SC_SAP_HESSIAN_SPARSE,
+                       w, wd);
   const double tdel = now() - t0;
   printf("%5d %6d %6d  %-14s %5d %12.3f %12.3f %12.3f %6d %11.3f  %s\n", s->nv / 6, s->nv,
          s->nc, path_name(sc_sap_last_hessian(w)), st.iterations, 1e3 * first, 1e3 * total / reps,

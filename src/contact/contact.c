@@ -7,8 +7,9 @@
  *   to the root (world-frame Plücker subspaces, see dynamics.c),
  * so J_i = C_i (J_b(p) - J_a(p)) (3 x nv) and the generalized contact force is
  * J^T gamma (gamma acts on b, its opposite on a).  Only the dofs on the two
- * paths are non-zero; they are listed per contact (d->jptr, d->jcol) so that
- * building J, J v and the solvers' structure cost O(nnz), not O(ncon nv). */
+ * paths are non-zero; J is stored as those columns only, per contact
+ * (d->jptr, d->jcol, d->Jc: the block form of problem.h), so that building
+ * J, J v and J^T x cost O(nnz) and memory, not O(ncon nv). */
 #include "contact/contact.h"
 
 #include <string.h>
@@ -17,14 +18,7 @@
 #include "linalg/linalg.h"
 
 void sc_contact_jacobian(const sc_model* m, sc_data* d) {
-  int nv = m->nv, nc = d->ncon, ld = 3 * nc;
-  /* clear the entries the previous Jacobian wrote (with its own layout), so
-   * that the whole buffer is zero but for the live entries: O(nnz), never
-   * O(ncon nv) */
-  int ld_old = 3 * d->jc_ncon;
-  for (int c = 0; c < d->jc_ncon; c++)
-    for (int q = d->jptr[c]; q < d->jptr[c + 1]; q++)
-      for (int r = 0; r < 3; r++) d->Jc[3 * c + r + (size_t)d->jcol[q] * ld_old] = 0;
+  int nv = m->nv, nc = d->ncon;
   int* on_a = d->jmark;
   int* on_b = d->jmark + nv;
   int q = 0;
@@ -57,7 +51,7 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
       sc_sp_add3(col, S + 3, wxp); /* velocity of the point per unit v_dof */
       double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
       for (int r = 0; r < 3; r++)
-        d->Jc[3 * i + r + (size_t)dof * ld] = sgn * sc_sp_dot3(c->frame + 3 * r, col);
+        d->Jc[3 * (size_t)x + r] = sgn * sc_sp_dot3(c->frame + 3 * r, col);
     }
     /* unmark, so that no mark outlives this contact (a later contact, or
      * this index at the next step, must not see them) */
@@ -68,17 +62,15 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
     d->ctaud[i] = c->taud;
   }
   d->jptr[nc] = q;
-  d->jc_ncon = nc;
 }
 
 void sc_contact_velocity(const sc_model* m, const sc_data* d, const double* v, double* vc) {
   (void)m;
-  int ld = 3 * d->ncon;
   for (int i = 0; i < d->ncon; i++) {
     double s0 = 0, s1 = 0, s2 = 0;
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
       int k = d->jcol[q];
-      const double* e = d->Jc + 3 * i + (size_t)k * ld;
+      const double* e = d->Jc + 3 * (size_t)q;
       s0 += e[0] * v[k];
       s1 += e[1] * v[k];
       s2 += e[2] * v[k];

@@ -8,9 +8,9 @@
 #include "state/state.h"
 
 /* From d->contact[0..ncon) and the kinematics at q0 (sc_dyn_kinematics):
- * d->Jc (3 ncon x nv, column-major, ld 3 ncon, rows t1, t2, n per contact:
- * the velocity of body b relative to body a at the contact point, in the
- * contact frame; only the columns listed in d->jptr/d->jcol are non-zero),
+ * the contact Jacobian as d->jptr, d->jcol, d->Jc (per contact its non-zero
+ * columns, 3 rows t1, t2, n each: the velocity of body b relative to body a
+ * at the contact point, in the contact frame; see state.h),
  * d->phi0, d->mu, d->ck, d->ctaud. */
 void sc_contact_jacobian(const sc_model* m, sc_data* d);
 

@@ -1,4 +1,5 @@
-/* problem: the contact problem handed to a contact solver (types only).
+/* problem: the contact problem handed to a contact solver (types, and in
+ * problem.c the conversions between its block form and dense matrices).
  *
  * Solvers see only this: no model, no data.  The unknowns are the next-step
  * generalized velocities v and the contact impulses gamma (N s).  Per contact
@@ -8,33 +9,60 @@
 #ifndef SC_PROBLEM_H
 #define SC_PROBLEM_H
 
-/* Optional structure of a problem, from whoever built it (the integrator
- * knows its trees and which columns each contact touches).  It must describe
- * the dense data exactly: A is block diagonal over the ntree groups
- * tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), and every non-zero of contact i's
- * three rows of J lies in the columns jcol[jptr[i] .. jptr[i+1]) (listed
- * once each).  Without it a solver scans the dense A and J. */
-typedef struct sc_problem_structure {
-  int ntree;
-  const int* tree_ptr;  /* (ntree + 1) */
-  const int* tree_dofs; /* (nv) */
-  const int* jptr;      /* (nc + 1) */
-  const int* jcol;      /* (jptr[nc]) */
-} sc_problem_structure;
+#include <stddef.h>
 
+/* A is block diagonal over ntree trees (groups of dofs no matrix entry
+ * couples to another group: a tree of bodies, or a clique of trees joined by
+ * springs): tree t has the n_t = tree_ptr[t+1] - tree_ptr[t] dofs
+ * tree_dofs[tree_ptr[t] .. tree_ptr[t+1]) (ascending within a tree, every dof
+ * in exactly one tree), and its n_t x n_t block is stored column-major in A,
+ * the blocks one after the other in tree order (sum n_t^2 doubles).
+ * J is stored per contact as its non-zero columns: contact i touches the
+ * columns jcol[jptr[i] .. jptr[i+1]) (each listed once, any order), and
+ * J[3 q .. 3 q + 2] are rows (t1, t2, n) of contact i in column jcol[q].
+ * Memory is linear in nv + nnz(J) + sum n_t^2: no nv x nv or 3nc x nv array. */
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
   int nc;              /* contacts */
-  const double* A;     /* (nv x nv) column-major, SPD: linearized momentum matrix */
+  int ntree;           /* diagonal blocks of A */
+  const int* tree_ptr; /* (ntree + 1), tree_ptr[ntree] = nv */
+  const int* tree_dofs; /* (nv) */
+  const double* A;     /* (sum n_t^2) SPD blocks of the linearized momentum matrix */
   const double* vstar; /* (nv) free-motion velocities, m/s or rad/s */
-  const double* J;     /* (3nc x nv) column-major contact Jacobian, rows (t1, t2, n) */
+  const int* jptr;     /* (nc + 1) */
+  const int* jcol;     /* (jptr[nc]) */
+  const double* J;     /* (3 jptr[nc]) contact Jacobian entries, rows (t1, t2, n) */
   const double* R;     /* (3nc) diagonal regularization (Rt, Rt, Rn) per contact, (m/s)/(N s) */
   const double* vhat;  /* (3nc) stabilization velocity (0, 0, vhat_n) per contact, m/s */
   const double* mu;    /* (nc) friction coefficients */
   const double* phi0;  /* (nc) signed gaps at the step start, m (negative = overlap) */
   double dt;           /* time step, s */
-  const sc_problem_structure* structure; /* optional (NULL: detect) */
 } sc_problem;
+
+/* The block form of a problem written densely by hand (tests, tools): owns
+ * the arrays sc_problem_set_dense points p at. */
+typedef struct sc_problem_storage {
+  int* ibuf;
+  double* dbuf;
+  size_t icap, dcap; /* their lengths */
+} sc_problem_storage;
+
+/* Set p's A and J fields (p->nv, p->nc must be set) from a dense A (nv x nv)
+ * and J (3nc x nv), both column-major: the trees are the connected
+ * components of A's non-zero pattern (numbered by their smallest dof), a
+ * contact's columns those where one of its rows is non-zero (ascending).
+ * The arrays live in *st (zero-initialized before first use; free with
+ * sc_problem_storage_free), which is reused when large enough and grown
+ * otherwise: converting problems of the same size again allocates nothing.
+ * Returns 0, or -1 when out of memory. */
+int sc_problem_set_dense(sc_problem* p, const double* A, const double* J,
+                         sc_problem_storage* st);
+void sc_problem_storage_free(sc_problem_storage* st);
+/* The dense A (nv x nv) and J (3nc x nv, ld 3nc) of p, column-major, zeros
+ * outside the blocks; either output may be NULL.  O(nv^2 + 3nc nv). */
+void sc_problem_densify(const sc_problem* p, double* A, double* J);
+/* sum over the trees of n_t^2: the length of p->A */
+long sc_problem_ablk_size(const sc_problem* p);
 
 typedef enum sc_solve_status {
   SC_SOLVE_OK = 0,

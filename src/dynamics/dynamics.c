@@ -216,22 +216,22 @@ void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau) 
   }
 }
 
+/* entry (i, j) of a packed block-diagonal matrix; i and j in one clique */
+static size_t blk_entry(const sc_model* m, int i, int j) {
+  const int c = m->dof_clique[i];
+  return (size_t)m->clique_blkadr[c] + (size_t)m->dof_cliqueloc[i] +
+         (size_t)m->dof_cliqueloc[j] * (size_t)m->clique_dofnum[c];
+}
+
 void sc_dyn_crba(const sc_model* m, sc_data* d) {
-  int nv = m->nv;
   memcpy(d->crb, d->cinert, sizeof(double) * 36 * (size_t)m->nbody);
   for (int b = m->nbody - 1; b > 0; b--) {
     int p = m->body_parent[b];
     if (p > 0)
       for (int r = 0; r < 36; r++) d->crb[36 * p + r] += d->crb[36 * b + r];
   }
-  /* M is block diagonal over cliques: clear only those blocks, so the cost
-   * stays linear in the number of independent bodies */
-  for (int c = 0; c < m->nclique; c++) {
-    const int* idx = m->clique_dofs + m->clique_dofadr[c];
-    int n = m->clique_dofnum[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) d->M[idx[a] + (size_t)idx[b] * nv] = 0;
-  }
+  /* M is block diagonal over cliques and stored as those blocks */
+  memset(d->M, 0, sizeof(double) * (size_t)m->nblk);
   for (int b = 1; b < m->nbody; b++) {
     int j = m->body_jnt[b];
     for (int k = 0; k < m->jnt_nv[j]; k++) {
@@ -245,8 +245,8 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
           int di = m->jnt_vadr[ja] + i;
           if (a == b && di > dof) continue;
           double Mij = sc_sp_dot6(d->cdof + 6 * di, F);
-          d->M[di + (size_t)dof * nv] = Mij;
-          d->M[dof + (size_t)di * nv] = Mij;
+          d->M[blk_entry(m, di, dof)] = Mij;
+          d->M[blk_entry(m, dof, di)] = Mij;
         }
       }
     }
@@ -281,8 +281,8 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
     d->fspring[dof] += -m->jspring_k[s] * x + fd;
     d->fdamp[dof] += fd;
     energy += 0.5 * m->jspring_k[s] * x * x;
-    if (K) K[dof + (size_t)dof * nv] += m->jspring_k[s];
-    if (D) D[dof + (size_t)dof * nv] += m->jspring_c[s];
+    if (K) K[blk_entry(m, dof, dof)] += m->jspring_k[s];
+    if (D) D[blk_entry(m, dof, dof)] += m->jspring_c[s];
   }
   double* Ja = d->jacp;
   double* Jb = d->jacp + 3 * nv;
@@ -321,18 +321,27 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
       d->fspring[i] += (fs + fdmp) * ui;
       d->fdamp[i] += fdmp * ui;
     }
-    if (K || D) {
+    /* the clique of the spring (both bodies' trees are in it): the first
+     * dof where Jrel is non-zero */
+    int cq = -1;
+    for (int i = 0; i < nv && cq < 0; i++)
+      if (Jb[3 * i] != 0 || Jb[3 * i + 1] != 0 || Jb[3 * i + 2] != 0) cq = m->dof_clique[i];
+    if ((K || D) && cq >= 0) {
       /* K = Jrel^T (k u u^T + max(0, k ext / len) (I - u u^T)) Jrel: the
-       * geometric term of a compressed spring is dropped to keep A SPD */
+       * geometric term of a compressed spring is dropped to keep A SPD.
+       * Jrel vanishes outside the clique, hence so do K's and D's terms. */
       double g = (len > 1e-12 && ext > 0) ? k * ext / len : 0;
-      for (int i = 0; i < nv; i++) {
-        const double* Ji = Jb + 3 * i;
+      const int* idx = m->clique_dofs + m->clique_dofadr[cq];
+      const int n = m->clique_dofnum[cq];
+      const size_t adr = (size_t)m->clique_blkadr[cq];
+      for (int a = 0; a < n; a++) {
+        const double* Ji = Jb + 3 * idx[a];
         double ui = sc_sp_dot3(u, Ji);
-        for (int l = 0; l < nv; l++) {
-          const double* Jl = Jb + 3 * l;
+        for (int b = 0; b < n; b++) {
+          const double* Jl = Jb + 3 * idx[b];
           double ul = sc_sp_dot3(u, Jl);
-          if (K) K[i + (size_t)l * nv] += k * ui * ul + g * (sc_sp_dot3(Ji, Jl) - ui * ul);
-          if (D) D[i + (size_t)l * nv] += c * ui * ul;
+          if (K) K[adr + a + (size_t)b * n] += k * ui * ul + g * (sc_sp_dot3(Ji, Jl) - ui * ul);
+          if (D) D[adr + a + (size_t)b * n] += c * ui * ul;
         }
       }
     }

@@ -12,14 +12,15 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q);
 /* Body spatial velocities d->cvel and d->cdof_dot at velocities v; needs
  * sc_dyn_kinematics at the same q. */
 void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v);
-/* Mass matrix d->M (column-major, full) by the composite-rigid-body algorithm. */
+/* Mass matrix d->M (its clique blocks, packed: see state.h) by the
+ * composite-rigid-body algorithm. */
 void sc_dyn_crba(const sc_model* m, sc_data* d);
 /* Recursive Newton-Euler: tau = M qacc + C(q,v) v - tau_g(q) (qacc NULL = 0).
  * Needs kinematics and velocity at (q, v).  tau has nv entries. */
 void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau);
 /* Spring and damper generalized forces at (q, v): d->fspring (total) and
  * d->fdamp (dampers only); when K, D are non-NULL, add their stiffness and
- * damping matrices (nv x nv column-major, symmetric PSD).  Needs kinematics
+ * damping matrices (symmetric PSD; clique blocks packed as d->M, model nblk).  Needs kinematics
  * and velocity at (q, v).  Returns the spring potential energy, J. */
 double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
                       double* K, double* D);

@@ -29,15 +29,18 @@
 #include "solver_lcp/lcp.h"
 #include "solver_sap/sap.h"
 
+#define SMALL_NV 64  /* dofs of an island solved in the dense workspace */
+#define SMALL_NC 256 /* contacts of such an island */
+
 /* solver workspaces, created once by sc_sim_prepare */
 typedef struct step_work {
   sc_sap_work* sap;
   sc_lcp_work* lcp;
   int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max) */
   sc_sap_params sap_params;
-  /* the problem's structure: A's blocks (the model's non-empty cliques)
-   * and J's columns (from the contact Jacobian) */
-  sc_problem_structure structure;
+  /* the problem's trees: A's blocks (the model's non-empty cliques, whose
+   * packed blocks lie one after the other in d->A) */
+  int ntree;
   int* tree_ptr;  /* (nclique + 1) */
   sc_solver_trace trace; /* output.solver_trace: one row per Newton iteration */
   double* trace_block;   /* the trace's arrays (NULL when off) */
@@ -47,6 +50,16 @@ typedef struct step_work {
   int nprev, hash_size;
   int *prev_geom, *head, *next;
   double *prev_pos, *prev_imp;
+  /* contact islands (see solve_islands): per contact whether the warm start
+   * matched it, the union-find over cliques, contacts and trees grouped by
+   * island, and the sub-problem of one island in local numbering */
+  sc_sap_work* sap_small; /* islands of at most SMALL_NV dofs, SMALL_NC contacts: dense */
+  int* iblock;            /* the int arrays below, one allocation */
+  double* dblock;         /* the double arrays below */
+  int *matched, *uf, *island_of, *cptr, *clist, *tptr, *tlist, *loc, *cisl;
+  int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
+  double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
+      *sub_phi0, *sub_gamma;
 } step_work;
 
 static void step_work_free(void* p) {
@@ -58,6 +71,9 @@ static void step_work_free(void* p) {
   sc_free(w->trace_block);
   sc_free(w->prev_geom);
   sc_free(w->prev_pos);
+  sc_sap_work_free(w->sap_small);
+  sc_free(w->iblock);
+  sc_free(w->dblock);
   sc_free(w);
 }
 
@@ -137,45 +153,37 @@ static void mid_positions(const sc_model* m, const double* q0, const double* vq,
   }
 }
 
-/* ---- block-diagonal (per clique) operations on dense nv x nv storage:
- * entries outside the clique blocks are zero and never touched ---- */
+/* ---- block-diagonal (per clique) operations on the packed clique blocks
+ * (state.h): block c is n x n column-major at clique_blkadr[c] ---- */
 
 /* y = Mat x */
 static void blk_gemv(const sc_model* m, const double* Mat, const double* x, double* y) {
-  size_t nv = (size_t)m->nv;
   for (int c = 0; c < m->nclique; c++) {
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
+    const double* B = Mat + m->clique_blkadr[c];
     for (int a = 0; a < n; a++) {
       double s = 0;
-      for (int b = 0; b < n; b++) s += Mat[idx[a] + (size_t)idx[b] * nv] * x[idx[b]];
+      for (int b = 0; b < n; b++) s += B[a + (size_t)b * n] * x[idx[b]];
       y[idx[a]] = s;
     }
   }
 }
 
-/* Mat = 0 on the blocks */
-static void blk_zero(const sc_model* m, double* Mat) {
-  size_t nv = (size_t)m->nv;
-  for (int c = 0; c < m->nclique; c++) {
-    const int* idx = m->clique_dofs + m->clique_dofadr[c];
-    int n = m->clique_dofnum[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) Mat[idx[a] + (size_t)idx[b] * nv] = 0;
-  }
+/* Mat_ii */
+static double blk_diag(const sc_model* m, const double* Mat, int i) {
+  const int c = m->dof_clique[i];
+  return Mat[(size_t)m->clique_blkadr[c] + (size_t)m->dof_cliqueloc[i] * (m->clique_dofnum[c] + 1)];
 }
 
-/* pack each block of Mat into fac and Cholesky-factor it; returns 0 or the
- * (1-based) global dof index of the first non-positive pivot */
+/* Cholesky-factor each block of Mat into fac; returns 0 or the (1-based)
+ * global dof index of the first non-positive pivot */
 static int blk_factor(const sc_model* m, const double* Mat, double* fac) {
-  size_t nv = (size_t)m->nv;
+  memcpy(fac, Mat, sizeof(double) * (size_t)m->nblk);
   for (int c = 0; c < m->nclique; c++) {
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
-    double* F = fac + m->clique_blkadr[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) F[a + (size_t)b * n] = Mat[idx[a] + (size_t)idx[b] * nv];
-    int info = sc_la_chol_factor(n, F, n);
+    int info = sc_la_chol_factor(n, fac + m->clique_blkadr[c], n);
     if (info != 0) return info > 0 ? idx[info - 1] + 1 : 1;
   }
   return 0;
@@ -219,8 +227,8 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   sc_dyn_velocity(m, d, d->qtheta, vth);
   sc_dyn_crba(m, d);
   sc_dyn_rne(m, d, NULL, d->bias);
-  blk_zero(m, d->K);
-  blk_zero(m, d->D);
+  memset(d->K, 0, sizeof(double) * (size_t)m->nblk);
+  memset(d->D, 0, sizeof(double) * (size_t)m->nblk);
   sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i];
   /* res = M (v - v0) - dt k */
@@ -229,20 +237,12 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   for (int i = 0; i < nv; i++) res[i] -= dt * kf[i];
   /* A = M + dt^2 tq tvq K + dt tv D, on the clique blocks */
   double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
-  for (int c = 0; c < m->nclique; c++) {
-    const int* idx = m->clique_dofs + m->clique_dofadr[c];
-    int n = m->clique_dofnum[c];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) {
-        size_t e = (size_t)idx[a] + (size_t)idx[b] * (size_t)nv;
-        d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
-      }
-  }
+  for (long e = 0; e < m->nblk; e++) d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
   /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
   blk_gemv(m, d->M, v, tmp);
   double r2 = 0, p2 = 0, k2 = 0;
   for (int i = 0; i < nv; i++) {
-    double di = 1.0 / d->M[i + (size_t)i * nv];
+    double di = 1.0 / blk_diag(m, d->M, i);
     r2 += res[i] * res[i] * di;
     p2 += tmp[i] * tmp[i] * di;
     k2 += dt * dt * kf[i] * kf[i] * di;
@@ -345,7 +345,9 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
     w->sap_params.slip_curvature = m->opt.slip_curvature;
-    w->sap = sc_sap_work_create(nv, d->ncon_max);
+    /* contacts touch the dofs of two chains; the blocks are the model's */
+    const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+    w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
     const size_t ncap = (size_t)d->ncon_max + 1;
     w->hash_size = 1;
     while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
@@ -382,12 +384,49 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       }
     /* cliques are stored in clique order, and clique_dofs lists the
      * non-empty ones contiguously in the same order */
-    w->structure.ntree = nt;
-    w->structure.tree_ptr = w->tree_ptr;
-    w->structure.tree_dofs = m->clique_dofs;
-    w->structure.jptr = d->jptr;
-    w->structure.jcol = d->jcol;
-    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos ||
+    w->ntree = nt;
+    /* islands: one int and one double block, sizes linear in the scene */
+    {
+      const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = ncap;
+      const size_t jc = (size_t)d->jcap;
+      const size_t ni = ncm + ncl + ncm + (ncl + 1) + ncm + (ncl + 1) + ncl + nv_ + ncl +
+                        (ncl + 1) + nv_ + ncm + jc;
+      const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
+                        3 * ncm + ncm + ncm + 3 * ncm;
+      int* ib = w->iblock = sc_malloc(sizeof(int) * ni);
+      double* db = w->dblock = sc_malloc(sizeof(double) * nd);
+      if (ib && db) {
+        w->matched = ib, ib += ncm;
+        w->uf = ib, ib += ncl;
+        w->island_of = ib, ib += ncm;
+        w->cptr = ib, ib += ncl + 1;
+        w->clist = ib, ib += ncm;
+        w->tptr = ib, ib += ncl + 1;
+        w->tlist = ib, ib += ncl;
+        w->loc = ib, ib += nv_;
+        w->cisl = ib, ib += ncl;
+        w->sub_tree_ptr = ib, ib += ncl + 1;
+        w->sub_tree_dofs = ib, ib += nv_;
+        w->sub_jptr = ib, ib += ncm;
+        w->sub_jcol = ib;
+        w->sub_A = db, db += m->nblk > 0 ? m->nblk : 1;
+        w->sub_J = db, db += 3 * jc;
+        w->sub_vstar = db, db += nv_;
+        w->sub_v = db, db += nv_;
+        w->sub_guess = db, db += nv_;
+        w->sub_R = db, db += 3 * ncm;
+        w->sub_vhat = db, db += 3 * ncm;
+        w->sub_mu = db, db += ncm;
+        w->sub_phi0 = db, db += ncm;
+        w->sub_gamma = db;
+      }
+      const int small_nc = d->ncon_max < SMALL_NC ? d->ncon_max : SMALL_NC;
+      const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
+      w->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
+                                              cols);
+    }
+    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->iblock || !w->dblock ||
+        !w->sap_small ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
@@ -452,6 +491,7 @@ static void remember_contacts(const sc_data* d, step_work* w, int nc) {
  * the number of contacts matched (0: v is v*) */
 static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc, double* gam,
                       double* v, double* tmp) {
+  int* matched_c = w->matched;
   const int nv = m->nv;
   int matched = 0;
   for (int i = 0; i < nc; i++) {
@@ -475,19 +515,173 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
       gam[3 * i + r] = s;
     }
     matched += best >= 0;
+    matched_c[i] = best >= 0;
   }
-  /* J^T gamma over each contact's listed columns (J is 3nc x nv, ld 3nc) */
-  const size_t ld = 3 * (size_t)nc;
+  /* J^T gamma over each contact's listed columns */
   for (int i = 0; i < nv; i++) v[i] = 0;
   for (int i = 0; i < nc; i++)
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
       const int col = d->jcol[q];
-      const double* Jc = d->Jc + (size_t)col * ld + 3 * (size_t)i;
+      const double* Jc = d->Jc + 3 * (size_t)q;
       v[col] += Jc[0] * gam[3 * i] + Jc[1] * gam[3 * i + 1] + Jc[2] * gam[3 * i + 2];
     }
   blk_solve(m, d->Afac, v, tmp);
   for (int i = 0; i < nv; i++) v[i] += d->vstar[i];
   return matched;
+}
+
+/* ---- contact islands ----
+ * A is block diagonal over trees (cliques) and contact i couples only the
+ * trees its columns of J touch, so the SAP cost is a sum of independent
+ * costs, one per connected component of the graph "trees joined by a
+ * contact" (an island), plus the quadratic 1/2 |v - v*|_A^2 of the trees no
+ * contact touches, whose minimizer is v = v* exactly.  Each island is
+ * solved on its own (its own Newton iteration, line search and stopping
+ * test, ref/convex-contact.md 4), so an island of two resting boxes stops
+ * after its own few iterations instead of following the largest one; tiny
+ * islands take the dense path of a small workspace.  Islands are numbered
+ * by their first contact and solved one after the other in that order (a
+ * single thread): the result does not depend on anything but the inputs.
+ * The statistics combine the islands: iterations and residual are the
+ * maxima, line-search evaluations and cost the sums, the status the first
+ * failure. */
+
+static int uf_root(int* uf, int x) {
+  while (uf[x] != x) {
+    uf[x] = uf[uf[x]];
+    x = uf[x];
+  }
+  return x;
+}
+
+/* group the contacts into islands: w->cptr/clist (contacts of island k,
+ * ascending), w->tptr/tlist (its cliques, ascending); returns the number of
+ * islands.  Contacts that touch no dof (both bodies fixed) form one island
+ * without trees. */
+static int find_islands(const sc_model* m, const sc_data* d, step_work* w, int nc) {
+  const int ncl = m->nclique;
+  int* uf = w->uf;
+  for (int c = 0; c <= ncl; c++) uf[c] = c; /* ncl: the "no dof" set */
+  for (int i = 0; i < nc; i++) {
+    if (d->jptr[i] == d->jptr[i + 1]) continue;
+    int a = uf_root(uf, m->dof_clique[d->jcol[d->jptr[i]]]);
+    for (int q = d->jptr[i] + 1; q < d->jptr[i + 1]; q++) {
+      const int b = uf_root(uf, m->dof_clique[d->jcol[q]]);
+      if (a < b) uf[b] = a;
+      else if (b < a) uf[a] = b, a = b;
+    }
+  }
+  /* island numbers in the order of the first contact; tptr doubles as the
+   * root -> island map while counting */
+  int* num = w->tptr;
+  for (int c = 0; c <= ncl; c++) num[c] = -1;
+  int nisl = 0;
+  for (int i = 0; i < nc; i++) {
+    const int r = d->jptr[i] == d->jptr[i + 1] ? ncl : uf_root(uf, m->dof_clique[d->jcol[d->jptr[i]]]);
+    if (num[r] < 0) num[r] = nisl++;
+    w->island_of[i] = num[r];
+  }
+  for (int k = 0; k <= nisl; k++) w->cptr[k] = 0;
+  for (int i = 0; i < nc; i++) w->cptr[w->island_of[i] + 1]++;
+  for (int k = 0; k < nisl; k++) w->cptr[k + 1] += w->cptr[k];
+  for (int i = 0; i < nc; i++) w->clist[w->cptr[w->island_of[i]]++] = i;
+  for (int k = nisl; k > 0; k--) w->cptr[k] = w->cptr[k - 1];
+  w->cptr[0] = 0;
+  /* cliques per island: a clique's island is num[its root] */
+  int* cisl = w->cisl;
+  for (int c = 0; c < ncl; c++) cisl[c] = m->clique_dofnum[c] > 0 ? num[uf_root(uf, c)] : -1;
+  int* tptr = w->sub_tree_ptr; /* counts, then moved into w->tptr */
+  for (int k = 0; k <= nisl; k++) tptr[k] = 0;
+  for (int c = 0; c < ncl; c++)
+    if (cisl[c] >= 0) tptr[cisl[c] + 1]++;
+  for (int k = 0; k < nisl; k++) tptr[k + 1] += tptr[k];
+  for (int k = 0; k <= nisl; k++) w->tptr[k] = tptr[k];
+  for (int c = 0; c < ncl; c++)
+    if (cisl[c] >= 0) w->tlist[tptr[cisl[c]]++] = c;
+  return nisl;
+}
+
+/* Solve every island (see above); d->v holds v0 on entry and the solution
+ * on exit, d->impulse the impulses.  guess: v* + A^-1 J^T gamma_prev (nv)
+ * or NULL. */
+static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w, int nc,
+                                     const double* guess) {
+  const int nv = m->nv;
+  const int nisl = find_islands(m, d, w, nc);
+  sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
+  /* trees no contact touches: v = v* */
+  for (int i = 0; i < nv; i++) w->loc[i] = -1;
+  for (int k = 0; k < nisl; k++)
+    for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
+      const int c = w->tlist[e];
+      for (int a = 0; a < m->clique_dofnum[c]; a++) w->loc[m->clique_dofs[m->clique_dofadr[c] + a]] = 0;
+    }
+  for (int i = 0; i < nv; i++)
+    if (w->loc[i] < 0) d->v[i] = d->vstar[i];
+  for (int k = 0; k < nisl; k++) {
+    /* trees, in clique order, numbered locally one after the other */
+    int nt = 0, nvl = 0;
+    size_t aoff = 0;
+    w->sub_tree_ptr[0] = 0;
+    for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
+      const int c = w->tlist[e], n = m->clique_dofnum[c];
+      const int* idx = m->clique_dofs + m->clique_dofadr[c];
+      for (int a = 0; a < n; a++) {
+        const int g = idx[a], l = nvl + a;
+        w->loc[g] = l;
+        w->sub_tree_dofs[l] = l;
+        w->sub_vstar[l] = d->vstar[g];
+        w->sub_v[l] = d->v[g];
+        if (guess) w->sub_guess[l] = guess[g];
+      }
+      memcpy(w->sub_A + aoff, d->A + m->clique_blkadr[c], sizeof(double) * (size_t)n * n);
+      aoff += (size_t)n * n;
+      nvl += n;
+      w->sub_tree_ptr[++nt] = nvl;
+    }
+    /* contacts, ascending */
+    int ncl = 0, q = 0, any_match = 0;
+    for (int e = w->cptr[k]; e < w->cptr[k + 1]; e++, ncl++) {
+      const int i = w->clist[e];
+      w->sub_jptr[ncl] = q;
+      for (int g = d->jptr[i]; g < d->jptr[i + 1]; g++, q++) {
+        w->sub_jcol[q] = w->loc[d->jcol[g]];
+        memcpy(w->sub_J + 3 * (size_t)q, d->Jc + 3 * (size_t)g, 3 * sizeof(double));
+      }
+      memcpy(w->sub_R + 3 * ncl, d->R + 3 * i, 3 * sizeof(double));
+      memcpy(w->sub_vhat + 3 * ncl, d->vhat + 3 * i, 3 * sizeof(double));
+      w->sub_mu[ncl] = d->mu[i];
+      w->sub_phi0[ncl] = d->phi0[i];
+      any_match |= guess && w->matched[i];
+    }
+    w->sub_jptr[ncl] = q;
+    const sc_problem p = {nvl, ncl, nt, w->sub_tree_ptr, w->sub_tree_dofs, w->sub_A,
+                          w->sub_vstar, w->sub_jptr, w->sub_jcol, w->sub_J, w->sub_R,
+                          w->sub_vhat, w->sub_mu, w->sub_phi0, m->opt.dt};
+    sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? w->sap_small : w->sap;
+    sc_solver_stats st;
+    const sc_solve_status ss = sc_sap_solve_from(&p, &w->sap_params, ws, w->sub_v,
+                                                 any_match ? w->sub_guess : NULL,
+                                                 w->sub_gamma, &st);
+    for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
+      const int c = w->tlist[e];
+      for (int a = 0; a < m->clique_dofnum[c]; a++) {
+        const int g = m->clique_dofs[m->clique_dofadr[c] + a];
+        d->v[g] = w->sub_v[w->loc[g]];
+      }
+    }
+    for (int e = w->cptr[k], l = 0; e < w->cptr[k + 1]; e++, l++)
+      memcpy(d->impulse + 3 * w->clist[e], w->sub_gamma + 3 * l, 3 * sizeof(double));
+    if (st.iterations > tot.iterations) tot.iterations = st.iterations;
+    tot.linesearch_evals += st.linesearch_evals;
+    if (st.residual > tot.residual) tot.residual = st.residual;
+    tot.cost += st.cost;
+    if (tot.status == SC_SOLVE_OK && ss != SC_SOLVE_OK) tot.status = ss;
+    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) break;
+  }
+  d->contact_stats = tot;
+  d->nisland = nisl;
+  return tot.status;
 }
 
 /* contacts at the current positions (kinematics must be current) */
@@ -538,13 +732,14 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   if (d->solver_trace) d->solver_trace->n = 0;
+  d->nisland = 0;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
     if (d->solver_work) ((step_work*)d->solver_work)->nprev = 0;
   } else {
     step_work* w = d->solver_work;
-    sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
-                    &w->structure};
+    sc_problem p = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
+                    d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt};
     st = sc_sap_delassus_problem(&p, w->sap, d->wdiag);
     if (st != SC_OK)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -569,13 +764,19 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     }
     if (o->solver == SC_SOLVER_LCP) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
+      d->nisland = 1;
     } else {
       /* d->v still holds v0; the previous impulses give the second guess
        * (d->vc is free until after the solve) */
       double* guess = scr(m, d, SCR_GUESS);
       int matched = warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP));
-      ss = sc_sap_solve_from(&p, &w->sap_params, w->sap, d->v, matched > 0 ? guess : NULL,
-                             d->impulse, &d->contact_stats);
+      if (d->solver_trace) {
+        /* the trace records one Newton solve: the whole problem's */
+        ss = sc_sap_solve_from(&p, &w->sap_params, w->sap, d->v, matched > 0 ? guess : NULL,
+                               d->impulse, &d->contact_stats);
+        d->nisland = 1;
+      } else
+        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL);
     }
     if (ss == SC_SOLVE_CANCELLED)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,

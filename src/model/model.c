@@ -129,7 +129,8 @@ void sc_model_free(sc_model* m) {
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
                     m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->qpos0,
                     m->qvel0, m->dof_jnt, m->dof_tree, m->clique_dofadr, m->clique_dofnum,
-                    m->clique_dofs, m->clique_blkadr, m->geom_type, m->geom_body,
+                    m->clique_dofs, m->clique_blkadr, m->dof_clique, m->dof_cliqueloc,
+                    m->geom_type, m->geom_body,
                     m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
                     m->geom_dissipation, m->geom_friction, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
@@ -227,6 +228,8 @@ static sc_status build_cliques(sc_model* m) {
   ALLOC(clique_dofnum, nc);
   ALLOC(clique_blkadr, nc);
   ALLOC(clique_dofs, m->nv > 0 ? m->nv : 1);
+  ALLOC(dof_clique, m->nv > 0 ? m->nv : 1);
+  ALLOC(dof_cliqueloc, m->nv > 0 ? m->nv : 1);
   for (int d = 0; d < m->nv; d++) m->clique_dofnum[id[m->dof_tree[d]]]++;
   int adr = 0;
   long blk = 0;
@@ -240,6 +243,8 @@ static sc_status build_cliques(sc_model* m) {
   m->nblk = blk;
   for (int d = 0; d < m->nv; d++) {
     int c = id[m->dof_tree[d]];
+    m->dof_clique[d] = c;
+    m->dof_cliqueloc[d] = m->clique_dofnum[c];
     m->clique_dofs[m->clique_dofadr[c] + m->clique_dofnum[c]++] = d;
   }
   sc_free(root);

@@ -114,6 +114,8 @@ typedef struct sc_model {
   int* clique_blkadr;    /* (nclique) offset of the clique's dense block in a packed
                             block-diagonal store of size nblk */
   long nblk;             /* sum of clique_dofnum^2 */
+  int* dof_clique;       /* (nv) clique of each dof */
+  int* dof_cliqueloc;    /* (nv) its position within the clique (in clique_dofs) */
   char** q_names;        /* (nq) e.g. "pendulum.theta", "ball.qw" */
   char** v_names;        /* (nv) */
 

@@ -208,20 +208,24 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
   if (!finite_all(nv, p->vstar)) return finish(SC_SOLVE_NAN, 0, 0.0, stats);
   for (int i = 0; i < nv; i++) v[i] = p->vstar[i];
   if (nc == 0) return finish(SC_SOLVE_OK, 0, 0.0, stats);
-  if (!finite_all(nv * nv, p->A) || !finite_all(m * nv, p->J) || !finite_all(m, p->R) ||
-      !finite_all(m, p->vhat) || !finite_all(nc, p->mu))
+  if (p->ntree < 0 || p->ntree > nv || p->tree_ptr[p->ntree] != nv ||
+      !finite_all((int)sc_problem_ablk_size(p), p->A) || !finite_all(3 * p->jptr[nc], p->J) ||
+      !finite_all(m, p->R) || !finite_all(m, p->vhat) || !finite_all(nc, p->mu))
     return finish(SC_SOLVE_NAN, 0, 0.0, stats);
 
-  /* Delassus W = J A^-1 J^T through the Cholesky factor of A */
-  for (int i = 0; i < nv * nv; i++) w->L[i] = p->A[i];
-  if (sc_la_chol_factor(nv, w->L, nv) != 0) return finish(SC_SOLVE_FACTOR, 0, 0.0, stats);
+  /* the problem comes in block form (problem.h): A densified into L, J
+   * (3nc x nv) into X, which is free until A^-1 J^T is formed there */
+  sc_problem_densify(p, w->L, w->X);
+  sc_la_gemv(m, nv, 1.0, w->X, m, p->vstar, 0.0, w->vc);
   for (int r = 0; r < m; r++)
-    for (int c = 0; c < nv; c++) w->JT[c + (size_t)r * nv] = p->J[r + (size_t)c * m];
+    for (int c = 0; c < nv; c++) w->JT[c + (size_t)r * nv] = w->X[r + (size_t)c * m];
+
+  /* Delassus W = J A^-1 J^T through the Cholesky factor of A */
+  if (sc_la_chol_factor(nv, w->L, nv) != 0) return finish(SC_SOLVE_FACTOR, 0, 0.0, stats);
   for (int i = 0; i < nv * m; i++) w->X[i] = w->JT[i];
   if (sc_la_chol_solve(nv, w->L, nv, w->X, nv, m) != 0)
     return finish(SC_SOLVE_FACTOR, 0, 0.0, stats);
   sc_la_gemmTN(m, m, nv, 1.0, w->JT, nv, w->X, nv, 0.0, w->W, m);
-  sc_la_gemv(m, nv, 1.0, p->J, m, p->vstar, 0.0, w->vc);
 
   /* per-contact scale c_i = sqrt(mean diagonal of W_ii); a contact whose
    * block vanishes (no mobility) borrows the overall mean */

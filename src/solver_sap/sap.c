@@ -22,12 +22,15 @@
  * with a bisection safeguard (rtsafe).  Backtracking: Armijo with
  * rho = 0.8, c = 1e-4 starting at alpha = 1/rho.
  *
- * Paths (ref 4.4): the dense one multiplies with the dense A and J and
- * factors H with LAPACK.  For large problems (sc_sap_params.hessian) the
- * trees of A and the column pattern of J are detected once per solve
- * (sap_sparse.c); A x, J x, J^T x then skip the zeros and H is assembled in
+ * Paths (ref 4.4): the problem arrives in block form (tree blocks of A,
+ * per-contact column lists of J; problem.h).  The structured path uses it as
+ * it is (sap_sparse.c): A x, J x, J^T x over the non-zeros, H assembled in
  * its sparse pattern and factored by CHOLMOD, with the symbolic analysis
- * done once per solve, at the first factorization. */
+ * done once per solve, at the first factorization.  The dense path (the
+ * reference, and the faster one for a few dozen dofs or a single deep
+ * tree) copies A and J into dense arrays of its workspace and factors H
+ * with LAPACK; a workspace has those arrays only for nv_max <=
+ * SC_SAP_DENSE_MAX_NV, so memory stays linear in the scene for large ones. */
 #include "solver_sap/sap.h"
 
 #include <math.h>
@@ -39,6 +42,7 @@
 
 struct sc_sap_work {
   int nv_max, nc_max;
+  long blk_max;
   sc_sap_hessian hess;
   sc_sap_sparse* sp;  /* structure of A and J, sparse Hessian */
   int structured;     /* this solve uses sp for A x, J x, J^T x */
@@ -47,8 +51,11 @@ struct sc_sap_work {
   double *D, *pstar, *r, *Ar, *jtg, *grad, *dv, *dp, *tmp;
   /* 3nc, 9nc */
   double *vc, *dvc, *gam, *G;
-  /* Delassus estimate: Cholesky factor of A and A^-1 J^T */
-  double *L, *X;
+  /* Delassus estimate per tree: factors of A's blocks (blk_max) */
+  double* fac;
+  /* dense path (NULL when nv_max > SC_SAP_DENSE_MAX_NV): A and J densified,
+   * Cholesky factor of A and A^-1 J^T for the Delassus estimate */
+  double *Ad, *Jd, *L, *X;
   /* (nc) region of each contact at the current and (for the trace) the
    * previous iterate: 1 stick, 2 slide, 3 separated */
   int *region, *region_prev;
@@ -71,18 +78,31 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->cancel = NULL;
 }
 
+static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_max, int dense);
+
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
-  if (nv_max < 0 || nc_max < 0) return NULL;
+  return work_create(nv_max, nc_max, (long)nv_max * nv_max, 17, 1);
+}
+
+sc_sap_work* sc_sap_work_create_sized(int nv_max, int nc_max, long blk_max, int cols_max) {
+  return work_create(nv_max, nc_max, blk_max, cols_max, nv_max <= SC_SAP_DENSE_MAX_NV);
+}
+
+static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_max, int dense) {
+  if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0) return NULL;
   sc_sap_work* w = sc_calloc(1, sizeof *w);
   if (!w) return NULL;
   w->nv_max = nv_max;
   w->nc_max = nc_max;
+  w->blk_max = blk_max;
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
-  const size_t total = 9 * nv + 3 * m + 3 * m + nv * nv + nv * m;
-  w->block = sc_malloc(sizeof(double) * total);
-  w->sp = sc_sap_sparse_create(nv_max, nc_max);
+  const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
+  const size_t total = 9 * nv + 3 * m + 3 * m + (size_t)blk_max + dense_total;
+  w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
+  w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max);
   w->region = sc_calloc(2 * (size_t)nc_max + 1, sizeof(int));
-  if (!w->block || !w->region || !w->sp || sc_sap_hessian_init(&w->hess, nv_max, nc_max) != 0) {
+  if (!w->block || !w->region || !w->sp ||
+      sc_sap_hessian_init(&w->hess, nv_max, nc_max, dense) != 0) {
     sc_sap_work_free(w);
     return NULL;
   }
@@ -100,8 +120,13 @@ sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
   w->dvc = b, b += m;
   w->gam = b, b += m;
   w->G = b, b += 3 * m;
-  w->L = b, b += nv * nv;
-  w->X = b;
+  w->fac = b, b += blk_max;
+  if (dense) {
+    w->Ad = b, b += nv * nv;
+    w->L = b, b += nv * nv;
+    w->Jd = b, b += nv * m;
+    w->X = b;
+  }
   w->region_prev = w->region + nc_max;
   return w;
 }
@@ -116,9 +141,7 @@ void sc_sap_work_free(void* wv) {
   sc_free(w);
 }
 
-static sc_status delassus(int nv, int nc, const double* A, const double* J,
-                          const sc_problem_structure* hint, int hessian, sc_sap_work* w,
-                          double* wdiag);
+static sc_status delassus(const sc_problem* p, int hessian, sc_sap_work* w, double* wdiag);
 
 int sc_sap_last_hessian(const sc_sap_work* w) {
   switch (sc_sap_hessian_path(&w->hess)) {
@@ -129,30 +152,28 @@ int sc_sap_last_hessian(const sc_sap_work* w) {
   }
 }
 
-sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
-                               sc_sap_work* w, double* wdiag) {
-  return delassus(nv, nc, A, J, NULL, SC_SAP_HESSIAN_AUTO, w, wdiag);
-}
-
-sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const double* J,
-                                    int hessian, sc_sap_work* w, double* wdiag) {
-  return delassus(nv, nc, A, J, NULL, hessian, w, wdiag);
-}
-
 sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* wdiag) {
-  return delassus(p->nv, p->nc, p->A, p->J, p->structure, SC_SAP_HESSIAN_AUTO, w, wdiag);
+  return delassus(p, SC_SAP_HESSIAN_AUTO, w, wdiag);
 }
 
-static sc_status delassus(int nv, int nc, const double* A, const double* J,
-                          const sc_problem_structure* hint, int hessian, sc_sap_work* w,
-                          double* wdiag) {
+sc_status sc_sap_delassus_path(const sc_problem* p, int hessian, sc_sap_work* w,
+                               double* wdiag) {
+  return delassus(p, hessian, w, wdiag);
+}
+
+static sc_status delassus(const sc_problem* p, int hessian, sc_sap_work* w, double* wdiag) {
+  const int nv = p->nv, nc = p->nc;
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_ERR_CAPACITY;
   if (nc == 0) return SC_OK;
   w->structured = 0;
-  if (hessian != SC_SAP_HESSIAN_DENSE && sc_sap_sparse_detect(w->sp, nv, nc, A, J, hint) == 0 &&
-      (hessian != SC_SAP_HESSIAN_AUTO || sc_sap_sparse_ntree(w->sp) > 1))
+  const int loaded = sc_sap_sparse_load(w->sp, p) == 0;
+  if (loaded && (!w->Ad || (hessian != SC_SAP_HESSIAN_DENSE &&
+                            (hessian != SC_SAP_HESSIAN_AUTO || sc_sap_sparse_ntree(w->sp) > 1))))
     /* per tree block: O(sum of tree sizes^2) per contact instead of O(nv^2) */
-    return sc_sap_sparse_delassus(w->sp, A, w->L, wdiag) == 0 ? SC_OK : SC_ERR_SIM;
+    return sc_sap_sparse_delassus(w->sp, w->fac, wdiag) == 0 ? SC_OK : SC_ERR_SIM;
+  if (!w->Ad) return SC_ERR_CAPACITY;
+  sc_problem_densify(p, w->Ad, w->Jd);
+  const double *A = w->Ad, *J = w->Jd;
   const int m = 3 * nc;
   for (int i = 0; i < nv * nv; i++) w->L[i] = A[i];
   if (sc_la_chol_factor(nv, w->L, nv) != 0) return SC_ERR_SIM;
@@ -177,18 +198,18 @@ static sc_status delassus(int nv, int nc, const double* A, const double* J,
 /* ---- products with A and J: dense, or over the detected structure ---- */
 
 static void mul_A(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
-  if (w->structured) sc_sap_sparse_mulA(w->sp, p->A, x, y);
-  else sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, x, 0.0, y);
+  if (w->structured) sc_sap_sparse_mulA(w->sp, x, y);
+  else sc_la_gemv(p->nv, p->nv, 1.0, w->Ad, p->nv, x, 0.0, y);
 }
 
 static void mul_J(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
   if (w->structured) sc_sap_sparse_mulJ(w->sp, x, y);
-  else sc_la_gemv(3 * p->nc, p->nv, 1.0, p->J, 3 * p->nc, x, 0.0, y);
+  else sc_la_gemv(3 * p->nc, p->nv, 1.0, w->Jd, 3 * p->nc, x, 0.0, y);
 }
 
 static void mul_JT(const sc_problem* p, const sc_sap_work* w, const double* x, double* y) {
   if (w->structured) sc_sap_sparse_mulJT(w->sp, x, y);
-  else sc_la_gemvT(3 * p->nc, p->nv, 1.0, p->J, 3 * p->nc, x, 0.0, y);
+  else sc_la_gemvT(3 * p->nc, p->nv, 1.0, w->Jd, 3 * p->nc, x, 0.0, y);
 }
 
 /* ---- evaluation ---- */
@@ -266,43 +287,42 @@ static int all_finite(int n, const double* x) {
   return 1;
 }
 
-/* finiteness of A's blocks and J's listed columns: the rest is zero by the
- * structure's contract, and scanning it would cost O(nv^2) per solve */
-static int structured_finite(const sc_problem* p) {
-  const sc_problem_structure* h = p->structure;
-  const size_t nv = (size_t)p->nv, m = 3 * (size_t)p->nc;
-  for (int t = 0; t < h->ntree; t++)
-    for (int a = h->tree_ptr[t]; a < h->tree_ptr[t + 1]; a++)
-      for (int b = h->tree_ptr[t]; b < h->tree_ptr[t + 1]; b++)
-        if (!isfinite(p->A[(size_t)h->tree_dofs[a] + (size_t)h->tree_dofs[b] * nv])) return 0;
-  for (int c = 0; c < p->nc; c++)
-    for (int q = h->jptr[c]; q < h->jptr[c + 1]; q++)
-      for (int r = 0; r < 3; r++)
-        if (!isfinite(p->J[3 * (size_t)c + (size_t)r + (size_t)h->jcol[q] * m])) return 0;
-  return 1;
+/* finiteness of A's blocks and J's listed entries: O(size of the block form) */
+static int blocks_finite(const sc_problem* p) {
+  if (p->ntree < 0 || p->ntree > p->nv || p->tree_ptr[p->ntree] != p->nv || p->jptr[0] != 0)
+    return 0;
+  return all_finite((int)sc_problem_ablk_size(p), p->A) && all_finite(3 * p->jptr[p->nc], p->J);
 }
 
-/* Chooses the path (dense, or structured products and a sparse Hessian):
- * the structure is detected once per solve, from the dense A and J. */
-static void choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
+/* Chooses the path: dense (A and J densified into the workspace) or the
+ * structured products and sparse Hessian over the problem's block form.
+ * Returns SC_SOLVE_CAPACITY when neither fits the workspace. */
+static sc_solve_status choose_path(const sc_problem* p, int hessian, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
   w->structured = 0;
   sc_sap_hessian_select(&w->hess, NULL, 0);
-  if (hessian == SC_SAP_HESSIAN_DENSE || nc == 0) return;
-  if (sc_sap_sparse_detect(w->sp, nv, nc, p->A, p->J, p->structure) != 0)
-    return; /* over capacity */
-  const long nnz = sc_sap_sparse_hessian_nnz(w->sp); /* 0: over capacity */
-  if (hessian == SC_SAP_HESSIAN_AUTO) {
+  const int loaded = sc_sap_sparse_load(w->sp, p) == 0;
+  const long nnz = loaded ? sc_sap_sparse_hessian_nnz(w->sp) : 0; /* 0: over capacity */
+  int dense;
+  if (!w->Ad) dense = 0;
+  else if (hessian == SC_SAP_HESSIAN_DENSE || nc == 0 || nnz == 0) dense = 1;
+  else if (hessian == SC_SAP_HESSIAN_AUTO) {
     /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
     const double dense_tri = 0.5 * nv * (nv + 1.0);
-    if (nv <= 64 || nnz == 0 || (double)nnz > 0.75 * dense_tri) return;
+    dense = nv <= 64 || (double)nnz > 0.75 * dense_tri;
+  } else dense = 0;
+  if (dense) {
+    sc_problem_densify(p, w->Ad, w->Jd);
+    return SC_SOLVE_OK;
   }
+  if (!loaded || (nc > 0 && nnz == 0)) return SC_SOLVE_CAPACITY;
   w->structured = 1;
-  if (nnz > 0)
+  if (nc > 0)
     sc_sap_hessian_select(&w->hess, w->sp,
                           hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
                           : hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
                                                                         : SC_SAP_SPARSE_AUTO);
+  return SC_SOLVE_OK;
 }
 
 /* Validates sizes and inputs; chooses the path; sets D = diag(A)^-1/2 and
@@ -312,32 +332,43 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
   w->structured = 0;
   sc_sap_hessian_select(&w->hess, NULL, 0);
   if (nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max) return SC_SOLVE_CAPACITY;
-  if (!(p->structure ? structured_finite(p) : all_finite(nv * nv, p->A) &&
-                                                  all_finite(3 * nc * nv, p->J)) ||
-      !all_finite(nv, p->vstar) || !all_finite(3 * nc, p->R) || !all_finite(3 * nc, p->vhat) ||
-      !all_finite(nc, p->mu))
+  if (!blocks_finite(p) || !all_finite(nv, p->vstar) || !all_finite(3 * nc, p->R) ||
+      !all_finite(3 * nc, p->vhat) || !all_finite(nc, p->mu))
     return SC_SOLVE_NAN;
   for (int i = 0; i < 3 * nc; i++)
     if (!(p->R[i] > 0.0)) return SC_SOLVE_NAN;
   for (int i = 0; i < nc; i++)
     if (!(p->mu[i] >= 0.0)) return SC_SOLVE_NAN;
-  for (int i = 0; i < nv; i++) {
-    const double a = p->A[i + i * nv];
-    if (!(a > 0.0)) return SC_SOLVE_FACTOR;
-    w->D[i] = 1.0 / sqrt(a);
+  size_t off = 0;
+  for (int t = 0; t < p->ntree; t++) {
+    const int n = p->tree_ptr[t + 1] - p->tree_ptr[t];
+    for (int a = 0; a < n; a++) {
+      const double d = p->A[off + (size_t)a * (n + 1)];
+      if (!(d > 0.0)) return SC_SOLVE_FACTOR;
+      w->D[p->tree_dofs[p->tree_ptr[t] + a]] = 1.0 / sqrt(d);
+    }
+    off += (size_t)n * n;
   }
-  choose_path(p, hessian, w);
+  const sc_solve_status st = choose_path(p, hessian, w);
+  if (st != SC_SOLVE_OK) return st;
   mul_A(p, w, p->vstar, w->pstar);
   return SC_SOLVE_OK;
 }
 
 sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                       double* cost, double* grad, double* gamma, double* H) {
+  return sc_sap_eval_path(p, soft_tol, SC_SAP_HESSIAN_DENSE, w, v, cost, grad, gamma, H);
+}
+
+sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc_sap_work* w,
+                           const double* v, double* cost, double* grad, double* gamma,
+                           double* H) {
   if (p->nv > w->nv_max || p->nc > w->nc_max) return SC_ERR_CAPACITY;
-  w->structured = 0;
-  sc_sap_hessian_select(&w->hess, NULL, 0);
+  if (hessian == SC_SAP_HESSIAN_DENSE && !w->Ad) return SC_ERR_CAPACITY;
+  if (choose_path(p, hessian, w) != SC_SOLVE_OK) return SC_ERR_CAPACITY;
+  if (H && hessian != SC_SAP_HESSIAN_DENSE && p->nc > 0 && !w->structured) return SC_ERR_CAPACITY;
   for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
-  sc_la_gemv(p->nv, p->nv, 1.0, p->A, p->nv, p->vstar, 0.0, w->pstar);
+  mul_A(p, w, p->vstar, w->pstar);
   eval_out e;
   evaluate(p, soft_tol, w, v, &e);
   if (cost) *cost = e.cost;
@@ -346,8 +377,8 @@ sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, cons
   if (gamma)
     for (int i = 0; i < 3 * p->nc; i++) gamma[i] = w->gam[i];
   if (H) {
-    sc_sap_hessian_assemble(&w->hess, p->nv, p->nc, p->A, p->J, w->G);
-    sc_sap_hessian_get(&w->hess, H);
+    sc_sap_hessian_assemble(&w->hess, p->nv, p->nc, w->Ad, w->Jd, w->G);
+    if (sc_sap_hessian_get(&w->hess, H) != 0) return SC_ERR_CAPACITY;
   }
   return SC_OK;
 }
@@ -567,7 +598,8 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
        * the sparse path does its symbolic analysis at the first call) */
       if (prm->slip_curvature > 0.0 && st.residual > prm->slip_curvature_until)
         slip_curvature(p, prm->soft_tol, prm->slip_curvature, w);
-      sc_sap_hessian_assemble(&w->hess, nv, nc, p->A, p->J, w->G);
+      sc_sap_hessian_assemble(&w->hess, nv, nc, w->structured ? NULL : w->Ad,
+                              w->structured ? NULL : w->Jd, w->G);
       st.iterations++;
       if (sc_sap_hessian_factor(&w->hess) != 0) {
         status = SC_SOLVE_FACTOR;

@@ -24,8 +24,10 @@ enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
  * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
  * the reference.  SPARSE: CHOLMOD, with CHOLMOD choosing a simplicial or a
  * supernodal factor; SPARSE_SUPERNODAL / SPARSE_SIMPLICIAL force one (for
- * tests).  A sparse request that exceeds the workspace's capacities, or
- * whose analysis fails, falls back to the dense path. */
+ * tests).  A sparse request that exceeds the workspace's capacities falls
+ * back to the dense path when the workspace has one (SC_SAP_DENSE_MAX_NV);
+ * without one, every problem takes the sparse path (a problem beyond its
+ * capacities is refused with SC_SOLVE_CAPACITY). */
 enum {
   SC_SAP_HESSIAN_AUTO = 0,
   SC_SAP_HESSIAN_DENSE = 1,
@@ -64,10 +66,23 @@ void sc_sap_params_default(sc_sap_params* p);
 /* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */
 typedef struct sc_sap_work sc_sap_work;
 
-/* Create a workspace; NULL when out of memory or when the sizes are
+/* The dense path (A, J and H as dense arrays, LAPACK Cholesky) exists in
+ * sized workspaces only for nv_max <= SC_SAP_DENSE_MAX_NV: its arrays take
+ * 2 nv_max^2 + 2 * 3 nc_max nv_max doubles (plus H and G J as many again).
+ * Larger workspaces take every problem on the structured path, in memory
+ * linear in nv_max, nc_max and the sizes below. */
+#define SC_SAP_DENSE_MAX_NV 512
+
+/* Create a workspace for problems whose tree blocks of A have at most
+ * blk_max entries in all (sum of n_t^2) and whose contacts touch at most
+ * cols_max columns of J each; NULL when out of memory or when a size is
  * negative.  Apart from CHOLMOD's symbolic analysis (once per solve, and
  * only when the pattern of H changed since the previous solve; see
  * sap_sparse.c) this is the only allocation of this module. */
+sc_sap_work* sc_sap_work_create_sized(int nv_max, int nc_max, long blk_max, int cols_max);
+/* The same with blk_max = nv_max^2 and cols_max = 17 (two free bodies and
+ * more), with a dense path whatever nv_max: for tests, tools and hand-made
+ * problems (O(nv_max^2 + nc_max nv_max) memory). */
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max);
 /* Free a workspace created by sc_sap_work_create (NULL is allowed). */
 void sc_sap_work_free(void* w);
@@ -92,35 +107,39 @@ void sc_sap_regularize(int nc, const double* k, const double* taud, const double
                        const double* phi0, const double* vn0, double dt, double theta,
                        double sigma, double beta, double* R, double* vhat);
 
-/* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (ref 2.3),
- * from a dense Cholesky factor of A.  A (nv x nv) and J (3nc x nv) are
- * column-major as in sc_problem.  No allocation.  Returns SC_ERR_CAPACITY
- * when the workspace is too small, SC_ERR_SIM when A is not SPD. */
-sc_status sc_sap_delassus_diag(int nv, int nc, const double* A, const double* J,
-                               sc_sap_work* w, double* wdiag);
-/* The same for a problem (its R and vhat are not read), using the problem's
- * structure when it has one instead of scanning A and J. */
+/* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (ref 2.3)
+ * for a problem (its R and vhat are not read).  No allocation.  Returns
+ * SC_ERR_CAPACITY when the workspace is too small, SC_ERR_SIM when A is not
+ * SPD. */
 sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* wdiag);
-/* The same with a choice of path: SC_SAP_HESSIAN_DENSE factors all of A;
- * any sparse value factors each tree block of A (the connected components
- * of its pattern) and uses only the nonzero columns of J; AUTO (what
- * sc_sap_delassus_diag uses) takes the tree path when A has several trees. */
-sc_status sc_sap_delassus_diag_path(int nv, int nc, const double* A, const double* J,
-                                    int hessian, sc_sap_work* w, double* wdiag);
+/* The same with a choice of path: SC_SAP_HESSIAN_DENSE factors all of A
+ * (densified; needs a workspace with a dense path); any sparse value
+ * factors each tree block of A and uses only the listed columns of J; AUTO
+ * (what sc_sap_delassus_problem uses) takes the tree path when A has several
+ * trees or the workspace has no dense path. */
+sc_status sc_sap_delassus_path(const sc_problem* p, int hessian, sc_sap_work* w,
+                               double* wdiag);
 
 /* Evaluate the cost l(v), its gradient grad = A (v - v*) - J^T gamma (nv) and,
  * when H is non-NULL, the Hessian A + J^T G J (nv x nv column-major, both
- * triangles) with the solver's own code; gamma (3nc) may be NULL.  For tests
- * and diagnostics.  Returns SC_ERR_CAPACITY when the workspace is too small. */
+ * triangles) with the solver's own code on its dense path; gamma (3nc) may
+ * be NULL.  For tests and diagnostics.  Returns SC_ERR_CAPACITY when the
+ * workspace is too small or has no dense path. */
 sc_status sc_sap_eval(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                       double* cost, double* grad, double* gamma, double* H);
+/* The same on the path `hessian` (SC_SAP_HESSIAN_*) would take in a solve:
+ * the structured products, and H as the sparse path assembles it (after its
+ * symbolic analysis), when that path is chosen.  H needs nv^2 doubles. */
+sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc_sap_work* w,
+                           const double* v, double* cost, double* grad, double* gamma,
+                           double* H);
 
 /* Solve min_v l(v) (ref 2.1) by Newton with line search (ref 4).  v holds the
  * initial guess on entry (warm start) and the solution on exit; gamma (3nc)
  * receives the impulses.  With nc == 0, v = vstar after 0 iterations.  Never
  * allocates.  Returns SC_SOLVE_OK or a failure status (also in
- * stats->status); on failure v and gamma hold the last iterate.  A workspace
- * that is too small is reported as SC_SOLVE_FACTOR.  stats may be NULL. */
+ * stats->status); on failure v and gamma hold the last iterate.  A problem
+ * larger than the workspace is SC_SOLVE_CAPACITY.  stats may be NULL. */
 sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                              double* v, double* gamma, sc_solver_stats* stats);
 /* The same with a second guess: when v_alt (nv) is non-NULL and finite and

@@ -10,12 +10,14 @@
 #include "core/core.h"
 #include "linalg/linalg.h"
 
-int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max) {
+int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max, int dense) {
   h->nv_max = nv_max;
   h->nc_max = nc_max;
   h->nv = h->nc = 0;
   h->sp = NULL;
+  h->H = h->GJ = NULL;
   h->path = SC_SAP_PATH_NONE;
+  if (!dense) return 0;
   h->H = sc_malloc(sizeof(double) * (size_t)nv_max * (size_t)nv_max);
   h->GJ = sc_malloc(sizeof(double) * 3 * (size_t)nc_max * (size_t)nv_max);
   if (!h->H || !h->GJ) {
@@ -66,11 +68,20 @@ void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
   if (!h->sp) assemble_dense(h, nv, nc, A, J, G);
 }
 
-void sc_sap_hessian_get(const sc_sap_hessian* h, double* out) {
+int sc_sap_hessian_get(sc_sap_hessian* h, double* out) {
   const int n = h->nv;
+  if (h->sp) {
+    if (!h->analyzed) {
+      h->analyzed = 1;
+      if (sc_sap_sparse_analyze(h->sp, h->kind) != 0) return 1;
+    }
+    return sc_sap_sparse_dense(h->sp, h->G, out);
+  }
+  if (!h->H) return 1;
   /* the factorization reads the lower triangle: mirror it */
   for (int j = 0; j < n; j++)
     for (int i = j; i < n; i++) out[i + j * n] = out[j + i * n] = h->H[i + j * n];
+  return 0;
 }
 
 int sc_sap_hessian_factor(sc_sap_hessian* h) {
@@ -78,13 +89,14 @@ int sc_sap_hessian_factor(sc_sap_hessian* h) {
     /* once per solve: the contact set, hence the pattern, is frozen */
     h->analyzed = 1;
     if (sc_sap_sparse_analyze(h->sp, h->kind) != 0) {
+      if (!h->H || !h->A) return 1; /* no dense path in this workspace */
       h->sp = NULL; /* CHOLMOD out of memory: the dense path still works */
       assemble_dense(h, h->nv, h->nc, h->A, h->J, h->G);
     }
   }
   if (h->sp) {
     h->path = sc_sap_sparse_is_supernodal(h->sp) ? SC_SAP_PATH_SUPERNODAL : SC_SAP_PATH_SIMPLICIAL;
-    return sc_sap_sparse_factor(h->sp, h->A, h->G);
+    return sc_sap_sparse_factor(h->sp, h->G);
   }
   h->path = SC_SAP_PATH_DENSE;
   return sc_la_chol_factor(h->nv, h->H, h->nv);

@@ -16,33 +16,39 @@ enum { SC_SAP_PATH_NONE = 0, SC_SAP_PATH_DENSE = 1, SC_SAP_PATH_SUPERNODAL = 2,
 typedef struct sc_sap_hessian {
   int nv_max, nc_max;
   int nv, nc;  /* size of the assembled matrix, contacts */
-  double* H;   /* (nv_max x nv_max) dense, column-major; lower factor after factor() */
-  double* GJ;  /* (3 nc_max x nv_max) scratch: G J */
+  double* H;   /* (nv_max x nv_max) dense, column-major; lower factor after factor()
+                  (NULL: the workspace has no dense path) */
+  double* GJ;  /* (3 nc_max x nv_max) scratch: G J (NULL likewise) */
   /* sparse path: structure detected by the caller in sp (borrowed) */
   sc_sap_sparse* sp;  /* NULL: dense path */
   int kind;           /* SC_SAP_SPARSE_* for the analysis */
   int analyzed;       /* symbolic analysis done since select() */
-  const double *A, *J, *G; /* operands of the pending sparse factorization */
+  const double *A, *J, *G; /* operands of the pending factorization (A, J dense, NULL
+                              when the caller has no dense copy) */
   int path;           /* SC_SAP_PATH_* of the last factorization */
 } sc_sap_hessian;
 
-/* Allocate for nv <= nv_max, nc <= nc_max; returns 0 on success. */
-int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max);
+/* Allocate for nv <= nv_max, nc <= nc_max, with the dense buffers only when
+ * dense is nonzero; returns 0 on success. */
+int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max, int dense);
 void sc_sap_hessian_destroy(sc_sap_hessian* h);
 /* Choose the path for the next solve: sp == NULL is the dense path; else the
  * sparse one over the structure sp has detected (kind: SC_SAP_SPARSE_*).
  * The symbolic analysis happens at the first factor() after this call. */
 void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind);
-/* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major.  The
+/* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major (may be
+ * NULL on the sparse path, which takes A and J from its loaded problem).  The
  * sparse path only records the operands (they must stay valid until factor). */
 void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
                              const double* J, const double* G);
-/* Copy the assembled (not yet factored) dense H into out (nv x nv); both
- * triangles are the lower one, which is what the factorization uses.  Dense
- * path only. */
-void sc_sap_hessian_get(const sc_sap_hessian* h, double* out);
+/* Copy the assembled (not yet factored) H into out (nv x nv, dense); both
+ * triangles are the lower one, which is what the factorization uses.  The
+ * sparse path runs its analysis if needed and scatters its assembled values.
+ * Returns 0, or nonzero when there is nothing to copy. */
+int sc_sap_hessian_get(sc_sap_hessian* h, double* out);
 /* Factor; returns 0 on success, nonzero when H is not positive definite (or
- * CHOLMOD failed).  A failed sparse analysis falls back to the dense path. */
+ * CHOLMOD failed).  A failed sparse analysis falls back to the dense path
+ * when the workspace has one (and assemble was given dense A and J). */
 int sc_sap_hessian_factor(sc_sap_hessian* h);
 /* x <- H^-1 x using the factor; returns 0 on success. */
 int sc_sap_hessian_solve(sc_sap_hessian* h, double* x);

@@ -168,15 +168,19 @@ long sc_sap_cholmod_alloc_count(void) { return cholmod_allocs; }
 
 struct sc_sap_sparse {
   int nv_max, nc_max;
-  long cap_j, cap_t;
+  long cap_t, cap_blk;
   int nv, nc;
-  /* trees: dofs of tree t are tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), ascending */
+  /* the loaded problem's block form (borrowed, see problem.h): trees (dofs
+   * of tree t are tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), ascending), their
+   * blocks of A at A + foff[t], and J per contact: columns
+   * jcol[jptr[c] .. jptr[c+1]), values jval[3 q + r] for row r of the
+   * contact and column jcol[q] */
   int ntree;
-  int *uf, *tree_of, *tree_ptr, *tree_dofs, *tree_loc;
-  /* J per contact: columns jcol[jptr[c] .. jptr[c+1]) in any order, values
-   * jval[3 q + r] for row r of the contact and column jcol[q] */
-  int *jptr, *jcol, *cursor;
-  double* jval;
+  const int *tree_ptr, *tree_dofs;
+  const double* A;
+  int *tree_of, *tree_loc;
+  const int *jptr, *jcol;
+  const double* jval;
   /* lower-triangle triplets of H in the original order, and their slots in hx */
   long ntrip;
   int *ti, *tj, *slot, *order, *newpos, *uold, *marker;
@@ -205,24 +209,24 @@ static void* take(char** b, size_t bytes) {
   return p;
 }
 
-sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max) {
-  if (nv_max < 0 || nc_max < 0) return NULL;
+sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max) {
+  if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0) return NULL;
   sc_sap_sparse* s = sc_calloc(1, sizeof *s);
   if (!s) return NULL;
   s->nv_max = nv_max;
   s->nc_max = nc_max;
-  /* Generous for contacts between two 6-dof trees (12 columns per contact,
-   * 21 + 78 triplets per body/contact); a contact on a deep tree may need
-   * more, and then the solver falls back to the dense path. */
-  s->cap_j = 24L * nc_max + nv_max;
-  s->cap_t = 16L * nv_max + 160L * nc_max + 1;
-  const size_t nv = (size_t)nv_max, nc = (size_t)nc_max;
-  const size_t cj = (size_t)s->cap_j, ct = (size_t)s->cap_t;
+  /* the lower triangles of the tree blocks of A (at most blk_max entries
+   * in all) and of one cols_max x cols_max block per contact; a problem
+   * beyond that is refused by load (the dense path, when the workspace has
+   * one, takes it) */
+  s->cap_blk = blk_max;
+  s->cap_t = (blk_max + nv_max) / 2 + (long)nc_max * cols_max * (cols_max + 1) / 2 + 1;
+  const size_t nv = (size_t)nv_max;
+  const size_t ct = (size_t)s->cap_t;
   const size_t I = sizeof(int), D = sizeof(double);
   size_t bytes = 0;
   const size_t sizes[] = {
-      nv * I, nv * I, (nv + 1) * I, nv * I, nv * I,           /* trees */
-      (nc + 1) * I, cj * I, nc * I, 3 * cj * D,               /* J */
+      nv * I, nv * I,                                         /* trees */
       ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
       (nv + 1) * I, ct * I, (nv + 1) * I, ct * I,             /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
@@ -233,15 +237,8 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max) {
     sc_free(s);
     return NULL;
   }
-  s->uf = take(&b, nv * I); /* the block's start, freed in sc_sap_sparse_free */
-  s->tree_of = take(&b, nv * I);
-  s->tree_ptr = take(&b, (nv + 1) * I);
-  s->tree_dofs = take(&b, nv * I);
+  s->tree_of = take(&b, nv * I); /* the block's start, freed in sc_sap_sparse_free */
   s->tree_loc = take(&b, nv * I);
-  s->jptr = take(&b, (nc + 1) * I);
-  s->jcol = take(&b, cj * I);
-  s->cursor = take(&b, nc * I);
-  s->jval = take(&b, 3 * cj * D);
   s->ti = take(&b, ct * I);
   s->tj = take(&b, ct * I);
   s->slot = take(&b, ct * I);
@@ -319,111 +316,38 @@ void sc_sap_sparse_free(sc_sap_sparse* s) {
   }
   for (int k = 1; k < POOL_SLOTS; k++) sc_free(s->pool.mem[k]);
   sc_free(s->arena.base);
-  sc_free(s->uf);
+  sc_free(s->tree_of);
   sc_free(s);
 }
 
 /* ---- structure ---- */
 
-static int uf_find(int* uf, int x) {
-  while (uf[x] != x) {
-    uf[x] = uf[uf[x]];
-    x = uf[x];
-  }
-  return x;
-}
-
-/* trees and J pattern taken from the builder's structure */
-static int detect_from_hint(sc_sap_sparse* s, int nv, int nc, const double* J,
-                            const sc_problem_structure* h) {
-  if (h->ntree < 0 || h->ntree > nv || h->tree_ptr[h->ntree] != nv) return 1;
-  s->ntree = h->ntree;
-  for (int t = 0; t <= s->ntree; t++) s->tree_ptr[t] = h->tree_ptr[t];
-  for (int t = 0; t < s->ntree; t++)
-    for (int k = h->tree_ptr[t]; k < h->tree_ptr[t + 1]; k++) {
-      const int i = h->tree_dofs[k];
-      s->tree_dofs[k] = i;
-      s->tree_of[i] = t;
-      s->tree_loc[i] = k - h->tree_ptr[t];
-    }
-  if ((long)h->jptr[nc] > s->cap_j) return 1;
-  const size_t m = 3 * (size_t)nc;
-  for (int c = 0; c <= nc; c++) s->jptr[c] = h->jptr[c];
-  for (int q = 0; q < h->jptr[nc]; q++) s->jcol[q] = h->jcol[q];
-  for (int c = 0; c < nc; c++)
-    for (int q = h->jptr[c]; q < h->jptr[c + 1]; q++) {
-      const double* e = J + 3 * (size_t)c + (size_t)h->jcol[q] * m;
-      s->jval[3 * q] = e[0];
-      s->jval[3 * q + 1] = e[1];
-      s->jval[3 * q + 2] = e[2];
-    }
-  return 0;
-}
-
-int sc_sap_sparse_detect(sc_sap_sparse* s, int nv, int nc, const double* A, const double* J,
-                         const sc_problem_structure* hint) {
+int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p) {
+  const int nv = p->nv, nc = p->nc;
   s->nv = nv;
   s->nc = nc;
   s->ntrip = 0;
   if (nv < 0 || nc < 0 || nv > s->nv_max || nc > s->nc_max) return 1;
-  if (hint) {
-    if (detect_from_hint(s, nv, nc, J, hint) != 0) return 1;
-    goto triplets;
-  }
-
-  /* trees: connected components of the pattern of A (both triangles) */
-  int* uf = s->uf;
-  for (int i = 0; i < nv; i++) uf[i] = i;
-  for (int j = 0; j < nv; j++) {
-    const double* col = A + (size_t)j * nv;
-    for (int i = 0; i < nv; i++) {
-      if (i == j || col[i] == 0.0) continue;
-      const int a = uf_find(uf, i), b = uf_find(uf, j);
-      if (a != b) uf[a > b ? a : b] = a < b ? a : b; /* root = smallest dof */
+  if (p->ntree < 0 || p->ntree > nv || p->tree_ptr[p->ntree] != nv) return 1;
+  if (sc_problem_ablk_size(p) > s->cap_blk) return 1;
+  s->ntree = p->ntree;
+  s->tree_ptr = p->tree_ptr;
+  s->tree_dofs = p->tree_dofs;
+  s->A = p->A;
+  s->foff[0] = 0;
+  for (int t = 0; t < s->ntree; t++) {
+    const size_t n = (size_t)(p->tree_ptr[t + 1] - p->tree_ptr[t]);
+    s->foff[t + 1] = s->foff[t] + n * n;
+    for (int k = p->tree_ptr[t]; k < p->tree_ptr[t + 1]; k++) {
+      const int i = p->tree_dofs[k];
+      s->tree_of[i] = t;
+      s->tree_loc[i] = k - p->tree_ptr[t];
     }
   }
-  s->ntree = 0;
-  for (int i = 0; i < nv; i++) {
-    const int r = uf_find(uf, i);
-    s->tree_of[i] = r == i ? s->ntree++ : s->tree_of[r];
-  }
-  for (int t = 0; t <= s->ntree; t++) s->tree_ptr[t] = 0;
-  for (int i = 0; i < nv; i++) s->tree_ptr[s->tree_of[i] + 1]++;
-  for (int t = 0; t < s->ntree; t++) s->tree_ptr[t + 1] += s->tree_ptr[t];
-  for (int t = 0; t < s->ntree; t++) s->marker[t] = s->tree_ptr[t];
-  for (int i = 0; i < nv; i++) {
-    const int t = s->tree_of[i];
-    s->tree_loc[i] = s->marker[t] - s->tree_ptr[t];
-    s->tree_dofs[s->marker[t]++] = i;
-  }
+  s->jptr = p->jptr;
+  s->jcol = p->jcol;
+  s->jval = p->J;
 
-  /* columns of J per contact: count, then fill (J is read column by column) */
-  const size_t m = 3 * (size_t)nc;
-  for (int c = 0; c <= nc; c++) s->jptr[c] = 0;
-  for (int k = 0; k < nv; k++) {
-    const double* col = J + (size_t)k * m;
-    for (int c = 0; c < nc; c++)
-      if (col[3 * c] != 0.0 || col[3 * c + 1] != 0.0 || col[3 * c + 2] != 0.0) s->jptr[c + 1]++;
-  }
-  long total = 0;
-  for (int c = 0; c < nc; c++) total += s->jptr[c + 1];
-  if (total > s->cap_j) return 1;
-  for (int c = 0; c < nc; c++) s->jptr[c + 1] += s->jptr[c];
-  for (int c = 0; c < nc; c++) s->cursor[c] = s->jptr[c];
-  for (int k = 0; k < nv; k++) {
-    const double* col = J + (size_t)k * m;
-    for (int c = 0; c < nc; c++) {
-      const double* e = col + 3 * c;
-      if (e[0] == 0.0 && e[1] == 0.0 && e[2] == 0.0) continue;
-      const int q = s->cursor[c]++;
-      s->jcol[q] = k;
-      s->jval[3 * q] = e[0];
-      s->jval[3 * q + 1] = e[1];
-      s->jval[3 * q + 2] = e[2];
-    }
-  }
-
-triplets:;
   /* triplets of tril(H): tree blocks of A, then one block per contact */
   long nt = 0;
   for (int t = 0; t < s->ntree; t++) {
@@ -442,16 +366,17 @@ int sc_sap_sparse_ntree(const sc_sap_sparse* s) { return s->ntree; }
 
 long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip; }
 
-void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* A, const double* x, double* y) {
+void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* x, double* y) {
   const int nv = s->nv;
   for (int i = 0; i < nv; i++) y[i] = 0.0;
   for (int t = 0; t < s->ntree; t++) {
     const int* d = s->tree_dofs + s->tree_ptr[t];
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    const double* blk = s->A + s->foff[t];
     for (int b = 0; b < n; b++) {
-      const double* col = A + (size_t)d[b] * nv;
+      const double* col = blk + (size_t)b * n;
       const double xb = x[d[b]];
-      for (int a = 0; a < n; a++) y[d[a]] += col[d[a]] * xb;
+      for (int a = 0; a < n; a++) y[d[a]] += col[a] * xb;
     }
   }
 }
@@ -485,18 +410,14 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
 
 /* ---- Delassus estimate ---- */
 
-int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* A, double* fac, double* wdiag) {
-  const int nv = s->nv;
+int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
-  s->foff[0] = 0;
   for (int t = 0; t < s->ntree; t++) {
-    const int* d = s->tree_dofs + s->tree_ptr[t];
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
     double* f = fac + s->foff[t];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++) f[a + b * n] = A[d[a] + (size_t)d[b] * nv];
+    const double* blk = s->A + s->foff[t];
+    for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
     if (sc_la_chol_factor(n, f, n) != 0) return 1;
-    s->foff[t + 1] = s->foff[t] + (size_t)n * n;
   }
   int* seen = s->marker; /* contact that last listed tree t */
   int* list = s->order;  /* trees touched by the current contact */
@@ -670,17 +591,17 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
 
 int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s) { return s->L && s->L->is_super; }
 
-int sc_sap_sparse_factor(sc_sap_sparse* s, const double* A, const double* G) {
-  const int n = s->nv;
+/* H = A + J^T blockdiag(G) J into hx, in the analyzed pattern */
+static void assemble(sc_sap_sparse* s, const double* G) {
   double* hx = s->hx;
   for (int k = 0; k < s->hnnz; k++) hx[k] = 0.0;
   long t = 0;
   for (int tr = 0; tr < s->ntree; tr++) {
-    const int* d = s->tree_dofs + s->tree_ptr[tr];
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
+    const double* blk = s->A + s->foff[tr];
     for (int b = 0; b < nt; b++) {
-      const double* col = A + (size_t)d[b] * n;
-      for (int a = b; a < nt; a++) hx[s->slot[t++]] += col[d[a]];
+      const double* col = blk + (size_t)b * nt;
+      for (int a = b; a < nt; a++) hx[s->slot[t++]] += col[a];
     }
   }
   /* J_i^T G_i J_i over the columns contact i touches */
@@ -697,6 +618,26 @@ int sc_sap_sparse_factor(sc_sap_sparse* s, const double* A, const double* G) {
       }
     }
   }
+}
+
+int sc_sap_sparse_dense(sc_sap_sparse* s, const double* G, double* out) {
+  const int n = s->nv;
+  if (!s->L) return 1;
+  assemble(s, G);
+  const int* perm = s->L->Perm;
+  for (size_t e = 0; e < (size_t)n * n; e++) out[e] = 0.0;
+  for (int j = 0; j < n; j++)
+    for (int q = s->hp[j]; q < s->hp[j + 1]; q++) {
+      const int a = perm ? perm[s->hi[q]] : s->hi[q], b = perm ? perm[j] : j;
+      out[a + (size_t)b * n] = out[b + (size_t)a * n] = s->hx[q];
+    }
+  return 0;
+}
+
+int sc_sap_sparse_factor(sc_sap_sparse* s, const double* G) {
+  const int n = s->nv;
+  double* hx = s->hx;
+  assemble(s, G);
   cholmod_sparse S = {.nrow = (size_t)n, .ncol = (size_t)n, .nzmax = (size_t)s->hnnz,
                       .p = s->hp, .i = s->hi, .x = hx, .stype = s->upper ? 1 : -1,
                       .itype = CHOLMOD_INT, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE,

@@ -48,11 +48,12 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(cbias, 6 * nb);
   DALLOC(cacc, 6 * nb);
   DALLOC(cfrc, 6 * nb);
-  DALLOC(M, (size_t)nv * nv);
-  DALLOC(A, (size_t)nv * nv);
-  DALLOC(Afac, m->nblk > 0 ? (size_t)m->nblk : 1);
-  DALLOC(K, (size_t)nv * nv);
-  DALLOC(D, (size_t)nv * nv);
+  const size_t nblk = m->nblk > 0 ? (size_t)m->nblk : 1;
+  DALLOC(M, nblk);
+  DALLOC(A, nblk);
+  DALLOC(Afac, nblk);
+  DALLOC(K, nblk);
+  DALLOC(D, nblk);
   DALLOC(bias, nv);
   DALLOC(fspring, nv);
   DALLOC(fdamp, nv);
@@ -61,7 +62,6 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(qtheta, nq);
   DALLOC(scratch, 8 * nv + nq);
   DALLOC(contact, nc);
-  DALLOC(Jc, (size_t)3 * nc * nv);
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;
@@ -74,9 +74,11 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
     }
     sc_free(chain);
   }
+  d->chain_max = chain_max;
   d->jcap = 2 * chain_max * nc + 1;
   DALLOC(jptr, nc + 1);
   DALLOC(jcol, d->jcap);
+  DALLOC(Jc, 3 * (size_t)d->jcap);
   DALLOC(jmark, 2 * nv + 1);
   for (int i = 0; i < 2 * nv; i++) d->jmark[i] = -1;
   DALLOC(R, 3 * nc);

@@ -63,11 +63,16 @@ typedef struct sc_data {
   double* cfrc;      /* (nbody x 6) RNEA scratch: spatial forces */
 
   /* ---- dynamics ---- */
-  double* M;         /* (nv x nv) mass matrix, column-major */
-  double* A;         /* (nv x nv) linearized momentum matrix, column-major */
-  double* Afac;      /* (model nblk) Cholesky factors of A's clique blocks, packed */
-  double* K;         /* (nv x nv) stiffness of k1 (springs) */
-  double* D;         /* (nv x nv) damping of k1 (dampers) */
+  /* M, A, K and D are block diagonal over the model's cliques and stored as
+   * those blocks only, packed: clique c's n x n block (n = clique_dofnum[c],
+   * rows and columns in the order of clique_dofs) column-major at
+   * clique_blkadr[c], model nblk doubles in all (linear in the scene for
+   * independent bodies, never nv x nv) */
+  double* M;         /* (nblk) mass matrix */
+  double* A;         /* (nblk) linearized momentum matrix */
+  double* Afac;      /* (nblk) Cholesky factors of A's clique blocks */
+  double* K;         /* (nblk) stiffness of k1 (springs) */
+  double* D;         /* (nblk) damping of k1 (dampers) */
   double* bias;      /* (nv) C(q,v) v - tau_gravity (RNEA with zero acceleration) */
   double* fspring;   /* (nv) spring and damper generalized forces */
   double* fdamp;     /* (nv) the damper part of fspring */
@@ -80,13 +85,15 @@ typedef struct sc_data {
   int ncon;          /* contacts this step */
   int ncon_max;      /* capacity */
   sc_contact* contact; /* (ncon_max) */
-  double* Jc;        /* (3 ncon x nv) column-major contact Jacobian, ld = 3 ncon
-                        (packed each step; capacity 3 ncon_max x nv).  Only the
-                        entries listed in jptr/jcol are ever non-zero. */
-  int* jptr;         /* (ncon_max + 1) contact i's columns: jcol[jptr[i] .. jptr[i+1]) */
+  /* the contact Jacobian per contact, as its non-zero column blocks (the
+   * block form of problem.h): contact i touches the columns
+   * jcol[jptr[i] .. jptr[i+1]) and Jc[3 q .. 3 q + 2] are its rows (t1, t2, n)
+   * in column jcol[q]; no 3 ncon x nv array */
+  double* Jc;        /* (3 jcap) */
+  int* jptr;         /* (ncon_max + 1) */
   int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
-  int jcap;          /* capacity of jcol */
-  int jc_ncon;       /* contacts of the last Jacobian written (for clearing it) */
+  int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max */
+  int chain_max;     /* the longest chain of dofs from a body to the world */
   int* jmark;        /* (2 nv) scratch marks for building jcol */
   double* R;         /* (3 ncon_max) */
   double* vhat;      /* (3 ncon_max) */
@@ -112,7 +119,9 @@ typedef struct sc_data {
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
-  sc_solver_stats contact_stats;
+  sc_solver_stats contact_stats; /* over the islands: see integrator.c */
+  int nisland;                /* contact problems solved in the last step: its islands
+                                 (1: one solve of the whole, 0: no contact) */
   sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
                                     (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
