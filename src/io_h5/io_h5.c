@@ -524,7 +524,7 @@ static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_err
   }
   const char* G = "/model/geometry";
   if ((st = write_fixed(h, g, G, "body", K_I32, ng, 0, iv, "1", err)) != SC_OK ||
-      (st = write_names(h, g, "shape", shapes, ng, err)) != SC_OK ||
+      (st = write_names(h, model, "geometry/shape", shapes, ng, err)) != SC_OK ||
       (st = write_fixed(h, g, G, "size", K_F64, ng, 3, m->geom_size, "m", err)) != SC_OK ||
       (st = write_fixed(h, g, G, "position", K_F64, ng, 3, m->geom_pos, "m", err)) != SC_OK ||
       (st = write_fixed(h, g, G, "orientation", K_F64, ng, 4, q4, "1", err)) != SC_OK)
