@@ -6,7 +6,8 @@
 # DevTools protocol by test/viewer_browser.py (no console errors, scripted
 # slider, screenshots against the file's positions, a hidden body, 216-body
 # clutter at >= 30 frames/s).  Bounded: the browser part is killed after
-# 300 s.
+# 300 s.  VIEWER_KEEP=DIR keeps the screenshots it took (drop_t0.00.png,
+# drop_t0.25.png, clutter.png) in DIR.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
