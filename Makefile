@@ -20,7 +20,10 @@ CC      ?= cc
 PKGS    := yaml-0.1 lapacke hdf5 ccd
 DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
-            libsuitesparse-dev
+            libsuitesparse-dev libjs-three
+# the replay viewer's browser tests (make test) drive headless Chromium
+TEST_DEB_PKGS := chromium python3-websocket python3-pil
+TEST_STAMP := build/.test-deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
@@ -75,9 +78,13 @@ define install_pkgs
 endef
 
 deps: $(STAMP)
-$(STAMP):
+# (rechecked when the Makefile changes: a package added to the list installs)
+$(STAMP): Makefile
 	$(call install_pkgs,$(DEB_PKGS))
 	@mkdir -p build && touch $@
+$(TEST_STAMP): Makefile | $(STAMP)
+	$(call install_pkgs,$(TEST_DEB_PKGS))
+	@touch $@
 
 # ---- build ----
 $(OUT)/%.o: %.c | $(STAMP)
@@ -108,10 +115,12 @@ $(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
 run: $(BIN)/simc
 	@mkdir -p out
 	$(BIN)/simc scenes/default.yaml -o out/default.h5
+	@/usr/bin/python3 tools/simc-view out/default.h5 -o out/default.html >/dev/null
 	@echo "output: out/default.h5  (look at it: h5dump -H out/default.h5, or"
 	@echo "        /usr/bin/python3 tools/plot.py out/default.h5 -o out/default.png)"
+	@echo "replay: out/default.html  (open it in a browser: file://$(CURDIR)/out/default.html)"
 
-test: $(BIN)/simc $(TOOLS) $(TESTS)
+test: $(BIN)/simc $(TOOLS) $(TESTS) | $(TEST_STAMP)
 	@BIN=$(BIN) test/run_tests.sh
 
 debug:
@@ -149,7 +158,9 @@ results: $(BIN)/simc $(TOOLS)
 PREFIX ?= /usr/local
 install: $(BIN)/simc $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BIN)/simc $(TOOLS) tools/sweep tools/h5summary.py $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/simc $(TOOLS) tools/sweep tools/h5summary.py tools/simc-view $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/simc
+	install -m 644 tools/simc_view_page.html $(DESTDIR)$(PREFIX)/share/simc/
 
 # ---- fuzzing (clang's libFuzzer; only this target needs clang) ----
 # (warnings are errors in the gcc build; clang only reports them here)

@@ -116,3 +116,26 @@ then
 else
   echo "FAIL compare_report_json"; cat "$tmp/json"
 fi
+
+# the bodies panel: from /body/position in a current file; a format_version 1
+# file (poses removed) still plots, with a note naming what it lacks
+if "$PY" tools/plot.py "$tmp/a.h5" --what bodies --bodies box -o "$tmp/bod.png" >/dev/null 2>"$tmp/err" &&
+   png_ok "$tmp/bod.png" 5000; then
+  echo "PASS plot_bodies_panel"
+else
+  echo "FAIL plot_bodies_panel"; cat "$tmp/err"
+fi
+"$PY" - "$tmp/a.h5" "$tmp/v1.h5" <<'PY'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    for k in ("body", "model/body_parent", "model/geometry"):
+        del f[k]
+    f.attrs["format_version"] = 1
+PY
+if "$PY" tools/plot.py "$tmp/v1.h5" --what energy,bodies -o "$tmp/v1.png" >/dev/null 2>"$tmp/err" &&
+   png_ok "$tmp/v1.png" 5000 && grep -q 'note: .*v1.h5 is simc format_version 1: it has no body poses' "$tmp/err"; then
+  echo "PASS plot_old_format_note"
+else
+  echo "FAIL plot_old_format_note"; cat "$tmp/err"
+fi

@@ -51,12 +51,22 @@ static sc_model* make_model(int fixed_only, int output_contacts) {
     m->geom_type[g] = SC_GEOM_SPHERE;
     m->geom_body[g] = g + 1 < m->nbody ? g + 1 : 1;
     m->geom_size[3 * g] = 0.1;
+    sc_sp_mat3_identity(m->geom_rot + 9 * g);
   }
   if (sc_model_finalize(m) != SC_OK) return NULL;
   m->name = sc_strdup("unit scene");
   m->scene_path = sc_strdup("scenes/unit.yaml");
   m->scene_yaml = sc_strdup("name: unit scene\nbodies: {}\n");
   return m;
+}
+
+/* the known body poses of frame k: an angle in (-2 pi, 2 pi) (so that the
+ * quaternion's sign flips to keep w >= 0) about a unit axis per body */
+static double pose_angle(long k, int b) { return 0.011 * (double)k * (b + 1) - 6.0; }
+static void pose_axis(int b, double ax[3]) {
+  double a[3] = {1.0, 2.0 * b - 1.0, 0.5 + b};
+  double n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  for (int i = 0; i < 3; i++) ax[i] = a[i] / n;
 }
 
 /* the known values of frame k */
@@ -96,6 +106,15 @@ static void fill_frame(const sc_model* m, sc_data* d, long k) {
   d->contact_stats.linesearch_evals = (int)(k % 5);
   d->free_iterations = (int)(k % 4);
   d->wall_time = 1e-6 * (double)k;
+  /* body b: rotated by pose_angle(k, b) about pose_axis(b), at (k, b, -k) */
+  for (int b = 0; b < m->nbody; b++) {
+    double ax[3], ang = pose_angle(k, b);
+    pose_axis(b, ax);
+    sc_sp_axis_angle_to_mat3(d->xrot + 9 * b, ax, ang);
+    d->xpos[3 * b] = (double)k;
+    d->xpos[3 * b + 1] = b;
+    d->xpos[3 * b + 2] = -(double)k;
+  }
 }
 
 /* write nframes frames; perturb q[prow][pcol] by delta when prow >= 0 */
@@ -123,18 +142,31 @@ static sc_status write_file(const char* path, sc_model* m, long nframes, long pr
 /* ---- reading helpers ---- */
 
 /* read a numeric dataset as doubles; dims[0..1] (dims[1] = 1 for rank 1) */
-static double* read_ds(hid_t f, const char* path, hsize_t dims[2], int* rank) {
+static double* read_ds3(hid_t f, const char* path, hsize_t dims[3], int* rank) {
   hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
   if (ds < 0) return NULL;
   hid_t s = H5Dget_space(ds);
   *rank = H5Sget_simple_extent_ndims(s);
-  dims[1] = 1;
+  dims[1] = dims[2] = 1;
+  if (*rank > 3) {
+    H5Sclose(s);
+    H5Dclose(ds);
+    return NULL;
+  }
   H5Sget_simple_extent_dims(s, dims, NULL);
-  size_t n = (size_t)dims[0] * (size_t)(*rank == 2 ? dims[1] : 1);
+  size_t n = (size_t)dims[0] * (size_t)(*rank >= 2 ? dims[1] : 1) * (size_t)(*rank == 3 ? dims[2] : 1);
   double* buf = malloc((n ? n : 1) * sizeof(double));
   if (n) H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
   H5Sclose(s);
   H5Dclose(ds);
+  return buf;
+}
+
+static double* read_ds(hid_t f, const char* path, hsize_t dims[2], int* rank) {
+  hsize_t d3[3];
+  double* buf = read_ds3(f, path, d3, rank);
+  dims[0] = d3[0];
+  dims[1] = d3[1];
   return buf;
 }
 
@@ -320,6 +352,56 @@ static void test_roundtrip_all_datasets(void) {
   }
   ENSURE(mismatches == 0);
 
+  /* body poses: positions exact, orientations the quaternion of the
+   * axis-angle directly, (cos a/2, sin a/2 axis) up to sign, to 1e-14 */
+  hsize_t dp[3], dr[3];
+  int rp, rr;
+  double* bpos = read_ds3(f, "/body/position", dp, &rp);
+  double* bquat = read_ds3(f, "/body/orientation", dr, &rr);
+  ENSURE(bpos && rp == 3 && dp[0] == NFRAMES && dp[1] == 3 && dp[2] == 3);
+  ENSURE(bquat && rr == 3 && dr[0] == NFRAMES && dr[1] == 3 && dr[2] == 4);
+  double qerr = 0;
+  long pos_mismatch = 0, wneg = 0, flips = 0;
+  for (long k = 0; k < NFRAMES && bpos && bquat; k++) {
+    fill_frame(m, d, k);
+    for (int b = 0; b < 3; b++) {
+      for (int i = 0; i < 3; i++) pos_mismatch += bpos[9 * k + 3 * b + i] != d->xpos[3 * b + i];
+      double ax[3], a = pose_angle(k, b);
+      pose_axis(b, ax);
+      double want[4] = {cos(a / 2), sin(a / 2) * ax[0], sin(a / 2) * ax[1], sin(a / 2) * ax[2]};
+      double sgn = want[0] < 0 ? -1.0 : 1.0;
+      flips += sgn < 0;
+      const double* got = bquat + 12 * k + 4 * b;
+      wneg += got[0] < 0;
+      for (int i = 0; i < 4; i++) qerr = fmax(qerr, fabs(got[i] - sgn * want[i]));
+    }
+  }
+  ENSURE(pos_mismatch == 0 && wneg == 0);
+  ENSURE(flips > 0); /* the sign convention was exercised */
+  ENSURE_NEAR(qerr, 0, 1e-14);
+  free(bpos);
+  free(bquat);
+
+  /* geometry and tree */
+  hsize_t dg[2];
+  int rg;
+  double* parent = read_ds(f, "/model/body_parent", dg, &rg);
+  ENSURE(parent && rg == 1 && dg[0] == 3 && parent[0] == -1 && parent[1] == 0 && parent[2] == 1);
+  free(parent);
+  double* gbody = read_ds(f, "/model/geometry/body", dg, &rg);
+  ENSURE(gbody && rg == 1 && dg[0] == 2 && gbody[0] == 1 && gbody[1] == 2);
+  free(gbody);
+  double* gsize = read_ds(f, "/model/geometry/size", dg, &rg);
+  ENSURE(gsize && rg == 2 && dg[0] == 2 && dg[1] == 3 && gsize[0] == 0.1 && gsize[3] == 0.1);
+  free(gsize);
+  double* gquat = read_ds(f, "/model/geometry/orientation", dg, &rg);
+  ENSURE(gquat && rg == 2 && dg[0] == 2 && dg[1] == 4 && gquat[0] == 1 && gquat[4] == 1);
+  free(gquat);
+  char** shape = NULL;
+  int nshape = read_names(f, "/model/geometry/shape", &shape);
+  ENSURE(nshape == 2 && !strcmp(shape[0], "sphere") && !strcmp(shape[1], "sphere"));
+  if (nshape >= 0) free_names(shape, nshape);
+
   /* integer types stay integers in the file */
   ENSURE(ds_type_is(f, "/contact/count", H5T_INTEGER, 4));
   ENSURE(ds_type_is(f, "/contact/start", H5T_INTEGER, 8));
@@ -363,7 +445,7 @@ static void test_roundtrip_all_datasets(void) {
     if (strcmp(s, sa[i].want)) printf("  attribute %s = '%s', want '%s'\n", sa[i].name, s, sa[i].want);
     ENSURE(!strcmp(s, sa[i].want));
   }
-  ENSURE(read_num_attr(f, "format_version", 1, NULL) == 1);
+  ENSURE(read_num_attr(f, "format_version", 1, NULL) == 2);
   ENSURE(read_num_attr(f, "theta_q", 1, NULL) == m->opt.theta_q);
   ENSURE(read_num_attr(f, "theta_v", 1, NULL) == m->opt.theta_v);
   ENSURE(read_num_attr(f, "theta_vq", 1, NULL) == m->opt.theta_vq);
@@ -378,14 +460,16 @@ static void test_roundtrip_all_datasets(void) {
   /* units: every dataset has one, and the key ones have the right value */
   visit_ctx vc = {0, 0};
   H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_units, &vc);
-  ENSURE(vc.ndatasets == 4 + 16 + 7);
+  /* model names + geometry + body_parent, per-frame incl. poses, per-contact */
+  ENSURE(vc.ndatasets == 4 + 5 + 1 + 18 + 7);
   ENSURE(vc.nunits == vc.ndatasets);
   struct {
     const char* path;
     const char* units;
   } un[] = {{"/time", "s"},           {"/energy/total", "J"},     {"/contact/impulse", "N s"},
             {"/contact/gap", "m"},    {"/contact/slip", "m/s"},   {"/contact/point", "m"},
-            {"/solver/wall_time", "s"}, {"/solver/iterations", "1"}};
+            {"/solver/wall_time", "s"}, {"/solver/iterations", "1"},
+            {"/body/position", "m"},  {"/model/geometry/size", "m"}};
   for (size_t i = 0; i < sizeof un / sizeof un[0]; i++) {
     hid_t ds = H5Dopen2(f, un[i].path, H5P_DEFAULT);
     ENSURE(ds >= 0 && read_str_attr(ds, "units", s, sizeof s) && !strcmp(s, un[i].units));

@@ -275,5 +275,36 @@ echo "running the LCP check (tools/lcp_check.sh $lmode)..." >&2
   grep -v '^$' "$tmp/lcp.err" | sed 's/^ */    /' | head -40
 } >>"$out.tmp"
 
+# replay viewer: the frame rate of a 216-body clutter page (tools/simc-view)
+# in headless Chromium, measured by the page itself; target 30 frames/s
+if command -v chromium >/dev/null && [ -f /usr/share/javascript/three/three.min.js ]; then
+  echo "running the viewer frame rate (headless chromium)..." >&2
+  tools/gen_clutter.sh 216 5e-3 0.5 >"$tmp/vclutter.yaml"
+  "$BIN/simc" "$tmp/vclutter.yaml" -o "$tmp/vclutter.h5" --set output.every=1 --quiet &&
+    /usr/bin/python3 tools/simc-view "$tmp/vclutter.h5" -o "$tmp/vclutter.html" >/dev/null &&
+    timeout -k 5 180 /usr/bin/python3 test/viewer_browser.py --bench "$tmp" "" "" "" \
+      "$tmp/vclutter.html" "" >"$tmp/view.txt" 2>&1
+  vj=$(grep '^{' "$tmp/view.txt" | tail -1)
+  {
+    echo
+    echo "## Replay viewer (tools/simc-view, headless Chromium)"
+    echo
+    if [ -n "$vj" ]; then
+      /usr/bin/python3 - "$vj" <<'PY'
+import json, sys
+b = json.loads(sys.argv[1])
+print("| page | size | load (navigation to ready) | frames/s (5 s of play, contacts shown) | target | GL |")
+print("|---|---|---|---|---|---|")
+print("| clutter %d bodies, 101 frames | %.2f MB | %.2f s | %.1f | %.0f: %s | %s |"
+      % (b["nbodies"], b["size_mb"], b["load_s"], b["fps"], b["target_fps"],
+         "met" if b["fps"] >= b["target_fps"] else "NOT met",
+         "software (SwiftShader)" if b.get("software_gl") else "hardware"))
+PY
+    else
+      echo "(viewer benchmark failed: $(tail -1 "$tmp/view.txt"))"
+    fi
+  } >>"$out.tmp"
+fi
+
 mv "$out.tmp" "$out"
 cat "$out"

@@ -12,7 +12,10 @@
  *
  * Default fields: every numeric dataset in either file except
  * /solver/wall_time; a dataset present
- * in only one file is a difference.  --fields (paths or group names) limits
+ * in only one file is a difference, except a dataset that a later simc
+ * format_version added (see added_in) missing from a file of an earlier
+ * version: that one is reported as skipped, with a note, since the older
+ * file cannot hold it.  --fields (paths or group names) limits
  * the comparison to the named datasets.
  *
  * --match-contacts: within each recorded step, the per-contact rows of A are
@@ -44,7 +47,27 @@ static void usage(FILE* f) {
           "  --match-contacts  match contact rows within a step by (body pair,\n"
           "                 nearest point) and report reorderings as such\n"
           "  a dataset in one file only, and a NaN in either file, are differences\n"
+          "  (except a dataset a newer simc format_version added, missing from an\n"
+          "  older file: reported as skipped)\n"
           "exit status: 0 within tolerance, 1 differences, 2 usage or I/O error\n");
+}
+
+/* datasets (or groups, by prefix) each simc format_version added; a file of
+ * an earlier version lacks them by construction */
+static const struct {
+  const char* prefix;
+  int version;
+} added_in[] = {
+    {"/body/", 2},
+    {"/model/body_parent", 2},
+    {"/model/geometry/", 2},
+};
+
+/* the format_version that added path (0: present since version 1) */
+static int version_added(const char* path) {
+  for (size_t i = 0; i < sizeof added_in / sizeof added_in[0]; i++)
+    if (!strncmp(path, added_in[i].prefix, strlen(added_in[i].prefix))) return added_in[i].version;
+  return 0;
 }
 
 typedef struct item {
@@ -382,6 +405,12 @@ int main(int argc, char** argv) {
     }
   }
 
+  /* simc files of different format versions: the newer one's additions are
+   * not differences */
+  long long ver[2] = {0, 0};
+  int have_ver = sc_h5r_attr_int(r[0], "format_version", &ver[0]) &&
+                 sc_h5r_attr_int(r[1], "format_version", &ver[1]);
+
   long long* perm = NULL;
   long long nmoved = 0, nsteps_moved = 0;
   if (match) {
@@ -394,6 +423,10 @@ int main(int argc, char** argv) {
     printf("contact rows matched within each step by body pair and nearest point: "
            "%lld rows of A reordered in %lld steps\n",
            nmoved, nsteps_moved);
+  if (have_ver && ver[0] != ver[1])
+    printf("note: A is simc format_version %lld, B is %lld: datasets added after version %lld "
+           "are in %s only and are skipped, not compared\n",
+           ver[0], ver[1], ver[0] < ver[1] ? ver[0] : ver[1], ver[0] < ver[1] ? "B" : "A");
   printf("\n");
   printf(ROW_FMT, "dataset", "shape", "max abs", "max rel", "first diff row", "result");
   double* va = malloc(sizeof(double) * BLOCK_VALUES);
@@ -412,6 +445,14 @@ int main(int argc, char** argv) {
     if (!da || !db) {
       shape_str(da ? da : db, sa, sizeof sa);
       int d = l.it[i].required;
+      long long vmiss = da ? ver[1] : ver[0]; /* version of the file without it */
+      int added = version_added(p);
+      if (have_ver && added > vmiss) {
+        char why[64];
+        snprintf(why, sizeof why, "only in %s: skipped (format %d)", da ? "A" : "B", added);
+        printf(ROW_FMT, p, sa, "-", "-", "-", why);
+        continue;
+      }
       printf(ROW_FMT, p, sa, "-", "-", "-", da ? (d ? "only in A: DIFF" : "only in A")
                                                 : (d ? "only in B: DIFF" : "only in B"));
       ndiff += d;

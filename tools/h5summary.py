@@ -24,6 +24,10 @@ Columns (FIELDS below):
                     from the sampled steps otherwise)
   path              the file
 
+Files of every simc format_version are read (these figures exist in all of
+them); on its own, the tool notes on stderr a file older than format_version
+2, which has no body poses or geometry (tools/simc-view needs them).
+
 Used by tools/sweep (imported as a module) and on its own.  Needs h5py and
 numpy: run it with /usr/bin/python3 (Debian python3-h5py python3-numpy).
 """
@@ -66,6 +70,16 @@ def read_status(path):
             return _str(f.attrs.get("status", "unknown"))
     except Exception as e:  # a truncated or half-written file: rerun it
         return "unreadable: %s" % str(e).splitlines()[0] if str(e) else "unreadable"
+
+
+def read_format_version(path):
+    try:
+        import h5py
+        with h5py.File(path, "r") as f:
+            v = f.attrs.get("format_version")
+            return None if v is None else int(v)
+    except Exception:
+        return None
 
 
 def read_command_line(path):
@@ -132,6 +146,11 @@ def main(argv):
     bad = 0
     for p in files:
         row = summarize(p)
+        v = read_format_version(p)
+        if v is not None and v < 2:
+            sys.stderr.write("h5summary.py: note: %s is simc format_version %d: no body poses "
+                             "(/body) or geometry (/model/geometry), added in version 2\n"
+                             % (p, v))
         bad += row["status"] != "complete"
         w.writerow([row[k] for k in FIELDS])
     return 1 if bad else 0

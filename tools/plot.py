@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations] [--q NAME,...]
-          [--overlay B.h5] [--title TEXT] [--dpi N]
+"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations,bodies] [--q NAME,...]
+          [--bodies NAME,...] [--overlay B.h5] [--title TEXT] [--dpi N]
 
 PNG plots of a simc HDF5 trajectory: the energy log (kinetic, gravity, spring,
 total and total + dissipated vs time), chosen coordinates by their q_names,
 the contact count and largest penetration, and the contact solver's
-iterations (Newton iterations or Lemke pivots) per step.  --overlay draws a
+iterations (Newton iterations or Lemke pivots) per step, and (bodies) the
+height z of chosen body origins in the world from /body/position (files of
+format_version 2 on; an older file's bodies panel says it has no poses).  --overlay draws a
 second run on the same axes (dashed), e.g. the same scene with --solver lcp;
 the legend names each run by its `solver` attribute.
 
@@ -27,7 +29,8 @@ try:
 except ImportError:
     plt = None
 
-WHAT = ("energy", "q", "contacts", "iterations")
+WHAT = ("energy", "q", "contacts", "iterations", "bodies")
+DEFAULT_WHAT = ("energy", "q", "contacts", "iterations")
 STYLES = ("-", "--")
 
 
@@ -89,6 +92,23 @@ def panel_contacts(ax, runs, labels):
     ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="best")
 
 
+def panel_bodies(ax, runs, labels, names):
+    for r, lab, ls in zip(runs, labels, STYLES):
+        note = r.poses_note()
+        if note:
+            print("plot.py: note: " + note, file=sys.stderr)
+            ax.text(0.5, 0.5, "%s: no body poses (format_version %d)"
+                    % (os.path.basename(r.path), r.format_version),
+                    transform=ax.transAxes, ha="center", fontsize=8)
+            continue
+        for j, name in enumerate(names):
+            b = r.body_names.index(name)
+            ax.plot(r.t, r.body_pos[:, b, 2], ls, color="C%d" % j, lw=1.2,
+                    label=name if len(runs) == 1 else "%s: %s" % (lab, name))
+    ax.set_ylabel("body origin z (m)")
+    ax.set_title("bodies")
+
+
 def panel_iterations(ax, runs, labels):
     for r, lab, ls, c in zip(runs, labels, STYLES, ("C0", "C1")):
         name = "Lemke pivots" if r.solver == "lcp" else "Newton iterations"
@@ -103,9 +123,11 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
     ap.add_argument("-o", "--output", help="PNG to write (default FILE.png)")
-    ap.add_argument("--what", default=",".join(WHAT),
+    ap.add_argument("--what", default=",".join(DEFAULT_WHAT),
                     help="comma-separated panels: " + ",".join(WHAT))
     ap.add_argument("--q", help="comma-separated q_names to plot (default: the 3 that move most)")
+    ap.add_argument("--bodies", help="comma-separated body names for the bodies panel "
+                    "(default: the first 3 that are not the world)")
     ap.add_argument("--overlay", help="a second simc file drawn dashed on the same axes")
     ap.add_argument("--title", help="figure title (default: scene name and files)")
     ap.add_argument("--dpi", type=int, default=100)
@@ -130,6 +152,14 @@ def main(argv=None):
                 print("plot.py: %s has no coordinate %r (q_names: %s)"
                       % (r.path, n, ", ".join(r.q_names)), file=sys.stderr)
                 return 1
+    bodies = ([s.strip() for s in a.bodies.split(",")] if a.bodies
+              else [n for n in runs[0].body_names[1:4]])
+    for r in runs:
+        for n in bodies:
+            if n not in r.body_names:
+                print("plot.py: %s has no body %r (bodies: %s)"
+                      % (r.path, n, ", ".join(r.body_names)), file=sys.stderr)
+                return 1
     labels = run_labels(runs)
     out = a.output or os.path.splitext(a.file)[0] + ".png"
 
@@ -145,7 +175,9 @@ def main(argv=None):
             panel_contacts(ax, runs, labels)
         elif w == "iterations":
             panel_iterations(ax, runs, labels)
-        if w != "contacts":
+        elif w == "bodies":
+            panel_bodies(ax, runs, labels, bodies)
+        if w != "contacts" and ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7, loc="best")
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")

@@ -13,6 +13,10 @@ APT_LINE = "sudo apt-get install -y python3-h5py python3-numpy python3-matplotli
 
 ENERGY_KEYS = ("kinetic", "gravity", "spring", "total", "dissipated")
 
+# format_version 2 added /body/{position,orientation}, /model/body_parent and
+# /model/geometry; older files still read, without them
+POSES_SINCE = 2
+
 
 def _text(x):
     if isinstance(x, bytes):
@@ -59,6 +63,21 @@ class Run:
             self.iterations = f["solver/iterations"][:].astype(int)
             self.status = f["solver/status"][:].astype(int)
             self.wall_time = f["solver/wall_time"][:]
+            self.format_version = int(np.asarray(self.attrs.get("format_version", 1)).item())
+            self.body_names = [_text(s) for s in f["model/body_names"][:]]
+            if "body/position" in f:
+                self.body_pos = f["body/position"][:]       # [N, nbody, 3], m
+                self.body_quat = f["body/orientation"][:]   # [N, nbody, 4], w x y z
+            else:
+                self.body_pos = self.body_quat = None
+
+    def poses_note(self):
+        """None when the file has body poses, else a sentence saying why not."""
+        if self.body_pos is not None:
+            return None
+        return ("%s is simc format_version %d: it has no body poses (/body/position, added in "
+                "version %d); rerun the scene with this simc to get them"
+                % (self.path, self.format_version, POSES_SINCE))
 
     @property
     def solver(self):

@@ -137,7 +137,8 @@ static long step_count(const sc_model* m) {
 
 /* bytes of one recorded frame without its contact rows (io_h5's layout) */
 static double frame_bytes(const sc_model* m) {
-  return 8.0 * (1 + m->nq + m->nv + 5 + 2) + 8 /* start */ + 4.0 * 5 /* int32 columns */;
+  return 8.0 * (1 + m->nq + m->nv + 5 + 2) + 8 /* start */ + 4.0 * 5 /* int32 columns */ +
+         8.0 * 7 * m->nbody /* /body/position, /body/orientation */;
 }
 
 static int same_file(const struct stat* a, const struct stat* b) {

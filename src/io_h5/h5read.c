@@ -176,3 +176,19 @@ sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nro
   H5Dclose(ds);
   return st;
 }
+
+int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out) {
+  if (H5Aexists(r->file, name) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return 0;
+  }
+  hid_t a = H5Aopen(r->file, name, H5P_DEFAULT);
+  hid_t s = a >= 0 ? H5Aget_space(a) : -1, t = a >= 0 ? H5Aget_type(a) : -1;
+  int ok = s >= 0 && t >= 0 && H5Tget_class(t) == H5T_INTEGER &&
+           H5Sget_simple_extent_npoints(s) == 1 && H5Aread(a, H5T_NATIVE_LLONG, out) >= 0;
+  if (t >= 0) H5Tclose(t);
+  if (s >= 0) H5Sclose(s);
+  if (a >= 0) H5Aclose(a);
+  H5Eclear2(H5E_DEFAULT);
+  return ok;
+}

@@ -36,6 +36,7 @@ enum {
   F_EKIN, F_EGRAV, F_ESPRING, F_ETOTAL, F_EDISS,
   F_COUNT, F_START,
   F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL,
+  F_BPOS, F_BQUAT,
   NF
 };
 /* per-contact datasets */
@@ -52,8 +53,9 @@ typedef struct column {
   const char* path;
   const char* units;
   kind k;
-  int rank;        /* 1: [N]; 2: [N, ncols] */
+  int rank;        /* 1: [N]; 2: [N, ncols]; 3: [N, ncols / inner, inner] */
   int ncols;       /* row width (1 for rank 1; may be 0 for rank 2) */
+  int inner;       /* rank 3: the last dimension */
   int present;
   hid_t ds;
   unsigned char* buf; /* capacity rows x ncols elements */
@@ -62,7 +64,7 @@ typedef struct column {
 struct sc_h5 {
   char* path;
   hid_t file;
-  int nq, nv, ncon_max, contacts;
+  int nq, nv, nbody, ncon_max, contacts;
   column fr[NF];
   column ct[NC];
   column tr[NT];
@@ -181,6 +183,28 @@ static hid_t make_group(hid_t file, const char* name) {
   return g;
 }
 
+/* grp/name: a fixed-size numeric dataset of rank 1 or 2 ([n] or [n, ncols]),
+ * contiguous, written at once */
+static sc_status write_fixed(sc_h5* h, hid_t grp, const char* obj, const char* name, kind k,
+                             int n, int ncols, const void* data, const char* units,
+                             sc_error* err) {
+  hsize_t dims[2] = {(hsize_t)n, (hsize_t)ncols};
+  hid_t s = H5Screate_simple(ncols > 0 ? 2 : 1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hid_t ds = -1;
+  int ok = s >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0;
+  if (ok) ds = H5Dcreate2(grp, name, kind_file(k), s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ok = ok && ds >= 0 &&
+       (n == 0 || H5Dwrite(ds, kind_mem(k), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
+  ok = ok && attr_str(ds, "units", units);
+  if (ds >= 0) H5Dclose(ds);
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (s >= 0) H5Sclose(s);
+  if (ok) return SC_OK;
+  char what[96];
+  snprintf(what, sizeof what, "dataset %s/%s", obj, name);
+  return sc_h5_io_fail(h->path, err, "write", what);
+}
+
 /* /model/<name>: 1-D array of strings; NULL entries are written as "" */
 static sc_status write_names(sc_h5* h, hid_t grp, const char* name, char* const* names, int n,
                              sc_error* err) {
@@ -213,6 +237,7 @@ static void col_init(column* c, const char* path, const char* units, kind k, int
   c->k = k;
   c->rank = rank;
   c->ncols = rank == 1 ? 1 : ncols;
+  c->inner = 1;
   c->present = 1;
   c->ds = -1;
   c->buf = NULL;
@@ -227,15 +252,29 @@ static hsize_t chunk_rows(const column* c) {
   return (hsize_t)r;
 }
 
+/* the dataset's dimensions with nrows rows; returns the rank */
+static int col_dims(const column* c, hsize_t nrows, hsize_t dims[3]) {
+  dims[0] = nrows;
+  dims[1] = (hsize_t)(c->rank == 3 ? c->ncols / c->inner : c->ncols);
+  dims[2] = (hsize_t)c->inner;
+  return c->rank;
+}
+
 static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
   size_t n = (size_t)cap * (size_t)(c->ncols > 0 ? c->ncols : 1);
   c->buf = sc_calloc(n, kind_size(c->k));
   if (!c->buf) return sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory (%s buffer)", c->path);
   /* HDF5 requires chunk dims > 0, and a chunk may not exceed a fixed maximum
    * dimension, so a zero-width [N, 0] dataset gets an unlimited second dim */
-  hsize_t dims[2] = {0, (hsize_t)c->ncols};
-  hsize_t maxd[2] = {H5S_UNLIMITED, c->ncols > 0 ? (hsize_t)c->ncols : H5S_UNLIMITED};
-  hsize_t chunk[2] = {chunk_rows(c), (hsize_t)(c->ncols > 0 ? c->ncols : 1)};
+  hsize_t dims[3], maxd[3], chunk[3];
+  col_dims(c, 0, dims);
+  col_dims(c, H5S_UNLIMITED, maxd);
+  col_dims(c, chunk_rows(c), chunk);
+  for (int i = 1; i < c->rank; i++)
+    if (dims[i] == 0) {
+      maxd[i] = H5S_UNLIMITED;
+      chunk[i] = 1;
+    }
   hid_t s = H5Screate_simple(c->rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
   /* no raw-data chunk cache: each block goes to the file in its own write,
@@ -260,8 +299,9 @@ static sc_status col_create(sc_h5* h, column* c, int cap, sc_error* err) {
 /* extend c to start + n rows and write n buffered rows at start */
 static sc_status col_append(sc_h5* h, column* c, long start, int n, sc_error* err) {
   errno = 0;
-  hsize_t dims[2] = {(hsize_t)(start + n), (hsize_t)c->ncols};
-  hsize_t off[2] = {(hsize_t)start, 0}, cnt[2] = {(hsize_t)n, (hsize_t)c->ncols};
+  hsize_t dims[3], cnt[3], off[3] = {(hsize_t)start, 0, 0};
+  col_dims(c, (hsize_t)(start + n), dims);
+  col_dims(c, (hsize_t)n, cnt);
   if (H5Dset_extent(c->ds, dims) < 0) goto fail;
   if (n == 0 || c->ncols == 0) return SC_OK;
   hid_t fs = H5Dget_space(c->ds);
@@ -455,6 +495,55 @@ static hid_t make_fapl(void) {
   return fapl;
 }
 
+/* /model/body_parent and /model/geometry/{body,shape,size,position,orientation}:
+ * enough to draw any file without its scene */
+static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
+  int nb = m->nbody, ng = m->ngeom;
+  size_t nbuf = (size_t)(nb > ng ? nb : ng);
+  int32_t* iv = sc_calloc(nbuf + 1, sizeof *iv);
+  double* q4 = sc_calloc(4 * (size_t)ng + 1, sizeof *q4);
+  char** shapes = sc_calloc((size_t)ng + 1, sizeof *shapes);
+  sc_status st = SC_OK;
+  hid_t g = -1;
+  if (!iv || !q4 || !shapes) {
+    st = sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+    goto done;
+  }
+  for (int b = 0; b < nb; b++) iv[b] = m->body_parent[b];
+  if ((st = write_fixed(h, model, "/model", "body_parent", K_I32, nb, 0, iv, "1", err)) != SC_OK)
+    goto done;
+  g = make_group(model, "geometry");
+  if (g < 0) {
+    st = sc_h5_io_fail(h->path, err, "create", "group /model/geometry");
+    goto done;
+  }
+  for (int i = 0; i < ng; i++) {
+    iv[i] = m->geom_body[i] == 0 ? -1 : m->geom_body[i];
+    sc_sp_mat3_to_quat(q4 + 4 * i, m->geom_rot + 9 * i);
+    shapes[i] = (char*)sc_geom_type_name(m->geom_type[i]);
+  }
+  const char* G = "/model/geometry";
+  if ((st = write_fixed(h, g, G, "body", K_I32, ng, 0, iv, "1", err)) != SC_OK ||
+      (st = write_names(h, model, "geometry/shape", shapes, ng, err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "size", K_F64, ng, 3, m->geom_size, "m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "position", K_F64, ng, 3, m->geom_pos, "m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "orientation", K_F64, ng, 4, q4, "1", err)) != SC_OK)
+    goto done;
+  if (!attr_str(g, "description",
+                "one row per geometry: body (index into /model/body_names; -1 = static, "
+                "pose in the world), shape, size (sphere: radius; capsule: radius, segment "
+                "length along z; box: half extents; cylinder: radius, length along z; plane: "
+                "unused, the plane is the local x-y plane with normal +z), position and "
+                "orientation (quaternion w, x, y, z) in the body frame"))
+    st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/geometry");
+done:
+  if (g >= 0) H5Gclose(g);
+  sc_free(iv);
+  sc_free(q4);
+  sc_free(shapes);
+  return st;
+}
+
 /* /solver/trace: one row per Newton iteration of each recorded step */
 static sc_status trace_create(sc_h5* h, const sc_model* m, sc_error* err) {
   h->trace = m->opt.output_solver_trace != 0;
@@ -515,6 +604,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   }
   h->nq = m->nq;
   h->nv = m->nv;
+  h->nbody = m->nbody;
   h->ncon_max = d->ncon_max;
   h->contacts = m->opt.output_contacts != 0;
   h->flush_seconds = (meta && meta->flush_seconds != 0) ? meta->flush_seconds : DEFAULT_FLUSH_SECONDS;
@@ -542,8 +632,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
     st = sc_h5_io_fail(path, err, "write", "root attributes");
     goto fail;
   }
-  static const char* groups[] = {"/model", "/energy", "/contact", "/solver"};
-  for (int i = 0; i < 4; i++) {
+  static const char* groups[] = {"/model", "/energy", "/contact", "/solver", "/body"};
+  for (int i = 0; i < 5; i++) {
     hid_t g = make_group(h->file, groups[i]);
     if (g < 0) {
       char obj[64];
@@ -555,7 +645,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
       if ((st = write_names(h, g, "body_names", m->body_name, m->nbody, err)) != SC_OK ||
           (st = write_names(h, g, "joint_names", m->jnt_name, m->njnt, err)) != SC_OK ||
           (st = write_names(h, g, "q_names", m->q_names, m->nq, err)) != SC_OK ||
-          (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK) {
+          (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK ||
+          (st = write_geometry(h, g, m, err)) != SC_OK) {
         H5Gclose(g);
         goto fail;
       }
@@ -581,6 +672,10 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_FREEIT], "/solver/free_motion_iterations", "1", K_I32, 1, 1);
   col_init(&f[F_WALL], "/solver/wall_time", "s", K_F64, 1, 1);
   col_init(&f[F_LSEVAL], "/solver/linesearch_evals", "1", K_I32, 1, 1);
+  col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
+  f[F_BPOS].inner = 3;
+  col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
+  f[F_BQUAT].inner = 4;
   column* c = h->ct;
   col_init(&c[C_BODYA], "/contact/body_a", "1", K_I32, 1, 1);
   col_init(&c[C_BODYB], "/contact/body_b", "1", K_I32, 1, 1);
@@ -600,7 +695,13 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
                 "4 Lemke ray termination, 5 Lemke cycling, 6 non-finite, "
                 "7 inaccurate end point, 8 workspace too small") ||
       !attr_str(f[F_ITER].ds, "description",
-                "contact solver: Newton iterations (newton) or Lemke pivots (lcp)")) {
+                "contact solver: Newton iterations (newton) or Lemke pivots (lcp)") ||
+      !attr_str(f[F_BPOS].ds, "description",
+                "origin of each body frame in the world, [frame, body, xyz]; body 0 is the "
+                "world") ||
+      !attr_str(f[F_BQUAT].ds, "description",
+                "orientation of each body frame in the world, [frame, body, wxyz], unit "
+                "quaternion with w >= 0 (maps body to world coordinates)")) {
     st = sc_h5_io_fail(path, err, "write", "attributes of /solver");
     goto fail;
   }
@@ -618,7 +719,6 @@ fail:
 #define TBUF(i, type) ((type*)h->tr[i].buf)
 
 sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_error* err) {
-  (void)m;
   sc_status st;
   if (h->failed) return refuse_failed(h, err);
   int nc = h->contacts ? d->ncon : 0;
@@ -651,6 +751,14 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_FREEIT, int32_t)[r] = d->free_iterations;
   FBUF(F_WALL, double)[r] = d->wall_time;
   FBUF(F_LSEVAL, int32_t)[r] = d->contact_stats.linesearch_evals;
+  /* the poses of the recorded state: d's kinematics are those of d->q (the
+   * step ends by evaluating them for the energies) */
+  double* bp = FBUF(F_BPOS, double) + (size_t)r * 3 * (size_t)h->nbody;
+  double* bq = FBUF(F_BQUAT, double) + (size_t)r * 4 * (size_t)h->nbody;
+  for (int b = 0; b < h->nbody && b < m->nbody; b++) {
+    memcpy(bp + 3 * b, d->xpos + 3 * b, 3 * sizeof(double));
+    sc_sp_mat3_to_quat(bq + 4 * b, d->xrot + 9 * b);
+  }
   if (h->trace && d->solver_trace) {
     const sc_solver_trace* t = d->solver_trace;
     for (int j = 0; j < t->n; j++) {
@@ -707,7 +815,8 @@ static int cut_back(sc_h5* h, long nf, long nc, long nt) {
     }
   for (int i = 0; i < NF; i++)
     if (h->fr[i].present && h->fr[i].ds >= 0) {
-      hsize_t dims[2] = {(hsize_t)nf, (hsize_t)h->fr[i].ncols};
+      hsize_t dims[3];
+      col_dims(&h->fr[i], (hsize_t)nf, dims);
       bad |= H5Dset_extent(h->fr[i].ds, dims) < 0;
     }
   for (int i = 0; i < NC; i++)

@@ -9,12 +9,17 @@
  *   sc_h5_close(h, "complete", &err);          or "failed: <reason>", "interrupted"
  *
  * Layout written (every dataset carries a string attribute `units`):
- *   /                      attributes: format = "simc-trajectory", format_version = 1,
+ *   /                      attributes: format = "simc-trajectory", format_version = 2,
  *                          simc_version, scene_name, scene_path, scene_yaml,
  *                          command_line, solver, scheme, theta_q, theta_v, theta_vq,
  *                          time_step, duration, output_every, gravity[3], the other
  *                          solver options, status
  *   /model/{body_names,joint_names,q_names,v_names}    UTF-8 strings (variable length)
+ *   /model/body_parent [nbody] int32 (-1 for the world, body 0)
+ *   /model/geometry/{body [G] int32 (-1 static), shape [G] strings, size [G,3],
+ *                    position [G,3], orientation [G,4] (w, x, y, z)}   in the body frame
+ *   /body/position [N,nbody,3], /body/orientation [N,nbody,4] (w, x, y, z; w >= 0):
+ *       each body frame's pose in the world (added in format_version 2)
  *   /time [N]  /q [N,nq]  /v [N,nv]                   (nq or nv may be 0: [N,0])
  *   /energy/{kinetic,gravity,spring,total,dissipated} [N]
  *       total = kinetic + gravity + spring; dissipated = damper + contact work
@@ -46,7 +51,7 @@
 #include "state/state.h"
 
 #define SC_H5_FRAMES_PER_BLOCK 128
-#define SC_H5_FORMAT_VERSION 1
+#define SC_H5_FORMAT_VERSION 2
 
 typedef struct sc_h5 sc_h5;
 
@@ -127,6 +132,9 @@ int sc_h5r_find(const sc_h5r* r, const char* path);
 int sc_h5r_is_group(const sc_h5r* r, const char* path);
 /* Read rows [row0, row0 + nrows) of numeric dataset i, converted to double,
  * row-major into out (nrows * rowlen values). */
+/* The root attribute name as an integer (a scalar integer attribute):
+ * 1 and *out set, or 0 when there is no such attribute. */
+int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out);
 sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nrows, double* out,
                            sc_error* err);
 

@@ -1,0 +1,368 @@
+#!/usr/bin/python3
+"""Drives headless Chromium (Debian's chromium) over the DevTools protocol on
+pages written by tools/simc-view, and checks what they show against the
+simc files they came from.  Used by test/t_viewer.sh:
+
+    viewer_browser.py TMPDIR DROP.h5 DROP.html CLUTTER.h5 CLUTTER.html OVERLAY.html
+
+Checks (one PASS/FAIL line each):
+  - every page loads with no console error and no uncaught exception;
+  - the time slider, moved by script, puts the page at the given times;
+  - frame stepping and play move time as they should;
+  - screenshots at t0 and t1 of the falling sphere (camera set by script):
+    the centroid of the sphere's pixels sits where the pinhole projection of
+    /body/position puts its centre, and moves down by the expected fraction
+    of the image height (tolerance 0.4 % of the height, about 2 px: the
+    disc's centroid differs from the projected centre by well under a pixel
+    at this size, antialiasing moves the edge by under one);
+  - the sphere's pixel area matches its projected disc (10 %);
+  - a body hidden with its checkbox renders no pixel;
+  - the 216-body clutter page loads and plays: over 3 s of wall time the
+    page draws frames (each poses every body and renders) and its time
+    advances; the frame rate it measured is printed.  The 30 frames/s
+    target itself is a speed target, checked by `make bench`
+    (tools/bench.sh runs this script with --bench), not here: on a shared
+    two-core machine with software GL the figure moves with the load.
+Everything is local (file:// pages, a loopback DevTools socket); the browser
+is killed at the end.  Software WebGL (SwiftShader) is what a machine without
+a GPU has; the frame rate is measured with it."""
+
+import base64
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import h5py
+import numpy as np
+import websocket
+from PIL import Image
+
+BENCH = "--bench" in sys.argv
+if BENCH:
+    sys.argv.remove("--bench")
+TMP, DROP_H5, DROP_HTML, CLUT_H5, CLUT_HTML, OVL_HTML = (sys.argv[1:7] + [""] * 6)[:6]
+W, H = 800, 600
+FPS_MIN = 30.0
+results = []
+
+
+def check(name, ok, detail=""):
+    print("%s %s%s" % ("PASS" if ok else "FAIL", name, (" (%s)" % detail) if detail else ""))
+    results.append(ok)
+
+
+def chromium_binary():
+    for c in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(c)
+        if p:
+            return p
+    return None
+
+
+class Browser:
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=TMP)
+        args = [chromium_binary(), "--headless", "--remote-debugging-port=0",
+                "--remote-allow-origins=*",
+                "--user-data-dir=" + self.profile, "--window-size=%d,%d" % (W, H),
+                "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+                "--ignore-gpu-blocklist", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                "--disable-component-update", "--mute-audio", "--hide-scrollbars",
+                "--allow-file-access-from-files", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium's sandbox refuses to run as root
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        self.log = open(os.path.join(TMP, "chromium.log"), "w")
+        # its own process group, so that close() ends the renderer and GPU
+        # processes with it
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        try:
+            self._connect(port_file)
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, port_file):
+        t0 = time.time()
+        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
+            if time.time() - t0 > 60 or self.proc.poll() is not None:
+                raise RuntimeError("chromium did not start (see %s)" % self.log.name)
+            time.sleep(0.1)
+        port = int(open(port_file).read().split()[0])
+        with urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port, timeout=10) as r:
+            targets = json.load(r)
+        page = [t for t in targets if t.get("type") == "page"][0]
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60,
+                                              suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+        for dom in ("Page", "Runtime", "Log"):
+            self.call(dom + ".enable")
+        self.call("Emulation.setDeviceMetricsOverride", {"width": W, "height": H,
+                                                         "deviceScaleFactor": 1, "mobile": False})
+
+    def call(self, method, params=None, timeout=60):
+        self.next_id += 1
+        mid = self.next_id
+        self.ws.send(json.dumps({"id": mid, "method": method, "params": params or {}}))
+        t0 = time.time()
+        while True:
+            if time.time() - t0 > timeout:
+                raise RuntimeError("%s: no answer in %d s" % (method, timeout))
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == mid:
+                if "error" in msg:
+                    raise RuntimeError("%s: %s" % (method, msg["error"]))
+                return msg.get("result", {})
+            if "method" in msg:
+                self.events.append(msg)
+
+    def eval(self, expr, await_promise=False, timeout=60):
+        r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                           "awaitPromise": await_promise}, timeout)
+        if "exceptionDetails" in r:
+            raise RuntimeError("page: %s: %s" % (expr[:60], r["exceptionDetails"].get("text")))
+        return r["result"].get("value")
+
+    def wait_for(self, event, timeout=60):
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            for i, e in enumerate(self.events):
+                if e.get("method") == event:
+                    del self.events[i]
+                    return e
+            self.ws.settimeout(max(0.1, timeout - (time.time() - t0)))
+            try:
+                self.events.append(json.loads(self.ws.recv()))
+            except websocket.WebSocketTimeoutException:
+                break
+        self.ws.settimeout(60)
+        raise RuntimeError("no %s in %d s" % (event, timeout))
+
+    def open(self, path):
+        """Load a page; returns the wall time from navigation to the page's
+        interface being ready, s."""
+        self.events = []
+        t0 = time.time()
+        self.call("Page.navigate", {"url": "file://" + os.path.abspath(path)})
+        self.wait_for("Page.loadEventFired", 120)
+        while not self.eval("!!(window.simcView && window.simcView.ready)"):
+            if self.eval("(window.__simcErrors || []).length"):
+                break  # the page failed: errors() reports why
+            if time.time() - t0 > 120:
+                raise RuntimeError("page interface not ready after 120 s")
+            time.sleep(0.05)
+        return time.time() - t0
+
+    def errors(self):
+        """Console errors and uncaught exceptions since the last open()."""
+        out = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.exceptionThrown":
+                out.append(p["exceptionDetails"].get("text", "exception"))
+            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                out.append(" ".join(str(a.get("value", a.get("description", ""))) for a in p["args"]))
+            elif m == "Log.entryAdded" and p["entry"].get("level") == "error":
+                out.append(p["entry"].get("text", ""))
+        return out + list(self.eval("window.__simcErrors || []") or [])
+
+    def screenshot(self):
+        r = self.call("Page.captureScreenshot", {"format": "png"})
+        return np.asarray(Image.open(io.BytesIO(base64.b64decode(r["data"]))).convert("RGB"))
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=10)
+        except Exception:
+            pass  # not connected: the process is ended below
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self.log.close()
+
+
+def red_mask(img, panels):
+    """Pixels of the pure red the test paints the sphere, outside the UI panels."""
+    r, g, b = (img[..., i].astype(int) for i in range(3))
+    m = (r > 150) & (g < 0.3 * r) & (b < 0.3 * r)
+    for x0, y0, x1, y1 in panels:
+        m[max(0, int(y0)):int(np.ceil(y1)), max(0, int(x0)):int(np.ceil(x1))] = False
+    return m
+
+
+def project(p, cam, target, fov_deg, w, h):
+    """Pixel (x, y) of world point p for a pinhole camera at cam looking at
+    target with z up, vertical field of view fov, image w x h."""
+    f = np.asarray(target, float) - cam
+    f /= np.linalg.norm(f)
+    right = np.cross(f, [0, 0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, f)
+    d = np.asarray(p, float) - cam
+    z = d @ f
+    k = 1 / np.tan(np.radians(fov_deg) / 2)
+    ndc_x = (d @ right) / z * k / (w / h)
+    ndc_y = (d @ up) / z * k
+    return (1 + ndc_x) / 2 * w, (1 - ndc_y) / 2 * h, z
+
+
+def main():
+    if not chromium_binary():
+        check("chromium_present", False, "apt-get install chromium")
+        return 1
+    br = Browser()
+    try:
+        if BENCH:
+            return bench_only(br)
+        run_checks(br)
+    finally:
+        br.close()
+    return 0 if all(results) else 1
+
+
+def clutter_bench(br, seconds):
+    size = os.path.getsize(CLUT_HTML)
+    load_s = br.open(CLUT_HTML)
+    page_ms = br.eval("window.__simcLoadMs")
+    errs = br.errors()
+    nb = br.eval("simcView.data.bodies.length - 1")
+    br.eval("document.getElementById('showContacts').click()")
+    bench = br.eval("simcView.bench(%r)" % seconds, await_promise=True, timeout=60 + seconds)
+    bench.update({"size_mb": size / 1e6, "load_s": load_s, "page_script_ms": page_ms,
+                  "errors": errs, "nbodies": nb})
+    print("%d-body page: %.2f MB, loaded in %.2f s (navigation to ready; the page's own "
+          "scripts done at %.0f ms), %d frames in %.2f s = %.1f frames/s (%s WebGL)"
+          % (nb, size / 1e6, load_s, page_ms, bench["frames"], bench["seconds"], bench["fps"],
+             "software" if bench.get("software_gl") else "hardware"))
+    return bench
+
+
+def bench_only(br):
+    """make bench: the frame rate of the clutter page against FPS_MIN; one
+    JSON line on stdout after the human-readable one."""
+    b = clutter_bench(br, 5)
+    b["target_fps"] = FPS_MIN
+    print(json.dumps(b))
+    return 0
+
+
+def run_checks(br):
+    # ---- the falling sphere ----
+    load_s = br.open(DROP_HTML)
+    errs = br.errors()
+    check("drop_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
+    with h5py.File(DROP_H5, "r") as f:
+        t = f["time"][:]
+        names = [s.decode() for s in f["model/body_names"][:]]
+        ball = names.index("ball")
+        zpos = f["body/position"][:, ball, :]
+        radius = float(f["model/geometry/size"][list(f["model/geometry/body"][:]).index(ball), 0])
+    # scripted slider: set its value and fire the input event a user's drag fires
+    ok, worst = True, 0.0
+    for ts in (0.1, 0.25, 0.4, 0.05):
+        got = br.eval("(function(){var s=document.getElementById('slider'); s.value=%r;"
+                      "s.dispatchEvent(new Event('input')); return [simcView.getTime(),"
+                      "document.getElementById('time').textContent, +s.value];})()" % ts)
+        br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+        label = br.eval("document.getElementById('time').textContent")
+        worst = max(worst, abs(got[0] - ts))
+        ok &= abs(got[0] - ts) < 1e-9 and label == "t = %.4f s" % ts
+    check("slider_moves_to_given_times", ok, "max |t - target| %.2g s" % worst)
+    # frame stepping: one click goes to the next recorded time
+    tt = br.eval("Array.prototype.slice.call(simcView.times, 0, 4)")
+    br.eval("simcView.setTime(%r)" % tt[1])
+    after = br.eval("document.getElementById('stepFwd').click(); simcView.getTime()")
+    back = br.eval("document.getElementById('stepBack').click();"
+                   "document.getElementById('stepBack').click(); simcView.getTime()")
+    check("frame_stepping", abs(after - tt[2]) < 1e-6 and abs(back - tt[0]) < 1e-6,
+          "next %.6f want %.6f, back twice %.6f want %.6f" % (after, tt[2], back, tt[0]))
+    # play advances time at the chosen speed
+    br.eval("simcView.setTime(0); document.getElementById('play').click()")
+    time.sleep(0.5)
+    played = br.eval("var t=simcView.getTime(); simcView.pause(); t")
+    check("play_advances_time", 0.1 < played < 0.5 + 1e-9, "%.3f s of simulated time in 0.5 s" % played)
+
+    # screenshots at two times, camera and colour set by script
+    cam, target, fov = np.array([0.0, -3.0, 0.3]), [0.0, 0.0, 0.3], 40.0
+    br.eval("simcView.setCamera(%s, %s, %r); simcView.setBodyColor('ball', 0xff0000, true)"
+            % (list(cam), target, fov))
+    cw, ch = br.eval("simcView.canvasSize()")
+    panels = br.eval("['info','side','bar','errors'].map(function(id){var r="
+                     "document.getElementById(id).getBoundingClientRect();"
+                     "return [r.left, r.top, r.right, r.bottom];})")
+    shots = {}
+    for ts in (0.0, 0.25):
+        br.eval("simcView.setTime(%r)" % ts)
+        img = br.screenshot()
+        Image.fromarray(img).save(os.path.join(TMP, "drop_t%.2f.png" % ts))
+        m = red_mask(img, panels)
+        ys, xs = np.nonzero(m)
+        # the file's position at ts (a recorded row here, interpolated otherwise)
+        p = np.array([np.interp(ts, t, zpos[:, k]) for k in range(3)])
+        ex, ey, depth = project(p, cam, target, fov, cw, ch)
+        rpx = radius / depth / np.tan(np.radians(fov) / 2) * ch / 2
+        shots[ts] = (xs.mean() + 0.5 if len(xs) else np.nan, ys.mean() + 0.5 if len(ys) else np.nan,
+                     len(xs), ex, ey, rpx)
+    tol = 0.004 * ch
+    (x0, y0, n0, ex0, ey0, r0), (x1, y1, n1, ex1, ey1, r1) = shots[0.0], shots[0.25]
+    check("sphere_centre_where_file_says", all(abs(a - b) <= tol for a, b in
+                                               ((x0, ex0), (y0, ey0), (x1, ex1), (y1, ey1))),
+          "t=0: (%.1f, %.1f) px vs projected (%.1f, %.1f); t=0.25: (%.1f, %.1f) vs (%.1f, %.1f);"
+          " tolerance %.1f px" % (x0, y0, ex0, ey0, x1, y1, ex1, ey1, tol))
+    frac, want = (y1 - y0) / ch, (ey1 - ey0) / ch
+    check("sphere_moves_down_expected_fraction", abs(frac - want) <= 0.004 and want > 0.1,
+          "moved %.4f of the image height, expected %.4f (tolerance 0.004)" % (frac, want))
+    ok_area = all(abs(n / (np.pi * r * r) - 1) < 0.10 for n, r in ((n0, r0), (n1, r1)))
+    check("sphere_area_matches_projection", ok_area,
+          "%d and %d px vs discs of %.0f and %.0f px" % (n0, n1, np.pi * r0 * r0, np.pi * r1 * r1))
+    # hide the body with its checkbox (the bodies list): nothing of it is drawn
+    br.eval("document.querySelector('#side details').open = true;"
+            "document.getElementById('body-ball').click()")
+    br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+    n_hidden = int(red_mask(br.screenshot(), panels).sum())
+    br.eval("document.getElementById('body-ball').click()")
+    br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+    n_shown = int(red_mask(br.screenshot(), panels).sum())
+    check("hidden_body_renders_nothing", n_hidden == 0 and n_shown > 100,
+          "%d red px hidden, %d shown again" % (n_hidden, n_shown))
+    errs = br.errors()
+    check("drop_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
+
+    # ---- overlay page: loads, carries the second run ----
+    br.open(OVL_HTML)
+    errs = br.errors()
+    info = br.eval("[!!simcView.data.overlay, simcView.data.overlay && "
+                   "simcView.data.overlay.meta.solver, document.getElementById('overlayinfo').textContent]")
+    check("overlay_page_loads", not errs and info[0] and info[1] == "lcp",
+          "; ".join(errs)[:300] or info[2])
+
+    # ---- clutter: loads, plays (frame rate printed; the target is make bench's) ----
+    b = clutter_bench(br, 3)
+    check("clutter_page_loads_without_errors", not b["errors"] and b["nbodies"] == 216,
+          "; ".join(b["errors"])[:300] or "%d bodies" % b["nbodies"])
+    check("clutter_plays", b["frames"] >= 3 and b["sim_time_played"] != 0,
+          "%.1f frames/s measured by the page" % b["fps"])
+    img = br.screenshot()
+    Image.fromarray(img).save(os.path.join(TMP, "clutter.png"))
+    errs = br.errors()
+    check("clutter_no_errors_while_playing", not errs, "; ".join(errs)[:300])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
