@@ -532,7 +532,7 @@ static void test_seed_cart_wall(void) {
 
       double A[1] = {m}, vstar[1] = {vn}, J[3] = {0, 0, 1}, R[3] = {1, 1, 1e-12};
       double vhat[3] = {0, 0, -qn / h}, mu[1] = {0}, phi0[1] = {qn};
-      sc_problem p = {1, 1, A, vstar, J, R, vhat, mu, phi0, h, NULL};
+      sc_problem p = {1, 1, A, vstar, J, R, vhat, mu, phi0, h, NULL, SC_MODEL_SAP, NULL};
       double v[1], g[3];
       sc_solver_stats st;
       ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, g, &st) == SC_SOLVE_OK);
@@ -577,7 +577,7 @@ static void test_seed_brick_friction(void) {
         double A[4] = {m, 0, 0, m}, vstar[2] = {vf, -g * h};
         double J[6] = {1, 0, 0, 0, 0, 1}; /* rows t1 = x, t2 = 0, n = z */
         double R[3] = {1, 1, 1e-12}, vhat[3] = {0, 0, 0}, muv[1] = {mu}, phi0[1] = {0};
-        sc_problem p = {2, 1, A, vstar, J, R, vhat, muv, phi0, h, NULL};
+        sc_problem p = {2, 1, A, vstar, J, R, vhat, muv, phi0, h, NULL, SC_MODEL_SAP, NULL};
         double vv[2], gg[3];
         sc_solver_stats st;
         ENSURE(sc_lcp_solve(&p, d, 0, cw, vv, gg, &st) == SC_SOLVE_OK);
@@ -629,7 +629,7 @@ static void box_setup(box_problem* b, double m, double mu, double h, double g, d
     b->mu[k] = mu;
     b->phi0[k] = 0.0;
   }
-  sc_problem p = {6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h, NULL};
+  sc_problem p = {6, 4, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, h, NULL, SC_MODEL_SAP, NULL};
   b->p = p;
 }
 
@@ -799,7 +799,7 @@ static void test_contact_frictionless_vs_active_set(void) {
       mu[i] = 0.0;
       phi0[i] = 0.0;
     }
-    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL, SC_MODEL_SAP, NULL};
     double v[6], gam[15];
     sc_solver_stats st;
     ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, gam, &st) == SC_SOLVE_OK);

@@ -289,7 +289,7 @@ static void make_random(rproblem* r, const double* v) {
       r->vhat[3 * c + k] = vc + r->R[3 * c + k] * y[k];
     }
   }
-  sc_problem p = {5, 3, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 0.01, NULL};
+  sc_problem p = {5, 3, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 0.01, NULL, SC_MODEL_SAP, NULL};
   r->p = p;
 }
 
@@ -410,7 +410,7 @@ static void test_frictionless_qp_cross_check(void) {
       R[3 * c + 2] = pow(10.0, urange(-4, -1));
       vhat[3 * c + 2] = urand();
     }
-    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+    sc_problem p = {nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL, SC_MODEL_SAP, NULL};
     double v[4] = {0}, g[9];
     sc_solver_stats st;
     ENSURE(sc_sap_solve(&p, &prm, w, v, g, &st) == SC_SOLVE_OK);
@@ -509,7 +509,7 @@ static sc_solve_status pizza_step(pizza* z, sc_sap_work* w, const sc_sap_params*
   sc_sap_delassus_diag(4, 3, z->A, z->J, w, z->wd);
   sc_sap_regularize(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, z->beta, z->Rg,
                     z->vhat);
-  sc_problem p = {4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus, z->phi0, PZ_DT, NULL};
+  sc_problem p = {4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus, z->phi0, PZ_DT, NULL, SC_MODEL_SAP, NULL};
   z->p = p;
   if (z->stress_guess)
     for (int i = 0; i < 4; i++) z->v[i] = i + 1.0;
@@ -708,7 +708,7 @@ static void test_edge_cases(void) {
   sc_sap_params_default(&prm);
   double A[4] = {2, 0, 0, 3}, vstar[2] = {1, -2}, v[2] = {5, 5}, J[6] = {1, 0, 0, 0, 1, 1};
   double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0}, mu[1] = {0.5}, phi0[1] = {0};
-  sc_problem p = {2, 0, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL};
+  sc_problem p = {2, 0, A, vstar, J, R, vhat, mu, phi0, 0.01, NULL, SC_MODEL_SAP, NULL};
   sc_solver_stats st;
   ENSURE(sc_sap_solve(&p, &prm, w, v, NULL, &st) == SC_SOLVE_OK);
   ENSURE(v[0] == 1 && v[1] == -2 && st.iterations == 0);

@@ -51,7 +51,7 @@ static void make_problem(rprob* r, double sigma) {
     r->vhat[3 * c + 2] = 0.5 * urand();
     r->phi0[c] = 0.0;
   }
-  sc_problem p = {NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3, NULL};
+  sc_problem p = {NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3, NULL, SC_MODEL_SAP, NULL};
   r->p = p;
 }
 

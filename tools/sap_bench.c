@@ -140,7 +140,8 @@ static void build(scene* s, int B, sc_sap_work* w) {
   }
   sc_sap_delassus_diag(s->nv, nc, s->A, s->J, w, s->w);
   sc_sap_regularize(nc, s->k, s->taud, s->w, s->phi0, NULL, dt, 1.0, 1e-3, 1.0, s->R, s->vhat);
-  s->p = (sc_problem){s->nv, nc, s->A, s->vstar, s->J, s->R, s->vhat, s->mu, s->phi0, dt, NULL};
+  s->p = (sc_problem){s->nv, nc, s->A, s->vstar, s->J, s->R, s->vhat, s->mu, s->phi0, dt, NULL,
+                    SC_MODEL_SAP, NULL};
 }
 
 static void scene_free(scene* s) {

@@ -22,6 +22,14 @@ typedef struct sc_problem_structure {
   const int* jcol;      /* (jptr[nc]) */
 } sc_problem_structure;
 
+/* Contact model of a Newton solve (ref/hunt-crossley-convex.md); the LCP
+ * ignores it. */
+typedef enum sc_contact_model {
+  SC_MODEL_SAP = 0,     /* Kelvin-Voigt compliance, R and vhat (convex-contact.md) */
+  SC_MODEL_SIMILAR = 1, /* Hunt-Crossley, friction from n(vn - mu |vt|) */
+  SC_MODEL_LAGGED = 2   /* Hunt-Crossley, friction bounded by the step-start impulse */
+} sc_contact_model;
+
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
   int nc;              /* contacts */
@@ -34,6 +42,10 @@ typedef struct sc_problem {
   const double* phi0;  /* (nc) signed gaps at the step start, m (negative = overlap) */
   double dt;           /* time step, s */
   const sc_problem_structure* structure; /* optional (NULL: detect) */
+  /* optional, appended so that older initializers mean SAP: */
+  sc_contact_model model; /* SC_MODEL_SAP (0) unless hc is set */
+  const double* hc;       /* (5nc) Hunt-Crossley parameters per contact, layout
+                             SC_HC_* of solver_sap/sap_model.h; NULL: SAP */
 } sc_problem;
 
 typedef enum sc_solve_status {

@@ -28,6 +28,7 @@
 #include "linalg/linalg.h"
 #include "solver_lcp/lcp.h"
 #include "solver_sap/sap.h"
+#include "solver_sap/sap_model.h"
 
 /* solver workspaces, created once by sc_sim_prepare */
 typedef struct step_work {
@@ -47,6 +48,9 @@ typedef struct step_work {
   int nprev, hash_size;
   int *prev_geom, *head, *next;
   double *prev_pos, *prev_imp;
+  /* contact.model similar / lagged: per-contact Hunt-Crossley parameters
+   * (SC_HC_NPAR per contact) and pair dissipations (s/m) */
+  double *hc, *hcd;
 } step_work;
 
 static void step_work_free(void* p) {
@@ -58,6 +62,7 @@ static void step_work_free(void* p) {
   sc_free(w->trace_block);
   sc_free(w->prev_geom);
   sc_free(w->prev_pos);
+  sc_free(w->hc);
   sc_free(w);
 }
 
@@ -351,6 +356,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
     w->prev_geom = sc_malloc(sizeof(int) * (2 * ncap + ncap + (size_t)w->hash_size));
     w->prev_pos = sc_malloc(sizeof(double) * 6 * ncap);
+    w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
+    if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
     if (w->prev_geom && w->prev_pos) {
       w->next = w->prev_geom + 2 * ncap;
       w->head = w->next + ncap;
@@ -387,7 +394,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->structure.tree_dofs = m->clique_dofs;
     w->structure.jptr = d->jptr;
     w->structure.jcol = d->jcol;
-    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos ||
+    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->hc ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
@@ -544,7 +551,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   } else {
     step_work* w = d->solver_work;
     sc_problem p = {nv, nc, d->A, d->vstar, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
-                    &w->structure};
+                    &w->structure, SC_MODEL_SAP, NULL};
     st = sc_sap_delassus_problem(&p, w->sap, d->wdiag);
     if (st != SC_OK)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -556,6 +563,22 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
     sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
+    if (o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON) {
+      /* Hunt-Crossley models (sap_model.c); the stiction tolerance is SAP's
+       * creep estimate sigma dt g, so that both models creep alike */
+      const double* g = o->gravity;
+      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+      if (!(gn > 0)) gn = 9.81;
+      for (int i = 0; i < nc; i++) {
+        const int a = d->contact[i].geom[0], b = d->contact[i].geom[1];
+        w->hcd[i] = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_hc_dissipation[a],
+                                               m->geom_stiffness[b], m->geom_hc_dissipation[b]);
+      }
+      sc_sap_hc_params(nc, d->ck, w->hcd, d->wdiag, d->phi0, d->vn0, d->mu, dt, theta, o->sigma,
+                       o->beta, o->sigma * dt * gn, w->hc);
+      p.model = o->contact_model;
+      p.hc = w->hc;
+    }
     sc_solve_status ss;
     if (o->solver == SC_SOLVER_LCP && nc > w->lcp_capacity) {
       d->contact_stats.status = SC_SOLVE_CAPACITY;

@@ -97,6 +97,7 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(geom_stiffness, m->ngeom);
   ALLOC(geom_dissipation, m->ngeom);
   ALLOC(geom_friction, m->ngeom);
+  ALLOC(geom_hc_dissipation, m->ngeom);
   ALLOC(geom_rbound, m->ngeom);
   ALLOC(jspring_jnt, m->njspring);
   ALLOC(jspring_local, m->njspring);
@@ -131,7 +132,7 @@ void sc_model_free(sc_model* m) {
                     m->qvel0, m->dof_jnt, m->dof_tree, m->clique_dofadr, m->clique_dofnum,
                     m->clique_dofs, m->clique_blkadr, m->geom_type, m->geom_body,
                     m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
-                    m->geom_dissipation, m->geom_friction, m->geom_rbound, m->jspring_dof,
+                    m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
                     m->lspring_rest, m->name, m->scene_path, m->scene_yaml};
