@@ -93,7 +93,8 @@ static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, i
   for (int i = 0; i < nv; i++) P->vstar[i] = 0.3 * urand();
   ENSURE(sc_sap_delassus_diag_path(nv, nc, P->A, P->J, SC_SAP_HESSIAN_DENSE, ws, P->w) == SC_OK);
   sc_sap_regularize(nc, P->k, P->taud, P->w, P->phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P->R, P->vhat);
-  P->p = (sc_problem){nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01, NULL};
+  P->p = (sc_problem){nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01, NULL,
+                      SC_MODEL_SAP, NULL};
   free(dof);
 }
 
