@@ -41,6 +41,7 @@ void sc_options_default(sc_options* o) {
   o->beta = 1.0;
   o->slip_curvature = 0.1;
   o->margin = 1e-3;
+  o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->output_every = 1;
   o->output_contacts = 1;
