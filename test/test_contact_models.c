@@ -306,8 +306,35 @@ static void test_rolling_cylinder_lagged(void) {
   ENSURE(C.max_dx < 1e-3);
 }
 
+/* the scene keys: contact.model and dissipation (defaults, per geometry) */
+static void test_scene_keys(void) {
+  sc_model* m = NULL;
+  sc_error err;
+  ENSURE(sc_scene_load("scenes/sphere_slide.yaml", NULL, 0, &m, &err) == SC_OK);
+  if (m) {
+    ENSURE(m->opt.contact_model == SC_MODEL_LAGGED);
+    for (int g = 0; g < m->ngeom; g++) ENSURE(m->geom_hc_dissipation[g] == SC_DEFAULT_HC_DISSIPATION);
+  }
+  sc_model_free(m);
+  const char* sets[] = {"contact.model=similar", "contact.defaults.dissipation=7",
+                        "static.0.dissipation=3"};
+  m = NULL;
+  ENSURE(sc_scene_load("scenes/sphere_slide.yaml", sets, 3, &m, &err) == SC_OK);
+  if (m) {
+    ENSURE(m->opt.contact_model == SC_MODEL_SIMILAR);
+    int seven = 0, three = 0;
+    for (int g = 0; g < m->ngeom; g++) {
+      seven += m->geom_hc_dissipation[g] == 7.0;
+      three += m->geom_hc_dissipation[g] == 3.0;
+    }
+    ENSURE(seven == 1 && three == 1);
+  }
+  sc_model_free(m);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
+  RUN(test_scene_keys);
   RUN(test_sphere_slide_to_roll);
   RUN(test_box_slide_flat);
   RUN(test_box_incline_slide);

@@ -3,8 +3,8 @@
 
 The contact models side by side: sap, similar, lagged (simc --solver newton
 --set contact.model=M) and lcp (--solver lcp).  Writes DIR/models.csv
-(one row per run), DIR/lift.png, DIR/threshold.png and DIR/models.md (the
-results page; the commands are listed in it).  Four experiments:
+(one row per run), DIR/lift.png, DIR/threshold.png and DIR.md next to DIR
+(the results page, e.g. results/models.md; the commands are listed in it).  Four experiments:
 
   lift     scenes/sphere_slide.yaml (solid sphere, r = 0.1 m, rigid ground,
            midpoint, dt = 1 ms) launched at v0 in {1, 3, 5} m/s with
@@ -206,7 +206,8 @@ def main(argv=None):
     plt.close(fig)
 
     # page
-    rel = os.path.relpath(a.out, os.path.join(ROOT, "results"))
+    page = os.path.abspath(a.out).rstrip("/") + ".md"
+    rel = os.path.basename(os.path.abspath(a.out).rstrip("/"))
     L = ["# Contact models: sap, similar, lagged and lcp", "",
          "Made by `/usr/bin/python3 tools/models_results.py --out %s` (the simc command lines "
          "are in the tool's docstring and below); raw numbers in [models.csv](%s/models.csv). "
@@ -260,7 +261,7 @@ def main(argv=None):
                                                           x["ms_per_step"], x["failures"]))
         else:
             L.append("| %s | %s | failed | | | |" % (name, m))
-    with open(os.path.join(a.out, "models.md"), "w") as f:
+    with open(page, "w") as f:
         f.write("\n".join(L) + "\n")
     return 0
 
