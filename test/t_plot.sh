@@ -85,6 +85,38 @@ fi
 n_png=$(for f in q energy penetration slip iterations; do png_ok "$tmp/cmp/$f.png" 5000 && echo ok; done | grep -c ok)
 if [ "$n_png" = 5 ]; then echo "PASS compare_report_pngs"; else echo "FAIL compare_report_pngs ($n_png of 5)"; fi
 
+# all four contact models: one row each, each run recorded with its model
+"$PY" tools/compare_report.py scenes/box_incline_slip.yaml --out "$tmp/cmp4" --duration 0.05 \
+  --runs sap,similar,lagged,lcp --quiet 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && "$PY" - "$tmp/cmp4" <<'PY'
+import json, os, sys
+import h5py
+d = sys.argv[1]
+rows = json.load(open(os.path.join(d, "summary.json")))
+ok = [r["solver"] for r in rows] == ["sap", "similar", "lagged", "lcp"]
+for r in rows:
+    with h5py.File(os.path.join(d, r["solver"] + ".h5"), "r") as f:
+        m, s = f.attrs["contact_model"], f.attrs["solver"]
+        m = m.decode() if isinstance(m, bytes) else m
+        s = s.decode() if isinstance(s, bytes) else s
+        ok = ok and (s == "lcp" if r["solver"] == "lcp" else m == r["solver"] and s == "newton")
+sys.exit(0 if ok else 1)
+PY
+then
+  echo "PASS compare_report_four_models"
+else
+  echo "FAIL compare_report_four_models (exit $rc)"; cat "$tmp/err"
+fi
+"$PY" tools/compare_report.py scenes/box_incline_slip.yaml --out "$tmp/cmpx" --runs sap,bogus \
+  >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "^compare_report.py: --runs: expected two or more distinct names among newton, sap, similar, lagged, lcp (got 'sap,bogus')$" "$tmp/err" && [ ! -e "$tmp/cmpx" ]; then
+  echo "PASS compare_report_bad_runs"
+else
+  echo "FAIL compare_report_bad_runs (exit $rc)"; cat "$tmp/err"
+fi
+
 # the JSON against h5py directly; slip against the analytic sliding speed
 # v(t) = v0 + g (sin a - mu cos a) t (box starts at rest; a = 0.3, mu = 0.1)
 if "$PY" - "$tmp/json" "$tmp/cmp" <<'PY'

@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """compare_report.py SCENE.yaml --out DIR [--duration T] [--set K=V]... [--q NAME]
-                     [--simc PATH] [--discard-h5] [--quiet]
+                     [--runs LIST] [--simc PATH] [--discard-h5] [--quiet]
 
-Runs SCENE with both contact solvers (simc --solver newton, then --solver lcp),
-writes DIR/newton.h5, DIR/lcp.h5, DIR/report.md (a table with one row per
-solver and PNG overlays: a chosen coordinate, energy, penetration, slip,
-solver iterations) and DIR/summary.json, and prints the table rows as JSON on
-stdout (one object per solver, for aggregation).
+Runs SCENE once per entry of --runs (default newton,lcp): newton is the SAP
+model (--solver newton --set contact.model=sap), sap, similar and lagged are
+--solver newton with that contact.model, lcp is --solver lcp; --runs
+sap,similar,lagged,lcp compares all four.  Writes DIR/<run>.h5, DIR/report.md
+(a table with one row per run and PNG overlays: a chosen coordinate, energy,
+penetration, slip, solver iterations) and DIR/summary.json, and prints the
+table rows as JSON on stdout (one object per run, its name in "solver", for
+aggregation).
 
 Table columns, per solver:
   max |dq|      largest difference of any coordinate to the other solver's run
@@ -42,8 +45,15 @@ try:
 except ImportError:
     plt = None
 
-SOLVERS = ("newton", "lcp")
-STYLE = {"newton": dict(color="C0", ls="-"), "lcp": dict(color="C3", ls="--")}
+SOLVERS = ("newton", "lcp")  # the default --runs
+RUN_ARGS = {"newton": ["--solver", "newton", "--set", "contact.model=sap"],
+            "sap": ["--solver", "newton", "--set", "contact.model=sap"],
+            "similar": ["--solver", "newton", "--set", "contact.model=similar"],
+            "lagged": ["--solver", "newton", "--set", "contact.model=lagged"],
+            "lcp": ["--solver", "lcp"]}
+STYLE = {"newton": dict(color="C0", ls="-"), "sap": dict(color="C0", ls="-"),
+         "similar": dict(color="C2", ls="-."), "lagged": dict(color="C1", ls=":"),
+         "lcp": dict(color="C3", ls="--")}
 COLUMNS = [  # key, header, format
     ("max_dq", "max \\|Δq\\| to other", "%.3g"),
     ("max_penetration_m", "max penetration (m)", "%.3g"),
@@ -64,7 +74,7 @@ def default_simc():
 
 
 def run_simc(simc, scene, out, solver, duration, sets):
-    cmd = [simc, scene, "-o", out, "--solver", solver, "--quiet"]
+    cmd = [simc, scene, "-o", out] + RUN_ARGS[solver] + ["--quiet"]
     if duration is not None:
         cmd += ["--duration", str(duration)]
     for s in sets:
@@ -87,7 +97,7 @@ def q_difference(a, b):
     return float(d[:, j].max()), a.q_names[j]
 
 
-def metrics(run, other):
+def metrics(run, other, label=None):
     slips = run.active_slips()
     its = run.iterations[1:] if len(run.iterations) > 1 else run.iterations
     wall = run.wall_time[1:] if len(run.wall_time) > 1 else run.wall_time
@@ -95,7 +105,7 @@ def metrics(run, other):
     bal = run.energy_balance()
     return {
         "scene": run.attrs.get("scene_name", ""),
-        "solver": run.solver,
+        "solver": label or run.solver,
         "status": run.attrs.get("status", ""),
         "duration_s": float(run.t[-1]) if len(run.t) else 0.0,
         "time_step_s": float(run.attrs.get("time_step", float("nan"))),
@@ -134,7 +144,7 @@ def table(rows, with_scene=False):
 def pick_q(runs, name):
     """--q, else the non-quaternion coordinate on which the solvers differ most
     (ties, e.g. identical runs: the one that moves most)."""
-    a, b = runs["newton"], runs["lcp"]
+    a, b = list(runs.values())[:2]
     if name:
         a.q_index(name)
         return name
@@ -163,24 +173,26 @@ def figure(path, title, ylabel, series, logy=False):
 
 
 def figures(runs, out, qname):
-    scene = runs["newton"].attrs.get("scene_name", "")
+    first = list(runs.values())[0]
+    scene = first.attrs.get("scene_name", "")
+    labels = list(runs)
     made = []
 
     def add(name, title, ylabel, fn, logy=False, suffix=""):
-        series = [("%s%s" % (s, suffix), runs[s].t, fn(runs[s]), STYLE[s]) for s in SOLVERS]
+        series = [("%s%s" % (s, suffix), runs[s].t, fn(runs[s]), STYLE[s]) for s in labels]
         figure(os.path.join(out, name), "%s: %s" % (scene, title), ylabel, series, logy)
         made.append((name, title))
 
-    i = runs["newton"].q_index(qname)
+    i = first.q_index(qname)
     add("q.png", "coordinate %s" % qname, "%s (%s)" % (qname, simc_h5.q_unit(qname)),
         lambda r: r.q[:, i])
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    for s in SOLVERS:
+    for s in labels:
         r = runs[s]
         ax.plot(r.t, r.energy["total"], lw=1.1, label="%s: total" % s, **STYLE[s])
         ax.plot(r.t, r.energy["total"] + r.energy["dissipated"], lw=1.1,
-                label="%s: total + dissipated" % s, alpha=0.6,
-                color="C2" if s == "newton" else "C1", ls=STYLE[s]["ls"])
+                label="%s: total + dissipated" % s, alpha=0.6, color=STYLE[s]["color"],
+                ls=STYLE[s]["ls"])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("energy (J)")
     ax.set_title("%s: energy" % scene, fontsize=10)
@@ -208,6 +220,8 @@ def main(argv=None):
     ap.add_argument("--set", action="append", default=[], metavar="K=V")
     ap.add_argument("--q", help="coordinate for the trajectory overlay (default: the "
                     "non-quaternion coordinate that moves most)")
+    ap.add_argument("--runs", default=",".join(SOLVERS),
+                    help="comma-separated runs among %s (default newton,lcp)" % ",".join(RUN_ARGS))
     ap.add_argument("--simc", default=default_simc())
     ap.add_argument("--discard-h5", action="store_true", help="delete the two .h5 files")
     ap.add_argument("--quiet", action="store_true", help="no JSON on stdout")
@@ -216,9 +230,15 @@ def main(argv=None):
         print("compare_report.py: needs h5py, numpy and matplotlib: " + simc_h5.APT_LINE,
               file=sys.stderr)
         return 2
+    labels = [x for x in a.runs.split(",") if x]
+    bad = [x for x in labels if x not in RUN_ARGS]
+    if bad or len(labels) < 2 or len(set(labels)) != len(labels):
+        print("compare_report.py: --runs: expected two or more distinct names among %s (got '%s')"
+              % (", ".join(RUN_ARGS), a.runs), file=sys.stderr)
+        return 1
     os.makedirs(a.out, exist_ok=True)
     runs, cmds, notes = {}, {}, []
-    for s in SOLVERS:
+    for s in labels:
         h5 = os.path.join(a.out, s + ".h5")
         cmd, rc, err = run_simc(a.simc, a.scene, h5, s, a.duration, a.set)
         cmds[s] = cmd
@@ -228,25 +248,28 @@ def main(argv=None):
                 print("compare_report.py: %s" % notes[-1], file=sys.stderr)
                 return 1
         runs[s] = simc_h5.Run(h5)
-    rows = [metrics(runs["newton"], runs["lcp"]), metrics(runs["lcp"], runs["newton"])]
+    # max |dq| of each run to the next one (the last to the first)
+    rows = [metrics(runs[s], runs[labels[(j + 1) % len(labels)]], s) for j, s in enumerate(labels)]
     qname = pick_q(runs, a.q)
     made = figures(runs, a.out, qname)
     scene = rows[0]["scene"]
     show = lambda c: " ".join(("'%s'" % x) if (" " in x or "[" in x) else x for x in c)  # noqa
     with open(os.path.join(a.out, "report.md"), "w") as f:
-        f.write("# newton (SAP) vs lcp (Lemke): %s\n\n" % scene)
+        names = {"newton": "newton (SAP)", "lcp": "lcp (Lemke)"}
+        f.write("# %s: %s\n\n" % (" vs ".join(names.get(s, s) for s in labels), scene))
         f.write("Scene `%s`, %.4g s at dt = %.3g s, scheme %s.\n\n"
                 % (a.scene, rows[0]["duration_s"], rows[0]["time_step_s"],
-                   runs["newton"].attrs.get("scheme", "?")))
+                   runs[labels[0]].attrs.get("scheme", "?")))
         f.write("Commands:\n\n")
-        for s in SOLVERS:
+        for s in labels:
             f.write("    %s\n" % show(cmds[s]))
         f.write("\n" + table(rows) + "\n\n")
-        f.write("max |Δq| is reached on coordinate `%s`. Initial energy E0 = %.4g J. "
+        f.write("max |Δq| is to the next row's run (the last row's to the first), reached "
+                "for the first row on coordinate `%s`. Initial energy E0 = %.4g J. "
                 "Slip counts the contacts with a normal impulse; ms/step is the mean of "
-                "/solver/wall_time. Status: newton %s, lcp %s.\n\n"
-                % (rows[0]["max_dq_coordinate"], rows[0]["E0_J"], rows[0]["status"],
-                   rows[1]["status"]))
+                "/solver/wall_time. Status: %s.\n\n"
+                % (rows[0]["max_dq_coordinate"], rows[0]["E0_J"],
+                   ", ".join("%s %s" % (r["solver"], r["status"]) for r in rows)))
         for n in notes:
             f.write("Note: %s\n\n" % n)
         for name, title in made:
@@ -254,7 +277,7 @@ def main(argv=None):
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(rows, f, indent=1)
     if a.discard_h5:
-        for s in SOLVERS:
+        for s in labels:
             os.remove(os.path.join(a.out, s + ".h5"))
     if not a.quiet:
         print(json.dumps(rows))

@@ -37,6 +37,15 @@ printf '%s\n' $scenes | xargs -P "$JOBS" -I{} sh -c \
   "$PY tools/compare_report.py scenes/{}.yaml --out results/comparison/{} --discard-h5 --quiet"
 "$PY" tools/results.py comparison --out results/comparison
 
+# g. the contact models sap, similar, lagged and lcp side by side
+echo "results: models" >&2
+rm -rf results/models results/models.md
+"$PY" tools/models_results.py --out results/models
+for s in sphere_slide box_slide; do
+  "$PY" tools/compare_report.py scenes/$s.yaml --out results/models/$s --runs sap,similar,lagged,lcp \
+    --discard-h5 --quiet
+done
+
 {
   echo "# simc results"
   echo
@@ -64,6 +73,18 @@ printf '%s\n' $scenes | xargs -P "$JOBS" -I{} sh -c \
     echo "    /usr/bin/python3 tools/compare_report.py scenes/$s.yaml --out results/comparison/$s --discard-h5"
   done
   echo "    /usr/bin/python3 tools/results.py comparison --out results/comparison"
+  echo
+  echo "## g. contact models: sap, similar, lagged and lcp"
+  echo
+  echo "See [models.md](models.md): lift of a sliding sphere against speed and μ,"
+  echo "slide-to-roll time, the incline threshold and the cost on clutter per model, and"
+  echo "four-way reports of [sphere_slide](models/sphere_slide/report.md) and"
+  echo "[box_slide](models/box_slide/report.md).  Made by:"
+  echo
+  echo "    /usr/bin/python3 tools/models_results.py --out results/models"
+  for s in sphere_slide box_slide; do
+    echo "    /usr/bin/python3 tools/compare_report.py scenes/$s.yaml --out results/models/$s --runs sap,similar,lagged,lcp --discard-h5"
+  done
 } >results/README.md
 runtime=$(( $(date +%s) - start ))
 sed -i "s/took RUNTIME s/took $runtime s/" results/README.md

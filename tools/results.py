@@ -65,6 +65,9 @@ class Runner:
         self.n += 1
         out = os.path.join(self.tmp, "run%04d.h5" % self.n)
         cmd = [SIMC, scene, "-o", out, "--quiet"] + list(args)
+        if "lcp" not in args and not any(str(x).startswith("contact.model=") for x in args):
+            # these pages study the SAP model ("newton"); the default model is lagged
+            cmd += ["--set", "contact.model=sap"]
         t0 = time.time()
         try:
             p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

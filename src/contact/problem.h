@@ -21,6 +21,15 @@
  * columns jcol[jptr[i] .. jptr[i+1]) (each listed once, any order), and
  * J[3 q .. 3 q + 2] are rows (t1, t2, n) of contact i in column jcol[q].
  * Memory is linear in nv + nnz(J) + sum n_t^2: no nv x nv or 3nc x nv array. */
+
+/* Contact model of a Newton solve (ref/hunt-crossley-convex.md); the LCP
+ * ignores it. */
+typedef enum sc_contact_model {
+  SC_MODEL_SAP = 0,     /* Kelvin-Voigt compliance, R and vhat (convex-contact.md) */
+  SC_MODEL_SIMILAR = 1, /* Hunt-Crossley, friction from n(vn - mu |vt|) */
+  SC_MODEL_LAGGED = 2   /* Hunt-Crossley, friction bounded by the step-start impulse */
+} sc_contact_model;
+
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
   int nc;              /* contacts */
@@ -37,6 +46,10 @@ typedef struct sc_problem {
   const double* mu;    /* (nc) friction coefficients */
   const double* phi0;  /* (nc) signed gaps at the step start, m (negative = overlap) */
   double dt;           /* time step, s */
+  /* optional, appended so that older initializers mean SAP: */
+  sc_contact_model model; /* SC_MODEL_SAP (0) unless hc is set */
+  const double* hc;       /* (5nc) Hunt-Crossley parameters per contact, layout
+                             SC_HC_* of solver_sap/sap_model.h; NULL: SAP */
 } sc_problem;
 
 /* The block form of a problem written densely by hand (tests, tools): owns

@@ -28,6 +28,7 @@
 #include "linalg/linalg.h"
 #include "solver_lcp/lcp.h"
 #include "solver_sap/sap.h"
+#include "solver_sap/sap_model.h"
 
 #define SMALL_NV 64  /* dofs of an island solved in the dense workspace */
 #define SMALL_NC 256 /* contacts of such an island */
@@ -59,7 +60,10 @@ typedef struct step_work {
   int *matched, *uf, *island_of, *cptr, *clist, *tptr, *tlist, *loc, *cisl;
   int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
   double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
-      *sub_phi0, *sub_gamma;
+      *sub_phi0, *sub_gamma, *sub_hc;
+  /* contact.model similar / lagged: per-contact Hunt-Crossley parameters
+   * (SC_HC_NPAR per contact) and pair dissipations (s/m) */
+  double *hc, *hcd;
 } step_work;
 
 static void step_work_free(void* p) {
@@ -74,6 +78,7 @@ static void step_work_free(void* p) {
   sc_sap_work_free(w->sap_small);
   sc_free(w->iblock);
   sc_free(w->dblock);
+  sc_free(w->hc);
   sc_free(w);
 }
 
@@ -353,6 +358,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
     w->prev_geom = sc_malloc(sizeof(int) * (2 * ncap + ncap + (size_t)w->hash_size));
     w->prev_pos = sc_malloc(sizeof(double) * 6 * ncap);
+    w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
+    if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
     if (w->prev_geom && w->prev_pos) {
       w->next = w->prev_geom + 2 * ncap;
       w->head = w->next + ncap;
@@ -392,7 +399,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       const size_t ni = ncm + ncl + ncm + (ncl + 1) + ncm + (ncl + 1) + ncl + nv_ + ncl +
                         (ncl + 1) + nv_ + ncm + jc;
       const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
-                        3 * ncm + ncm + ncm + 3 * ncm;
+                        3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm;
       int* ib = w->iblock = sc_malloc(sizeof(int) * ni);
       double* db = w->dblock = sc_malloc(sizeof(double) * nd);
       if (ib && db) {
@@ -418,7 +425,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
         w->sub_vhat = db, db += 3 * ncm;
         w->sub_mu = db, db += ncm;
         w->sub_phi0 = db, db += ncm;
-        w->sub_gamma = db;
+        w->sub_gamma = db, db += 3 * ncm;
+        w->sub_hc = db;
       }
       const int small_nc = d->ncon_max < SMALL_NC ? d->ncon_max : SMALL_NC;
       const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
@@ -426,7 +434,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
                                               cols);
     }
     if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->iblock || !w->dblock ||
-        !w->sap_small ||
+        !w->sap_small || !w->hc ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
@@ -605,7 +613,8 @@ static int find_islands(const sc_model* m, const sc_data* d, step_work* w, int n
  * on exit, d->impulse the impulses.  guess: v* + A^-1 J^T gamma_prev (nv)
  * or NULL. */
 static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w, int nc,
-                                     const double* guess) {
+                                     const double* guess, sc_contact_model model,
+                                     const double* hc) {
   const int nv = m->nv;
   const int nisl = find_islands(m, d, w, nc);
   sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
@@ -652,12 +661,15 @@ static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w
       memcpy(w->sub_vhat + 3 * ncl, d->vhat + 3 * i, 3 * sizeof(double));
       w->sub_mu[ncl] = d->mu[i];
       w->sub_phi0[ncl] = d->phi0[i];
+      if (hc)
+        memcpy(w->sub_hc + SC_HC_NPAR * ncl, hc + SC_HC_NPAR * i, SC_HC_NPAR * sizeof(double));
       any_match |= guess && w->matched[i];
     }
     w->sub_jptr[ncl] = q;
     const sc_problem p = {nvl, ncl, nt, w->sub_tree_ptr, w->sub_tree_dofs, w->sub_A,
                           w->sub_vstar, w->sub_jptr, w->sub_jcol, w->sub_J, w->sub_R,
-                          w->sub_vhat, w->sub_mu, w->sub_phi0, m->opt.dt};
+                          w->sub_vhat, w->sub_mu, w->sub_phi0, m->opt.dt,
+                          model, hc ? w->sub_hc : NULL};
     sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? w->sap_small : w->sap;
     sc_solver_stats st;
     const sc_solve_status ss = sc_sap_solve_from(&p, &w->sap_params, ws, w->sub_v,
@@ -739,7 +751,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   } else {
     step_work* w = d->solver_work;
     sc_problem p = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
-                    d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt};
+                    d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, dt,
+                    SC_MODEL_SAP, NULL};
     st = sc_sap_delassus_problem(&p, w->sap, d->wdiag);
     if (st != SC_OK)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -751,6 +764,22 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
     sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
                       o->beta, d->R, d->vhat);
+    if (o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON) {
+      /* Hunt-Crossley models (sap_model.c); the stiction tolerance is SAP's
+       * creep estimate sigma dt g, so that both models creep alike */
+      const double* g = o->gravity;
+      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+      if (!(gn > 0)) gn = 9.81;
+      for (int i = 0; i < nc; i++) {
+        const int a = d->contact[i].geom[0], b = d->contact[i].geom[1];
+        w->hcd[i] = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_hc_dissipation[a],
+                                               m->geom_stiffness[b], m->geom_hc_dissipation[b]);
+      }
+      sc_sap_hc_params(nc, d->ck, w->hcd, d->wdiag, d->phi0, d->vn0, d->mu, dt, theta, o->sigma,
+                       o->beta, o->sigma * dt * gn, w->hc);
+      p.model = o->contact_model;
+      p.hc = w->hc;
+    }
     sc_solve_status ss;
     if (o->solver == SC_SOLVER_LCP && nc > w->lcp_capacity) {
       d->contact_stats.status = SC_SOLVE_CAPACITY;
@@ -776,7 +805,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                                d->impulse, &d->contact_stats);
         d->nisland = 1;
       } else
-        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL);
+        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL, p.model, p.hc);
     }
     if (ss == SC_SOLVE_CANCELLED)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,

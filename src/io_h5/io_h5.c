@@ -438,6 +438,9 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_str(r, "command_line", meta ? meta->command_line : NULL) &&
            attr_str(r, "solver", o->solver == SC_SOLVER_LCP ? "lcp" : "newton") &&
            attr_str(r, "scheme", sc_scheme_name(o->scheme)) &&
+           attr_str(r, "contact_model", o->contact_model == SC_MODEL_LAGGED    ? "lagged"
+                                        : o->contact_model == SC_MODEL_SIMILAR ? "similar"
+                                                                               : "sap") &&
            attr_dbl(r, "theta_q", o->theta_q) && attr_dbl(r, "theta_v", o->theta_v) &&
            attr_dbl(r, "theta_vq", o->theta_vq) && attr_dbl(r, "time_step", o->dt) &&
            attr_dbl(r, "duration", o->duration) && attr_int(r, "output_every", o->output_every) &&

@@ -41,6 +41,7 @@ void sc_options_default(sc_options* o) {
   o->beta = 1.0;
   o->slip_curvature = 0.1;
   o->margin = 1e-3;
+  o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->output_every = 1;
   o->output_contacts = 1;
@@ -97,6 +98,7 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(geom_stiffness, m->ngeom);
   ALLOC(geom_dissipation, m->ngeom);
   ALLOC(geom_friction, m->ngeom);
+  ALLOC(geom_hc_dissipation, m->ngeom);
   ALLOC(geom_rbound, m->ngeom);
   ALLOC(jspring_jnt, m->njspring);
   ALLOC(jspring_local, m->njspring);
@@ -132,7 +134,7 @@ void sc_model_free(sc_model* m) {
                     m->clique_dofs, m->clique_blkadr, m->dof_clique, m->dof_cliqueloc,
                     m->geom_type, m->geom_body,
                     m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
-                    m->geom_dissipation, m->geom_friction, m->geom_rbound, m->jspring_dof,
+                    m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
                     m->lspring_rest, m->name, m->scene_path, m->scene_yaml};

@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "spatial/spatial.h"
+#include "contact/problem.h" /* sc_contact_model */
 
 typedef enum sc_joint_type {
   SC_JOINT_FIXED = 0,     /* nq 0, nv 0 */
@@ -60,6 +61,7 @@ typedef struct sc_options {
   double slip_curvature; /* SAP Newton Hessian: extra curvature along the slip of
                             sliding contacts (sc_sap_params), dimensionless */
   double margin;        /* contact detection margin, m */
+  int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
   int output_every;     /* record every k-th step */
   int output_contacts;  /* write /contact datasets */
@@ -128,6 +130,7 @@ typedef struct sc_model {
   double* geom_stiffness;/* N/m; INFINITY for "rigid" */
   double* geom_dissipation; /* tau_d, s */
   double* geom_friction; /* mu */
+  double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
 
   /* ---- joint springs (njspring): tau = -k (q - rest) - c v on one dof ---- */
@@ -159,6 +162,9 @@ void sc_model_free(sc_model* m);
 void sc_options_scheme_thetas(sc_scheme s, double* tq, double* tv, double* tvq);
 /* Defaults for every option (before a scene is applied). */
 void sc_options_default(sc_options* opt);
+
+/* Default Hunt-Crossley dissipation of a geometry (contact.defaults.dissipation), s/m. */
+#define SC_DEFAULT_HC_DISSIPATION 20.0
 
 /* Building a model (the scene loader and tests do this):
  *  1. set nbody, ngeom, njspring, nlspring (njnt = nbody - 1) and call

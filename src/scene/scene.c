@@ -301,8 +301,8 @@ static sc_status get_pose(ctx* c, const sc_snode* map, const char* key, double p
 /* ---- contact parameters ---- */
 
 typedef struct params {
-  int has_k, has_tau, has_mu;
-  double k, tau, mu;
+  int has_k, has_tau, has_mu, has_hcd;
+  double k, tau, mu, hcd; /* hcd: Hunt-Crossley dissipation, s/m */
 } params;
 
 static int looks_numeric(const sc_snode* n) {
@@ -331,6 +331,7 @@ static sc_status get_params(ctx* c, const sc_snode* map, params* p) {
   }
   TRY(get_num(c, map, "dissipation_time", &p->tau, NONNEG, 0, &p->has_tau));
   TRY(get_num(c, map, "friction", &p->mu, NONNEG, 0, &p->has_mu));
+  TRY(get_num(c, map, "dissipation", &p->hcd, NONNEG, 0, &p->has_hcd));
   return SC_OK;
 }
 
@@ -344,7 +345,7 @@ typedef struct material {
 typedef struct shape_in {
   sc_geom_type type;
   double pos[3], rot[9], size[3];
-  double k, tau, mu;
+  double k, tau, mu, hcd;
 } shape_in;
 
 typedef struct body_in {
@@ -436,7 +437,7 @@ static const char* const geom_names[] = {"plane", "sphere", "capsule", "box", "c
 
 static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, shape_in* g) {
   static const char* const common[] = {"shape", "pose", "material", "stiffness", "dissipation_time",
-                                       "friction"};
+                                       "friction", "dissipation"};
   if (n->kind != SC_SN_MAP) return fail(c, n, "expected a shape map {shape: ..., ...}, got %s", kind_name(n));
   const sc_snode* sh = sc_snode_get(n, "shape");
   if (!sh) return fail_missing(c, n, "shape", "sphere, capsule, box, cylinder or plane");
@@ -551,6 +552,7 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   g->k = own.has_k ? own.k : mat.has_k ? mat.k : L->defaults.k;
   g->tau = own.has_tau ? own.tau : mat.has_tau ? mat.tau : L->defaults.tau;
   g->mu = own.has_mu ? own.mu : mat.has_mu ? mat.mu : L->defaults.mu;
+  g->hcd = own.has_hcd ? own.hcd : mat.has_hcd ? mat.hcd : L->defaults.hcd;
   return SC_OK;
 }
 
@@ -634,8 +636,9 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
 
   static const char* const ckeys[] = {"solver",  "tolerance",       "max_iterations", "on_failure",
                                       "lcp",     "sigma",           "near_rigid_beta", "margin",
-                                      "max_contacts", "defaults", "slip_curvature"};
+                                      "max_contacts", "defaults", "slip_curvature", "model"};
   static const char* const solvers[] = {"newton", "lcp"};
+  static const char* const models[] = {"sap", "similar", "lagged"};
   static const char* const onfail[] = {"abort", "warn"};
   if ((n = sc_snode_get(root, "contact"))) {
     m = push_key(c, "contact");
@@ -647,6 +650,13 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
       st = as_enum(c, s, solvers, 2, "solver", &k);
       pop(c, m2);
       o->solver = (sc_solver_kind)k;
+    }
+    if (!st && (s = sc_snode_get(n, "model"))) {
+      int k;
+      size_t m2 = push_key(c, "model");
+      st = as_enum(c, s, models, 3, "model", &k);
+      pop(c, m2);
+      o->contact_model = k;
     }
     if (!st) st = get_num(c, n, "tolerance", &o->contact_tol, POS, 0, NULL);
     if (!st) st = get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
@@ -676,7 +686,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     if (!st) st = get_num(c, n, "margin", &o->margin, NONNEG, 0, NULL);
     if (!st) st = get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "defaults"))) {
-      static const char* const dk[] = {"stiffness", "dissipation_time", "friction"};
+      static const char* const dk[] = {"stiffness", "dissipation_time", "friction", "dissipation"};
       size_t m2 = push_key(c, "defaults");
       st = check_map(c, s, dk, NELEM(dk), "a map");
       params p = {0};
@@ -684,6 +694,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
       if (p.has_k) L->defaults.k = p.k;
       if (p.has_tau) L->defaults.tau = p.tau;
       if (p.has_mu) L->defaults.mu = p.mu;
+      if (p.has_hcd) L->defaults.hcd = p.hcd;
       pop(c, m2);
     }
     pop(c, m);
@@ -713,12 +724,12 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
 }
 
 static sc_status read_materials(ctx* c, load* L, const sc_snode* root) {
-  static const char* const mk[] = {"stiffness", "dissipation_time", "friction"};
+  static const char* const mk[] = {"stiffness", "dissipation_time", "friction", "dissipation"};
   const sc_snode* n = sc_snode_get(root, "materials");
   if (!n) return SC_OK;
   size_t m = push_key(c, "materials");
   sc_status st = SC_OK;
-  if (n->kind != SC_SN_MAP) st = fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction}, got %s", kind_name(n));
+  if (n->kind != SC_SN_MAP) st = fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction, dissipation}, got %s", kind_name(n));
   if (!st) {
     L->mat = sc_calloc((size_t)n->n, sizeof *L->mat);
     if (!L->mat || ni_init(&L->mat_index, n->n)) st = SC_ERR_NOMEM;
@@ -1251,6 +1262,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   L.defaults.k = 1.0e6;
   L.defaults.tau = 0.01;
   L.defaults.mu = 0.5;
+  L.defaults.hcd = SC_DEFAULT_HC_DISSIPATION;
   if ((v = sc_snode_get(root, "name"))) {
     m = push_key(c, "name");
     st = as_name(c, v, &L.name);
@@ -1314,6 +1326,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       M->geom_stiffness[g] = S->k;
       M->geom_dissipation[g] = S->tau;
       M->geom_friction[g] = S->mu;
+      M->geom_hc_dissipation[g] = S->hcd;
       M->geom_body[g] = 0;
     }
     for (int b = 1; b < M->nbody; b++) {

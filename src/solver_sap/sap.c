@@ -3,6 +3,9 @@
  *   l(v)    = 1/2 (v - v*)^T A (v - v*) + sum_i l_i(vc_i),   vc = J v
  *   grad l  = A (v - v*) - J^T gamma(v)
  *   H(v)    = A + J^T G(v) J
+ * where l_i, gamma_i = -dl_i/dvc_i and G_i = d^2 l_i/dvc_i^2 come from the
+ * problem's contact model (sap_model.c: SAP, similar or lagged); nothing
+ * below depends on which.
  * Iteration k (4.2): evaluate; stop when |D grad| <= eps_a + eps_r
  * max(|D A v|, |D J^T gamma|) with D = diag(A)^-1/2 (checked before the
  * iteration cap, so an exact guess succeeds with 0 iterations), or when the
@@ -38,6 +41,7 @@
 
 #include "linalg/linalg.h"
 #include "solver_sap/sap_hessian.h"
+#include "solver_sap/sap_model.h"
 #include "solver_sap/sap_sparse.h"
 
 struct sc_sap_work {
@@ -231,10 +235,9 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   mul_J(p, w, v, w->vc);
   double costR = 0.0;
   for (int c = 0; c < nc; c++) {
-    const double* R = p->R + 3 * c;
-    double y[3], lc;
-    for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - w->vc[3 * c + k]) / R[k];
-    w->region[c] = sc_sap_project(y, R, p->mu[c], soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+    double lc;
+    w->region[c] =
+        sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
     costR += lc;
   }
   out->cost = out->costA + costR;
@@ -267,6 +270,10 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
 static void slip_curvature(const sc_problem* p, double soft_tol, double omega, sc_sap_work* w) {
   for (int c = 0; c < p->nc; c++) {
     if (w->region[c] != 2) continue;
+    if (p->model != SC_MODEL_SAP && p->hc) {
+      sc_sap_hc_slip_curvature(p, c, w->vc + 3 * c, omega, w->G + 9 * c);
+      continue;
+    }
     const double* R = p->R + 3 * c;
     const double y0 = (p->vhat[3 * c] - w->vc[3 * c]) / R[0];
     const double y1 = (p->vhat[3 * c + 1] - w->vc[3 * c + 1]) / R[1];
@@ -339,6 +346,13 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
     if (!(p->R[i] > 0.0)) return SC_SOLVE_NAN;
   for (int i = 0; i < nc; i++)
     if (!(p->mu[i] >= 0.0)) return SC_SOLVE_NAN;
+  if (p->model != SC_MODEL_SAP && p->hc) {
+    if (!all_finite(SC_HC_NPAR * nc, p->hc)) return SC_SOLVE_NAN;
+    for (int i = 0; i < nc; i++)
+      if (!(p->hc[SC_HC_NPAR * i + SC_HC_EPS] > 0.0) || p->hc[SC_HC_NPAR * i + SC_HC_K] < 0.0 ||
+          p->hc[SC_HC_NPAR * i + SC_HC_D] < 0.0)
+        return SC_SOLVE_NAN;
+  }
   size_t off = 0;
   for (int t = 0; t < p->ntree; t++) {
     const int n = p->tree_ptr[t + 1] - p->tree_ptr[t];
@@ -400,12 +414,10 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
   for (int c = 0; c < p->nc; c++) {
-    const double* R = p->R + 3 * c;
     const double* dvc = w->dvc + 3 * c;
-    double y[3], g[3], G[9], lc;
-    for (int k = 0; k < 3; k++)
-      y[k] = (p->vhat[3 * c + k] - (w->vc[3 * c + k] + alpha * dvc[k])) / R[k];
-    sc_sap_project(y, R, p->mu[c], ln->soft_tol, g, d2 ? G : NULL, &lc);
+    double vc[3], g[3], G[9], lc;
+    for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
+    sc_sap_contact_eval(p, c, vc, ln->soft_tol, g, d2 ? G : NULL, &lc);
     lr += lc;
     dr -= dvc[0] * g[0] + dvc[1] * g[1] + dvc[2] * g[2];
     if (d2)
@@ -428,7 +440,7 @@ static int search_exact(line* ln, const sc_sap_params* prm, double dl0, double* 
     *alpha = amax;
     return 0;
   }
-  if (-dl0 < prm->cost_abs_tol + prm->cost_rel_tol * l) {
+  if (-dl0 < prm->cost_abs_tol + prm->cost_rel_tol * fabs(l)) {
     /* the slope is already at round-off level */
     *alpha = 1.0;
     return 0;
@@ -583,7 +595,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       /* cost stall after a full-ish step: round-off on an ill-conditioned problem */
       if (k > 0 && alpha_prev > 0.5 &&
           fabs(e.cost - cost_prev) <
-              prm->cost_abs_tol + prm->cost_rel_tol * 0.5 * (e.cost + cost_prev))
+              prm->cost_abs_tol + prm->cost_rel_tol * 0.5 * (fabs(e.cost) + fabs(cost_prev)))
         break;
       if (k >= prm->max_iterations) {
         status = SC_SOLVE_MAXIT;

@@ -1,0 +1,166 @@
+/* sap_model: per-contact cost l_i, impulse gamma_i = -dl_i/dvc_i and Hessian
+ * G_i = d^2 l_i/dvc_i^2 of the three convex contact models solved by the
+ * same Newton iteration (sap.c).  Sources: Castro, Permenter & Han,
+ * arXiv 2110.10107 (SAP); Castro, Han & Masterjohn, "A Theory of
+ * Irrotational Contact Fields", arXiv 2312.03908 (similar, lagged); the
+ * formulas as rewritten in ref/hunt-crossley-convex.md.  vc = (vt1, vt2, vn),
+ * vn > 0 separating.
+ *
+ * SAP (model 0): l_i = 1/2 |P_F(y)|_R^2, y = R^-1 (vhat - vc), see sap_cone.c.
+ *
+ * Hunt-Crossley normal law.  Penetration x = -phi, force
+ * f = k x+ (1 + d xdot)+ with stiffness k (N/m) and dissipation d (s/m).
+ * Over the step the penetration where the force acts is taken at the
+ * integrator's theta (theta = theta_vq; 1 for implicit Euler, 1/2 midpoint):
+ *   x^theta(v) = x0 - theta dt (theta v + (1 - theta) vn0),
+ * i.e. x at t + theta dt when q advances with v^theta = theta v + (1 - theta) vn0
+ * (for theta = 1/2 this is (x0 + x1)/2: the midpoint rule, which conserves the
+ * energy of a linear spring exactly).  The dissipation factor uses the
+ * end-of-step velocity (as the source; first order in dt).  With
+ *   k_th = theta^2 k,  fe0 = k (x0 - theta (1 - theta) dt vn0)     (any sign)
+ * the discrete normal impulse is
+ *   n(v) = dt (fe0 - dt k_th v)+ (1 - d v)+,
+ * zero for v >= v^ = min(fe0 / (dt k_th), 1/d).  For v < v^:
+ *   n'(v) = -dt [k_th dt (1 - d v) + d (fe0 - dt k_th v)]  (<= 0),
+ *   N(v)  = dt [v (fe0 + df/2) - d v^2/2 (fe0 + 2 df/3)],  df = -dt k_th v,
+ * with N' = n; N(v) = N(v^) beyond v^.  -N is convex since n is
+ * non-increasing.  theta = 1 gives the source's law exactly.  fe0 < 0 (a gap
+ * within the detection margin) makes the contact act only when the step
+ * would close the gap.  Stiffness above 4 pi^2 / (beta^2 w dt^2) (period
+ * shorter than beta dt, the near-rigid floor of SAP) is capped there;
+ * "rigid" contacts use that cap.  Impulse at the step start:
+ *   n0 = dt max(0, k x0) max(0, 1 - d vn0).
+ *
+ * Regularized friction: |v_t|_s = sqrt(|v_t|^2 + eps^2) - eps,
+ * t = v_t / (|v_t|_s + eps) (d|v_t|_s/dv_t = t), P = t t^T, Pp = I2 - P,
+ * eps = max(vs, mu sigma w n0): vs the stiction tolerance, sigma w = Rt of
+ * SAP (w the scalar Delassus estimate stands in for w_t).
+ *
+ * Similar: z = vn - mu |v_t|_s,
+ *   l = -N(z),  gamma = (-mu n(z) t, n(z)),
+ *   G_tt = -mu^2 n'(z) P + mu n(z) Pp / (|v_t|_s + eps),
+ *   G_tn = mu n'(z) t,  G_nn = -n'(z)
+ *   (= -n' (mu t, -1)(mu t, -1)^T + mu n Pp/(..) : PSD since |t| < 1).
+ * Lagged (friction bounded by the step-start impulse, |gamma_t| <= mu n0):
+ *   l = -N(vn) + mu n0 |v_t|_s,  gamma = (-mu n0 t, n(vn)),
+ *   G_tt = mu n0 Pp / (|v_t|_s + eps),  G_tn = 0,  G_nn = -n'(vn).
+ * Regions reported (for the solver trace): 3 when n = 0 (lagged friction may
+ * still act then), else 1 when |v_t| < eps (the soft, viscous part of the
+ * friction law), else 2. */
+#include "solver_sap/sap_model.h"
+
+#include <math.h>
+
+#include "solver_sap/sap.h"
+
+void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                      double* dn, double* N) {
+  const double vd = d > 0.0 ? 1.0 / d : HUGE_VAL;
+  const double vx = k > 0.0 ? fe0 / (dt * k) : (fe0 > 0.0 ? HUGE_VAL : -HUGE_VAL);
+  const double vh = fmin(vx, vd);
+  if (vh == -HUGE_VAL) {
+    /* k = 0 and no elastic force: n = 0 everywhere */
+    *n = *dn = *N = 0.0;
+    return;
+  }
+  const double u = fmin(v, vh);
+  const double df = -dt * k * u;
+  *N = dt * (u * (fe0 + 0.5 * df) - d * u * u * 0.5 * (fe0 + 2.0 / 3.0 * df));
+  if (v < vh) {
+    const double fe = fe0 - dt * k * v, damp = 1.0 - d * v;
+    *n = dt * fe * damp;
+    *dn = -dt * (k * dt * damp + d * fe);
+  } else {
+    *n = *dn = 0.0;
+  }
+}
+
+int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                   const double vc[3], double gamma[3], double G[9], double* cost) {
+  const double eps = hc[SC_HC_EPS];
+  const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
+  const double s = sqrt(vt2 + eps * eps); /* |v_t|_s + eps */
+  const double vts = vt2 / (s + eps);     /* |v_t|_s without cancellation */
+  const double t0 = vc[0] / s, t1 = vc[1] / s;
+  double n, dn, N, nf;
+  if (lagged) {
+    sc_sap_hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    nf = hc[SC_HC_N0];
+    if (cost) *cost = -N + mu * nf * vts;
+  } else {
+    sc_sap_hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    nf = n;
+    if (cost) *cost = -N;
+  }
+  gamma[0] = -mu * nf * t0;
+  gamma[1] = -mu * nf * t1;
+  gamma[2] = n;
+  if (G) {
+    const double a = mu * nf / s;             /* coefficient of Pp */
+    const double b = lagged ? 0.0 : -mu * mu * dn; /* coefficient of P */
+    const double p00 = t0 * t0, p01 = t0 * t1, p11 = t1 * t1;
+    G[0] = a * (1.0 - p00) + b * p00;
+    G[1] = -a * p01 + b * p01;
+    G[3] = G[1];
+    G[4] = a * (1.0 - p11) + b * p11;
+    const double c = lagged ? 0.0 : mu * dn;
+    G[2] = c * t0;
+    G[5] = c * t1;
+    G[6] = G[2];
+    G[7] = G[5];
+    G[8] = -dn;
+  }
+  if (n == 0.0) return 3;
+  return vt2 < eps * eps ? 1 : 2;
+}
+
+int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
+                        double gamma[3], double G[9], double* cost) {
+  if (p->model != SC_MODEL_SAP && p->hc)
+    return sc_sap_hc_eval(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt,
+                          vc, gamma, G, cost);
+  const double* R = p->R + 3 * c;
+  double y[3];
+  for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - vc[k]) / R[k];
+  return sc_sap_project(y, R, p->mu[c], soft_tol, gamma, G, cost);
+}
+
+void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
+                      const double* phi0, const double* vn0, const double* mu, double dt,
+                      double theta, double sigma, double beta, double vs, double* hc) {
+  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
+  for (int i = 0; i < nc; i++) {
+    double b = beta, ki = k[i];
+    if (isinf(ki) && b == 0.0) b = 1.0;
+    if (b > 0.0 && w[i] > 0.0) ki = fmin(ki, four_pi2 / (b * b * w[i] * dt * dt));
+    const double x0 = -phi0[i], v0 = vn0 ? vn0[i] : 0.0;
+    double* h = hc + SC_HC_NPAR * i;
+    const double n0 = dt * fmax(0.0, ki * x0) * fmax(0.0, 1.0 - d[i] * v0);
+    h[SC_HC_K] = theta * theta * ki;
+    h[SC_HC_FE0] = ki * (x0 - theta * (1.0 - theta) * dt * v0);
+    h[SC_HC_D] = d[i];
+    h[SC_HC_N0] = n0;
+    h[SC_HC_EPS] = fmax(vs, mu[i] * sigma * w[i] * n0);
+  }
+}
+
+void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], double omega,
+                              double G[9]) {
+  const double* hc = p->hc + SC_HC_NPAR * c;
+  const double eps = hc[SC_HC_EPS], mu = p->mu[c];
+  const double vt = hypot(vc[0], vc[1]);
+  if (!(vt >= eps) || vt == 0.0) return; /* only sliding contacts */
+  const double s = sqrt(vt * vt + eps * eps);
+  double nf = hc[SC_HC_N0];
+  if (p->model != SC_MODEL_LAGGED) {
+    double dn, N;
+    sc_sap_hc_normal(vc[2] - mu * vt * vt / (s + eps), p->dt, hc[SC_HC_K], hc[SC_HC_FE0],
+                     hc[SC_HC_D], &nf, &dn, &N);
+  }
+  const double add = omega * mu * nf / s;
+  const double u0 = vc[0] / vt, u1 = vc[1] / vt;
+  G[0] += add * u0 * u0;
+  G[1] += add * u0 * u1;
+  G[3] += add * u1 * u0;
+  G[4] += add * u1 * u1;
+}

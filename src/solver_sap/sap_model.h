@@ -1,0 +1,59 @@
+/* sap_model: the per-contact terms of the convex cost for each contact model
+ * (SAP, and the "similar" and "lagged" Hunt-Crossley approximations), see
+ * sap_model.c for the formulas.  The Newton loop (sap.c) only calls
+ * sc_sap_contact_eval per contact: the model changes l_i, gamma_i and G_i,
+ * never the iteration. */
+#ifndef SC_SAP_MODEL_H
+#define SC_SAP_MODEL_H
+
+#include "contact/problem.h"
+
+/* Layout of sc_problem.hc: SC_HC_NPAR values per contact. */
+enum {
+  SC_HC_K = 0,   /* stiffness multiplying -dt v in the elastic force, theta^2 k, N/m */
+  SC_HC_FE0 = 1, /* elastic force at v = 0, k (x0 - theta (1 - theta) dt vn0), N (any sign) */
+  SC_HC_D = 2,   /* Hunt-Crossley dissipation, s/m */
+  SC_HC_N0 = 3,  /* normal impulse at the step start, N s (lagged friction bound) */
+  SC_HC_EPS = 4, /* friction regularization velocity, m/s (> 0) */
+  SC_HC_NPAR = 5
+};
+
+/* Cost l_i, impulse gamma_i = -dl_i/dvc_i and (G non-NULL) the row-major
+ * 3x3 G_i = d^2 l_i / dvc_i^2 of contact c at contact velocity vc (3) for
+ * the problem's model.  Returns the region: 1 stiction, 2 sliding,
+ * 3 separated (for the Hunt-Crossley models: 3 when the normal impulse is
+ * zero, else 1 when |v_t| < eps, else 2).  soft_tol is SAP's soft norm
+ * (N s); the Hunt-Crossley models use their own eps. */
+int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
+                        double gamma[3], double G[9], double* cost);
+
+/* The Hunt-Crossley terms alone, for one contact with parameters hc
+ * (SC_HC_NPAR values), friction mu and step dt; lagged != 0 selects the
+ * lagged model.  Same outputs as sc_sap_contact_eval. */
+int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                   const double vc[3], double gamma[3], double G[9], double* cost);
+
+/* Discrete normal impulse n(v) = dt (fe0 - dt k v)+ (1 - d v)+, its
+ * derivative n'(v) and antiderivative N(v) (constant beyond v^). */
+void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                      double* dn, double* N);
+
+/* Per-contact parameters of the Hunt-Crossley models (written to hc,
+ * SC_HC_NPAR per contact), from: k (N/m, INFINITY = rigid), d (s/m),
+ * w (Delassus diagonal estimate, 1/kg), phi0 (m), vn0 (normal velocity at
+ * the step start, m/s; NULL = 0), mu, dt, theta (the integrator's theta_vq,
+ * 1 = implicit), sigma, beta, vs (stiction tolerance, m/s, > 0).
+ * The stiffness is capped at 4 pi^2 / (beta^2 w dt^2), the stiffness whose
+ * period is beta dt (SAP's near-rigid floor); rigid contacts use beta = 1
+ * when beta == 0. */
+void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
+                      const double* phi0, const double* vn0, const double* mu, double dt,
+                      double theta, double sigma, double beta, double vs, double* hc);
+
+/* Adds the slip curvature of sc_sap_params.slip_curvature (omega times the
+ * curvature across the slip direction, along it) to G of a sliding contact
+ * of a Hunt-Crossley model (sap.c does the same for SAP). */
+void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], double omega,
+                              double G[9]);
+
+#endif

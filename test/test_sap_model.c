@@ -1,0 +1,550 @@
+/* Contact models similar and lagged (sap_model.c): the normal law n, N, n'
+ * and the per-contact gamma and G against finite differences in every
+ * regime, G symmetric PSD, the limits mu = 0 and d = 0, the parameter
+ * builder, a resting contact that sinks mg/k, a sliding particle without
+ * lift (lagged), the pizza-saver table of ref/convex-contact.md 6.3 for
+ * both models, and the time order of the theta-generalized normal law. */
+#include "harness.h"
+#include "problem_util.h"
+#include "core/core.h"
+#include "solver_sap/sap.h"
+#include "solver_sap/sap_model.h"
+
+#include <stdlib.h>
+
+static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+static double urange(double a, double b) { return a + (b - a) * 0.5 * (urand() + 1.0); }
+
+/* eigenvalues of a symmetric 3x3 (row-major) by cyclic Jacobi rotations */
+static void sym3_eig(const double G[9], double ev[3]) {
+  double a[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[i][j] = G[3 * i + j];
+  for (int sweep = 0; sweep < 50; sweep++) {
+    double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
+    if (off == 0.0) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        if (a[p][q] == 0.0) continue;
+        double th = 0.5 * atan2(2.0 * a[p][q], a[q][q] - a[p][p]);
+        double c = cos(th), s = sin(th);
+        for (int k = 0; k < 3; k++) {
+          double akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq;
+          a[k][q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 3; k++) {
+          double apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk;
+          a[q][k] = s * apk + c * aqk;
+        }
+      }
+  }
+  for (int i = 0; i < 3; i++) ev[i] = a[i][i];
+}
+
+/* ---------- the normal law ---------- */
+
+/* n = N' and n' = dn/dv by central differences, on both sides of v^ and
+ * with either factor limiting; n closed form checked against its definition */
+static void test_normal_law_fd(void) {
+  srand(3);
+  int checked = 0;
+  for (int trial = 0; trial < 400; trial++) {
+    const double dt = trial % 2 ? 1e-3 : 1e-2;
+    const double k = pow(10.0, urange(2, 6)), d = trial % 5 == 0 ? 0.0 : urange(0, 50);
+    const double fe0 = urange(-5, 30);
+    const double vx = fe0 / (dt * k), vd = d > 0 ? 1 / d : HUGE_VAL, vh = fmin(vx, vd);
+    const double scale = fmax(fabs(vh), 1e-3);
+    double v = vh + scale * urange(-3, 1);
+    if (fabs(v - vh) < 1e-3 * scale) continue; /* away from the kink */
+    double n, dn, N;
+    sc_sap_hc_normal(v, dt, k, fe0, d, &n, &dn, &N);
+    const double ref = dt * fmax(0.0, fe0 - dt * k * v) * fmax(0.0, 1 - d * v);
+    ENSURE_CLOSE(n, ref, 1e-13, 1e-300);
+    const double h = 1e-5 * fmin(scale, fabs(v - vh));
+    double n1, dn1, N1, n2, dn2, N2;
+    sc_sap_hc_normal(v + h, dt, k, fe0, d, &n1, &dn1, &N1);
+    sc_sap_hc_normal(v - h, dt, k, fe0, d, &n2, &dn2, &N2);
+    const double nscale = dt * (fabs(fe0) + dt * k * scale) * (1 + d * scale);
+    ENSURE_NEAR((N1 - N2) / (2 * h), n, 1e-6 * nscale);
+    ENSURE_NEAR((n1 - n2) / (2 * h), dn, 1e-6 * nscale / scale);
+    ENSURE(dn <= 0.0);
+    if (v >= vh) ENSURE(n == 0.0 && dn == 0.0);
+    checked++;
+  }
+  ENSURE(checked > 300);
+  /* N is continuous at v^ and constant beyond */
+  double n, dn, Na, Nb, Nc;
+  sc_sap_hc_normal(0.2 - 1e-12, 1e-3, 1e4, 2.0, 1.0, &n, &dn, &Na);
+  sc_sap_hc_normal(0.2, 1e-3, 1e4, 2.0, 1.0, &n, &dn, &Nb);
+  sc_sap_hc_normal(5.0, 1e-3, 1e4, 2.0, 1.0, &n, &dn, &Nc);
+  ENSURE_NEAR(Na, Nb, 1e-15);
+  ENSURE(Nb == Nc);
+}
+
+/* ---------- gamma and G per contact ---------- */
+
+typedef struct hc_case {
+  int lagged;
+  double hc[SC_HC_NPAR], mu, dt;
+} hc_case;
+
+static double cost_at(const hc_case* c, const double vc[3], double gamma[3]) {
+  double g[3], l;
+  sc_sap_hc_eval(c->lagged, c->hc, c->mu, c->dt, vc, gamma ? gamma : g, NULL, &l);
+  return l;
+}
+
+static void random_case(hc_case* c, int lagged) {
+  c->lagged = lagged;
+  c->dt = rand() % 2 ? 1e-3 : 1e-2;
+  c->mu = rand() % 6 == 0 ? 0.0 : urange(0.1, 1.2);
+  c->hc[SC_HC_K] = pow(10.0, urange(3, 6));
+  c->hc[SC_HC_FE0] = urange(1, 30);
+  c->hc[SC_HC_D] = rand() % 6 == 0 ? 0.0 : urange(0, 50);
+  c->hc[SC_HC_N0] = c->dt * urange(0, 30);
+  c->hc[SC_HC_EPS] = pow(10.0, urange(-6, -3));
+}
+
+/* v^ of the normal law of c */
+static double vhat_of(const hc_case* c) {
+  const double vx = c->hc[SC_HC_FE0] / (c->dt * c->hc[SC_HC_K]);
+  return c->hc[SC_HC_D] > 0 ? fmin(vx, 1 / c->hc[SC_HC_D]) : vx;
+}
+
+/* regime 1 sticking (|v_t| = 0.3 eps), 2 sliding (|v_t| >> eps), 3 separated;
+ * the normal argument (vn or z) is placed away from v^ */
+static void vc_in_regime(const hc_case* c, int regime, double vc[3]) {
+  const double eps = c->hc[SC_HC_EPS], vh = vhat_of(c);
+  const double vt = regime == 1 ? 0.3 * eps : eps * urange(20, 2000), th = urange(0, 6.283);
+  vc[0] = vt * cos(th);
+  vc[1] = vt * sin(th);
+  const double vts = sqrt(vt * vt + eps * eps) - eps;
+  const double arg = regime == 3 ? vh + fabs(vh) * urange(0.2, 2) + 1e-3 : vh - fabs(vh) * urange(0.2, 2) - 1e-4;
+  vc[2] = c->lagged ? arg : arg + c->mu * vts;
+}
+
+/* gamma = -dl/dvc and G = -dgamma/dvc by central differences, G symmetric
+ * PSD, in each regime of both models; the reported region matches */
+static void test_gamma_G_fd(void) {
+  srand(7);
+  for (int lagged = 0; lagged < 2; lagged++)
+    for (int regime = 1; regime <= 3; regime++)
+      for (int trial = 0; trial < 60; trial++) {
+        hc_case c;
+        random_case(&c, lagged);
+        double vc[3], gamma[3], G[9], l;
+        vc_in_regime(&c, regime, vc);
+        int region = sc_sap_hc_eval(lagged, c.hc, c.mu, c.dt, vc, gamma, G, &l);
+        if (regime == 3) ENSURE(region == 3 && gamma[2] == 0.0);
+        else ENSURE(region == regime);
+        if (regime == 3 && !lagged) ENSURE(gamma[0] == 0.0 && gamma[1] == 0.0);
+        const double eps = c.hc[SC_HC_EPS];
+        const double vt = hypot(vc[0], vc[1]);
+        /* steps: small against the distance to v^ and to the soft-norm scale */
+        const double ht = 1e-4 * (regime == 1 ? eps : fmin(vt, 1.0));
+        const double hn = 1e-4 * fmax(fabs(vhat_of(&c)), 1e-4);
+        const double gscale = fabs(gamma[2]) + c.mu * fmax(c.hc[SC_HC_N0], fabs(gamma[2])) + 1e-12;
+        for (int a = 0; a < 3; a++) {
+          const double h = a < 2 ? ht : hn;
+          double vp[3] = {vc[0], vc[1], vc[2]}, vm[3] = {vc[0], vc[1], vc[2]};
+          vp[a] += h;
+          vm[a] -= h;
+          double gp[3], gm[3];
+          const double lp = cost_at(&c, vp, gp), lm = cost_at(&c, vm, gm);
+          ENSURE_NEAR(-(lp - lm) / (2 * h), gamma[a], 1e-6 * gscale);
+          for (int b = 0; b < 3; b++) {
+            const double Gfd = -(gp[b] - gm[b]) / (2 * h);
+            const double Gs = fabs(G[3 * b + b]) + fabs(G[3 * a + a]) + 1e-9;
+            ENSURE_NEAR(Gfd, G[3 * b + a], 1e-5 * Gs);
+          }
+        }
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) ENSURE(G[3 * a + b] == G[3 * b + a]);
+        double ev[3];
+        sym3_eig(G, ev);
+        const double gmax = fmax(fabs(G[0]) + fabs(G[4]), fabs(G[8])) + 1e-300;
+        for (int a = 0; a < 3; a++) ENSURE(ev[a] >= -1e-12 * gmax);
+      }
+}
+
+/* Coulomb's bound and the limits mu = 0, d = 0 */
+static void test_limits(void) {
+  srand(5);
+  for (int trial = 0; trial < 200; trial++) {
+    hc_case c;
+    random_case(&c, trial % 2);
+    double vc[3], g[3], G[9], l;
+    vc_in_regime(&c, 1 + trial % 3, vc);
+    sc_sap_hc_eval(c.lagged, c.hc, c.mu, c.dt, vc, g, G, &l);
+    const double nf = c.lagged ? c.hc[SC_HC_N0] : g[2];
+    ENSURE(hypot(g[0], g[1]) <= c.mu * nf * (1 + 1e-15));
+    /* friction opposes slip */
+    ENSURE(g[0] * vc[0] + g[1] * vc[1] <= 0.0);
+    /* mu = 0: no friction, no coupling, the normal law alone */
+    hc_case f = c;
+    f.mu = 0.0;
+    sc_sap_hc_eval(f.lagged, f.hc, 0.0, f.dt, vc, g, G, &l);
+    double n, dn, N;
+    sc_sap_hc_normal(vc[2], f.dt, f.hc[SC_HC_K], f.hc[SC_HC_FE0], f.hc[SC_HC_D], &n, &dn, &N);
+    ENSURE(g[0] == 0.0 && g[1] == 0.0 && g[2] == n && G[8] == -dn);
+    ENSURE(G[0] == 0.0 && G[2] == 0.0 && G[5] == 0.0);
+    ENSURE(l == -N);
+  }
+  /* d = 0: n = dt (fe0 - dt k v)+, linear spring */
+  double n, dn, N;
+  sc_sap_hc_normal(-0.01, 1e-3, 1e4, 3.0, 0.0, &n, &dn, &N);
+  ENSURE_CLOSE(n, 1e-3 * (3.0 + 1e-3 * 1e4 * 0.01), 1e-15, 0);
+  ENSURE_CLOSE(dn, -1e-6 * 1e4, 1e-15, 0);
+}
+
+/* parameters: theta forms, the near-rigid cap, n0 and eps */
+static void test_params(void) {
+  const double k[3] = {1e4, HUGE_VAL, 1e12}, d[3] = {20, 10, 0}, w[3] = {1.0, 2.0, 0.5};
+  const double phi0[3] = {-1e-3, -2e-6, 1e-4}, vn0[3] = {-0.5, 0.1, 0.0}, mu[3] = {0.5, 1, 0};
+  double hc[3 * SC_HC_NPAR];
+  const double dt = 1e-3, pi = 3.14159265358979323846;
+  sc_sap_hc_params(3, k, d, w, phi0, vn0, mu, dt, 0.5, 1e-3, 0.0, 1e-5, hc);
+  /* contact 0: compliant, theta = 1/2 */
+  ENSURE_CLOSE(hc[SC_HC_K], 0.25 * 1e4, 1e-15, 0);
+  ENSURE_CLOSE(hc[SC_HC_FE0], 1e4 * (1e-3 - 0.25 * dt * -0.5), 1e-15, 0);
+  ENSURE_CLOSE(hc[SC_HC_N0], dt * 1e4 * 1e-3 * (1 + 20 * 0.5), 1e-15, 0);
+  ENSURE_CLOSE(hc[SC_HC_EPS], fmax(1e-5, 0.5 * 1e-3 * 1.0 * hc[SC_HC_N0]), 1e-15, 0);
+  /* contact 1: rigid with beta = 0 uses beta = 1: k = 4 pi^2 / (w dt^2) */
+  const double* h1 = hc + SC_HC_NPAR;
+  const double kr = 4 * pi * pi / (2.0 * dt * dt);
+  ENSURE_CLOSE(h1[SC_HC_K], 0.25 * kr, 1e-14, 0);
+  ENSURE_CLOSE(h1[SC_HC_N0], dt * kr * 2e-6 * (1 - 10 * 0.1), 1e-12, 1e-18);
+  /* contact 2: beta = 0 leaves a finite k alone; a gap gives fe0 < 0, n0 = 0 */
+  const double* h2 = hc + 2 * SC_HC_NPAR;
+  ENSURE(h2[SC_HC_K] == 0.25 * 1e12 && h2[SC_HC_FE0] < 0 && h2[SC_HC_N0] == 0.0);
+  ENSURE(h2[SC_HC_EPS] == 1e-5);
+  /* beta = 1 caps it */
+  sc_sap_hc_params(3, k, d, w, phi0, vn0, mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
+  ENSURE_CLOSE(hc[2 * SC_HC_NPAR + SC_HC_K], 4 * pi * pi / (0.5 * dt * dt), 1e-14, 0);
+  ENSURE(hc[SC_HC_K] == 1e4);
+}
+
+/* ---------- solves ---------- */
+
+/* one particle (3 dofs, J = I) on the ground: mass m, gravity along -n */
+typedef struct particle {
+  double m, k, d, mu, dt, theta;
+  double x, v[3]; /* penetration (m), velocity */
+  double A[9], vstar[3], J[9], R[3], vhat[3], mus[1], phi0[1], wd[1], hc[SC_HC_NPAR], gamma[3];
+  sc_problem p;
+  sc_solver_stats st;
+} particle;
+
+static sc_solve_status particle_step(particle* P, sc_contact_model model, sc_sap_work* w,
+                                     const double fext[3]) {
+  const double g = 9.81;
+  memset(P->A, 0, sizeof P->A);
+  memset(P->J, 0, sizeof P->J);
+  for (int i = 0; i < 3; i++) {
+    P->A[4 * i] = P->m;
+    P->J[4 * i] = 1.0;
+    P->vstar[i] = P->v[i] + P->dt * fext[i] / P->m;
+  }
+  P->vstar[2] -= P->dt * g;
+  P->mus[0] = P->mu;
+  P->phi0[0] = -P->x;
+  const double vn0 = P->v[2], taud = 0.0;
+  static sc_problem_storage pst;
+  sc_problem p = dense_problem(&pst, 3, 1, P->A, P->vstar, P->J, P->R, P->vhat, P->mus,
+                               P->phi0, P->dt);
+  sc_sap_delassus_problem(&p, w, P->wd);
+  sc_sap_regularize(1, &P->k, &taud, P->wd, P->phi0, &vn0, P->dt, P->theta, 1e-3, 0.0, P->R,
+                    P->vhat);
+  sc_sap_hc_params(1, &P->k, &P->d, P->wd, P->phi0, &vn0, P->mus, P->dt, P->theta, 1e-3, 0.0,
+                   1e-3 * P->dt * g, P->hc);
+  p.model = model;
+  p.hc = P->hc;
+  P->p = p;
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  double v0[3] = {P->v[0], P->v[1], P->v[2]};
+  sc_solve_status s = sc_sap_solve(&P->p, &prm, w, P->v, P->gamma, &P->st);
+  /* x advances with -v^theta */
+  P->x -= P->dt * (P->theta * P->v[2] + (1 - P->theta) * v0[2]);
+  return s;
+}
+
+/* a resting particle sinks mg/k (d > 0 damps the approach), both models,
+ * implicit and midpoint; the normal impulse is then mg dt */
+static void test_rest_sinks_mg_over_k(void) {
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  const double zero[3] = {0, 0, 0};
+  for (int model = 1; model <= 2; model++)
+    for (int th = 0; th < 2; th++) {
+      particle P = {0};
+      P.m = 2.0, P.k = 1e5, P.d = 20.0, P.mu = 0.5, P.dt = 1e-3, P.theta = th ? 0.5 : 1.0;
+      int ok = 1;
+      for (int s = 0; s < 3000 && ok; s++) ok = particle_step(&P, model, w, zero) == SC_SOLVE_OK;
+      ENSURE(ok);
+      ENSURE_CLOSE(P.x, P.m * 9.81 / P.k, 1e-6, 0);
+      ENSURE_CLOSE(P.gamma[2], P.m * 9.81 * P.dt, 1e-6, 0);
+      /* the solve stops at a relative momentum residual of 1e-6: |v| <~ 1e-6 g dt */
+      ENSURE_NEAR(P.v[2], 0.0, 1e-8);
+      printf("  %s theta %.1f: x = %.9g m (mg/k = %.9g), %d iterations in the last step\n",
+             model == 1 ? "similar" : "lagged", P.theta, P.x, P.m * 9.81 / P.k, P.st.iterations);
+    }
+  sc_sap_work_free(w);
+}
+
+/* lagged: a sliding particle at equilibrium depth keeps n(vn) = mg dt with
+ * vn = 0 (no lift) and friction mu n0 opposing the slip; similar lifts
+ * (vn > 0) in the same state, by about mu |v_t| minus the normal-law slack */
+static void test_sliding_no_lift(void) {
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  const double zero[3] = {0, 0, 0};
+  for (int model = 1; model <= 2; model++) {
+    particle P = {0};
+    P.m = 1.0, P.k = 1e6, P.d = 20.0, P.mu = 0.3, P.dt = 1e-3, P.theta = 1.0;
+    P.x = 9.81 / P.k;
+    P.v[0] = 2.0;
+    ENSURE(particle_step(&P, model, w, zero) == SC_SOLVE_OK);
+    const double n0 = P.dt * 9.81;
+    if (model == SC_MODEL_LAGGED) {
+      ENSURE_NEAR(P.v[2], 0.0, 1e-12);
+      ENSURE_CLOSE(P.gamma[2], n0, 1e-9, 0);
+      ENSURE_CLOSE(-P.gamma[0], P.mu * n0 * P.v[0] / hypot(P.v[0], P.hc[SC_HC_EPS]), 1e-12, 0);
+      ENSURE_CLOSE(P.v[0], 2.0 - P.mu * 9.81 * P.dt, 1e-9, 0);
+    } else {
+      ENSURE(P.v[2] > 1e-4);
+    }
+    printf("  %s: vn after one sliding step %.3g m/s, gamma_n / (mg dt) = %.6f\n",
+           model == 1 ? "similar" : "lagged", P.v[2], P.gamma[2] / n0);
+  }
+  sc_sap_work_free(w);
+}
+
+/* order of the theta-generalized normal law: a particle pressed into a
+ * linear spring (d = 0, mu = 0) that never separates oscillates about
+ * mg/k: x(t) = mg/k + (x0 - mg/k) cos(omega t) + (v0/omega) sin(omega t)
+ * (x = penetration, v0 = -vn0).  Midpoint (theta = 1/2) converges at order
+ * 2, implicit Euler (theta = 1) at order 1; midpoint keeps the energy. */
+static void test_theta_order(void) {
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  const double zero[3] = {0, 0, 0};
+  const double m = 1.0, k = 1e4, g = 9.81, T = 0.25, om = sqrt(k / m);
+  const double xe = m * g / k, x0 = 1.5 * xe, u0 = 0.02; /* u = dx/dt = -vn */
+  const double amp = hypot(x0 - xe, u0 / om);
+  ENSURE(amp < xe); /* never separates */
+  const double xT = xe + (x0 - xe) * cos(om * T) + u0 / om * sin(om * T);
+  for (int th = 0; th < 2; th++) {
+    const double theta = th ? 0.5 : 1.0;
+    double err[3];
+    for (int r = 0; r < 3; r++) {
+      particle P = {0};
+      P.m = m, P.k = k, P.d = 0.0, P.mu = 0.0, P.theta = theta;
+      /* implicit Euler's damping exp(-omega^2 dt t / 2) needs smaller steps
+       * to reach its asymptotic range */
+      P.dt = (th ? 1e-3 : 1e-4) / (1 << r);
+      P.x = x0;
+      P.v[2] = -u0;
+      const long n = lround(T / P.dt);
+      int ok = 1;
+      for (long s = 0; s < n && ok; s++) ok = particle_step(&P, SC_MODEL_LAGGED, w, zero) == SC_SOLVE_OK;
+      ENSURE(ok);
+      err[r] = fabs(P.x - xT);
+      if (th && r == 2) {
+        /* energy 1/2 m v^2 + 1/2 k x^2 - m g x is conserved by the midpoint rule */
+        const double E0 = 0.5 * m * u0 * u0 + 0.5 * k * x0 * x0 - m * g * x0;
+        const double E = 0.5 * m * P.v[2] * P.v[2] + 0.5 * k * P.x * P.x - m * g * P.x;
+        ENSURE_CLOSE(E, E0, 1e-6, 0);
+      }
+    }
+    const double p1 = log2(err[0] / err[1]), p2 = log2(err[1] / err[2]);
+    printf("  theta %.1f: errors %.3g %.3g %.3g m, observed order %.3f %.3f\n", theta, err[0],
+           err[1], err[2], p1, p2);
+    if (th) {
+      ENSURE(fabs(p1 - 2) < 0.1 && fabs(p2 - 2) < 0.1);
+    } else {
+      ENSURE(fabs(p1 - 1) < 0.15 && fabs(p2 - 1) < 0.1);
+    }
+  }
+  sc_sap_work_free(w);
+}
+
+/* ---------- pizza saver (ref/convex-contact.md 6.3) ---------- */
+
+#define PZ_M 3.0
+#define PZ_R 1.5
+#define PZ_G 10.0
+#define PZ_DT 0.01
+
+typedef struct pizza {
+  double mu, k, fx, Mz;
+  double q[4], v[4];
+  double A[16], vstar[4], J[36], Rg[9], vhat[9], mus[3], phi0[3], wd[3], hc[3 * SC_HC_NPAR],
+      gamma[9];
+  sc_problem p;
+  sc_solver_stats st;
+  int iters_max;
+} pizza;
+
+static void pizza_init(pizza* z, double mu, double k, double fx, double Mz) {
+  memset(z, 0, sizeof *z);
+  z->mu = mu, z->k = k, z->fx = fx, z->Mz = Mz;
+  z->q[2] = isinf(k) ? 0.0 : -PZ_M * PZ_G / (3.0 * k); /* static equilibrium depth */
+  z->q[3] = 3.14159265358979323846 / 5;
+}
+
+/* one symplectic-Euler step (theta = 1 in the contact law) */
+static sc_solve_status pizza_step(pizza* z, sc_contact_model model, sc_sap_work* w) {
+  const double I = PZ_M * PZ_R * PZ_R, minv[4] = {1 / PZ_M, 1 / PZ_M, 1 / PZ_M, 1 / I};
+  const double f[4] = {z->fx, 0.0, -PZ_M * PZ_G, z->Mz};
+  memset(z->A, 0, sizeof z->A);
+  memset(z->J, 0, sizeof z->J);
+  double kk[3], taud[3], dd[3], vn0[3];
+  for (int i = 0; i < 4; i++) {
+    z->A[i + 4 * i] = 1.0 / minv[i];
+    z->vstar[i] = z->v[i] + PZ_DT * minv[i] * f[i];
+  }
+  for (int c = 0; c < 3; c++) {
+    double ang = z->q[3] + 2.0 * 3.14159265358979323846 * c / 3.0;
+    z->J[3 * c + 0 + 9 * 0] = 1.0;
+    z->J[3 * c + 0 + 9 * 3] = -PZ_R * sin(ang);
+    z->J[3 * c + 1 + 9 * 1] = 1.0;
+    z->J[3 * c + 1 + 9 * 3] = PZ_R * cos(ang);
+    z->J[3 * c + 2 + 9 * 2] = 1.0;
+    z->phi0[c] = z->q[2];
+    z->mus[c] = z->mu;
+    kk[c] = z->k;
+    taud[c] = PZ_DT;
+    dd[c] = 10.0;
+    vn0[c] = z->v[2];
+  }
+  static sc_problem_storage pst;
+  sc_problem p = dense_problem(&pst, 4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus,
+                               z->phi0, PZ_DT);
+  sc_sap_delassus_problem(&p, w, z->wd);
+  sc_sap_regularize(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, 1.0, z->Rg, z->vhat);
+  sc_sap_hc_params(3, kk, dd, z->wd, z->phi0, vn0, z->mus, PZ_DT, 1.0, 1e-3, 1.0,
+                   1e-3 * PZ_DT * PZ_G, z->hc);
+  p.model = model;
+  p.hc = z->hc;
+  z->p = p;
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  sc_solve_status s = sc_sap_solve(&z->p, &prm, w, z->v, z->gamma, &z->st);
+  if (z->st.iterations > z->iters_max) z->iters_max = z->st.iterations;
+  for (int i = 0; i < 4; i++) z->q[i] += PZ_DT * z->v[i];
+  return s;
+}
+
+static int pizza_run(pizza* z, sc_contact_model model, int steps, sc_sap_work* w) {
+  for (int s = 0; s < steps; s++)
+    if (pizza_step(z, model, w) != SC_SOLVE_OK) return 0;
+  return 1;
+}
+
+static double slip(const pizza* z, int c) {
+  double vt[2] = {0, 0};
+  for (int a = 0; a < 2; a++)
+    for (int j = 0; j < 4; j++) vt[a] += z->J[3 * c + a + 9 * j] * z->v[j];
+  return hypot(vt[0], vt[1]);
+}
+
+static void pizza_model(sc_contact_model model) {
+  sc_sap_work* w = sc_sap_work_create(4, 3);
+  const double mg = PZ_M * PZ_G;
+  const char* name = model == SC_MODEL_LAGGED ? "lagged" : "similar";
+  pizza z;
+  /* rest: mu = 1, 30 steps: v = 0, f_n = mg/3, f_t = 0 */
+  pizza_init(&z, 1.0, 1e4, 0, 0);
+  /* the first step sizes the block form's storage; later ones allocate nothing */
+  ENSURE(pizza_run(&z, model, 1, w));
+  long a0 = sc_alloc_count();
+  ENSURE(pizza_run(&z, model, 29, w));
+  ENSURE(sc_alloc_count() == a0);
+  for (int i = 0; i < 4; i++) ENSURE_NEAR(z.v[i], 0.0, 1e-10);
+  for (int c = 0; c < 3; c++) {
+    ENSURE_CLOSE(z.gamma[3 * c + 2] / PZ_DT, mg / 3, 1e-6, 0);
+    ENSURE_NEAR(hypot(z.gamma[3 * c], z.gamma[3 * c + 1]) / PZ_DT, 0.0, 1e-6 * mg);
+  }
+  printf("  %s rest: max Newton iterations %d\n", name, z.iters_max);
+
+  /* stiction: mu = 2/3, Mz = 20 < mu m g R = 30, 40 steps: no drift,
+   * |f_t| = Mz / (3R), slip = eps rho / sqrt(1 - rho^2), rho = |f_t| / (mu n_f / dt)
+   * (the soft friction law solved for |v_t|), below the sigma dt g estimate */
+  for (int rigid = 0; rigid < 2; rigid++) {
+    pizza_init(&z, 2.0 / 3.0, rigid ? HUGE_VAL : 1e4, 0, 20.0);
+    ENSURE(pizza_run(&z, model, 40, w));
+    for (int i = 0; i < 3; i++) ENSURE_NEAR(z.v[i], 0.0, 1e-8);
+    double smax = 0;
+    for (int c = 0; c < 3; c++) {
+      const double ft = hypot(z.gamma[3 * c], z.gamma[3 * c + 1]) / PZ_DT;
+      const double nf = model == SC_MODEL_LAGGED ? z.hc[SC_HC_NPAR * c + SC_HC_N0] : z.gamma[3 * c + 2];
+      ENSURE_CLOSE(ft, 20.0 / (3 * PZ_R), 1e-6, 0);
+      ENSURE(ft <= z.mu * nf / PZ_DT);
+      const double rho = ft / (z.mu * nf / PZ_DT);
+      const double eps = z.hc[SC_HC_NPAR * c + SC_HC_EPS];
+      ENSURE_CLOSE(slip(&z, c), eps * rho / sqrt(1 - rho * rho), 1e-5, 0);
+      ENSURE(slip(&z, c) <= 1e-3 * PZ_DT * PZ_G);
+      smax = fmax(smax, slip(&z, c));
+    }
+    printf("  %s stiction (%s): slip %.3g m/s (sigma dt g = %.3g), max iterations %d\n", name,
+           rigid ? "rigid" : "k = 1e4", smax, 1e-3 * PZ_DT * PZ_G, z.iters_max);
+  }
+
+  /* mu = 0, f_x = 1 N, 30 steps: v_x = 30 dt f_x / m, f_t = 0 exactly */
+  pizza_init(&z, 0.0, 1e4, 1.0, 0.0);
+  ENSURE(pizza_run(&z, model, 30, w));
+  ENSURE_CLOSE(z.v[0], 30 * PZ_DT * 1.0 / PZ_M, 1e-10, 0);
+  for (int c = 0; c < 3; c++) ENSURE(z.gamma[3 * c] == 0.0 && z.gamma[3 * c + 1] == 0.0);
+
+  /* sliding: mu = 2/3, Mz = 40 > 30, 10 steps: spins up, |f_t| = mu n_f |v_t| / |v_t|_s+eps
+   * and within (eps / |v_t|)^2 of mu n_f */
+  pizza_init(&z, 2.0 / 3.0, 1e4, 0, 40.0);
+  ENSURE(pizza_run(&z, model, 10, w));
+  ENSURE(z.v[3] > 0.0);
+  for (int c = 0; c < 3; c++) {
+    const double ft = hypot(z.gamma[3 * c], z.gamma[3 * c + 1]);
+    const double nf = model == SC_MODEL_LAGGED ? z.hc[SC_HC_NPAR * c + SC_HC_N0] : z.gamma[3 * c + 2];
+    const double eps = z.hc[SC_HC_NPAR * c + SC_HC_EPS], s = slip(&z, c);
+    ENSURE_CLOSE(ft, z.mu * nf * s / hypot(s, eps), 1e-12, 0);
+    ENSURE(ft <= z.mu * nf && ft >= z.mu * nf * (1 - (eps / s) * (eps / s)));
+  }
+  printf("  %s sliding: omega = %.4f rad/s after 10 steps, max iterations %d\n", name, z.v[3],
+         z.iters_max);
+  sc_sap_work_free(w);
+}
+
+static void test_pizza_similar(void) { pizza_model(SC_MODEL_SIMILAR); }
+static void test_pizza_lagged(void) { pizza_model(SC_MODEL_LAGGED); }
+
+/* bad model parameters are refused, not solved */
+static void test_bad_params(void) {
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  particle P = {0};
+  P.m = 1, P.k = 1e4, P.d = 1, P.mu = 0.5, P.dt = 1e-3, P.theta = 1;
+  const double zero[3] = {0, 0, 0};
+  ENSURE(particle_step(&P, SC_MODEL_LAGGED, w, zero) == SC_SOLVE_OK);
+  P.hc[SC_HC_EPS] = 0.0;
+  sc_sap_params prm;
+  sc_sap_params_default(&prm);
+  sc_solver_stats st;
+  ENSURE(sc_sap_solve(&P.p, &prm, w, P.v, P.gamma, &st) == SC_SOLVE_NAN);
+  P.hc[SC_HC_EPS] = 1e-5;
+  P.hc[SC_HC_D] = NAN;
+  ENSURE(sc_sap_solve(&P.p, &prm, w, P.v, P.gamma, &st) == SC_SOLVE_NAN);
+  sc_sap_work_free(w);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_normal_law_fd);
+  RUN(test_gamma_G_fd);
+  RUN(test_limits);
+  RUN(test_params);
+  RUN(test_rest_sinks_mg_over_k);
+  RUN(test_sliding_no_lift);
+  RUN(test_theta_order);
+  RUN(test_pizza_similar);
+  RUN(test_pizza_lagged);
+  RUN(test_bad_params);
+  return TEST_END();
+}
