@@ -71,6 +71,9 @@ slurm_start() {
   SLURM_NODE=$node
   ctld_port=$(free_port); d_port=$(free_port)
   while [ "$d_port" = "$ctld_port" ]; do d_port=$(free_port); done
+  # batch_sched_delay=0: Slurm's default (3 s) lets one array task start per
+  # 3 s on an otherwise idle node (21.7 s for 8 tasks of 0.2 s, against 7.3 s
+  # without it); SLURM_SCHED_PARAMS="" keeps Slurm's defaults.
   # accounting_storage/none: sacct needs slurmdbd (and a MySQL server) for
   # array jobs; the controller's own record of every task (JobState,
   # ExitCode) is jobcomp/filetxt, and scontrol shows finished jobs for
@@ -100,6 +103,7 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$d/jobcomp.txt
 SchedulerType=sched/backfill
+$(p=${SLURM_SCHED_PARAMS-batch_sched_delay=0,sched_min_interval=0}; [ -n "$p" ] && echo "SchedulerParameters=$p")
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU_Memory
 MpiDefault=none
