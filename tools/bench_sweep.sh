@@ -26,6 +26,7 @@ sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 complete() { [ "$(grep -c ',complete,0,' "$1/summary.csv" 2>/dev/null)" = "$n" ]; }
 log() { echo "sweep bench: $*" >&2; }
 
+load0=$(cut -d' ' -f1 /proc/loadavg)
 # simc directly, one point after the other: the reference cost of the points
 tools/sweep "$scene" --out "$tmp/dry" --dry-run "${grid[@]}" -- "${simc_args[@]}" >/dev/null 2>&1
 t0=$(now)
@@ -109,6 +110,7 @@ echo
 echo "tools/sweep $scene ${grid[*]} -- ${simc_args[*]}: $n points on this machine's $(nproc) cores."
 echo "simc run directly, one point after another: $direct s ($(awk -v d="$direct" -v n="$n" 'BEGIN { printf "%.3f", d / n }') s per point)."
 echo "Overhead per point = (slots x wall - direct) / $n: core-seconds spent per point beyond simc itself."
+echo "Load average (1 min) of the machine: $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end (above $(nproc), other processes shared the cores)."
 echo
 echo "| path | wall, 1 slot (s) | wall, 2 slots (s) | overhead/point, 1 slot (s) | overhead/point, 2 slots (s) | speed-up 1 -> 2 | all complete |"
 echo "|---|---|---|---|---|---|---|"
