@@ -44,7 +44,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build
+.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -53,6 +53,7 @@ help:
 	@echo "make test       build and run every test (ends with 'N passed, N failed')"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
 	@echo "make test-portability  golden runs under other CPUs' BLAS kernels and 1/2 threads"
+	@echo "make test-cluster  sweeps through a local Slurm cluster and sshd started by the test (root)"
 	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
@@ -129,6 +130,25 @@ debug:
 # the golden runs under other CPUs' OpenBLAS kernels and 1/2 threads
 test-portability: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/portability.sh
+
+# sweeps through a single-node Slurm cluster and an sshd that the tests start
+# on 127.0.0.1 (test/cluster/); the daemons' packages are needed only here
+CLUSTER_DEB_PKGS := slurm-wlm munge openssh-server openssh-client
+CLUSTER_STAMP    := build/.cluster-deps-ok
+$(CLUSTER_STAMP): | $(STAMP)
+	$(call install_pkgs,$(CLUSTER_DEB_PKGS))
+	@touch $@
+
+test-cluster: $(BIN)/simc $(CLUSTER_STAMP)
+	@pass=0; fail=0; skip=0; for t in test/cluster/t_*.sh; do \
+	  BIN=$(BIN) timeout 600 bash $$t >build/cluster.log 2>&1; rc=$$?; \
+	  p=$$(grep -c '^PASS ' build/cluster.log); f=$$(grep -c '^FAIL ' build/cluster.log); \
+	  s=$$(grep -c '^SKIP ' build/cluster.log); \
+	  if [ $$rc != 0 ] && [ $$f = 0 ]; then echo "FAIL $$t (exit $$rc)" >>build/cluster.log; f=1; fi; \
+	  grep -v '^PASS ' build/cluster.log | sed "s|^|$$t: |"; \
+	  echo "--- $$t: $$p passed, $$f failed$$([ $$s = 0 ] || echo ', skipped')"; \
+	  pass=$$((pass + p)); fail=$$((fail + f)); skip=$$((skip + s)); \
+	done; echo "cluster: $$pass passed, $$fail failed, $$skip skipped"; [ $$fail = 0 ]
 
 # every test program and a contact run under valgrind memcheck (leaks of
 # kind "definite"; CHOLMOD's OpenMP pool leaves "possibly lost" thread

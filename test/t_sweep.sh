@@ -204,3 +204,38 @@ ok out_not_creatable "[ $rc = 3 ] && [ \$(wc -l <'$tmp/e12') = 1 ] && grep -q '^
 tools/sweep scenes/box_incline_slip.yaml --out /proc/sweep-out --grid contact.defaults.friction=0.1 \
   >/dev/null 2>"$tmp/e12"; rc=$?
 ok out_read_only "[ $rc = 3 ] && [ \$(wc -l <'$tmp/e12') = 1 ] && ! grep -q Traceback '$tmp/e12'"
+
+# Slurm options: resources and site lines land in the script, in the places
+# sbatch reads them (every #SBATCH line before the first command, the
+# header's after the sweep's so that they win); misuse is a usage error
+Z=$tmp/s7
+printf '#!/bin/bash\nmodule load hdf5\n#SBATCH --partition=short\nexport SITE=1\n' >"$tmp/hdr"
+tools/sweep scenes/box_incline_slip.yaml --out "$Z" --slurm --cpus-per-task 2 --mem 2G --time 1-02:30 \
+  --slurm-header "$tmp/hdr" --grid contact.defaults.friction=0.1,0.5 >/dev/null 2>&1; rc=$?
+grep -n '^#SBATCH\|^module\|^export\|^set -eu' "$Z/sweep.sbatch" | sed 's/^\([0-9]*\):/\1 /' >"$tmp/sb7"
+$PY - "$tmp/sb7" >"$tmp/chk7" 2>&1 <<'PYEOF'
+import sys
+lines = [l.rstrip("\n").split(" ", 1) for l in open(sys.argv[1])]
+text = [t for _, t in lines]
+n = {t: int(k) for k, t in lines}
+want = ["#SBATCH --cpus-per-task=2", "#SBATCH --mem=2G", "#SBATCH --time=1-02:30", "#SBATCH --partition=short"]
+assert all(w in n for w in want), text
+last_sbatch = max(n[t] for t in text if t.startswith("#SBATCH"))
+assert last_sbatch == n["#SBATCH --partition=short"], text
+assert last_sbatch < n["module load hdf5"] < n["export SITE=1"] < n["set -eu"], text
+print("ok")
+PYEOF
+ok slurm_resources_and_header "[ $rc = 0 ] && grep -qx ok '$tmp/chk7' || { cat '$tmp/chk7'; false; }"
+tools/sweep scenes/box_incline_slip.yaml --out "$Z" --mem 2G --grid a=1 2>"$tmp/e7"; rc=$?
+ok mem_needs_slurm "[ $rc = 2 ] && grep -q -- '--mem applies only with --slurm' '$tmp/e7'"
+tools/sweep scenes/box_incline_slip.yaml --out "$Z" --slurm --time 90min --grid a=1 2>"$tmp/e7"; rc=$?
+ok bad_time "[ $rc = 2 ] && grep -q -- '--time 90min: expected minutes' '$tmp/e7'"
+tools/sweep scenes/box_incline_slip.yaml --out "$Z" --slurm --mem 2GB --grid a=1 2>"$tmp/e7"; rc=$?
+ok bad_mem "[ $rc = 2 ] && grep -q -- '--mem 2GB: expected a size' '$tmp/e7'"
+tools/sweep scenes/box_incline_slip.yaml --out "$Z" --ssh 'ssh -p 2222' --grid a=1 2>"$tmp/e7"; rc=$?
+ok ssh_needs_sshlogin "[ $rc = 2 ] && grep -q -- '--ssh applies only with --sshlogin' '$tmp/e7'"
+# the BLAS kernel choice travels on the job line (a remote shell does not inherit it)
+OPENBLAS_CORETYPE=Haswell tools/sweep scenes/box_incline_slip.yaml --out "$Z" --dry-run --grid a=1 >"$tmp/o7" 2>/dev/null
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE tools/sweep scenes/box_incline_slip.yaml --out "$Z" --dry-run --grid a=1 >"$tmp/o8" 2>/dev/null
+ok coretype_on_job_line "grep -q '^OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_CORETYPE=Haswell ' '$tmp/o7' && \
+  grep -q '^OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /' '$tmp/o8'"

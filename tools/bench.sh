@@ -252,6 +252,12 @@ if [ -x /usr/bin/time ]; then
   echo "memory pile 2000: $kib KiB ($verdict $pile_limit_mib MiB)" >&2
 fi
 
+# A 64-point sweep through GNU parallel, a Slurm array and ssh (Slurm and
+# ssh on daemons started by tools/bench_sweep.sh; they need root)
+echo "running the sweep benchmark (tools/bench_sweep.sh)..." >&2
+BIN=$BIN BENCH_QUICK=$quick tools/bench_sweep.sh >"$tmp/sweep.md" 2>"$tmp/sweep.err"
+{ echo; cat "$tmp/sweep.md"; } >>"$out.tmp"
+[ "$quick" != 1 ] && [ -s "$tmp/sweep.md" ] && cp "$tmp/sweep.md" "$(dirname "$out")/sweep.md"
 # LCP baseline: failed steps, residuals and Lemke pivots per scene family.
 # The dense O(n^2)-per-pivot baseline needs minutes per simulated second on
 # the large clutters, so N >= 64 runs a shorter window (CLUTTER_DUR_LARGE).
