@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/sweep: a 2x3 grid through GNU parallel (files, summary, the values
 # reaching simc, checked against the analytic sliding speed on the incline),
-# resume after deleting / corrupting outputs, the Slurm array script, failing
-# points and zipped --list keys, dry run, usage errors.
+# resume after deleting / corrupting outputs, the Slurm array script (and a
+# task signalled as Slurm does), failing points and zipped --list keys, dry
+# run, usage errors.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-bin}
@@ -115,6 +116,24 @@ tools/sweep scenes/box_incline_slip.yaml --out "$D" --summarize \
   --grid integrator.scheme=implicit_euler,midpoint --grid contact.defaults.friction=0.1:0.5:3 \
   -- --duration 0.05 --set contact.model=sap >/dev/null 2>&1; rc2=$?
 ok slurm_task_runs "[ $rc = 0 ] && [ $rc2 = 0 ] && [ \$(grep -c ',complete,' '$D/summary.csv') = 6 ] && [ \$(nlines '$D/joblog.txt') = 9 ]"
+
+# a Slurm task signalled as Slurm signals it (SIGTERM to every process of the
+# task) whose program takes 1 s to close its output: the task records its end
+# only after the program exited (Slurm kills whatever is left of a task when
+# its script ends), with exit 143 and signal 15
+printf '%s\n' '#!/bin/bash' "trap 'sleep 1; date +%s.%N >\"\$0.closed\"; exit 143' TERM" \
+  ': >"$0.started"' 'sleep 60 & wait $!' >"$tmp/slow_close"
+chmod +x "$tmp/slow_close"
+K=$tmp/sk
+tools/sweep scenes/box_incline_slip.yaml --out "$K" --slurm --simc "$tmp/slow_close" --grid contact.defaults.friction=0.1 >/dev/null 2>&1
+SLURM_ARRAY_TASK_ID=0 setsid bash "$K/sweep.sbatch" 2>"$tmp/ek" &
+pk=$!
+for _ in $(seq 100); do [ -e "$tmp/slow_close.started" ] && break; sleep 0.1; done
+kill -TERM -- -"$pk"; wait "$pk"; rc=$?
+rec=$(awk -F'\t' '{ printf "%s %s %.3f", $7, $8, $3 + $4 }' "$K/logs/slurm-task-0.joblog" 2>/dev/null)
+ok slurm_task_records_after_program_exit "[ $rc = 143 ] && [ '${rec% *}' = '143 15' ] && [ -s '$tmp/slow_close.closed' ] && \
+  awk -v a='${rec##* }' -v b=\"\$(cat '$tmp/slow_close.closed')\" 'BEGIN { exit !(a >= b) }' && \
+  grep -qx 'sweep task 0: SIGTERM' '$tmp/ek'" || { echo "  rc $rc, record '$rec', closed $(cat "$tmp/slow_close.closed" 2>/dev/null)"; cat "$tmp/ek"; }
 
 # failing points, with zipped --list keys: (scheme, stiffness) pairs x time.step
 # point 1, 3, 5: time.step = -1 is rejected (exit 1, no output);
