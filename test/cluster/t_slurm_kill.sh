@@ -12,10 +12,10 @@
 # as not complete and prints the sbatch --array line for exactly them;
 # resubmitting it completes them at full duration without touching the
 # point that completed.
-# A Slurm time limit (--time, whole minutes) is not exercised: slurmctld
-# checks limits every 30 s, so a task of --time 1 ends 60-90 s after it
-# starts, and the kill itself is the same SIGTERM/KillWait/SIGKILL sequence
-# as scancel's.
+# A Slurm time limit is not exercised: --time counts whole minutes (seconds
+# round up) and slurmctld checks limits periodically, so a task of --time 1
+# runs a minute or more, and the kill itself is the same
+# SIGTERM/KillWait/SIGKILL sequence as scancel's.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 BIN=${BIN:-bin}
