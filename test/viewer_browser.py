@@ -243,13 +243,24 @@ def clutter_bench(br, seconds):
     errs = br.errors()
     nb = br.eval("simcView.data.bodies.length - 1")
     br.eval("document.getElementById('showContacts').click()")
+    # where a frame's time goes (each part timed to completion, 20 frames,
+    # after 5 that warm up the browser's and the software GL's compiled code)
+    br.eval("simcView.profile(5)", timeout=120)
+    prof = br.eval("simcView.profile(20)", timeout=120)
     bench = br.eval("simcView.bench(%r)" % seconds, await_promise=True, timeout=60 + seconds)
     bench.update({"size_mb": size / 1e6, "load_s": load_s, "page_script_ms": page_ms,
-                  "errors": errs, "nbodies": nb})
+                  "errors": errs, "nbodies": nb, "profile": prof,
+                  "loadavg": os.getloadavg()[0], "viewport": [W, H]})
     print("%d-body page: %.2f MB, loaded in %.2f s (navigation to ready; the page's own "
-          "scripts done at %.0f ms), %d frames in %.2f s = %.1f frames/s (%s WebGL)"
+          "scripts done at %.0f ms), %d frames in %.2f s = %.1f frames/s (%s WebGL, "
+          "window %dx%d, canvas %dx%d, load average %.1f)"
           % (nb, size / 1e6, load_s, page_ms, bench["frames"], bench["seconds"], bench["fps"],
-             "software" if bench.get("software_gl") else "hardware"))
+             "software" if bench.get("software_gl") else "hardware", W, H,
+             prof["canvas"][0], prof["canvas"][1], bench["loadavg"]))
+    print("  a frame: poses %.2f ms, contacts %.2f ms, slider/time/energy cursor %.2f ms "
+          "(script); render %.1f ms (to completion; %d draw calls, %d triangles, %d lines)"
+          % (prof["pose"], prof["contacts"], prof["ui"], prof["render"], prof["draw_calls"],
+             prof["triangles"], prof["lines"]))
     return bench
 
 

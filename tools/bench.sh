@@ -297,14 +297,20 @@ if command -v chromium >/dev/null && [ -f /usr/share/javascript/three/three.min.
     echo
     if [ -n "$vj" ]; then
       /usr/bin/python3 - "$vj" <<'PY'
-import json, sys
+import json, os, sys
 b = json.loads(sys.argv[1])
-print("| page | size | load (navigation to ready) | frames/s (5 s of play, contacts shown) | target | GL |")
-print("|---|---|---|---|---|---|")
-print("| clutter %d bodies, 101 frames | %.2f MB | %.2f s | %.1f | %.0f: %s | %s |"
-      % (b["nbodies"], b["size_mb"], b["load_s"], b["fps"], b["target_fps"],
-         "met" if b["fps"] >= b["target_fps"] else "NOT met",
+print("| page | size | load (navigation to ready) | window (canvas) | frames/s (5 s of play, contacts shown) | target | load average | GL |")
+print("|---|---|---|---|---|---|---|---|")
+p = b["profile"]
+print("| clutter %d bodies, 101 frames | %.2f MB | %.2f s | %dx%d (%dx%d) | %.1f | %.0f: %s | %.1f on %d cores | %s |"
+      % (b["nbodies"], b["size_mb"], b["load_s"], b["viewport"][0], b["viewport"][1],
+         p["canvas"][0], p["canvas"][1], b["fps"], b["target_fps"],
+         "met" if b["fps"] >= b["target_fps"] else "NOT met", b["loadavg"], os.cpu_count(),
          "software (SwiftShader)" if b.get("software_gl") else "hardware"))
+print()
+print("A frame, each part timed to completion: poses %.2f ms, contacts %.2f ms, slider/time/energy "
+      "cursor %.2f ms (script), render %.1f ms (%d draw calls, %d triangles)."
+      % (p["pose"], p["contacts"], p["ui"], p["render"], p["draw_calls"], p["triangles"]))
 PY
     else
       echo "(viewer benchmark failed: $(tail -1 "$tmp/view.txt"))"
