@@ -408,6 +408,36 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
   }
 }
 
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H) {
+  const int nv = s->nv;
+  for (int j = 0; j < nv; j++)
+    for (int i = j; i < nv; i++) H[i + (size_t)j * nv] = 0.0;
+  for (int t = 0; t < s->ntree; t++) {
+    const int* d = s->tree_dofs + s->tree_ptr[t];
+    const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    const double* blk = s->A + s->foff[t];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++)
+        if (d[a] >= d[b]) H[d[a] + (size_t)d[b] * nv] += blk[a + (size_t)b * n];
+  }
+  for (int c = 0; c < s->nc; c++) {
+    const double* g = G + 9 * c;
+    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
+      const double* jb = s->jval + 3 * b;
+      const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+      const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+      const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      const int cb = s->jcol[b];
+      for (int a = s->jptr[c]; a < s->jptr[c + 1]; a++) {
+        const int ca = s->jcol[a];
+        if (ca < cb) continue;
+        const double* ja = s->jval + 3 * a;
+        H[ca + (size_t)cb * nv] += ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+      }
+    }
+  }
+}
+
 /* ---- Delassus estimate ---- */
 
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
