@@ -440,6 +440,8 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 
 /* ---- Delassus estimate ---- */
 
+#define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
+
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
   for (int t = 0; t < s->ntree; t++) {
@@ -447,7 +449,9 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
     double* f = fac + s->foff[t];
     const double* blk = s->A + s->foff[t];
     for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
-    if (sc_la_chol_factor(n, f, n) != 0) return 1;
+    /* tree blocks are small: BLAS dispatch would cost more than the work */
+    if ((n <= SMALL_BLOCK ? sc_la_chol_factor_small(n, f, n) : sc_la_chol_factor(n, f, n)) != 0)
+      return 1;
   }
   int* seen = s->marker; /* contact that last listed tree t */
   int* list = s->order;  /* trees touched by the current contact */
@@ -473,7 +477,10 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
         const int a = s->tree_loc[s->jcol[q]];
         for (int r = 0; r < 3; r++) s->z[a + r * n] = s->jval[3 * q + r];
       }
-      if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0) return 1;
+      if (n <= SMALL_BLOCK)
+        for (int r = 0; r < 3; r++) sc_la_chol_solve_small(n, fac + s->foff[t], n, s->z + r * n);
+      else if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0)
+        return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
         const int a = s->tree_loc[s->jcol[q]];
