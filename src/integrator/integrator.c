@@ -29,7 +29,7 @@
 #include "solver_lcp/lcp.h"
 #include "solver_sap/sap.h"
 
-#define SMALL_NV 64  /* dofs of an island solved in the dense workspace */
+#define SMALL_NV SC_SAP_SMALL_NV /* dofs of an island solved in the dense workspace */
 #define SMALL_NC 256 /* contacts of such an island */
 
 /* solver workspaces, created once by sc_sim_prepare */

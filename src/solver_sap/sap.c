@@ -309,7 +309,7 @@ static sc_solve_status choose_path(const sc_problem* p, int hessian, sc_sap_work
   else if (hessian == SC_SAP_HESSIAN_AUTO) {
     /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
     const double dense_tri = 0.5 * nv * (nv + 1.0);
-    dense = nv <= 64 || (double)nnz > 0.75 * dense_tri;
+    dense = nv <= SC_SAP_SMALL_NV || (double)nnz > 0.75 * dense_tri;
   } else dense = 0;
   if (dense && hessian == SC_SAP_HESSIAN_AUTO && loaded && nnz > 0) {
     /* small island: the products over the block form and H assembled from
