@@ -187,6 +187,11 @@ struct sc_sap_sparse {
   /* pattern of tril(H) (original order) now and at the last analysis */
   int *cp, *ri, *pcp, *pri;
   int pn, pnnz, pkind, have_prev;
+  /* ti/tj, hp/hi/slot and pinv still describe the last analysis of the
+   * same triplet sequence (ntrip of them, kind pkind): a solve whose
+   * contacts touch the same columns in the same order reuses them */
+  int seq_valid;
+  long seq_ntrip;
   /* H(p, p) in the triangle the numeric kernel reads */
   int *hp, *hi, *pinv;
   double* hx;
@@ -566,17 +571,28 @@ static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int*
 int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   const int n = s->nv;
   if (s->ntrip == 0 || n == 0) return 1;
-  /* triplets in the order sc_sap_sparse_factor adds values */
+  /* triplets in the order sc_sap_sparse_factor adds values, compared on
+   * the way with the previous analysis's (a settled pile repeats its
+   * contact graph from step to step) */
   long t = 0;
+  int diff = !(s->seq_valid && s->seq_ntrip == s->ntrip && s->pkind == kind && s->pn == n);
   for (int tr = 0; tr < s->ntree; tr++) {
     const int* d = s->tree_dofs + s->tree_ptr[tr];
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
     for (int b = 0; b < nt; b++)
-      for (int a = b; a < nt; a++) s->ti[t] = d[a], s->tj[t++] = d[b];
+      for (int a = b; a < nt; a++, t++) {
+        if (!diff) diff = s->ti[t] != d[a] || s->tj[t] != d[b];
+        s->ti[t] = d[a], s->tj[t] = d[b];
+      }
   }
   for (int c = 0; c < s->nc; c++)
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++)
-      for (int a = b; a < s->jptr[c + 1]; a++) s->ti[t] = s->jcol[a], s->tj[t++] = s->jcol[b];
+      for (int a = b; a < s->jptr[c + 1]; a++, t++) {
+        if (!diff) diff = s->ti[t] != s->jcol[a] || s->tj[t] != s->jcol[b];
+        s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b];
+      }
+  if (!diff) return 0; /* the same pattern, ordering and slots as last time */
+  s->seq_valid = 0;
 
   const int nnz = build_csc(s, NULL, 0, s->cp, s->ri);
   const int same = s->have_prev && s->L && s->pkind == kind && s->pn == n && s->pnnz == nnz &&
@@ -623,6 +639,8 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   for (int k = 0; k < n; k++) s->pinv[perm ? perm[k] : k] = k;
   s->upper = !s->L->is_super;
   s->hnnz = build_csc(s, s->pinv, s->upper, s->hp, s->hi);
+  s->seq_valid = 1;
+  s->seq_ntrip = s->ntrip;
   return 0;
 }
 
