@@ -54,11 +54,13 @@ else
   echo "run); only the step loop is timed.  simc: implicit Euler, SAP to contact.tolerance 1e-6,"
   echo "its summary-line wall time (includes HDF5 output every 10th step), Newton iterations per"
   echo "step (the largest over the step's contact islands; contact-free steps count 0), peak RSS"
-  echo "of the whole process.  Ratio above 1: simc faster."
+  echo "of the whole process.  Ratio above 1: simc faster.  The CPU columns compare user + system"
+  echo "time of the whole processes (scene loading and output included), which a loaded machine"
+  echo "disturbs less than the wall-time steps/s."
   echo "Scene check (tools/ode/check.sh, N = 27): $(tail -1 "$tmp/odecheck.txt")"
   echo
-  echo "| N | dt (s) | simulated (s) | simc steps/s | simc Newton its median / mean / max | simc RSS (MiB) | ODE QuickStep steps/s | ODE dWorldStep steps/s | mean contacts simc / Quick / Step | ODE RSS Quick / Step (MiB) | simc / Quick | simc / Step | load avg |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| N | dt (s) | simulated (s) | simc steps/s | simc Newton its median / mean / max | simc RSS (MiB) | ODE QuickStep steps/s | ODE dWorldStep steps/s | mean contacts simc / Quick / Step | ODE RSS Quick / Step (MiB) | simc / Quick | simc / Step | CPU s simc / Quick / Step | CPU ratio simc / Quick, simc / Step | load avg |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for case in "64 0.4 1" "216 0.4 1" "1000 0.4 0" "216 2.0 0"; do
     read -r n dur direct <<<"$case"
     nsteps=$(awk -v d="$dur" 'BEGIN { printf "%d", d / 1.0e-3 + 0.5 }')
@@ -66,8 +68,17 @@ else
     la=$(load)
     simc_run "$tmp/clutter.yaml"
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
-    oq=$("$BIN/odebench" "$tmp/clutter.yaml" "$nsteps" 1.0e-3 quick)
-    od="-"; [ "$direct" = 1 ] && od=$("$BIN/odebench" "$tmp/clutter.yaml" "$nsteps" 1.0e-3 direct)
+    ode_cpu() {  # ode_cpu STEPPER: odebench's output line; its CPU seconds in $tmp/ocpu
+      /usr/bin/time -f "%U %S" -o "$tmp/otime" "$BIN/odebench" "$tmp/clutter.yaml" "$nsteps" 1.0e-3 "$1"
+      awk '{ printf "%.2f", $1 + $2 }' "$tmp/otime" >"$tmp/ocpu"
+    }
+    oq=$(ode_cpu quick); qcpu=$(cat "$tmp/ocpu")
+    od="-"; dcpu=""
+    if [ "$direct" = 1 ]; then od=$(ode_cpu direct); dcpu=$(cat "$tmp/ocpu"); fi
+    # CPU-time ratios (whole processes, scene loading included): steadier
+    # than wall-time ones on a shared machine
+    cq=$(awk -v a="$cpu" -v b="$qcpu" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }')
+    cd_=$(awk -v a="$cpu" -v b="$dcpu" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", b / a; else print "-" }')
     get() { sed -n "s/.*$1=\([-+0-9.eE]*\).*/\1/p" <<<"$2"; }
     qs=$(get steps_per_second "$oq"); ds=$(get steps_per_second "$od"); ds=${ds:--}
     qc=$(get mean_ncon "$oq"); dc=$(get mean_ncon "$od"); dc=${dc:--}
@@ -75,7 +86,7 @@ else
     dm=$(awk -v k="$(get rss_kb "$od")" 'BEGIN { if (k > 0) printf "%.1f", k / 1024; else print "-" }')
     rq=$(awk -v a="$sps" -v b="$qs" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
     rd=$(awk -v a="$sps" -v b="$ds" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
-    echo "| $n | 1.0e-3 | $dur | $sps | $med / $mean / $max | $rss_mib | $qs | $ds | $ncon / $qc / $dc | $qm / $dm | $rq | $rd | $la |"
+    echo "| $n | 1.0e-3 | $dur | $sps | $med / $mean / $max | $rss_mib | $qs | $ds | $ncon / $qc / $dc | $qm / $dm | $rq | $rd | $cpu / $qcpu / ${dcpu:--} | $cq, $cd_ | $la |"
     echo "ode clutter $n over $dur s: simc $sps (its $med/$mean/$max, $status), quick $qs, direct $ds steps/s" >&2
   done
 fi
