@@ -10,6 +10,7 @@
 #include "problem_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 static double urange(double a, double b) { return a + (b - a) * 0.5 * (urand() + 1.0); }
@@ -469,6 +470,91 @@ static void test_eval_matches_dense(void) {
   sc_sap_work_free(ws);
 }
 
+/* Small problems (the islands of at most 64 dofs): the automatic choice
+ * assembles H from the block form and factors it without BLAS; its Hessian,
+ * Newton iterates and solution against the LAPACK dense path. */
+static void test_small_blockdense_matches_dense(void) {
+  srand(23);
+  sc_sap_work* ws = sc_sap_work_create(64, 64);
+  const int cfg[][3] = {{2, 0, 0}, {6, 0, 1}, {9, 10, 1}}; /* bodies, chain, shuffle */
+  for (int t = 0; t < 3; t++) {
+    const int B = cfg[t][0];
+    prob P;
+    gen(&P, B, cfg[t][1], 2 * B, B, cfg[t][1] ? 3 : 0, cfg[t][2], ws);
+    const int nv = P.nv, m = 3 * P.nc;
+    double *v = malloc(sizeof(double) * nv), *vd = malloc(sizeof(double) * nv);
+    double *gd = malloc(sizeof(double) * m), *gs = malloc(sizeof(double) * m);
+    double *Hd = malloc(sizeof(double) * nv * nv), *Hs = malloc(sizeof(double) * nv * nv);
+    double ld, ls, worst_h = 0.0, worst_it = 0.0;
+    for (int trial = 0; trial < 3; trial++) {
+      for (int i = 0; i < nv; i++) v[i] = P.vstar[i] + 0.05 * urand();
+      ENSURE(sc_sap_eval_path(&P.p, 1e-7, SC_SAP_HESSIAN_DENSE, ws, v, &ld, NULL, NULL, Hd) ==
+             SC_OK);
+      ENSURE(sc_sap_eval_path(&P.p, 1e-7, SC_SAP_HESSIAN_AUTO, ws, v, &ls, NULL, NULL, Hs) ==
+             SC_OK);
+      worst_h = fmax(worst_h, max_diff(nv * nv, Hs, Hd) / max_abs(nv * nv, Hd));
+    }
+    sc_solver_stats sd, ss;
+    ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
+    const int K = sd.iterations;
+    for (int it = 1; it <= K; it++) {
+      solve(&P, ws, SC_SAP_HESSIAN_DENSE, it, vd, gd, &sd);
+      solve(&P, ws, SC_SAP_HESSIAN_AUTO, it, v, gs, &ss);
+      ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_DENSE);
+      ENSURE(ss.iterations == sd.iterations);
+      worst_it = fmax(worst_it, max_diff(nv, v, vd) / max_abs(nv, vd));
+    }
+    ENSURE(ss.status == SC_SOLVE_OK && sd.status == SC_SOLVE_OK);
+    ENSURE(max_diff(m, gs, gd) <= 1e-10 * max_abs(m, gd));
+    printf("  small: nv %d nc %d, %d iterations, max rel diff Hessian %.2e, iterates %.2e\n", nv,
+           P.nc, K, worst_h, worst_it);
+    ENSURE(worst_h <= 1e-14 && worst_it <= 1e-10);
+    free(v), free(vd), free(gd), free(gs), free(Hd), free(Hs);
+    prob_free(&P);
+  }
+  sc_sap_work_free(ws);
+}
+
+/* The sparse path reuses its last analysis when a solve's triplet sequence
+ * (contacts, their columns, their order) repeats, as in a settled pile.  A
+ * workspace that has just solved other problems must give bit for bit what
+ * a fresh workspace gives: P, then P with new velocities (same pattern:
+ * reused), then Q (another pattern of the same size), then P again. */
+static void test_analysis_reuse(void) {
+  const int B = 40;
+  sc_sap_work* wa = sc_sap_work_create(6 * B, 4 * B);
+  prob P, Q;
+  srand(31);
+  gen(&P, B, 0, 2 * B, B, 0, 1, wa);
+  srand(32);
+  gen(&Q, B, 0, 2 * B, B, 0, 1, wa);
+  const int nv = P.nv, m = 3 * P.nc;
+  double *v = malloc(sizeof(double) * nv), *vr = malloc(sizeof(double) * nv);
+  double *g = malloc(sizeof(double) * m), *gr = malloc(sizeof(double) * m);
+  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
+  for (int kk = 0; kk < 2; kk++) {
+    const prob* seq[] = {&P, &P, &Q, &P};
+    int identical = 1;
+    for (int k = 0; k < 4; k++) {
+      if (k == 1)
+        for (int i = 0; i < nv; i++) P.vstar[i] *= -0.7; /* new values, same pattern */
+      sc_solver_stats sa, sr;
+      ENSURE(solve(seq[k], wa, kinds[kk], 100, v, g, &sa) == SC_SOLVE_OK);
+      sc_sap_work* fresh = sc_sap_work_create(6 * B, 4 * B);
+      ENSURE(solve(seq[k], fresh, kinds[kk], 100, vr, gr, &sr) == SC_SOLVE_OK);
+      sc_sap_work_free(fresh);
+      identical &= sa.iterations == sr.iterations && memcmp(v, vr, sizeof(double) * nv) == 0 &&
+                   memcmp(g, gr, sizeof(double) * m) == 0;
+    }
+    printf("  analysis reuse (%s): P, P', Q, P bit-identical to fresh workspaces: %s\n",
+           kk == 0 ? "supernodal" : "simplicial", identical ? "yes" : "no");
+    ENSURE(identical);
+  }
+  free(v), free(vr), free(g), free(gr);
+  prob_free(&P), prob_free(&Q);
+  sc_sap_work_free(wa);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_block_form_order);
@@ -478,5 +564,7 @@ int main(int argc, char** argv) {
   RUN(test_solution_matches_dense);
   RUN(test_capacity_fallback);
   RUN(test_allocation);
+  RUN(test_small_blockdense_matches_dense);
+  RUN(test_analysis_reuse);
   return TEST_END();
 }

@@ -156,49 +156,11 @@ if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then
 elif [ "$quick" != 1 ]; then
   { echo; echo "(MuJoCo reference skipped: apt-get install libmujoco-dev to add it.)"; } >>"$out.tmp"
 fi
-# ODE 0.16 on the same clutter scenes (tools/ode), when Debian's libode-dev is
-# installed.  simc runs the same scene over the same window back to back with
-# ODE, so that the ratios hold on a loaded machine.
-if [ "$quick" != 1 ] && dpkg -s libode-dev >/dev/null 2>&1; then
-  echo "running the ODE reference (tools/ode)..." >&2
-  if make -s -C tools/ode >"$tmp/ode.err" 2>&1 && tools/ode/check.sh >"$tmp/odecheck.txt" 2>&1; then
-    {
-      echo
-      echo "## ODE 0.16 reference (same clutter scenes, same machine, same run)"
-      echo
-      echo "ODE: dContactApprox1 (pyramid friction, mu = 0.5), soft contact equivalent to k = 1e5 N/m,"
-      echo "c = tau_d k with tau_d = 0.01 s (ERP = h k / (h k + c), CFM = 1 / (h k + c)); QuickStep 20"
-      echo "iterations, or dWorldStep (Dantzig LCP); only the step loop is timed.  simc: implicit Euler,"
-      echo "SAP, its summary-line wall time (includes HDF5 output every 10th step).  Ratio above 1: simc faster."
-      echo "Scene check (tools/ode/check.sh, N = 27): $(tail -1 "$tmp/odecheck.txt")"
-      echo
-      echo "| N | dt (s) | simulated (s) | simc steps/s | ODE QuickStep steps/s | ODE dWorldStep steps/s | mean contacts simc / Quick / Step | ODE RSS Quick / Step (MiB) | simc / Quick | simc / Step |"
-      echo "|---|---|---|---|---|---|---|---|---|---|"
-    } >>"$out.tmp"
-    for case in "64 0.4 1" "216 0.4 1" "1000 0.4 0" "216 2.0 0"; do
-      read -r n dur direct <<<"$case"
-      nsteps=$(awk -v d="$dur" 'BEGIN { printf "%d", d / 1.0e-3 + 0.5 }')
-      tools/gen_clutter.sh "$n" 1.0e-3 "$dur" >"$tmp/clutter.yaml"
-      line=$(run "$tmp/clutter.yaml")
-      read_summary "$line"
-      sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
-      oq=$(bin/odebench "$tmp/clutter.yaml" "$nsteps" 1.0e-3 quick)
-      od="-"; [ "$direct" = 1 ] && od=$(bin/odebench "$tmp/clutter.yaml" "$nsteps" 1.0e-3 direct)
-      get() { sed -n "s/.*$1=\([-+0-9.eE]*\).*/\1/p" <<<"$2"; }
-      qs=$(get steps_per_second "$oq"); ds=$(get steps_per_second "$od"); ds=${ds:--}
-      qc=$(get mean_ncon "$oq"); dc=$(get mean_ncon "$od"); dc=${dc:--}
-      qm=$(awk -v k="$(get rss_kb "$oq")" 'BEGIN { printf "%.1f", k / 1024 }')
-      dm=$(awk -v k="$(get rss_kb "$od")" 'BEGIN { if (k > 0) printf "%.1f", k / 1024; else print "-" }')
-      rq=$(awk -v a="$sps" -v b="$qs" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-      rd=$(awk -v a="$sps" -v b="$ds" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-      echo "| $n | 1.0e-3 | $dur | $sps | $qs | $ds | $ncon / $qc / $dc | $qm / $dm | $rq | $rd |" >>"$out.tmp"
-      echo "ode clutter $n over $dur s: simc $sps, quick $qs, direct $ds steps/s" >&2
-    done
-  else
-    { echo; echo "(ODE reference failed: $(tail -1 "$tmp/odecheck.txt" 2>/dev/null || tail -1 "$tmp/ode.err"))"; } >>"$out.tmp"
-  fi
-elif [ "$quick" != 1 ]; then
-  { echo; echo "(ODE 0.16 reference skipped: apt-get install libode-dev to add it.)"; } >>"$out.tmp"
+# ODE 0.16 on the same clutter scenes (tools/ode, when Debian's libode-dev
+# is installed) with simc's iterations and memory beside it, and simc's
+# cost-per-step scaling from N = 64 to 4096: tools/bench_ode.sh.
+if [ "$quick" != 1 ]; then
+  BIN=$BIN tools/bench_ode.sh >>"$out.tmp"
 fi
 # Memory: peak resident size (GNU time's "Maximum resident set size") of
 # simc on clutter scenes of growing N, and the 2000-body pile against a

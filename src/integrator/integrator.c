@@ -30,7 +30,7 @@
 #include "solver_sap/sap.h"
 #include "solver_sap/sap_model.h"
 
-#define SMALL_NV 64  /* dofs of an island solved in the dense workspace */
+#define SMALL_NV SC_SAP_SMALL_NV /* dofs of an island solved in the dense workspace */
 #define SMALL_NC 256 /* contacts of such an island */
 
 /* solver workspaces, created once by sc_sim_prepare */
@@ -188,7 +188,10 @@ static int blk_factor(const sc_model* m, const double* Mat, double* fac) {
   for (int c = 0; c < m->nclique; c++) {
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
-    int info = sc_la_chol_factor(n, fac + m->clique_blkadr[c], n);
+    /* a body's 6x6 or a short chain's block: BLAS dispatch costs more than
+     * the arithmetic */
+    int info = n <= SMALL_NV ? sc_la_chol_factor_small(n, fac + m->clique_blkadr[c], n)
+                             : sc_la_chol_factor(n, fac + m->clique_blkadr[c], n);
     if (info != 0) return info > 0 ? idx[info - 1] + 1 : 1;
   }
   return 0;
@@ -200,7 +203,8 @@ static void blk_solve(const sc_model* m, const double* fac, double* x, double* t
     const int* idx = m->clique_dofs + m->clique_dofadr[c];
     int n = m->clique_dofnum[c];
     for (int a = 0; a < n; a++) tmp[a] = x[idx[a]];
-    sc_la_chol_solve(n, fac + m->clique_blkadr[c], n, tmp, n, 1);
+    if (n <= SMALL_NV) sc_la_chol_solve_small(n, fac + m->clique_blkadr[c], n, tmp);
+    else sc_la_chol_solve(n, fac + m->clique_blkadr[c], n, tmp, n, 1);
     for (int a = 0; a < n; a++) x[idx[a]] = tmp[a];
   }
 }

@@ -25,6 +25,41 @@ int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nr
   return (int)LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, nrhs, L, lda, B, ldb);
 }
 
+int sc_la_chol_factor_small(int n, double* A, int lda) {
+  for (int j = 0; j < n; j++) {
+    double* cj = A + (size_t)j * lda;
+    const double d = cj[j];
+    if (!(d > 0.0)) return j + 1;
+    const double ljj = sqrt(d);
+    cj[j] = ljj;
+    const double inv = 1.0 / ljj;
+    for (int i = j + 1; i < n; i++) cj[i] *= inv;
+    /* trailing update of the lower triangle, column by column */
+    for (int k = j + 1; k < n; k++) {
+      const double lkj = cj[k];
+      if (lkj == 0.0) continue;
+      double* ck = A + (size_t)k * lda;
+      for (int i = k; i < n; i++) ck[i] -= cj[i] * lkj;
+    }
+  }
+  return 0;
+}
+
+void sc_la_chol_solve_small(int n, const double* L, int lda, double* x) {
+  for (int j = 0; j < n; j++) {
+    const double* cj = L + (size_t)j * lda;
+    const double xj = x[j] /= cj[j];
+    if (xj != 0.0)
+      for (int i = j + 1; i < n; i++) x[i] -= cj[i] * xj;
+  }
+  for (int j = n - 1; j >= 0; j--) {
+    const double* cj = L + (size_t)j * lda;
+    double t = x[j];
+    for (int i = j + 1; i < n; i++) t -= cj[i] * x[i];
+    x[j] = t / cj[j];
+  }
+}
+
 void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const double* x,
                 double beta, double* y) {
   if (m == 0) return;

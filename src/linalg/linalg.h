@@ -17,6 +17,12 @@ void sc_la_single_thread(void);
 int sc_la_chol_factor(int n, double* A, int lda);
 /* Solve (L L^T) X = B in place for nrhs columns of B. */
 int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nrhs);
+/* The same two without BLAS or LAPACK (unblocked, right-looking): for the
+ * matrices of a few dozen rows that contact islands bring, where a library
+ * call's dispatch and buffer management cost more than the arithmetic.
+ * Same return convention; one right-hand side. */
+int sc_la_chol_factor_small(int n, double* A, int lda);
+void sc_la_chol_solve_small(int n, const double* L, int lda, double* x);
 
 /* y = alpha * A x + beta * y  (A is m x n) */
 void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const double* x,

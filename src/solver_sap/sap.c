@@ -316,8 +316,16 @@ static sc_solve_status choose_path(const sc_problem* p, int hessian, sc_sap_work
   else if (hessian == SC_SAP_HESSIAN_AUTO) {
     /* a dense Cholesky of a few dozen dofs beats any sparse bookkeeping */
     const double dense_tri = 0.5 * nv * (nv + 1.0);
-    dense = nv <= 64 || (double)nnz > 0.75 * dense_tri;
+    dense = nv <= SC_SAP_SMALL_NV || (double)nnz > 0.75 * dense_tri;
   } else dense = 0;
+  if (dense && hessian == SC_SAP_HESSIAN_AUTO && loaded && nnz > 0) {
+    /* small island: the products over the block form and H assembled from
+     * it, factored without BLAS (library calls cost more than the
+     * arithmetic at this size); the same matrix as the path below */
+    w->structured = 1;
+    sc_sap_hessian_select_blockdense(&w->hess, w->sp);
+    return SC_SOLVE_OK;
+  }
   if (dense) {
     sc_problem_densify(p, w->Ad, w->Jd);
     return SC_SOLVE_OK;

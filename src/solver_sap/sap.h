@@ -72,6 +72,9 @@ typedef struct sc_sap_work sc_sap_work;
  * Larger workspaces take every problem on the structured path, in memory
  * linear in nv_max, nc_max and the sizes below. */
 #define SC_SAP_DENSE_MAX_NV 512
+/* The automatic choice factors problems of at most this many dofs dense
+ * (assembled from the block form, without BLAS), larger ones sparse. */
+#define SC_SAP_SMALL_NV 64
 
 /* Create a workspace for problems whose tree blocks of A have at most
  * blk_max entries in all (sum of n_t^2) and whose contacts touch at most

@@ -17,6 +17,7 @@ int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max, int dense) {
   h->sp = NULL;
   h->H = h->GJ = NULL;
   h->path = SC_SAP_PATH_NONE;
+  h->blk = NULL;
   if (!dense) return 0;
   h->H = sc_malloc(sizeof(double) * (size_t)nv_max * (size_t)nv_max);
   h->GJ = sc_malloc(sizeof(double) * 3 * (size_t)nc_max * (size_t)nv_max);
@@ -38,6 +39,12 @@ void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind) {
   h->kind = kind;
   h->analyzed = 0;
   h->path = SC_SAP_PATH_NONE;
+  h->blk = NULL;
+}
+
+void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp) {
+  sc_sap_hessian_select(h, NULL, 0);
+  h->blk = sp;
 }
 
 static void assemble_dense(sc_sap_hessian* h, int nv, int nc, const double* A, const double* J,
@@ -65,7 +72,8 @@ void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
   h->nv = nv;
   h->nc = nc;
   h->A = A, h->J = J, h->G = G;
-  if (!h->sp) assemble_dense(h, nv, nc, A, J, G);
+  if (h->blk) sc_sap_sparse_dense_lower(h->blk, G, h->H);
+  else if (!h->sp) assemble_dense(h, nv, nc, A, J, G);
 }
 
 int sc_sap_hessian_get(sc_sap_hessian* h, double* out) {
@@ -99,11 +107,16 @@ int sc_sap_hessian_factor(sc_sap_hessian* h) {
     return sc_sap_sparse_factor(h->sp, h->G);
   }
   h->path = SC_SAP_PATH_DENSE;
+  if (h->blk) return sc_la_chol_factor_small(h->nv, h->H, h->nv);
   return sc_la_chol_factor(h->nv, h->H, h->nv);
 }
 
 int sc_sap_hessian_solve(sc_sap_hessian* h, double* x) {
   if (h->sp) return sc_sap_sparse_solve(h->sp, x);
+  if (h->blk) {
+    sc_la_chol_solve_small(h->nv, h->H, h->nv, x);
+    return 0;
+  }
   return sc_la_chol_solve(h->nv, h->H, h->nv, x, h->nv, 1) != 0;
 }
 

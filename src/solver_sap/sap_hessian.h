@@ -26,6 +26,9 @@ typedef struct sc_sap_hessian {
   const double *A, *J, *G; /* operands of the pending factorization (A, J dense, NULL
                               when the caller has no dense copy) */
   int path;           /* SC_SAP_PATH_* of the last factorization */
+  /* dense path assembled from the block form in blk (borrowed) and factored
+   * without BLAS (small islands); NULL: from dense A and J by BLAS/LAPACK */
+  const sc_sap_sparse* blk;
 } sc_sap_hessian;
 
 /* Allocate for nv <= nv_max, nc <= nc_max, with the dense buffers only when
@@ -36,6 +39,10 @@ void sc_sap_hessian_destroy(sc_sap_hessian* h);
  * sparse one over the structure sp has detected (kind: SC_SAP_SPARSE_*).
  * The symbolic analysis happens at the first factor() after this call. */
 void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind);
+/* Dense path, but H assembled from the block form loaded in sp and
+ * factored by the BLAS-free small Cholesky (sc_la_chol_factor_small):
+ * same matrix, far less overhead for a few dozen dofs. */
+void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp);
 /* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major (may be
  * NULL on the sparse path, which takes A and J from its loaded problem).  The
  * sparse path only records the operands (they must stay valid until factor). */

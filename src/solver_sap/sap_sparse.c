@@ -187,6 +187,11 @@ struct sc_sap_sparse {
   /* pattern of tril(H) (original order) now and at the last analysis */
   int *cp, *ri, *pcp, *pri;
   int pn, pnnz, pkind, have_prev;
+  /* ti/tj, hp/hi/slot and pinv still describe the last analysis of the
+   * same triplet sequence (ntrip of them, kind pkind): a solve whose
+   * contacts touch the same columns in the same order reuses them */
+  int seq_valid;
+  long seq_ntrip;
   /* H(p, p) in the triangle the numeric kernel reads */
   int *hp, *hi, *pinv;
   double* hx;
@@ -408,7 +413,39 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
   }
 }
 
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H) {
+  const int nv = s->nv;
+  for (int j = 0; j < nv; j++)
+    for (int i = j; i < nv; i++) H[i + (size_t)j * nv] = 0.0;
+  for (int t = 0; t < s->ntree; t++) {
+    const int* d = s->tree_dofs + s->tree_ptr[t];
+    const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    const double* blk = s->A + s->foff[t];
+    for (int b = 0; b < n; b++)
+      for (int a = 0; a < n; a++)
+        if (d[a] >= d[b]) H[d[a] + (size_t)d[b] * nv] += blk[a + (size_t)b * n];
+  }
+  for (int c = 0; c < s->nc; c++) {
+    const double* g = G + 9 * c;
+    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
+      const double* jb = s->jval + 3 * b;
+      const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+      const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+      const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      const int cb = s->jcol[b];
+      for (int a = s->jptr[c]; a < s->jptr[c + 1]; a++) {
+        const int ca = s->jcol[a];
+        if (ca < cb) continue;
+        const double* ja = s->jval + 3 * a;
+        H[ca + (size_t)cb * nv] += ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+      }
+    }
+  }
+}
+
 /* ---- Delassus estimate ---- */
+
+#define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
 
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
@@ -417,7 +454,9 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
     double* f = fac + s->foff[t];
     const double* blk = s->A + s->foff[t];
     for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
-    if (sc_la_chol_factor(n, f, n) != 0) return 1;
+    /* tree blocks are small: BLAS dispatch would cost more than the work */
+    if ((n <= SMALL_BLOCK ? sc_la_chol_factor_small(n, f, n) : sc_la_chol_factor(n, f, n)) != 0)
+      return 1;
   }
   int* seen = s->marker; /* contact that last listed tree t */
   int* list = s->order;  /* trees touched by the current contact */
@@ -443,7 +482,10 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
         const int a = s->tree_loc[s->jcol[q]];
         for (int r = 0; r < 3; r++) s->z[a + r * n] = s->jval[3 * q + r];
       }
-      if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0) return 1;
+      if (n <= SMALL_BLOCK)
+        for (int r = 0; r < 3; r++) sc_la_chol_solve_small(n, fac + s->foff[t], n, s->z + r * n);
+      else if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0)
+        return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
         const int a = s->tree_loc[s->jcol[q]];
@@ -529,17 +571,28 @@ static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int*
 int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   const int n = s->nv;
   if (s->ntrip == 0 || n == 0) return 1;
-  /* triplets in the order sc_sap_sparse_factor adds values */
+  /* triplets in the order sc_sap_sparse_factor adds values, compared on
+   * the way with the previous analysis's (a settled pile repeats its
+   * contact graph from step to step) */
   long t = 0;
+  int diff = !(s->seq_valid && s->seq_ntrip == s->ntrip && s->pkind == kind && s->pn == n);
   for (int tr = 0; tr < s->ntree; tr++) {
     const int* d = s->tree_dofs + s->tree_ptr[tr];
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
     for (int b = 0; b < nt; b++)
-      for (int a = b; a < nt; a++) s->ti[t] = d[a], s->tj[t++] = d[b];
+      for (int a = b; a < nt; a++, t++) {
+        if (!diff) diff = s->ti[t] != d[a] || s->tj[t] != d[b];
+        s->ti[t] = d[a], s->tj[t] = d[b];
+      }
   }
   for (int c = 0; c < s->nc; c++)
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++)
-      for (int a = b; a < s->jptr[c + 1]; a++) s->ti[t] = s->jcol[a], s->tj[t++] = s->jcol[b];
+      for (int a = b; a < s->jptr[c + 1]; a++, t++) {
+        if (!diff) diff = s->ti[t] != s->jcol[a] || s->tj[t] != s->jcol[b];
+        s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b];
+      }
+  if (!diff) return 0; /* the same pattern, ordering and slots as last time */
+  s->seq_valid = 0;
 
   const int nnz = build_csc(s, NULL, 0, s->cp, s->ri);
   const int same = s->have_prev && s->L && s->pkind == kind && s->pn == n && s->pnnz == nnz &&
@@ -586,6 +639,8 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   for (int k = 0; k < n; k++) s->pinv[perm ? perm[k] : k] = k;
   s->upper = !s->L->is_super;
   s->hnnz = build_csc(s, s->pinv, s->upper, s->hp, s->hi);
+  s->seq_valid = 1;
+  s->seq_ntrip = s->ntrip;
   return 0;
 }
 

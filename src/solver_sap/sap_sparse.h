@@ -40,6 +40,12 @@ void sc_sap_sparse_mulJ(const sc_sap_sparse* s, const double* x, double* y);
 /* y = J^T x (nv entries). */
 void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y);
 
+/* The lower triangle of H = A + J^T blockdiag(G) J into H (nv x nv,
+ * column-major, leading dimension nv; the strict upper triangle is left
+ * alone) straight from the loaded block form: O(sum n_t^2 + sum_i k_i^2)
+ * for contacts touching k_i columns, not O(nc nv^2). */
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H);
+
 /* Delassus diagonal estimate per contact, w_i = |W_ii|_F / 3 with
  * W_ii = sum over the trees c touched by i of J_ic A_c^-1 J_ic^T (ref 2.3).
  * Each tree block of A is factored once into fac (room for sum n_t^2 doubles).
