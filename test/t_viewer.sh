@@ -103,7 +103,18 @@ print("%s friction_carries_load (largest tangential impulse %.3g N s, expected ~
 PY
 
 # ---- refusals ----
-"$PY" "$VIEW" test/golden/sphere_drop.h5 -o "$tmp/old.html" >/dev/null 2>"$tmp/err"; rc=$?
+# a format_version 1 file: a current one without what version 2 added
+"$PY" - "$tmp/spin.h5" "$tmp/v1.h5" <<'PY'
+import shutil, sys
+import h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    for k in ("body", "model/geometry", "model/body_parent"):
+        if k in f:
+            del f[k]
+    f.attrs["format_version"] = 1
+PY
+"$PY" "$VIEW" "$tmp/v1.h5" -o "$tmp/old.html" >/dev/null 2>"$tmp/err"; rc=$?
 ok refuses_format_1_file "[ $rc = 1 ] && grep -q 'format_version 1: it has no body poses' '$tmp/err' && [ ! -e '$tmp/old.html' ]"
 "$PY" "$VIEW" "$tmp/spin.h5" --overlay "$tmp/stick.h5" -o "$tmp/x.html" >/dev/null 2>"$tmp/err"; rc=$?
 ok refuses_overlay_of_other_scene "[ $rc = 1 ] && grep -q 'not a run of the same scene' '$tmp/err'"
