@@ -60,7 +60,10 @@ ok diverged_status "status_of '$tmp/f.h5' | grep -q '^failed: '"
 "$SIMC" scenes/chain10.yaml -o "$tmp/i.h5" --duration 1000 --quiet &
 pid=$!
 sleep 1
-kill -INT $pid
+# again every 0.5 s while it runs (at most 60 s): a slow start (sanitizers,
+# a loaded machine) may not have installed the handler yet, and a background
+# job of a script starts with SIGINT ignored
+for _ in $(seq 120); do kill -INT $pid 2>/dev/null || break; sleep 0.5; done
 wait $pid; rc=$?
 rows=$(rows_of "$tmp/i.h5")
 ok interrupted_exit "[ $rc = 130 ]"

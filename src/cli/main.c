@@ -432,11 +432,6 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     return st != SC_OK ? exit_code(st) : exit_code(fst);
   }
 
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
   sc_sim_set_cancel(d, &interrupted);
 
   int progress = !quiet && isatty(2);
@@ -560,6 +555,15 @@ int main(int argc, char** argv) {
   /* a closed stderr or stdout pipe must not kill the run: writes fail with
    * EPIPE, the output file is still closed and the exit code is simc's */
   signal(SIGPIPE, SIG_IGN);
+  /* SIGINT / SIGTERM only set a flag, from the start: one that arrives while
+   * the scene loads ends the run at its first step with status interrupted
+   * (instead of killing the process before the output exists, or being
+   * lost when a shell started simc with the signal ignored) */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   /* overrides: every --set plus the shorthand options, in order */
   const char** sets = calloc((size_t)argc + 1, sizeof *sets);
   char** owned = calloc((size_t)argc + 1, sizeof *owned);
