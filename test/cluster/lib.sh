@@ -10,6 +10,7 @@
 #   slurm_task_states ID     "task state exitcode" lines from scontrol, sorted by task
 #   sshd_why_not / sshd_start DIR   sets SSH_CFG (an ssh -F file) and SSH_HOST (its alias)
 #   cluster_stop_all         cancels the jobs and stops every daemon started here
+#   cluster_test_begin LABEL WHY_NOT   the common start of a test (below)
 
 CLUSTER_PIDS=()          # daemons started here, stopped in reverse order
 CLUSTER_SLURM_DIR=""
@@ -218,3 +219,19 @@ cluster_stop_all() {
   done
   CLUSTER_PIDS=()
 }
+
+# cluster_test_begin LABEL WHY_NOT: the start every cluster test shares.
+# Prints "SKIP LABEL: reason" and exits 0 when WHY_NOT (slurm_why_not or
+# sshd_why_not) says the daemons cannot run here; otherwise sets tmp (a new
+# directory under build/, removed at exit unless KEEP is set, after
+# cluster_stop_all) and t_start, and defines ok NAME CHECK.
+cluster_test_begin() {
+  local why
+  if why=$($2); then echo "SKIP $1: $why"; exit 0; fi
+  mkdir -p build
+  tmp=$(mktemp -d "$PWD/build/$1-test.XXXXXX")
+  trap 'cluster_stop_all; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+  trap 'exit 130' INT TERM
+  t_start=$(date +%s)
+}
+ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; return 1; fi; }

@@ -22,13 +22,7 @@ BIN=${BIN:-bin}
 PY=/usr/bin/python3
 export SIMC="$PWD/$BIN/simc"
 . test/cluster/lib.sh
-if why=$(slurm_why_not); then echo "SKIP slurm: $why"; exit 0; fi
-mkdir -p build
-tmp=$(mktemp -d "$PWD/build/slurm-kill-test.XXXXXX")
-trap 'cluster_stop_all; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; return 1; fi; }
-t_start=$(date +%s)
+cluster_test_begin slurm slurm_why_not
 
 if ! slurm_start "$tmp/slurm" >"$tmp/start.log" 2>&1; then
   echo "FAIL slurm_start"; cat "$tmp/start.log"; exit 1

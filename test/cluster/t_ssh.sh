@@ -13,14 +13,8 @@ BIN=${BIN:-bin}
 PY=/usr/bin/python3
 export SIMC="$PWD/$BIN/simc"
 . test/cluster/lib.sh
-if why=$(sshd_why_not); then echo "SKIP ssh: $why"; exit 0; fi
-mkdir -p build
-tmp=$(mktemp -d "$PWD/build/ssh-test.XXXXXX")
-trap 'cluster_stop_all; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; return 1; fi; }
+cluster_test_begin ssh sshd_why_not
 nlines() { grep -c . "$1" 2>/dev/null || echo 0; }
-t_start=$(date +%s)
 
 if ! sshd_start "$tmp/ssh" >"$tmp/start.log" 2>&1; then
   echo "FAIL sshd_start"; cat "$tmp/start.log"; exit 1
