@@ -12,24 +12,11 @@ trap 'rm -rf "$tmp"' EXIT
 quick=${BENCH_QUICK:-0}
 mkdir -p "$(dirname "$out")"
 
-field() {  # field NAME LINE: the number after NAME in simc's summary line
-  sed -n "s/.*$1 \([-+0-9.eE]*\).*/\1/p" <<<"$2"
-}
-
 run() {  # run SCENE.yaml EXTRA...: prints the summary line
   "$BIN/simc" "$1" -o "$tmp/out.h5" "${@:2}" 2>&1 >/dev/null | grep '^simc:' | tail -1
 }
 
-# the figures of simc's summary line into steps, wall, status, ncon, med, mean, max
-read_summary() {
-  steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$1")
-  wall=$(field "s) in" "$1")
-  status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$1")
-  ncon=$(field "mean contacts" "$1")
-  med=$(field "iterations median" "$1")
-  mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$1")
-  max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$1")
-}
+. tools/bench_lib.sh
 
 {
   echo "# simc benchmarks"

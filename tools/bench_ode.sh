@@ -14,9 +14,7 @@ BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-field() {  # field NAME LINE: the number after NAME in simc's summary line
-  sed -n "s/.*$1 \([-+0-9.eE]*\).*/\1/p" <<<"$2"
-}
+. tools/bench_lib.sh
 # simc_run SCENE.yaml: runs simc under GNU time; sets steps, wall, status,
 # ncon, med, mean, max, rss_mib, cpu (user + sys, s)
 simc_run() {
@@ -24,13 +22,7 @@ simc_run() {
     2>"$tmp/err" >/dev/null
   local line
   line=$(grep '^simc:' "$tmp/err" | tail -1)
-  steps=$(sed -n 's/.*: \([0-9]*\) steps (t = .*/\1/p' <<<"$line")
-  wall=$(field "s) in" "$line")
-  status=$(sed -n 's/^simc: \([^:]*\):.*/\1/p' <<<"$line")
-  ncon=$(field "mean contacts" "$line")
-  med=$(field "iterations median" "$line")
-  mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$line")
-  max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$line")
+  read_summary "$line"
   read -r rss_kib usr sys <"$tmp/time"
   rss_mib=$(awk -v k="$rss_kib" 'BEGIN { printf "%.1f", k / 1024 }')
   cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
