@@ -1,4 +1,5 @@
-/* SAP sparse Hessian path: the CHOLMOD path against the dense LAPACK path
+/* SAP sparse Hessian paths: the block Cholesky (sap_block.c, the default) and
+ * the CHOLMOD ones against the dense LAPACK path
  * (the reference) on random block-structured problems -- free bodies with
  * dense 6x6 blocks of A, contacts between two bodies and with the ground,
  * optionally an articulated tree touched by whole-tree contact rows and a
@@ -102,6 +103,12 @@ static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, i
   free(dof);
 }
 
+/* the three sparse factorizations and their names */
+static const int KINDS[] = {SC_SAP_HESSIAN_SPARSE_BLOCK, SC_SAP_HESSIAN_SPARSE_SUPERNODAL,
+                            SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
+static const char* const KIND_NAME[] = {"block", "supernodal", "simplicial"};
+enum { NKINDS = 3 };
+
 static double max_abs(int n, const double* x) {
   double s = 0.0;
   for (int i = 0; i < n; i++) s = fmax(s, fabs(x[i]));
@@ -162,8 +169,8 @@ static void test_iterates_match_dense(void) {
   ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
   const int K = sd.iterations;
   ENSURE(K >= 3);
-  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
-  for (int kk = 0; kk < 2; kk++) {
+  const int* kinds = KINDS;
+  for (int kk = 0; kk < NKINDS; kk++) {
     double worst = 0.0;
     /* the first iterates, where the active sets still change, and the last */
     for (int it = 1; it <= K; it = it < 8 ? it + 1 : (it < K ? K : K + 1)) {
@@ -178,8 +185,7 @@ static void test_iterates_match_dense(void) {
     ENSURE(ss.status == SC_SOLVE_OK && sd.status == SC_SOLVE_OK);
     ENSURE(max_diff(3 * P.nc, gs, gd) <= 1e-10 * max_abs(3 * P.nc, gd));
     ENSURE_CLOSE(ss.cost, sd.cost, 1e-12, 0.0);
-    printf("  iterates (%s): %d iterations, max rel diff %.2e\n",
-           kk == 0 ? "supernodal" : "simplicial", K, worst);
+    printf("  iterates (%s): %d iterations, max rel diff %.2e\n", KIND_NAME[kk], K, worst);
   }
   free(vd), free(vs), free(gd), free(gs);
   prob_free(&P);
@@ -305,8 +311,8 @@ static void test_capacity_fallback(void) {
  * after a pattern change the analysis allocates, but the count does not
  * depend on the number of Newton iterations (per-iteration path is free). */
 static void test_allocation(void) {
-  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
-  for (int kk = 0; kk < 2; kk++) {
+  const int* kinds = KINDS;
+  for (int kk = 0; kk < NKINDS; kk++) {
     srand(21);
     const int B = 80;
     sc_sap_work* ws = sc_sap_work_create(6 * B, 4 * B);
@@ -340,7 +346,7 @@ static void test_allocation(void) {
     ENSURE(all == 0 && one == 0 && one_ch == 0);
     printf("  %s: a solve after a pattern change (1 or %d iterations) allocates %ld / %ld "
            "blocks; 0 when unchanged\n",
-           kk == 0 ? "supernodal" : "simplicial", st.iterations, one, all);
+           KIND_NAME[kk], st.iterations, one, all);
     free(v), free(g);
     prob_free(&P);
     prob_free(&Q);
@@ -450,12 +456,12 @@ static void test_eval_matches_dense(void) {
     double* Hd = malloc(sizeof(double) * nv * nv);
     double* Hs = malloc(sizeof(double) * nv * nv);
     double worst_g = 0, worst_h = 0, worst_l = 0;
-    const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
-    for (int trial = 0; trial < 4; trial++) {
+    const int* kinds = KINDS;
+    for (int trial = 0; trial < 6; trial++) {
       for (int i = 0; i < nv; i++) v[i] = P.vstar[i] + 0.05 * urand();
       double ld, ls;
       ENSURE(sc_sap_eval_path(&P.p, 1e-7, SC_SAP_HESSIAN_DENSE, ws, v, &ld, gd, yd, Hd) == SC_OK);
-      ENSURE(sc_sap_eval_path(&P.p, 1e-7, kinds[trial & 1], ws, v, &ls, gs, ys, Hs) == SC_OK);
+      ENSURE(sc_sap_eval_path(&P.p, 1e-7, kinds[trial % NKINDS], ws, v, &ls, gs, ys, Hs) == SC_OK);
       worst_l = fmax(worst_l, fabs(ls - ld) / fabs(ld));
       worst_g = fmax(worst_g, max_diff(nv, gs, gd) / max_abs(nv, gd));
       worst_h = fmax(worst_h, max_diff(nv * nv, Hs, Hd) / max_abs(nv * nv, Hd));
@@ -531,8 +537,8 @@ static void test_analysis_reuse(void) {
   const int nv = P.nv, m = 3 * P.nc;
   double *v = malloc(sizeof(double) * nv), *vr = malloc(sizeof(double) * nv);
   double *g = malloc(sizeof(double) * m), *gr = malloc(sizeof(double) * m);
-  const int kinds[] = {SC_SAP_HESSIAN_SPARSE_SUPERNODAL, SC_SAP_HESSIAN_SPARSE_SIMPLICIAL};
-  for (int kk = 0; kk < 2; kk++) {
+  const int* kinds = KINDS;
+  for (int kk = 0; kk < NKINDS; kk++) {
     const prob* seq[] = {&P, &P, &Q, &P};
     int identical = 1;
     for (int k = 0; k < 4; k++) {
@@ -547,7 +553,7 @@ static void test_analysis_reuse(void) {
                    memcmp(g, gr, sizeof(double) * m) == 0;
     }
     printf("  analysis reuse (%s): P, P', Q, P bit-identical to fresh workspaces: %s\n",
-           kk == 0 ? "supernodal" : "simplicial", identical ? "yes" : "no");
+           KIND_NAME[kk], identical ? "yes" : "no");
     ENSURE(identical);
   }
   free(v), free(vr), free(g), free(gr);

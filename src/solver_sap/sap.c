@@ -28,7 +28,8 @@
  * Paths (ref 4.4): the problem arrives in block form (tree blocks of A,
  * per-contact column lists of J; problem.h).  The structured path uses it as
  * it is (sap_sparse.c): A x, J x, J^T x over the non-zeros, H assembled in
- * its sparse pattern and factored by CHOLMOD, with the symbolic analysis
+ * its sparse pattern and factored by a block Cholesky whose supernodes are
+ * the trees (sap_block.c; CHOLMOD on request), with the symbolic analysis
  * done once per solve, at the first factorization.  The dense path (the
  * reference, and the faster one for a few dozen dofs or a single deep
  * tree) copies A and J into dense arrays of its workspace and factors H
@@ -152,6 +153,7 @@ int sc_sap_last_hessian(const sc_sap_work* w) {
     case SC_SAP_PATH_DENSE: return SC_SAP_HESSIAN_DENSE;
     case SC_SAP_PATH_SUPERNODAL: return SC_SAP_HESSIAN_SPARSE_SUPERNODAL;
     case SC_SAP_PATH_SIMPLICIAL: return SC_SAP_HESSIAN_SPARSE_SIMPLICIAL;
+    case SC_SAP_PATH_BLOCK: return SC_SAP_HESSIAN_SPARSE_BLOCK;
     default: return 0;
   }
 }
@@ -336,7 +338,7 @@ static sc_solve_status choose_path(const sc_problem* p, int hessian, sc_sap_work
     sc_sap_hessian_select(&w->hess, w->sp,
                           hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
                           : hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
-                                                                        : SC_SAP_SPARSE_AUTO);
+                                                                        : SC_SAP_SPARSE_BLOCK);
   return SC_SOLVE_OK;
 }
 

@@ -22,9 +22,11 @@ enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
  * AUTO: sparse (CHOLMOD) when nv > 64 and the lower-triangle entries of H
  * (counted with repetition) are at most 3/4 of a dense triangle's, dense
  * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
- * the reference.  SPARSE: CHOLMOD, with CHOLMOD choosing a simplicial or a
- * supernodal factor; SPARSE_SUPERNODAL / SPARSE_SIMPLICIAL force one (for
- * tests).  A sparse request that exceeds the workspace's capacities falls
+ * the reference.  SPARSE: the block Cholesky with the trees as supernodes
+ * (sap_block.c), which AUTO uses beyond small problems; SPARSE_SUPERNODAL /
+ * SPARSE_SIMPLICIAL: CHOLMOD's two factorizations (the previous sparse path,
+ * kept as a second implementation for tests and comparisons);
+ * SPARSE_BLOCK is SPARSE.  A sparse request that exceeds the workspace's capacities falls
  * back to the dense path when the workspace has one (SC_SAP_DENSE_MAX_NV);
  * without one, every problem takes the sparse path (a problem beyond its
  * capacities is refused with SC_SOLVE_CAPACITY). */
@@ -33,7 +35,8 @@ enum {
   SC_SAP_HESSIAN_DENSE = 1,
   SC_SAP_HESSIAN_SPARSE = 2,
   SC_SAP_HESSIAN_SPARSE_SUPERNODAL = 3,
-  SC_SAP_HESSIAN_SPARSE_SIMPLICIAL = 4
+  SC_SAP_HESSIAN_SPARSE_SIMPLICIAL = 4,
+  SC_SAP_HESSIAN_SPARSE_BLOCK = 5
 };
 
 /* Solver parameters; sc_sap_params_default gives the values in the comments. */
@@ -154,8 +157,9 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
                                   sc_solver_stats* stats);
 
 /* The path the last sc_sap_solve on w used to factor H:
- * SC_SAP_HESSIAN_DENSE, SC_SAP_HESSIAN_SPARSE_SUPERNODAL or
- * SC_SAP_HESSIAN_SPARSE_SIMPLICIAL (0 when it built no factorization). */
+ * SC_SAP_HESSIAN_DENSE, SC_SAP_HESSIAN_SPARSE_BLOCK,
+ * SC_SAP_HESSIAN_SPARSE_SUPERNODAL or SC_SAP_HESSIAN_SPARSE_SIMPLICIAL (0
+ * when it built no factorization). */
 int sc_sap_last_hessian(const sc_sap_work* w);
 
 /* Number of allocations CHOLMOD has made in this thread (through hooks to

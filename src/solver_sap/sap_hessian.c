@@ -103,7 +103,9 @@ int sc_sap_hessian_factor(sc_sap_hessian* h) {
     }
   }
   if (h->sp) {
-    h->path = sc_sap_sparse_is_supernodal(h->sp) ? SC_SAP_PATH_SUPERNODAL : SC_SAP_PATH_SIMPLICIAL;
+    h->path = sc_sap_sparse_is_block(h->sp)        ? SC_SAP_PATH_BLOCK
+              : sc_sap_sparse_is_supernodal(h->sp) ? SC_SAP_PATH_SUPERNODAL
+                                                   : SC_SAP_PATH_SIMPLICIAL;
     return sc_sap_sparse_factor(h->sp, h->G);
   }
   h->path = SC_SAP_PATH_DENSE;

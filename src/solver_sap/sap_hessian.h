@@ -11,7 +11,7 @@
 
 /* Factorization paths, as reported by sc_sap_hessian_path. */
 enum { SC_SAP_PATH_NONE = 0, SC_SAP_PATH_DENSE = 1, SC_SAP_PATH_SUPERNODAL = 2,
-       SC_SAP_PATH_SIMPLICIAL = 3 };
+       SC_SAP_PATH_SIMPLICIAL = 3, SC_SAP_PATH_BLOCK = 4 };
 
 typedef struct sc_sap_hessian {
   int nv_max, nc_max;

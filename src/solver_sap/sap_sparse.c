@@ -12,6 +12,16 @@
  * a numeric refactorization every Newton iteration (Drake does the same with
  * its block-sparse supernodal Cholesky).
  *
+ * Two factorizations.  The default (kind SC_SAP_SPARSE_BLOCK) is simc's block
+ * Cholesky (sap_block.c): the trees are its supernodes, the elimination
+ * order is AMD (CHOLMOD's cholmod_amd) on the graph of trees -- 36 times
+ * fewer entries than H's scalar pattern for free bodies -- and the triplets
+ * of H are added straight into the factor's panels.  On clutter piles it
+ * took 17 % less time per run than CHOLMOD's path below (the analysis of
+ * the scalar pattern, its simplicial up-looking kernel on 6 x 6 blocks).
+ * CHOLMOD stays as the second implementation (SC_SAP_SPARSE_SUPERNODAL /
+ * SIMPLICIAL / AUTO), which the tests compare against.
+ *
  * Why CHOLMOD (SuiteSparse): a well-kept supernodal sparse Cholesky with a
  * fill-reducing ordering (AMD here; METIS is available) -- the right tool for
  * the contact graph of cluttered scenes, where many trees touch each other
@@ -57,6 +67,7 @@
 
 #include "core/core.h"
 #include "linalg/linalg.h"
+#include "solver_sap/sap_block.h"
 
 /* ---- allocation hooks ---- */
 
@@ -206,6 +217,15 @@ struct sc_sap_sparse {
   cholmod_dense *X, *Y, *E;
   hook_pool pool;
   hook_arena arena;
+  /* block Cholesky (kind SC_SAP_SPARSE_BLOCK): the graph of trees (bgp, bgi:
+   * neighbours of each tree), its previous version (pcp, pri, pbsz, pnb),
+   * the elimination order (bperm: position -> tree, bpinv: tree ->
+   * position), block sizes by position (bsz), each dof's place in the
+   * factor's vector order (dofpos); per contact its trees (ctp, ctl) and
+   * per tree its contacts (tcp, tcl) */
+  sc_sap_block blk;
+  int *bgp, *bgi, *pbsz, *bperm, *bpinv, *bsz, *dofpos, *ctp, *ctl, *tcp, *tcl;
+  int pnb, block_valid;
 };
 
 static void* take(char** b, size_t bytes) {
@@ -235,7 +255,9 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
       (nv + 1) * I, ct * I, (nv + 1) * I, ct * I,             /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
-      3 * nv * D, (nv + 1) * sizeof(size_t)};                 /* Delassus */
+      3 * nv * D, (nv + 1) * sizeof(size_t),                  /* Delassus */
+      (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
+      ((size_t)nc_max + 1) * I, ct * I, (nv + 1) * I, ct * I};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) bytes += (sizes[k] + 15) & ~(size_t)15;
   char* b = sc_malloc(bytes);
   if (!b) {
@@ -261,6 +283,26 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->hx = take(&b, ct * D);
   s->z = take(&b, 3 * nv * D);
   s->foff = take(&b, (nv + 1) * sizeof(size_t));
+  s->bgp = take(&b, (nv + 1) * I);
+  s->bgi = take(&b, 2 * ct * I);
+  s->pbsz = take(&b, nv * I);
+  s->bperm = take(&b, nv * I);
+  s->bpinv = take(&b, nv * I);
+  s->bsz = take(&b, nv * I);
+  s->dofpos = take(&b, nv * I);
+  s->ctp = take(&b, ((size_t)nc_max + 1) * I);
+  s->ctl = take(&b, ct * I);
+  s->tcp = take(&b, (nv + 1) * I);
+  s->tcl = take(&b, ct * I);
+  /* the block factor's panels: room for 6 doubles per possible triplet of
+   * H (as the CHOLMOD arena below), never more than a dense nv x nv */
+  const long dense_x = (long)nv_max * nv_max;
+  const long cap_x = 6 * s->cap_t < dense_x ? 6 * s->cap_t : dense_x;
+  if (sc_sap_block_init(&s->blk, nv_max, 16 * (long)nv_max + 64, cap_x + 1) != 0) {
+    sc_free(s->tree_of);
+    sc_free(s);
+    return NULL;
+  }
 
   SuiteSparse_config.malloc_func = hook_malloc;
   SuiteSparse_config.calloc_func = hook_calloc;
@@ -321,6 +363,7 @@ void sc_sap_sparse_free(sc_sap_sparse* s) {
   }
   for (int k = 1; k < POOL_SLOTS; k++) sc_free(s->pool.mem[k]);
   sc_free(s->arena.base);
+  sc_sap_block_destroy(&s->blk);
   sc_free(s->tree_of);
   sc_free(s);
 }
@@ -568,6 +611,176 @@ static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int*
   return u;
 }
 
+/* ---- the block Cholesky's analysis (kind SC_SAP_SPARSE_BLOCK) ---- */
+
+/* The graph of trees: bgp/bgi (both directions, no self loops), from the
+ * trees each contact touches (ctp/ctl) and its transpose (tcp/tcl). */
+static void tree_graph(sc_sap_sparse* s) {
+  const int nb = s->ntree, nc = s->nc;
+  int* mk = s->marker;
+  for (int t = 0; t < nb; t++) mk[t] = -1;
+  int e = 0;
+  s->ctp[0] = 0;
+  for (int c = 0; c < nc; c++) {
+    for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) {
+      const int t = s->tree_of[s->jcol[q]];
+      if (mk[t] != c) mk[t] = c, s->ctl[e++] = t;
+    }
+    s->ctp[c + 1] = e;
+  }
+  for (int t = 0; t <= nb; t++) s->tcp[t] = 0;
+  for (int k = 0; k < e; k++) s->tcp[s->ctl[k] + 1]++;
+  for (int t = 0; t < nb; t++) s->tcp[t + 1] += s->tcp[t];
+  int* cur = s->bsz; /* scratch until the sizes are set */
+  for (int t = 0; t < nb; t++) cur[t] = s->tcp[t];
+  for (int c = 0; c < nc; c++)
+    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[cur[s->ctl[k]]++] = c;
+  for (int t = 0; t < nb; t++) mk[t] = -1;
+  int g = 0;
+  s->bgp[0] = 0;
+  for (int t = 0; t < nb; t++) {
+    mk[t] = t;
+    for (int k = s->tcp[t]; k < s->tcp[t + 1]; k++) {
+      const int c = s->tcl[k];
+      for (int l = s->ctp[c]; l < s->ctp[c + 1]; l++) {
+        const int u = s->ctl[l];
+        if (mk[u] != t) mk[u] = t, s->bgi[g++] = u;
+      }
+    }
+    s->bgp[t + 1] = g;
+  }
+}
+
+/* Fill-reducing order of the trees: AMD on the graph of trees through
+ * CHOLMOD (its allocations served by the arena, which the block path does
+ * not otherwise use).  The lower triangle is passed, sorted. */
+static int order_trees(sc_sap_sparse* s) {
+  const int nb = s->ntree;
+  if (nb <= 2) {
+    for (int t = 0; t < nb; t++) s->bperm[t] = t;
+    return 0;
+  }
+  /* lower triangle (rows > column) sorted: into cp/ri */
+  int nz = 0;
+  for (int t = 0; t < nb; t++) {
+    s->cp[t] = nz;
+    for (int k = s->bgp[t]; k < s->bgp[t + 1]; k++)
+      if (s->bgi[k] > t) s->ri[nz++] = s->bgi[k];
+    /* neighbours are listed in contact order: sort the column */
+    for (int q = s->cp[t] + 1; q < nz; q++) {
+      const int v = s->ri[q];
+      int p = q - 1;
+      for (; p >= s->cp[t] && s->ri[p] > v; p--) s->ri[p + 1] = s->ri[p];
+      s->ri[p + 1] = v;
+    }
+  }
+  s->cp[nb] = nz;
+  arena_reset(s);
+  s->have_prev = 0;
+  armed_arena = &s->arena;
+  cholmod_sparse P = {.nrow = (size_t)nb, .ncol = (size_t)nb, .nzmax = (size_t)(nz > 0 ? nz : 1),
+                      .p = s->cp, .i = s->ri, .stype = -1, .itype = CHOLMOD_INT,
+                      .xtype = CHOLMOD_PATTERN, .dtype = CHOLMOD_DOUBLE, .sorted = 1,
+                      .packed = 1};
+  const int ok = cholmod_amd(&P, NULL, 0, s->bperm, &s->cm);
+  armed_arena = NULL;
+  s->arena.off = 0; /* nothing of the ordering is kept */
+  return ok && s->cm.status >= CHOLMOD_OK ? 0 : 1;
+}
+
+/* Row offset of block (I, J), I > J positions, in panel J, and panel J's
+ * leading dimension. */
+static long block_base(const sc_sap_sparse* s, int I, int J) {
+  return sc_sap_block_where(&s->blk, I, J, 0, 0);
+}
+
+static int analyze_block(sc_sap_sparse* s) {
+  const int nb = s->ntree;
+  tree_graph(s);
+  for (int t = 0; t < nb; t++) s->bsz[t] = s->tree_ptr[t + 1] - s->tree_ptr[t];
+  /* the graph and tree sizes as at the last block analysis: same order and
+   * symbolic factor (a settled pile keeps its contact graph) */
+  const int ng = s->bgp[nb];
+  const int same = s->block_valid && s->pnb == nb &&
+                   memcmp(s->pcp, s->bgp, sizeof(int) * ((size_t)nb + 1)) == 0 &&
+                   memcmp(s->pri, s->bgi, sizeof(int) * (size_t)ng) == 0 &&
+                   memcmp(s->pbsz, s->bsz, sizeof(int) * (size_t)nb) == 0;
+  if (!same) {
+    s->block_valid = 0;
+    if (order_trees(s) != 0) return 1;
+    for (int P = 0; P < nb; P++) s->bpinv[s->bperm[P]] = P;
+    /* lower pattern by position (rows > column) into hp/hi; sizes by position */
+    int* psz = s->tcp; /* scratch: tcp is not needed any more */
+    int nz = 0;
+    for (int P = 0; P < nb; P++) {
+      const int t = s->bperm[P];
+      psz[P] = s->bsz[t];
+      s->hp[P] = nz;
+      for (int k = s->bgp[t]; k < s->bgp[t + 1]; k++)
+        if (s->bpinv[s->bgi[k]] > P) s->hi[nz++] = s->bpinv[s->bgi[k]];
+    }
+    s->hp[nb] = nz;
+    if (sc_sap_block_analyze(&s->blk, nb, psz, s->hp, s->hi) != 0) return 1;
+    if (sc_sap_block_nnz(&s->blk) > 0x7fffffffL) return 1; /* slots are ints */
+    memcpy(s->pcp, s->bgp, sizeof(int) * ((size_t)nb + 1));
+    memcpy(s->pri, s->bgi, sizeof(int) * (size_t)ng);
+    memcpy(s->pbsz, s->bsz, sizeof(int) * (size_t)nb);
+    s->pnb = nb;
+    s->block_valid = 1;
+  }
+  /* each dof's place in the factor's vector order */
+  for (int t = 0; t < nb; t++) {
+    const int off = s->blk.voff[s->bpinv[t]];
+    for (int k = s->tree_ptr[t]; k < s->tree_ptr[t + 1]; k++)
+      s->dofpos[s->tree_dofs[k]] = off + (k - s->tree_ptr[t]);
+  }
+  /* slots of the triplets, in the order assemble() adds them */
+  long t = 0;
+  for (int tr = 0; tr < nb; tr++) {
+    const int P = s->bpinv[tr], ld = s->blk.prow[P];
+    const long base = s->blk.poff[P];
+    const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
+    for (int b = 0; b < nt; b++)
+      for (int a = b; a < nt; a++) s->slot[t++] = (int)(base + a + (long)b * ld);
+  }
+  enum { KMAX = 16 };
+  long pbase[KMAX * KMAX];
+  for (int c = 0; c < s->nc; c++) {
+    const int* tl = s->ctl + s->ctp[c];
+    const int k = s->ctp[c + 1] - s->ctp[c];
+    if (k > KMAX) return 1;
+    /* base of block (position of tree a, position of tree b) for a > b */
+    for (int a = 0; a < k; a++)
+      for (int b = 0; b < k; b++) {
+        const int Pa = s->bpinv[tl[a]], Pb = s->bpinv[tl[b]];
+        pbase[a * KMAX + b] = Pa > Pb ? block_base(s, Pa, Pb) : 0;
+        if (Pa > Pb && pbase[a * KMAX + b] < 0) return 1;
+      }
+    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
+      const int jb = s->jcol[b], tb = s->tree_of[jb], lb = s->tree_loc[jb];
+      int kb = 0;
+      while (tl[kb] != tb) kb++;
+      for (int a = b; a < s->jptr[c + 1]; a++) {
+        const int ja = s->jcol[a], ta = s->tree_of[ja], la = s->tree_loc[ja];
+        int ka = 0;
+        while (tl[ka] != ta) ka++;
+        const int Pa = s->bpinv[ta], Pb = s->bpinv[tb];
+        long off;
+        if (Pa == Pb) {
+          const int r = la > lb ? la : lb, cc = la > lb ? lb : la;
+          off = s->blk.poff[Pa] + r + (long)cc * s->blk.prow[Pa];
+        } else if (Pa > Pb) {
+          off = pbase[ka * KMAX + kb] + la + (long)lb * s->blk.prow[Pb];
+        } else {
+          off = pbase[kb * KMAX + ka] + lb + (long)la * s->blk.prow[Pa];
+        }
+        s->slot[t++] = (int)off;
+      }
+    }
+  }
+  return 0;
+}
+
 int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   const int n = s->nv;
   if (s->ntrip == 0 || n == 0) return 1;
@@ -593,6 +806,15 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
       }
   if (!diff) return 0; /* the same pattern, ordering and slots as last time */
   s->seq_valid = 0;
+  if (kind == SC_SAP_SPARSE_BLOCK) {
+    if (analyze_block(s) != 0) return 1;
+    s->pkind = kind;
+    s->pn = n;
+    s->seq_valid = 1;
+    s->seq_ntrip = s->ntrip;
+    return 0;
+  }
+  s->block_valid = 0;
 
   const int nnz = build_csc(s, NULL, 0, s->cp, s->ri);
   const int same = s->have_prev && s->L && s->pkind == kind && s->pn == n && s->pnnz == nnz &&
@@ -644,12 +866,24 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   return 0;
 }
 
-int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s) { return s->L && s->L->is_super; }
+int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s) {
+  return s->pkind != SC_SAP_SPARSE_BLOCK && s->L && s->L->is_super;
+}
 
-/* H = A + J^T blockdiag(G) J into hx, in the analyzed pattern */
-static void assemble(sc_sap_sparse* s, const double* G) {
-  double* hx = s->hx;
-  for (int k = 0; k < s->hnnz; k++) hx[k] = 0.0;
+int sc_sap_sparse_is_block(const sc_sap_sparse* s) {
+  return s->pkind == SC_SAP_SPARSE_BLOCK && s->block_valid;
+}
+
+long sc_sap_sparse_factor_nnz(const sc_sap_sparse* s) {
+  if (sc_sap_sparse_is_block(s)) return sc_sap_block_nnz(&s->blk);
+  if (!s->L) return 0;
+  if (s->L->is_super) return (long)s->L->xsize;
+  return (long)s->L->nzmax;
+}
+
+/* H = A + J^T blockdiag(G) J into hx (nz entries), in the analyzed pattern */
+static void assemble(sc_sap_sparse* s, const double* G, double* hx, long nz) {
+  for (long k = 0; k < nz; k++) hx[k] = 0.0;
   long t = 0;
   for (int tr = 0; tr < s->ntree; tr++) {
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
@@ -677,8 +911,18 @@ static void assemble(sc_sap_sparse* s, const double* G) {
 
 int sc_sap_sparse_dense(sc_sap_sparse* s, const double* G, double* out) {
   const int n = s->nv;
+  if (sc_sap_sparse_is_block(s)) {
+    /* every triplet's slot holds the sum of the triplets sharing it */
+    assemble(s, G, s->blk.x, sc_sap_block_nnz(&s->blk));
+    for (size_t e = 0; e < (size_t)n * n; e++) out[e] = 0.0;
+    for (long t = 0; t < s->ntrip; t++) {
+      const int i = s->ti[t], j = s->tj[t];
+      out[i + (size_t)j * n] = out[j + (size_t)i * n] = s->blk.x[s->slot[t]];
+    }
+    return 0;
+  }
   if (!s->L) return 1;
-  assemble(s, G);
+  assemble(s, G, s->hx, s->hnnz);
   const int* perm = s->L->Perm;
   for (size_t e = 0; e < (size_t)n * n; e++) out[e] = 0.0;
   for (int j = 0; j < n; j++)
@@ -691,8 +935,12 @@ int sc_sap_sparse_dense(sc_sap_sparse* s, const double* G, double* out) {
 
 int sc_sap_sparse_factor(sc_sap_sparse* s, const double* G) {
   const int n = s->nv;
+  if (sc_sap_sparse_is_block(s)) {
+    assemble(s, G, s->blk.x, sc_sap_block_nnz(&s->blk));
+    return sc_sap_block_factor(&s->blk);
+  }
   double* hx = s->hx;
-  assemble(s, G);
+  assemble(s, G, hx, s->hnnz);
   cholmod_sparse S = {.nrow = (size_t)n, .ncol = (size_t)n, .nzmax = (size_t)s->hnnz,
                       .p = s->hp, .i = s->hi, .x = hx, .stype = s->upper ? 1 : -1,
                       .itype = CHOLMOD_INT, .xtype = CHOLMOD_REAL, .dtype = CHOLMOD_DOUBLE,
@@ -743,6 +991,13 @@ static void simplicial_solve(sc_sap_sparse* s, double* x) {
 
 int sc_sap_sparse_solve(sc_sap_sparse* s, double* x) {
   const size_t n = (size_t)s->nv;
+  if (sc_sap_sparse_is_block(s)) {
+    double* y = s->z;
+    for (size_t i = 0; i < n; i++) y[s->dofpos[i]] = x[i];
+    sc_sap_block_solve(&s->blk, y);
+    for (size_t i = 0; i < n; i++) x[i] = y[s->dofpos[i]];
+    return 0;
+  }
   if (!s->L->is_super) {
     if (!s->L->is_ll || s->L->xtype != CHOLMOD_REAL) return 1;
     simplicial_solve(s, x);

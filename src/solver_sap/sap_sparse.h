@@ -52,8 +52,11 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
  * Returns 0, or nonzero when a tree block is not SPD. */
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag);
 
-/* CHOLMOD's choice between simplicial and supernodal factorization. */
-enum { SC_SAP_SPARSE_AUTO = 0, SC_SAP_SPARSE_SUPERNODAL = 1, SC_SAP_SPARSE_SIMPLICIAL = 2 };
+/* The factorization: CHOLMOD's choice between simplicial and supernodal, one
+ * of those two, or simc's block Cholesky with the trees as supernodes
+ * (sap_block.h; AMD ordering of the graph of trees). */
+enum { SC_SAP_SPARSE_AUTO = 0, SC_SAP_SPARSE_SUPERNODAL = 1, SC_SAP_SPARSE_SIMPLICIAL = 2,
+       SC_SAP_SPARSE_BLOCK = 3 };
 
 /* Symbolic analysis of the pattern of H (fill-reducing ordering, elimination
  * tree, supernodes).  Skipped when the pattern equals the previous one.
@@ -69,7 +72,11 @@ int sc_sap_sparse_factor(sc_sap_sparse* s, const double* G);
 int sc_sap_sparse_dense(sc_sap_sparse* s, const double* G, double* out);
 /* x <- H^-1 x with the last factorization.  Returns 0 on success. */
 int sc_sap_sparse_solve(sc_sap_sparse* s, double* x);
-/* 1 when the last analysis chose a supernodal factor. */
+/* 1 when the last analysis chose a supernodal factor (CHOLMOD). */
 int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s);
+/* 1 when the last analysis was for the block Cholesky. */
+int sc_sap_sparse_is_block(const sc_sap_sparse* s);
+/* Entries of the last factor (its storage in doubles); 0 before any. */
+long sc_sap_sparse_factor_nnz(const sc_sap_sparse* s);
 
 #endif
