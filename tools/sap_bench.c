@@ -12,10 +12,14 @@
  * random v0, penetrations of 0.1 mm, k = 1e5 N/m, tau_d = 0.01 s,
  * mu = 0.5, dt = 1e-2 s.  Each solve starts from v = 0.
  *
- * Columns: path, Newton iterations, the first solve (for the sparse path it
- * includes CHOLMOD's symbolic analysis), the mean wall and process-CPU time
+ * Each body is one tree of the problem (a 6 x 6 block of A), as the
+ * integrator's cliques are.
+ *
+ * Columns: path, Newton iterations, the first solve (for the sparse paths it
+ * includes the symbolic analysis), the mean wall and process-CPU time
  * of the repeated solves (the sparse path reuses the analysis since the
- * pattern is unchanged), and the Delassus estimate (wall).  The last row per
+ * pattern is unchanged), the Delassus estimate (wall) and the entries
+ * stored by the factorization (its fill).  The last row per
  * B is the automatic choice.  The dense path is skipped above B = 216 (O(nv^3) per
  * iteration and O(nv^2 nc) per assembly). */
 #include <math.h>
@@ -44,6 +48,8 @@ static double urand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 typedef struct scene {
   int nv, nc;
   double *A, *J, *vstar, *R, *vhat, *mu, *phi0, *k, *taud, *w;
+  int *tree_ptr, *tree_dofs;
+  double* Ablk; /* 6 x 6 block per body */
   sc_problem p;
   sc_problem_storage st;
 } scene;
@@ -146,6 +152,22 @@ static void build(scene* s, int B, sc_sap_work* w) {
     fprintf(stderr, "sap_bench: out of memory\n");
     exit(1);
   }
+  /* one tree per body, as simc's integrator hands them over (its cliques):
+   * the dense conversion would make each dof of the diagonal mass matrix a
+   * tree of its own */
+  s->tree_ptr = malloc(sizeof(int) * (size_t)(B + 1));
+  s->tree_dofs = malloc(sizeof(int) * nv);
+  s->Ablk = malloc(sizeof(double) * 36 * (size_t)B);
+  for (int b = 0; b <= B; b++) s->tree_ptr[b] = 6 * b;
+  for (size_t i = 0; i < nv; i++) s->tree_dofs[i] = (int)i;
+  for (int b = 0; b < B; b++)
+    for (int j = 0; j < 6; j++)
+      for (int i = 0; i < 6; i++)
+        s->Ablk[36 * b + i + 6 * j] = s->A[(size_t)(6 * b + i) + (size_t)(6 * b + j) * nv];
+  s->p.ntree = B;
+  s->p.tree_ptr = s->tree_ptr;
+  s->p.tree_dofs = s->tree_dofs;
+  s->p.A = s->Ablk;
   sc_sap_delassus_problem(&s->p, w, s->w);
   sc_sap_regularize(nc, s->k, s->taud, s->w, s->phi0, NULL, dt, 1.0, 1e-3, 1.0, s->R, s->vhat);
 }
@@ -153,6 +175,7 @@ static void build(scene* s, int B, sc_sap_work* w) {
 static void scene_free(scene* s) {
   free(s->A), free(s->J), free(s->vstar), free(s->R), free(s->vhat), free(s->mu);
   free(s->phi0), free(s->k), free(s->taud), free(s->w);
+  free(s->tree_ptr), free(s->tree_dofs), free(s->Ablk);
   sc_problem_storage_free(&s->st);
 }
 
@@ -161,6 +184,7 @@ static const char* path_name(int h) {
     case SC_SAP_HESSIAN_DENSE: return "dense";
     case SC_SAP_HESSIAN_SPARSE_SUPERNODAL: return "cholmod-super";
     case SC_SAP_HESSIAN_SPARSE_SIMPLICIAL: return "cholmod-simpl";
+    case SC_SAP_HESSIAN_SPARSE_BLOCK: return "block";
     default: return "-";
   }
 }
@@ -195,9 +219,10 @@ static void run(const scene* s, sc_sap_work* w, int hessian) {
                                                        : SC_SAP_HESSIAN_SPARSE,
                        w, wd);
   const double tdel = now() - t0;
-  printf("%5d %6d %6d  %-14s %5d %12.3f %12.3f %12.3f %6d %11.3f  %s\n", s->nv / 6, s->nv,
+  printf("%5d %6d %6d  %-14s %5d %12.3f %12.3f %12.3f %6d %11.3f %10ld  %s\n", s->nv / 6, s->nv,
          s->nc, path_name(sc_sap_last_hessian(w)), st.iterations, 1e3 * first, 1e3 * total / reps,
-         1e3 * total_cpu / reps, reps, 1e3 * tdel, sc_solve_status_name(status));
+         1e3 * total_cpu / reps, reps, 1e3 * tdel, sc_sap_last_factor_nnz(w),
+         sc_solve_status_name(status));
   fflush(stdout);
   free(v), free(gam), free(wd);
 }
@@ -209,8 +234,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc && ns < 16; i++) sizes[ns++] = atoi(argv[i]);
   }
   printf("SAP solve time, clutter-like grid of free cubes (~3 contacts per body)\n");
-  printf("%5s %6s %6s  %-14s %5s %12s %12s %12s %6s %11s  %s\n", "B", "nv", "nc", "hessian",
-         "iters", "first ms", "solve ms", "solve cpu ms", "reps", "delassus ms", "status");
+  printf("%5s %6s %6s  %-14s %5s %12s %12s %12s %6s %11s %10s  %s\n", "B", "nv", "nc", "hessian",
+         "iters", "first ms", "solve ms", "solve cpu ms", "reps", "delassus ms", "nnz(L)", "status");
   for (int k = 0; k < ns; k++) {
     const int B = sizes[k];
     if (B < 1) continue;

@@ -148,6 +148,10 @@ void sc_sap_work_free(void* wv) {
 
 static sc_status delassus(const sc_problem* p, int hessian, sc_sap_work* w, double* wdiag);
 
+long sc_sap_last_factor_nnz(const sc_sap_work* w) {
+  return w->sp ? sc_sap_sparse_factor_nnz(w->sp) : 0;
+}
+
 int sc_sap_last_hessian(const sc_sap_work* w) {
   switch (sc_sap_hessian_path(&w->hess)) {
     case SC_SAP_PATH_DENSE: return SC_SAP_HESSIAN_DENSE;
@@ -303,6 +307,14 @@ static int blocks_finite(const sc_problem* p) {
   return all_finite((int)sc_problem_ablk_size(p), p->A) && all_finite(3 * p->jptr[p->nc], p->J);
 }
 
+/* The block Cholesky's supernodes are trees (or groups of trees the same
+ * contacts touch): with trees of one or two dofs -- a diagonal A handed over
+ * densely, whose dofs each become a tree -- its 6 x 6 kernels and per-block
+ * bookkeeping would work on scalars, where CHOLMOD is the better tool. */
+static int block_pays(const sc_problem* p, int hessian) {
+  return hessian == SC_SAP_HESSIAN_SPARSE_BLOCK || 3 * p->ntree <= p->nv;
+}
+
 /* Chooses the path: dense (A and J densified into the workspace) or the
  * structured products and sparse Hessian over the problem's block form.
  * Returns SC_SOLVE_CAPACITY when neither fits the workspace. */
@@ -338,7 +350,8 @@ static sc_solve_status choose_path(const sc_problem* p, int hessian, sc_sap_work
     sc_sap_hessian_select(&w->hess, w->sp,
                           hessian == SC_SAP_HESSIAN_SPARSE_SUPERNODAL   ? SC_SAP_SPARSE_SUPERNODAL
                           : hessian == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL ? SC_SAP_SPARSE_SIMPLICIAL
-                                                                        : SC_SAP_SPARSE_BLOCK);
+                          : block_pays(p, hessian)                      ? SC_SAP_SPARSE_BLOCK
+                                                                        : SC_SAP_SPARSE_AUTO);
   return SC_SOLVE_OK;
 }
 

@@ -22,11 +22,12 @@ enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
  * AUTO: sparse (CHOLMOD) when nv > 64 and the lower-triangle entries of H
  * (counted with repetition) are at most 3/4 of a dense triangle's, dense
  * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
- * the reference.  SPARSE: the block Cholesky with the trees as supernodes
- * (sap_block.c), which AUTO uses beyond small problems; SPARSE_SUPERNODAL /
- * SPARSE_SIMPLICIAL: CHOLMOD's two factorizations (the previous sparse path,
- * kept as a second implementation for tests and comparisons);
- * SPARSE_BLOCK is SPARSE.  A sparse request that exceeds the workspace's capacities falls
+ * the reference.  SPARSE (and AUTO beyond small problems): the block
+ * Cholesky with the trees as supernodes (sap_block.c) when the trees have 3
+ * or more dofs on average, else CHOLMOD with its own choice of factor;
+ * SPARSE_BLOCK forces the block Cholesky, SPARSE_SUPERNODAL /
+ * SPARSE_SIMPLICIAL CHOLMOD's two factorizations (the second implementation
+ * the tests compare against).  A sparse request that exceeds the workspace's capacities falls
  * back to the dense path when the workspace has one (SC_SAP_DENSE_MAX_NV);
  * without one, every problem takes the sparse path (a problem beyond its
  * capacities is refused with SC_SOLVE_CAPACITY). */
@@ -161,6 +162,9 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
  * SC_SAP_HESSIAN_SPARSE_SUPERNODAL or SC_SAP_HESSIAN_SPARSE_SIMPLICIAL (0
  * when it built no factorization). */
 int sc_sap_last_hessian(const sc_sap_work* w);
+/* Entries stored by the last sparse factorization on w (the block panels or
+ * CHOLMOD's factor; 0 when none): the fill its ordering gave. */
+long sc_sap_last_factor_nnz(const sc_sap_work* w);
 
 /* Number of allocations CHOLMOD has made in this thread (through hooks to
  * sc_malloc, so sc_alloc_count counts them too). */

@@ -223,17 +223,27 @@ long sc_sap_block_nnz(const sc_sap_block* b) { return b->nb > 0 ? b->poff[b->nb]
 /* T -= Xi Xk^T for two 6-row blocks (free bodies, the common case): the
  * 6 x 6 product is accumulated before T is touched */
 static void update66(double* T, int ldT, const double* Xi, const double* Xk, int ld, int n) {
-  double acc[36] = {0};
-  for (int j = 0; j < n; j++) {
-    const double* xi = Xi + (size_t)j * ld;
-    const double* xk = Xk + (size_t)j * ld;
-    for (int c = 0; c < 6; c++) {
-      const double s = xk[c];
-      for (int a = 0; a < 6; a++) acc[a + 6 * c] += xi[a] * s;
+  for (int c = 0; c < 6; c++) {
+    /* column c of Xi Xk^T in six accumulators that stay in registers */
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0, a5 = 0.0;
+    for (int j = 0; j < n; j++) {
+      const double* xi = Xi + (size_t)j * ld;
+      const double s = Xk[c + (size_t)j * ld];
+      a0 += xi[0] * s;
+      a1 += xi[1] * s;
+      a2 += xi[2] * s;
+      a3 += xi[3] * s;
+      a4 += xi[4] * s;
+      a5 += xi[5] * s;
     }
+    double* t = T + (size_t)c * ldT;
+    t[0] -= a0;
+    t[1] -= a1;
+    t[2] -= a2;
+    t[3] -= a3;
+    t[4] -= a4;
+    t[5] -= a5;
   }
-  for (int c = 0; c < 6; c++)
-    for (int a = 0; a < 6; a++) T[a + (size_t)c * ldT] -= acc[a + 6 * c];
 }
 
 int sc_sap_block_factor(sc_sap_block* b) {

@@ -219,13 +219,16 @@ struct sc_sap_sparse {
   hook_arena arena;
   /* block Cholesky (kind SC_SAP_SPARSE_BLOCK): the graph of trees (bgp, bgi:
    * neighbours of each tree), its previous version (pcp, pri, pbsz, pnb),
-   * the elimination order (bperm: position -> tree, bpinv: tree ->
-   * position), block sizes by position (bsz), each dof's place in the
-   * factor's vector order (dofpos); per contact its trees (ctp, ctl) and
-   * per tree its contacts (tcp, tcl) */
+   * supernodes (nsn groups of trees, see supernode_graph: sn_of_tree,
+   * tree_off, sn_rep), the elimination order (bperm: position ->
+   * supernode, bpinv: supernode -> position), supernode sizes (bsz), each
+   * dof's supernode position, row in it and place in the factor's vector
+   * order (dpos, dloc, dofpos); per contact its supernodes (ctp, ctl) and
+   * per supernode its contacts (tcp, tcl) */
   sc_sap_block blk;
   int *bgp, *bgi, *pbsz, *bperm, *bpinv, *bsz, *dofpos, *ctp, *ctl, *tcp, *tcl;
-  int pnb, block_valid;
+  int *sn_of_tree, *tree_off, *sn_rep, *dpos, *dloc;
+  int nsn, pnb, block_valid;
 };
 
 static void* take(char** b, size_t bytes) {
@@ -257,7 +260,8 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
       3 * nv * D, (nv + 1) * sizeof(size_t),                  /* Delassus */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
-      ((size_t)nc_max + 1) * I, ct * I, (nv + 1) * I, ct * I};
+      ((size_t)nc_max + 1) * I, ct * I, (nv + 1) * I, ct * I,
+      nv * I, nv * I, nv * I, nv * I, nv * I};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) bytes += (sizes[k] + 15) & ~(size_t)15;
   char* b = sc_malloc(bytes);
   if (!b) {
@@ -294,6 +298,11 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->ctl = take(&b, ct * I);
   s->tcp = take(&b, (nv + 1) * I);
   s->tcl = take(&b, ct * I);
+  s->sn_of_tree = take(&b, nv * I);
+  s->tree_off = take(&b, nv * I);
+  s->sn_rep = take(&b, nv * I);
+  s->dpos = take(&b, nv * I);
+  s->dloc = take(&b, nv * I);
   /* the block factor's panels: room for 6 doubles per possible triplet of
    * H (as the CHOLMOD arena below), never more than a dense nv x nv */
   const long dense_x = (long)nv_max * nv_max;
@@ -613,12 +622,19 @@ static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int*
 
 /* ---- the block Cholesky's analysis (kind SC_SAP_SPARSE_BLOCK) ---- */
 
-/* The graph of trees: bgp/bgi (both directions, no self loops), from the
- * trees each contact touches (ctp/ctl) and its transpose (tcp/tcl). */
-static void tree_graph(sc_sap_sparse* s) {
-  const int nb = s->ntree, nc = s->nc;
+/* Supernodes and their graph.  A supernode is a group of trees that the
+ * same contacts touch (their columns of H have the same block pattern, so
+ * one dense block loses nothing); usually one tree, but the 6 one-dof
+ * "trees" of a body whose mass matrix is diagonal, or two bodies touching
+ * only each other, become one.  Trees no contact touches stay alone.
+ * Out: sn_of_tree, tree_off (a tree's first row in its supernode), nsn,
+ * bsz (supernode sizes), ctp/ctl (the supernodes of each contact) and
+ * bgp/bgi (the supernode graph, both directions, no self loops). */
+static void supernode_graph(sc_sap_sparse* s) {
+  const int nt = s->ntree, nc = s->nc;
   int* mk = s->marker;
-  for (int t = 0; t < nb; t++) mk[t] = -1;
+  /* trees of each contact (ctp/ctl) and contacts of each tree (tcp/tcl, ascending) */
+  for (int t = 0; t < nt; t++) mk[t] = -1;
   int e = 0;
   s->ctp[0] = 0;
   for (int c = 0; c < nc; c++) {
@@ -628,34 +644,87 @@ static void tree_graph(sc_sap_sparse* s) {
     }
     s->ctp[c + 1] = e;
   }
-  for (int t = 0; t <= nb; t++) s->tcp[t] = 0;
+  for (int t = 0; t <= nt; t++) s->tcp[t] = 0;
   for (int k = 0; k < e; k++) s->tcp[s->ctl[k] + 1]++;
-  for (int t = 0; t < nb; t++) s->tcp[t + 1] += s->tcp[t];
+  for (int t = 0; t < nt; t++) s->tcp[t + 1] += s->tcp[t];
   int* cur = s->bsz; /* scratch until the sizes are set */
-  for (int t = 0; t < nb; t++) cur[t] = s->tcp[t];
+  for (int t = 0; t < nt; t++) cur[t] = s->tcp[t];
   for (int c = 0; c < nc; c++)
     for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[cur[s->ctl[k]]++] = c;
-  for (int t = 0; t < nb; t++) mk[t] = -1;
+  /* group: a tree joins the supernode of an earlier tree of its first
+   * contact whose contact list is the same */
+  int ns = 0;
+  for (int t = 0; t < nt; t++) s->sn_of_tree[t] = -1;
+  for (int c = 0; c < nc; c++)
+    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) {
+      const int t = s->ctl[k];
+      if (s->sn_of_tree[t] >= 0 || s->tcl[s->tcp[t]] != c) continue;
+      const int len = s->tcp[t + 1] - s->tcp[t];
+      int join = -1;
+      for (int l = s->ctp[c]; l < k && join < 0; l++) {
+        const int r = s->ctl[l], sn = s->sn_of_tree[r];
+        if (sn < 0 || s->sn_rep[sn] != r || s->tcp[r + 1] - s->tcp[r] != len) continue;
+        if (memcmp(s->tcl + s->tcp[r], s->tcl + s->tcp[t], sizeof(int) * (size_t)len) == 0)
+          join = sn;
+      }
+      const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+      if (join < 0) {
+        join = ns++;
+        s->sn_rep[join] = t;
+        s->bsz[join] = 0;
+      }
+      s->sn_of_tree[t] = join;
+      s->tree_off[t] = s->bsz[join];
+      s->bsz[join] += n;
+    }
+  for (int t = 0; t < nt; t++)
+    if (s->sn_of_tree[t] < 0) {
+      s->sn_rep[ns] = t;
+      s->sn_of_tree[t] = ns;
+      s->tree_off[t] = 0;
+      s->bsz[ns++] = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    }
+  s->nsn = ns;
+  /* supernodes of each contact, in place of its trees (unique) */
+  for (int sn = 0; sn < ns; sn++) mk[sn] = -1;
+  int f = 0;
+  for (int c = 0; c < nc; c++) {
+    const int k0 = s->ctp[c], k1 = s->ctp[c + 1];
+    s->ctp[c] = f;
+    for (int k = k0; k < k1; k++) {
+      const int sn = s->sn_of_tree[s->ctl[k]];
+      if (mk[sn] != c) mk[sn] = c, s->ctl[f++] = sn;
+    }
+  }
+  s->ctp[nc] = f;
+  /* contacts of each supernode, then its neighbours */
+  for (int sn = 0; sn <= ns; sn++) s->tcp[sn] = 0;
+  for (int k = 0; k < f; k++) s->tcp[s->ctl[k] + 1]++;
+  for (int sn = 0; sn < ns; sn++) s->tcp[sn + 1] += s->tcp[sn];
+  for (int sn = 0; sn < ns; sn++) mk[sn] = s->tcp[sn];
+  for (int c = 0; c < nc; c++)
+    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[mk[s->ctl[k]]++] = c;
+  for (int sn = 0; sn < ns; sn++) mk[sn] = -1;
   int g = 0;
   s->bgp[0] = 0;
-  for (int t = 0; t < nb; t++) {
-    mk[t] = t;
-    for (int k = s->tcp[t]; k < s->tcp[t + 1]; k++) {
+  for (int sn = 0; sn < ns; sn++) {
+    mk[sn] = sn;
+    for (int k = s->tcp[sn]; k < s->tcp[sn + 1]; k++) {
       const int c = s->tcl[k];
       for (int l = s->ctp[c]; l < s->ctp[c + 1]; l++) {
         const int u = s->ctl[l];
-        if (mk[u] != t) mk[u] = t, s->bgi[g++] = u;
+        if (mk[u] != sn) mk[u] = sn, s->bgi[g++] = u;
       }
     }
-    s->bgp[t + 1] = g;
+    s->bgp[sn + 1] = g;
   }
 }
 
-/* Fill-reducing order of the trees: AMD on the graph of trees through
+/* Fill-reducing order of the supernodes: AMD on their graph through
  * CHOLMOD (its allocations served by the arena, which the block path does
  * not otherwise use).  The lower triangle is passed, sorted. */
-static int order_trees(sc_sap_sparse* s) {
-  const int nb = s->ntree;
+static int order_supernodes(sc_sap_sparse* s) {
+  const int nb = s->nsn;
   if (nb <= 2) {
     for (int t = 0; t < nb; t++) s->bperm[t] = t;
     return 0;
@@ -688,18 +757,11 @@ static int order_trees(sc_sap_sparse* s) {
   return ok && s->cm.status >= CHOLMOD_OK ? 0 : 1;
 }
 
-/* Row offset of block (I, J), I > J positions, in panel J, and panel J's
- * leading dimension. */
-static long block_base(const sc_sap_sparse* s, int I, int J) {
-  return sc_sap_block_where(&s->blk, I, J, 0, 0);
-}
-
 static int analyze_block(sc_sap_sparse* s) {
-  const int nb = s->ntree;
-  tree_graph(s);
-  for (int t = 0; t < nb; t++) s->bsz[t] = s->tree_ptr[t + 1] - s->tree_ptr[t];
-  /* the graph and tree sizes as at the last block analysis: same order and
-   * symbolic factor (a settled pile keeps its contact graph) */
+  supernode_graph(s);
+  const int nb = s->nsn;
+  /* the graph and supernode sizes as at the last block analysis: same
+   * order and symbolic factor (a settled pile keeps its contact graph) */
   const int ng = s->bgp[nb];
   const int same = s->block_valid && s->pnb == nb &&
                    memcmp(s->pcp, s->bgp, sizeof(int) * ((size_t)nb + 1)) == 0 &&
@@ -707,7 +769,7 @@ static int analyze_block(sc_sap_sparse* s) {
                    memcmp(s->pbsz, s->bsz, sizeof(int) * (size_t)nb) == 0;
   if (!same) {
     s->block_valid = 0;
-    if (order_trees(s) != 0) return 1;
+    if (order_supernodes(s) != 0) return 1;
     for (int P = 0; P < nb; P++) s->bpinv[s->bperm[P]] = P;
     /* lower pattern by position (rows > column) into hp/hi; sizes by position */
     int* psz = s->tcp; /* scratch: tcp is not needed any more */
@@ -728,17 +790,22 @@ static int analyze_block(sc_sap_sparse* s) {
     s->pnb = nb;
     s->block_valid = 1;
   }
-  /* each dof's place in the factor's vector order */
-  for (int t = 0; t < nb; t++) {
-    const int off = s->blk.voff[s->bpinv[t]];
-    for (int k = s->tree_ptr[t]; k < s->tree_ptr[t + 1]; k++)
-      s->dofpos[s->tree_dofs[k]] = off + (k - s->tree_ptr[t]);
+  /* each dof's supernode position and row in it; its place in the factor's
+   * vector order */
+  for (int t = 0; t < s->ntree; t++) {
+    const int P = s->bpinv[s->sn_of_tree[t]], off = s->tree_off[t];
+    for (int k = s->tree_ptr[t]; k < s->tree_ptr[t + 1]; k++) {
+      const int d = s->tree_dofs[k];
+      s->dpos[d] = P;
+      s->dloc[d] = off + (k - s->tree_ptr[t]);
+      s->dofpos[d] = s->blk.voff[P] + s->dloc[d];
+    }
   }
   /* slots of the triplets, in the order assemble() adds them */
   long t = 0;
-  for (int tr = 0; tr < nb; tr++) {
-    const int P = s->bpinv[tr], ld = s->blk.prow[P];
-    const long base = s->blk.poff[P];
+  for (int tr = 0; tr < s->ntree; tr++) {
+    const int P = s->bpinv[s->sn_of_tree[tr]], ld = s->blk.prow[P], off = s->tree_off[tr];
+    const long base = s->blk.poff[P] + off + (long)off * ld;
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
     for (int b = 0; b < nt; b++)
       for (int a = b; a < nt; a++) s->slot[t++] = (int)(base + a + (long)b * ld);
@@ -746,33 +813,31 @@ static int analyze_block(sc_sap_sparse* s) {
   enum { KMAX = 16 };
   long pbase[KMAX * KMAX];
   for (int c = 0; c < s->nc; c++) {
-    const int* tl = s->ctl + s->ctp[c];
+    const int* sl = s->ctl + s->ctp[c];
     const int k = s->ctp[c + 1] - s->ctp[c];
     if (k > KMAX) return 1;
-    /* base of block (position of tree a, position of tree b) for a > b */
+    /* row offset of block (position of sl[a], position of sl[b]) for a > b */
     for (int a = 0; a < k; a++)
       for (int b = 0; b < k; b++) {
-        const int Pa = s->bpinv[tl[a]], Pb = s->bpinv[tl[b]];
-        pbase[a * KMAX + b] = Pa > Pb ? block_base(s, Pa, Pb) : 0;
+        const int Pa = s->bpinv[sl[a]], Pb = s->bpinv[sl[b]];
+        pbase[a * KMAX + b] = Pa > Pb ? sc_sap_block_where(&s->blk, Pa, Pb, 0, 0) : 0;
         if (Pa > Pb && pbase[a * KMAX + b] < 0) return 1;
       }
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
-      const int jb = s->jcol[b], tb = s->tree_of[jb], lb = s->tree_loc[jb];
+      const int jb = s->jcol[b], Pb = s->dpos[jb], lb = s->dloc[jb];
       int kb = 0;
-      while (tl[kb] != tb) kb++;
+      while (s->bpinv[sl[kb]] != Pb) kb++;
       for (int a = b; a < s->jptr[c + 1]; a++) {
-        const int ja = s->jcol[a], ta = s->tree_of[ja], la = s->tree_loc[ja];
-        int ka = 0;
-        while (tl[ka] != ta) ka++;
-        const int Pa = s->bpinv[ta], Pb = s->bpinv[tb];
+        const int ja = s->jcol[a], Pa = s->dpos[ja], la = s->dloc[ja];
         long off;
         if (Pa == Pb) {
           const int r = la > lb ? la : lb, cc = la > lb ? lb : la;
           off = s->blk.poff[Pa] + r + (long)cc * s->blk.prow[Pa];
-        } else if (Pa > Pb) {
-          off = pbase[ka * KMAX + kb] + la + (long)lb * s->blk.prow[Pb];
         } else {
-          off = pbase[kb * KMAX + ka] + lb + (long)la * s->blk.prow[Pa];
+          int ka = 0;
+          while (s->bpinv[sl[ka]] != Pa) ka++;
+          if (Pa > Pb) off = pbase[ka * KMAX + kb] + la + (long)lb * s->blk.prow[Pb];
+          else off = pbase[kb * KMAX + ka] + lb + (long)la * s->blk.prow[Pa];
         }
         s->slot[t++] = (int)off;
       }
