@@ -561,6 +561,43 @@ static void test_analysis_reuse(void) {
   sc_sap_work_free(wa);
 }
 
+/* A diagonal A converted densely makes every dof a tree.  Forced onto the
+ * block path, the trees the same contacts touch share a supernode (so the
+ * supernodes mix trees and zeros): same iterates and solution as the dense
+ * path.  Left to itself, the choice goes to CHOLMOD for such scalar trees. */
+static void test_block_scalar_trees(void) {
+  srand(29);
+  const int B = 40;
+  sc_sap_work* ws = sc_sap_work_create(6 * B, 4 * B);
+  prob P;
+  gen(&P, B, 0, B, B / 2, 0, 0, ws);
+  for (int j = 0; j < P.nv; j++)
+    for (int i = 0; i < P.nv; i++)
+      if (i != j) P.A[i + (size_t)j * P.nv] = 0.0;
+  sc_problem_storage_free(&P.st);
+  P.st = (sc_problem_storage){0};
+  P.p = dense_problem(&P.st, P.nv, P.nc, P.A, P.vstar, P.J, P.R, P.vhat, P.mu, P.phi0, 0.01);
+  ENSURE(P.p.ntree == P.nv);
+  double *vd = malloc(sizeof(double) * P.nv), *vs = malloc(sizeof(double) * P.nv);
+  double *gd = malloc(sizeof(double) * 3 * P.nc), *gs = malloc(sizeof(double) * 3 * P.nc);
+  sc_solver_stats sd, ss;
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_DENSE, 100, vd, gd, &sd) == SC_SOLVE_OK);
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_SPARSE_BLOCK, 100, vs, gs, &ss) == SC_SOLVE_OK);
+  ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_SPARSE_BLOCK);
+  ENSURE(ss.iterations == sd.iterations);
+  const double rel = max_diff(P.nv, vs, vd) / max_abs(P.nv, vd);
+  ENSURE(rel <= 1e-10);
+  ENSURE(max_diff(3 * P.nc, gs, gd) <= 1e-10 * max_abs(3 * P.nc, gd));
+  printf("  scalar trees (%d) on the block path: %d iterations, rel diff %.2e, fill %ld\n",
+         P.p.ntree, ss.iterations, rel, sc_sap_last_factor_nnz(ws));
+  ENSURE(solve(&P, ws, SC_SAP_HESSIAN_AUTO, 100, vs, gs, &ss) == SC_SOLVE_OK);
+  ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_SPARSE_SUPERNODAL ||
+         sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL);
+  free(vd), free(vs), free(gd), free(gs);
+  prob_free(&P);
+  sc_sap_work_free(ws);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_block_form_order);
@@ -572,5 +609,6 @@ int main(int argc, char** argv) {
   RUN(test_allocation);
   RUN(test_small_blockdense_matches_dense);
   RUN(test_analysis_reuse);
+  RUN(test_block_scalar_trees);
   return TEST_END();
 }
