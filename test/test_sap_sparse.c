@@ -595,6 +595,41 @@ static void test_block_scalar_trees(void) {
          sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_SPARSE_SIMPLICIAL);
   free(vd), free(vs), free(gd), free(gs);
   prob_free(&P);
+  /* one contact over 20 supernodes (more than the per-contact table holds):
+   * 20 one-dof trees, contact 0 on all of them, contact i on tree i - 1 only */
+  {
+    const int n = 20, nc = n + 1, m = 3 * nc;
+    double *A = calloc((size_t)n * n, sizeof(double)), *J = calloc((size_t)m * n, sizeof(double));
+    double vstar[20], R[63], vhat[63], mu[21], phi0[21], k[21], taud[21], w[21];
+    for (int i = 0; i < n; i++) {
+      A[i * (n + 1)] = urange(0.5, 2.0);
+      vstar[i] = 0.3 * urand();
+      for (int r = 0; r < 3; r++) {
+        J[r + (size_t)i * m] = urand();
+        J[3 * (i + 1) + r + (size_t)i * m] = urand();
+      }
+    }
+    for (int c = 0; c < nc; c++) mu[c] = 0.5, phi0[c] = -1e-3, k[c] = 1e5, taud[c] = 0.02;
+    sc_problem_storage st = {0};
+    sc_problem q = dense_problem(&st, n, nc, A, vstar, J, R, vhat, mu, phi0, 0.01);
+    ENSURE(sc_sap_delassus_path(&q, SC_SAP_HESSIAN_DENSE, ws, w) == SC_OK);
+    sc_sap_regularize(nc, k, taud, w, phi0, NULL, 0.01, 1.0, 1e-3, 1.0, R, vhat);
+    sc_sap_params prm;
+    sc_sap_params_default(&prm);
+    double v1[20] = {0}, v2[20] = {0}, g1[63], g2[63];
+    sc_solver_stats s1, s2;
+    prm.hessian = SC_SAP_HESSIAN_DENSE;
+    ENSURE(sc_sap_solve(&q, &prm, ws, v1, g1, &s1) == SC_SOLVE_OK);
+    prm.hessian = SC_SAP_HESSIAN_SPARSE_BLOCK;
+    ENSURE(sc_sap_solve(&q, &prm, ws, v2, g2, &s2) == SC_SOLVE_OK);
+    ENSURE(sc_sap_last_hessian(ws) == SC_SAP_HESSIAN_SPARSE_BLOCK);
+    ENSURE(s1.iterations == s2.iterations);
+    ENSURE(max_diff(n, v1, v2) <= 1e-10 * max_abs(n, v1));
+    printf("  a contact over %d supernodes: %d iterations, rel diff %.2e\n", n, s2.iterations,
+           max_diff(n, v1, v2) / max_abs(n, v1));
+    sc_problem_storage_free(&st);
+    free(A), free(J);
+  }
   sc_sap_work_free(ws);
 }
 

@@ -815,9 +815,9 @@ static int analyze_block(sc_sap_sparse* s) {
   for (int c = 0; c < s->nc; c++) {
     const int* sl = s->ctl + s->ctp[c];
     const int k = s->ctp[c + 1] - s->ctp[c];
-    if (k > KMAX) return 1;
+    const int table = k <= KMAX; /* else (a contact over many supernodes) look up each entry */
     /* row offset of block (position of sl[a], position of sl[b]) for a > b */
-    for (int a = 0; a < k; a++)
+    for (int a = 0; a < k && table; a++)
       for (int b = 0; b < k; b++) {
         const int Pa = s->bpinv[sl[a]], Pb = s->bpinv[sl[b]];
         pbase[a * KMAX + b] = Pa > Pb ? sc_sap_block_where(&s->blk, Pa, Pb, 0, 0) : 0;
@@ -826,13 +826,17 @@ static int analyze_block(sc_sap_sparse* s) {
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
       const int jb = s->jcol[b], Pb = s->dpos[jb], lb = s->dloc[jb];
       int kb = 0;
-      while (s->bpinv[sl[kb]] != Pb) kb++;
+      while (table && s->bpinv[sl[kb]] != Pb) kb++;
       for (int a = b; a < s->jptr[c + 1]; a++) {
         const int ja = s->jcol[a], Pa = s->dpos[ja], la = s->dloc[ja];
         long off;
         if (Pa == Pb) {
           const int r = la > lb ? la : lb, cc = la > lb ? lb : la;
           off = s->blk.poff[Pa] + r + (long)cc * s->blk.prow[Pa];
+        } else if (!table) {
+          off = Pa > Pb ? sc_sap_block_where(&s->blk, Pa, Pb, la, lb)
+                        : sc_sap_block_where(&s->blk, Pb, Pa, lb, la);
+          if (off < 0) return 1;
         } else {
           int ka = 0;
           while (s->bpinv[sl[ka]] != Pa) ka++;
