@@ -5,7 +5,7 @@
 # CPU at load time; OPENBLAS_CORETYPE forces a core type's kernels (they
 # differ in their last bits: blocking, FMA, vector width).  A core type whose
 # instructions this CPU lacks would die of SIGILL, so it is skipped, said so
-# and named.  Then the same contact run (the sparse CHOLMOD path) with 1 and 2
+# and named.  Then the same contact run (the sparse block-Cholesky path) with 1 and 2
 # threads must be bit-identical.  Prints a matrix and "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -38,7 +38,7 @@ for ct in $cores; do
   matrix+="$row"$'\n'
 done
 
-# bit-identical reruns with 1 and 2 threads on the sparse (CHOLMOD) path
+# bit-identical reruns with 1 and 2 threads on the sparse (block Cholesky) path
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for th in 1 2; do
