@@ -201,6 +201,26 @@ if [ -x /usr/bin/time ]; then
   echo "memory pile 2000: $kib KiB ($verdict $pile_limit_mib MiB)" >&2
 fi
 
+# The contact Hessian's factorizations side by side on the same problems
+# (bin/sap_bench: a resting grid of cubes, one tree per body): dense LAPACK,
+# CHOLMOD simplicial and supernodal, and the automatic choice (the block
+# Cholesky of sap_block.c for these).
+if [ "$quick" != 1 ] && [ -x "$BIN/sap_bench" ]; then
+  echo "running the factorization comparison (bin/sap_bench)..." >&2
+  {
+    echo
+    echo "## SAP solve per factorization of the Hessian (bin/sap_bench 64 216 512)"
+    echo
+    echo "One SAP solve of a resting grid of B cubes (~3 contacts per body, dt = 10 ms), each body"
+    echo "one 6 x 6 tree of A; 'solve' is the mean over repeated solves (the symbolic analysis"
+    echo "reused), nnz(L) the doubles the factor stores.  Load average: $(cut -d' ' -f1 /proc/loadavg)."
+    echo
+    echo '```'
+    "$BIN/sap_bench" 64 216 512
+    echo '```'
+  } >>"$out.tmp"
+fi
+
 # A 64-point sweep through GNU parallel, a Slurm array and ssh (Slurm and
 # ssh on daemons started by tools/bench_sweep.sh; they need root)
 echo "running the sweep benchmark (tools/bench_sweep.sh)..." >&2
