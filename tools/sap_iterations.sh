@@ -14,9 +14,10 @@ trap 'rm -rf "$tmp"' EXIT
 runs=(); labels=()
 for n in 216 1000; do
   tools/gen_clutter.sh "$n" 1e-3 0.4 >"$tmp/c$n.yaml"
-  for sc in 0 0.1; do
+  for sc in 0 default; do
+    set_sc=(); [ "$sc" = default ] || set_sc=(--set contact.slip_curvature=$sc)
     "$BIN/simc" "$tmp/c$n.yaml" -o "$tmp/c${n}_$sc.h5" --trace-solver --set output.every=1 \
-      --set contact.slip_curvature=$sc --quiet
+      "${set_sc[@]}" --quiet
     runs+=("$tmp/c${n}_$sc.h5"); labels+=("N=$n sc=$sc")
   done
 done

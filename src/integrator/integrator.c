@@ -353,7 +353,9 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_params_default(&w->sap_params);
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
-    w->sap_params.slip_curvature = m->opt.slip_curvature;
+    sc_sap_params_for_model(&w->sap_params, m->opt.contact_model);
+    /* a negative option is the model's own value */
+    if (m->opt.slip_curvature >= 0.0) w->sap_params.slip_curvature = m->opt.slip_curvature;
     /* contacts touch the dofs of two chains; the blocks are the model's */
     const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
     w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);

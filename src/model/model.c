@@ -39,7 +39,7 @@ void sc_options_default(sc_options* o) {
   o->lcp_directions = 8;
   o->sigma = 1e-3;
   o->beta = 1.0;
-  o->slip_curvature = 0.1;
+  o->slip_curvature = -1.0; /* the contact model's (sc_sap_params_for_model) */
   o->margin = 1e-3;
   o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */

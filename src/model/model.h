@@ -59,7 +59,8 @@ typedef struct sc_options {
   double sigma;         /* friction regularization (SAP), dimensionless */
   double beta;          /* near-rigid threshold (SAP), dimensionless */
   double slip_curvature; /* SAP Newton Hessian: extra curvature along the slip of
-                            sliding contacts (sc_sap_params), dimensionless */
+                            sliding contacts (sc_sap_params), dimensionless; < 0 (the
+                            default): the contact model's value */
   double margin;        /* contact detection margin, m */
   int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */

@@ -83,6 +83,19 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->cancel = NULL;
 }
 
+void sc_sap_params_for_model(sc_sap_params* p, int model) {
+  /* lagged friction mu n0 |v_t|_s has no curvature along the slip at all (no
+   * normal coupling as in SAP and similar), and the grid of section 6 of
+   * results/sap_iterations.md put its best values higher than SAP's */
+  if (model == SC_MODEL_LAGGED) {
+    p->slip_curvature = 0.2;
+    p->slip_curvature_until = 1e-2;
+  } else {
+    p->slip_curvature = 0.1;
+    p->slip_curvature_until = 3e-3;
+  }
+}
+
 static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_max, int dense);
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
@@ -272,10 +285,14 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
  * scaled by omega) damps that step.  Only H changes: l, its gradient, the
  * line search and the stopping test do not, so the iteration converges to
  * the same minimizer; the exact Hessian returns once the residual is below
- * slip_curvature_until, which keeps the final convergence quadratic. */
+ * slip_curvature_until, which keeps the final convergence quadratic.
+ * A lagged contact's friction mu n0 |v_t|_s acts whether or not its normal
+ * impulse is zero (region 3), so those contacts slip as well and get the same
+ * curvature (sap_model.c adds nothing where |v_t| < eps or, for similar,
+ * where n = 0). */
 static void slip_curvature(const sc_problem* p, double soft_tol, double omega, sc_sap_work* w) {
   for (int c = 0; c < p->nc; c++) {
-    if (w->region[c] != 2) continue;
+    if (w->region[c] != 2 && !(w->region[c] == 3 && p->model == SC_MODEL_LAGGED)) continue;
     if (p->model != SC_MODEL_SAP && p->hc) {
       sc_sap_hc_slip_curvature(p, c, w->vc + 3 * c, omega, w->G + 9 * c);
       continue;
