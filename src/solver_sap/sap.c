@@ -416,21 +416,21 @@ typedef struct line {
   int evals;
 } line;
 
-/* l(alpha), l'(alpha) and (when d2 non-NULL) l''(alpha) in O(nc). */
+/* l(alpha), l'(alpha) and (when d2 non-NULL) l''(alpha) in O(nc): per
+ * contact only l_i, dvc_i.gamma_i and dvc_i^T G_i dvc_i (sap_model.h's
+ * directional form; G_i itself is never formed here). */
 static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2) {
   const sc_problem* p = ln->p;
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
   for (int c = 0; c < p->nc; c++) {
     const double* dvc = w->dvc + 3 * c;
-    double vc[3], g[3], G[9], lc;
+    double vc[3], lc, dg, dGd;
     for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
-    sc_sap_contact_eval(p, c, vc, ln->soft_tol, g, d2 ? G : NULL, &lc);
+    sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
     lr += lc;
-    dr -= dvc[0] * g[0] + dvc[1] * g[1] + dvc[2] * g[2];
-    if (d2)
-      for (int a = 0; a < 3; a++)
-        hr += dvc[a] * (G[3 * a] * dvc[0] + G[3 * a + 1] * dvc[1] + G[3 * a + 2] * dvc[2]);
+    dr -= dg;
+    if (d2) hr += dGd;
   }
   *l = ln->costA + alpha * ln->dp_r + 0.5 * alpha * alpha * ln->a2 + lr;
   *d1 = ln->dp_r + alpha * ln->a2 + dr;
