@@ -432,11 +432,17 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   const sc_problem* p = ln->p;
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
+  /* the model is chosen once per evaluation, not per contact */
+  const int hc = p->model != SC_MODEL_SAP && p->hc, lagged = p->model == SC_MODEL_LAGGED;
   for (int c = 0; c < p->nc; c++) {
     const double* dvc = w->dvc + 3 * c;
     double vc[3], lc, dg, dGd;
     for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
-    sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
+    if (hc)
+      sc_sap_hc_eval_dir(lagged, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt, vc, dvc, &lc, &dg,
+                         d2 ? &dGd : NULL);
+    else
+      sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
     lr += lc;
     dr -= dg;
     if (d2) hr += dGd;

@@ -53,8 +53,10 @@
 
 #include "solver_sap/sap.h"
 
-void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
-                      double* dn, double* N) {
+/* inlined into the per-contact evaluations (the line search calls them
+ * once per contact and evaluation) */
+static inline void hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                             double* dn, double* N) {
   const double vd = d > 0.0 ? 1.0 / d : HUGE_VAL;
   const double vx = k > 0.0 ? fe0 / (dt * k) : (fe0 > 0.0 ? HUGE_VAL : -HUGE_VAL);
   const double vh = fmin(vx, vd);
@@ -75,6 +77,11 @@ void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, doubl
   }
 }
 
+void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                      double* dn, double* N) {
+  hc_normal(v, dt, k, fe0, d, n, dn, N);
+}
+
 int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
                    const double vc[3], double gamma[3], double G[9], double* cost) {
   const double eps = hc[SC_HC_EPS];
@@ -84,11 +91,11 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    sc_sap_hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = hc[SC_HC_N0];
     if (cost) *cost = -N + mu * nf * vts;
   } else {
-    sc_sap_hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = n;
     if (cost) *cost = -N;
   }
@@ -142,11 +149,11 @@ int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, doubl
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    sc_sap_hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = hc[SC_HC_N0];
     *cost = -N + mu * nf * vts;
   } else {
-    sc_sap_hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = n;
     *cost = -N;
   }
