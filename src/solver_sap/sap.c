@@ -5,7 +5,8 @@
  *   H(v)    = A + J^T G(v) J
  * where l_i, gamma_i = -dl_i/dvc_i and G_i = d^2 l_i/dvc_i^2 come from the
  * problem's contact model (sap_model.c: SAP, similar or lagged); nothing
- * below depends on which.
+ * below depends on which (line_eval only picks the model's directional
+ * evaluation once per call).
  * Iteration k (4.2): evaluate; stop when |D grad| <= eps_a + eps_r
  * max(|D A v|, |D J^T gamma|) with D = diag(A)^-1/2 (checked before the
  * iteration cap, so an exact guess succeeds with 0 iterations), or when the

@@ -1,8 +1,8 @@
 /* sap_model: the per-contact terms of the convex cost for each contact model
  * (SAP, and the "similar" and "lagged" Hunt-Crossley approximations), see
  * sap_model.c for the formulas.  The Newton loop (sap.c) only calls
- * sc_sap_contact_eval per contact (and its directional form
- * sc_sap_contact_eval_dir in the line search): the model changes l_i,
+ * sc_sap_contact_eval per contact (and the directional forms below in the
+ * line search): the model changes l_i,
  * gamma_i and G_i,
  * never the iteration. */
 #ifndef SC_SAP_MODEL_H
