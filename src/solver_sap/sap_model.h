@@ -2,9 +2,8 @@
  * (SAP, and the "similar" and "lagged" Hunt-Crossley approximations), see
  * sap_model.c for the formulas.  The Newton loop (sap.c) only calls
  * sc_sap_contact_eval per contact (and the directional forms below in the
- * line search): the model changes l_i,
- * gamma_i and G_i,
- * never the iteration. */
+ * line search): the model changes l_i, gamma_i and G_i, never the
+ * iteration. */
 #ifndef SC_SAP_MODEL_H
 #define SC_SAP_MODEL_H
 
