@@ -142,6 +142,90 @@ static void test_gamma_G_fd(void) {
       }
 }
 
+/* The line search's directional form (sc_sap_contact_eval_dir) against the
+ * full evaluation: d.gamma and d^T G d from gamma and G, the same cost and
+ * region, for the three models in every region; random contacts, points and
+ * directions.  Tolerance: round-off, 1e-13 |d| |gamma| for d.gamma and
+ * 1e-12 |d|^2 sum|G_ij| for d^T G d (the full G's soft-norm terms
+ * a (1 - t0^2) already cancel to that level); the cost is the same
+ * expression (1e-15 relative). */
+static void check_dir(const sc_problem* P, const double vc[3], const double d[3], int* hits) {
+  double g[3], G[9], l, ld, dg, dGd, ld2, dg2;
+  const int reg = sc_sap_contact_eval(P, 0, vc, 1e-7, g, G, &l);
+  const int regd = sc_sap_contact_eval_dir(P, 0, vc, d, 1e-7, &ld, &dg, &dGd);
+  const int regn = sc_sap_contact_eval_dir(P, 0, vc, d, 1e-7, &ld2, &dg2, NULL);
+  ENSURE(reg == regd && reg == regn);
+  hits[reg & 3]++;
+  const double dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  double ref_dg = 0.0, ref_dGd = 0.0, gs = 0.0;
+  for (int a = 0; a < 3; a++) {
+    ref_dg += d[a] * g[a];
+    for (int b = 0; b < 3; b++) {
+      ref_dGd += d[a] * G[3 * a + b] * d[b];
+      gs += fabs(G[3 * a + b]);
+    }
+  }
+  ENSURE_CLOSE(ld, l, 1e-15, 1e-300);
+  ENSURE(ld2 == ld && dg2 == dg);
+  ENSURE_NEAR(dg, ref_dg, 1e-13 * dn * gn + 1e-300);
+  ENSURE_NEAR(dGd, ref_dGd, 1e-12 * dn * dn * gs + 1e-300);
+  ENSURE(dGd >= 0.0);
+}
+
+static void test_directional_eval(void) {
+  srand(11);
+  /* Hunt-Crossley models: each regime of vc_in_regime */
+  for (int lagged = 0; lagged < 2; lagged++) {
+    int hits[4] = {0, 0, 0, 0};
+    for (int regime = 1; regime <= 3; regime++)
+      for (int trial = 0; trial < 200; trial++) {
+        hc_case c;
+        random_case(&c, lagged);
+        sc_problem P;
+        memset(&P, 0, sizeof P);
+        P.nc = 1;
+        P.mu = &c.mu;
+        P.dt = c.dt;
+        P.model = lagged ? SC_MODEL_LAGGED : SC_MODEL_SIMILAR;
+        P.hc = c.hc;
+        double vc[3], d[3];
+        vc_in_regime(&c, regime, vc);
+        const double s = pow(10.0, urange(-4, 1));
+        for (int a = 0; a < 3; a++) d[a] = s * urand();
+        if (trial % 10 == 0) d[0] = d[1] = 0.0; /* normal only */
+        if (trial % 10 == 1) d[2] = 0.0;        /* tangential only */
+        check_dir(&P, vc, d, hits);
+      }
+    ENSURE(hits[1] >= 150 && hits[2] >= 150 && hits[3] >= 150);
+  }
+  /* SAP: y = R^-1 (vhat - vc) spread over the three regions, |y_t| down to
+   * the soft norm's scale */
+  int hits[4] = {0, 0, 0, 0};
+  for (int trial = 0; trial < 3000; trial++) {
+    double R[3], vhat[3] = {0.0, 0.0, urange(-0.1, 0.1)}, y[3], vc[3], d[3];
+    const double mu = trial % 7 == 0 ? 0.0 : urange(0.05, 1.5);
+    R[0] = R[1] = pow(10.0, urange(-3, 1));
+    R[2] = pow(10.0, urange(-4, 0));
+    const double yt = pow(10.0, urange(-9, 0)), th = urange(0, 6.283);
+    y[0] = yt * cos(th);
+    y[1] = yt * sin(th);
+    y[2] = urange(-1, 1) * pow(10.0, urange(-9, 0));
+    for (int a = 0; a < 3; a++) vc[a] = vhat[a] - R[a] * y[a];
+    const double s = pow(10.0, urange(-4, 1));
+    for (int a = 0; a < 3; a++) d[a] = s * urand();
+    sc_problem P;
+    memset(&P, 0, sizeof P);
+    P.nc = 1;
+    P.mu = &mu;
+    P.R = R;
+    P.vhat = vhat;
+    P.model = SC_MODEL_SAP;
+    check_dir(&P, vc, d, hits);
+  }
+  ENSURE(hits[1] >= 300 && hits[2] >= 300 && hits[3] >= 300);
+}
+
 /* Coulomb's bound and the limits mu = 0, d = 0 */
 static void test_limits(void) {
   srand(5);
@@ -511,6 +595,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_normal_law_fd);
   RUN(test_gamma_G_fd);
+  RUN(test_directional_eval);
   RUN(test_limits);
   RUN(test_params);
   RUN(test_rest_sinks_mg_over_k);

@@ -5,7 +5,8 @@
  *   H(v)    = A + J^T G(v) J
  * where l_i, gamma_i = -dl_i/dvc_i and G_i = d^2 l_i/dvc_i^2 come from the
  * problem's contact model (sap_model.c: SAP, similar or lagged); nothing
- * below depends on which.
+ * below depends on which (line_eval only picks the model's directional
+ * evaluation once per call).
  * Iteration k (4.2): evaluate; stop when |D grad| <= eps_a + eps_r
  * max(|D A v|, |D J^T gamma|) with D = diag(A)^-1/2 (checked before the
  * iteration cap, so an exact guess succeeds with 0 iterations), or when the
@@ -21,9 +22,18 @@
  *   l(alpha)   = l_A + alpha dp.r + 1/2 alpha^2 a2 + sum_i l_i(vc_i + alpha dvc_i)
  *   l'(alpha)  = dp.r + alpha a2 - dvc . gamma(alpha)
  *   l''(alpha) = a2 + dvc^T G(alpha) dvc
- * Exact: root of l'(alpha) / (-l'(0)) on [0, alpha_max] by Newton-Raphson
- * with a bisection safeguard (rtsafe).  Backtracking: Armijo with
- * rho = 0.8, c = 1e-4 starting at alpha = 1/rho.
+ * where each contact gives only l_i, dvc_i.gamma_i and dvc_i^T G_i dvc_i
+ * (sc_sap_contact_eval_dir; G_i is not formed).  Exact: root of
+ * f = l'(alpha) / (-l'(0)) on [0, alpha_max] by Newton-Raphson with a
+ * bisection safeguard (rtsafe, as Drake's SAP), started at alpha = 1, the
+ * 1-D Newton step from 0 when H is exact (l''(0) = -l'(0)); alpha_max is
+ * evaluated only when neither 1 nor one Newton step beyond it brackets the
+ * root (l'(alpha_max) <= 0: take alpha_max).  It stops at |f| < 1e-8, at a
+ * Newton step below 1e-8 alpha (not from a point costlier than l(0): on a
+ * near-rigid contact that step can be tiny far from the root), or once
+ * |l'(alpha)| is below a tenth of the slope the stopping test can resolve,
+ * (eps_a + eps_r max(|D A v|, |D J^T gamma|)) |D^-1 dv| (LS_SLOPE_FRACTION).
+ * Backtracking: Armijo with rho = 0.8, c = 1e-4 starting at alpha = 1/rho.
  *
  * Paths (ref 4.4): the problem arrives in block form (tree blocks of A,
  * per-contact column lists of J; problem.h).  The structured path uses it as
@@ -448,21 +458,27 @@ typedef struct line {
   int evals;
 } line;
 
-/* l(alpha), l'(alpha) and (when d2 non-NULL) l''(alpha) in O(nc). */
+/* l(alpha), l'(alpha) and (when d2 non-NULL) l''(alpha) in O(nc): per
+ * contact only l_i, dvc_i.gamma_i and dvc_i^T G_i dvc_i (sap_model.h's
+ * directional form; G_i itself is never formed here). */
 static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2) {
   const sc_problem* p = ln->p;
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
+  /* the model is chosen once per evaluation, not per contact */
+  const int hc = p->model != SC_MODEL_SAP && p->hc, lagged = p->model == SC_MODEL_LAGGED;
   for (int c = 0; c < p->nc; c++) {
     const double* dvc = w->dvc + 3 * c;
-    double vc[3], g[3], G[9], lc;
+    double vc[3], lc, dg, dGd;
     for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
-    sc_sap_contact_eval(p, c, vc, ln->soft_tol, g, d2 ? G : NULL, &lc);
+    if (hc)
+      sc_sap_hc_eval_dir(lagged, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt, vc, dvc, &lc, &dg,
+                         d2 ? &dGd : NULL);
+    else
+      sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
     lr += lc;
-    dr -= dvc[0] * g[0] + dvc[1] * g[1] + dvc[2] * g[2];
-    if (d2)
-      for (int a = 0; a < 3; a++)
-        hr += dvc[a] * (G[3 * a] * dvc[0] + G[3 * a + 1] * dvc[1] + G[3 * a + 2] * dvc[2]);
+    dr -= dg;
+    if (d2) hr += dGd;
   }
   *l = ln->costA + alpha * ln->dp_r + 0.5 * alpha * alpha * ln->a2 + lr;
   *d1 = ln->dp_r + alpha * ln->a2 + dr;
@@ -470,37 +486,73 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   ln->evals++;
 }
 
-/* Exact line search (ref 4.3): returns 0 and *alpha, or nonzero on failure. */
-static int search_exact(line* ln, const sc_sap_params* prm, double dl0, double* alpha) {
+/* Exact line search (ref 4.3): returns 0 and *alpha, or nonzero on failure.
+ * l0 = l(0), dl0 = l'(0) < 0.  Stops at |l'(alpha)| < max(1e-8 |l'(0)|,
+ * slope_tol) (see LS_SLOPE_FRACTION) or when the root is bracketed within
+ * 1e-8 alpha. */
+static int search_exact(line* ln, const sc_sap_params* prm, double l0, double dl0,
+                        double slope_tol, double* alpha) {
   const double amax = prm->alpha_max;
-  double l, d1, d2;
-  line_eval(ln, amax, &l, &d1, &d2);
-  if (d1 <= 0.0) {
-    /* convex: the minimum along the line lies beyond alpha_max */
-    *alpha = amax;
-    return 0;
-  }
-  if (-dl0 < prm->cost_abs_tol + prm->cost_rel_tol * fabs(l)) {
+  if (-dl0 < prm->cost_abs_tol + prm->cost_rel_tol * fabs(l0)) {
     /* the slope is already at round-off level */
     *alpha = 1.0;
     return 0;
   }
-  /* root of f = l'(alpha) / (-l'(0)), f(0) = -1 < 0 < f(amax) */
-  const double scale = -dl0;
-  double lo = 0.0, hi = amax;
-  double a = fmin(-dl0 / d2, amax);
-  const double atol = 1e-8 * a, ftol = 1e-8;
-  double dx_old = hi - lo, dx = dx_old;
+  /* root of f = l'(alpha) / (-l'(0)), f(0) = -1 < 0, by Newton-Raphson with a
+   * bisection safeguard on the bracket [lo, hi] */
+  const double scale = -dl0, ftol = fmax(1e-8, slope_tol / scale);
+  double l, d1, d2;
+  /* first guess: the full Newton step.  With the exact Hessian
+   * l''(0) = dv^T H dv = -l'(0), so alpha = 1 is the 1-D Newton step from 0
+   * (with slip curvature H~ >= H it lies below that step). */
+  double a = fmin(1.0, amax);
   line_eval(ln, a, &l, &d1, &d2);
   double f = d1 / scale, df = d2 / scale;
   if (fabs(f) < ftol) {
     *alpha = a;
     return 0;
   }
-  if (f < 0.0) lo = a; else hi = a;
+  double lo = 0.0, hi = a;
+  if (f < 0.0) {
+    /* the root lies beyond a: one Newton step first (near the solution it
+     * lands on the root), alpha_max only when that does not bracket it */
+    lo = a;
+    const double anew = a - f / df;
+    if (a < amax && df > 0.0 && anew < amax) {
+      a = anew;
+      line_eval(ln, a, &l, &d1, &d2);
+      f = d1 / scale;
+      df = d2 / scale;
+      if (fabs(f) < ftol) {
+        *alpha = a;
+        return 0;
+      }
+      if (f < 0.0) lo = a; else hi = a;
+    }
+    if (f < 0.0) {
+      if (!(a < amax)) {
+        *alpha = amax;
+        return 0;
+      }
+      double lh, fh, dfh; /* l stays the cost at a */
+      line_eval(ln, amax, &lh, &fh, &dfh);
+      if (fh <= 0.0) {
+        /* convex: the minimum along the line lies beyond alpha_max */
+        *alpha = amax;
+        return 0;
+      }
+      hi = amax;
+    }
+  }
+  const double atol = 1e-8 * a;
+  double dx_old = hi - lo, dx = dx_old;
   while (ln->evals < prm->ls_max_iterations) {
     const double anew = a - f / df;
-    const int newton = df > 0.0 && 2.0 * fabs(f) <= fabs(dx_old * df) && anew > lo && anew < hi;
+    /* a Newton step below atol ends the search only from a point whose cost
+     * is not above l(0): with a near-rigid contact (l'' huge over a tiny
+     * interval, l' at round-off) such a step can be tiny far from the root */
+    const int newton = df > 0.0 && 2.0 * fabs(f) <= fabs(dx_old * df) && anew > lo &&
+                       anew < hi && (l <= l0 || fabs(f / df) >= atol);
     dx_old = dx;
     if (newton) {
       dx = f / df;
@@ -561,6 +613,16 @@ static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, do
 }
 
 /* ---- Newton loop ---- */
+
+/* The exact line search also stops once the slope left along the line,
+ * |l'(alpha)|, is below this fraction of what the stopping test can resolve,
+ * (abs_tol + rel_tol scale) |D^-1 dv|: the component of D grad along the
+ * line is then under a tenth of the tolerance, so resolving the root further
+ * cannot change whether, or when, the iteration stops.  Far from the
+ * solution this is far below 1e-8 |l'(0)| and changes nothing; near it the
+ * full step alpha = 1 usually passes at the first evaluation. */
+#define LS_SLOPE_FRACTION 0.1
+
 
 /* Trace row j (the iterate after Newton iteration j + 1), written once that
  * iterate has been evaluated; w->region holds its regions, w->region_prev
@@ -670,6 +732,12 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       ln.dp_r = sc_la_dot(nv, w->dp, w->r);
       ln.a2 = sc_la_dot(nv, w->dv, w->dp);
       const double dl0 = sc_la_dot(nv, w->grad, w->dv);
+      /* |D^-1 dv|: the slope l'(alpha) = grad(alpha).dv that a scaled
+       * gradient of norm g can have is at most g |D^-1 dv| */
+      double ndv = 0.0;
+      for (int i = 0; i < nv; i++) ndv += w->dv[i] * w->dv[i] / (w->D[i] * w->D[i]);
+      const double slope_tol =
+          LS_SLOPE_FRACTION * (prm->abs_tol + prm->rel_tol * scale) * sqrt(ndv);
       if (!isfinite(dl0) || !isfinite(ln.a2)) {
         status = SC_SOLVE_NAN;
         break;
@@ -682,7 +750,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       double alpha = 1.0;
       const int fail = prm->linesearch == SC_SAP_LS_BACKTRACKING
                            ? search_backtracking(&ln, prm, e.cost, dl0, &alpha)
-                           : search_exact(&ln, prm, dl0, &alpha);
+                           : search_exact(&ln, prm, e.cost, dl0, slope_tol, &alpha);
       st.linesearch_evals += ln.evals;
       if (fail) {
         status = SC_SOLVE_LINESEARCH;

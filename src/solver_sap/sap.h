@@ -108,6 +108,12 @@ void sc_sap_work_free(void* w);
 int sc_sap_project(const double y[3], const double R[3], double mu, double soft_tol,
                    double gamma[3], double G[9], double* cost);
 
+/* The same cost with, for a direction d (3) of the contact velocity,
+ * *dg = d.gamma and (dGd non-NULL) *dGd = d^T G d, without forming G (the
+ * line search's per-contact terms).  Same region as sc_sap_project. */
+int sc_sap_project_dir(const double y[3], const double R[3], double mu, double soft_tol,
+                       const double d[3], double* cost, double* dg, double* dGd);
+
 /* Regularization and bias of ref sections 2.2, 2.3 and 2.5, per contact i:
  * k (N/m, INFINITY = rigid), taud (s), w (Delassus diagonal estimate, 1/kg),
  * phi0 (m), vn0 (normal velocity at the step start, m/s; NULL means 0),

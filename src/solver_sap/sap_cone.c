@@ -84,6 +84,47 @@ int sc_sap_project(const double y[3], const double R[3], double mu, double soft_
   return 2;
 }
 
+/* Directional form for the line search: with d = dvc (contact velocity
+ * direction) and y = R^-1 (vhat - vc), dvc.gamma and dvc^T G dvc without
+ * forming G.  In II, with tau = t.d_t, 1 - |t|^2 = soft_tol^2 / y_r^2 and
+ * mu_hat f / Rt = mu f / Rn,
+ *   d^T G d = a (|d_t|^2 - tau^2) + (f / Rn) (mu tau + d_n)^2,
+ *   |d_t|^2 - tau^2 = (d0 t1 - d1 t0)^2 + |d_t|^2 (1 - |t|^2)  (no cancellation). */
+int sc_sap_project_dir(const double y[3], const double R[3], double mu, double soft_tol,
+                       const double d[3], double* cost, double* dg, double* dGd) {
+  const double Rt = R[0], Rn = R[2];
+  const double yt0 = y[0], yt1 = y[1], yn = y[2];
+  const double yr = sqrt(yt0 * yt0 + yt1 * yt1 + soft_tol * soft_tol);
+  if (yr <= mu * yn) {
+    *cost = 0.5 * (Rt * (yt0 * yt0 + yt1 * yt1) + Rn * yn * yn);
+    *dg = d[0] * yt0 + d[1] * yt1 + d[2] * yn;
+    if (dGd) *dGd = (d[0] * d[0] + d[1] * d[1]) / Rt + d[2] * d[2] / Rn;
+    return 1;
+  }
+  const double mu_hat = mu * Rt / Rn;
+  if (yn <= -mu_hat * yr) {
+    *cost = *dg = 0.0;
+    if (dGd) *dGd = 0.0;
+    return 3;
+  }
+  const double mu_tilde2 = mu * mu_hat;
+  const double f = 1.0 / (1.0 + mu_tilde2);
+  const double inv_yr = yr > 0.0 ? 1.0 / yr : 0.0;
+  const double t0 = yt0 * inv_yr, t1 = yt1 * inv_yr;
+  const double gn = (yn + mu_hat * yr) * f;
+  const double tau = t0 * d[0] + t1 * d[1];
+  *cost = 0.5 * Rn * (1.0 + mu_tilde2) * gn * gn;
+  *dg = gn * (mu * tau + d[2]);
+  if (dGd) {
+    const double a = mu / Rt * gn * inv_yr;
+    const double cross = d[0] * t1 - d[1] * t0, s = soft_tol * inv_yr;
+    const double perp = cross * cross + (d[0] * d[0] + d[1] * d[1]) * s * s;
+    const double u = mu * tau + d[2];
+    *dGd = a * perp + f / Rn * u * u;
+  }
+  return 2;
+}
+
 void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
                        const double* phi0, const double* vn0, double dt, double theta,
                        double sigma, double beta, double* R, double* vhat) {

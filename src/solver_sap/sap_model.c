@@ -53,8 +53,10 @@
 
 #include "solver_sap/sap.h"
 
-void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
-                      double* dn, double* N) {
+/* inlined into the per-contact evaluations (the line search calls them
+ * once per contact and evaluation) */
+static inline void hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                             double* dn, double* N) {
   const double vd = d > 0.0 ? 1.0 / d : HUGE_VAL;
   const double vx = k > 0.0 ? fe0 / (dt * k) : (fe0 > 0.0 ? HUGE_VAL : -HUGE_VAL);
   const double vh = fmin(vx, vd);
@@ -75,6 +77,11 @@ void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, doubl
   }
 }
 
+void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                      double* dn, double* N) {
+  hc_normal(v, dt, k, fe0, d, n, dn, N);
+}
+
 int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
                    const double vc[3], double gamma[3], double G[9], double* cost) {
   const double eps = hc[SC_HC_EPS];
@@ -84,11 +91,11 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    sc_sap_hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = hc[SC_HC_N0];
     if (cost) *cost = -N + mu * nf * vts;
   } else {
-    sc_sap_hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
     nf = n;
     if (cost) *cost = -N;
   }
@@ -123,6 +130,54 @@ int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double s
   double y[3];
   for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - vc[k]) / R[k];
   return sc_sap_project(y, R, p->mu[c], soft_tol, gamma, G, cost);
+}
+
+/* Directional form (line search): for a direction d of vc, with
+ * tau = t.d_t and 1 - |t|^2 = eps^2 / s^2 (s = |v_t|_s + eps),
+ *   d.gamma   = n d_n - mu nf tau,
+ *   d^T G d   = (mu nf / s) (|d_t|^2 - tau^2) - n' u^2,
+ * u = d_n (lagged) or d_n - mu tau (similar), from G_tt, G_tn, G_nn above;
+ * |d_t|^2 - tau^2 = (d0 t1 - d1 t0)^2 + |d_t|^2 (1 - |t|^2) has no
+ * cancellation. */
+int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                       const double vc[3], const double d[3], double* cost, double* dg,
+                       double* dGd) {
+  const double eps = hc[SC_HC_EPS];
+  const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
+  const double s = sqrt(vt2 + eps * eps);
+  const double vts = vt2 / (s + eps);
+  const double t0 = vc[0] / s, t1 = vc[1] / s;
+  double n, dn, N, nf;
+  if (lagged) {
+    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    nf = hc[SC_HC_N0];
+    *cost = -N + mu * nf * vts;
+  } else {
+    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    nf = n;
+    *cost = -N;
+  }
+  const double tau = t0 * d[0] + t1 * d[1];
+  *dg = n * d[2] - mu * nf * tau;
+  if (dGd) {
+    const double cross = d[0] * t1 - d[1] * t0, e = eps / s;
+    const double perp = cross * cross + (d[0] * d[0] + d[1] * d[1]) * e * e;
+    const double u = lagged ? d[2] : d[2] - mu * tau;
+    *dGd = mu * nf / s * perp - dn * u * u;
+  }
+  if (n == 0.0) return 3;
+  return vt2 < eps * eps ? 1 : 2;
+}
+
+int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], const double d[3],
+                            double soft_tol, double* cost, double* dg, double* dGd) {
+  if (p->model != SC_MODEL_SAP && p->hc)
+    return sc_sap_hc_eval_dir(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c],
+                              p->dt, vc, d, cost, dg, dGd);
+  const double* R = p->R + 3 * c;
+  double y[3];
+  for (int k = 0; k < 3; k++) y[k] = (p->vhat[3 * c + k] - vc[k]) / R[k];
+  return sc_sap_project_dir(y, R, p->mu[c], soft_tol, d, cost, dg, dGd);
 }
 
 void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,

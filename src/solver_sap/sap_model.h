@@ -1,8 +1,9 @@
 /* sap_model: the per-contact terms of the convex cost for each contact model
  * (SAP, and the "similar" and "lagged" Hunt-Crossley approximations), see
  * sap_model.c for the formulas.  The Newton loop (sap.c) only calls
- * sc_sap_contact_eval per contact: the model changes l_i, gamma_i and G_i,
- * never the iteration. */
+ * sc_sap_contact_eval per contact (and the directional forms below in the
+ * line search): the model changes l_i, gamma_i and G_i, never the
+ * iteration. */
 #ifndef SC_SAP_MODEL_H
 #define SC_SAP_MODEL_H
 
@@ -32,6 +33,16 @@ int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double s
  * lagged model.  Same outputs as sc_sap_contact_eval. */
 int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
                    const double vc[3], double gamma[3], double G[9], double* cost);
+
+/* Directional forms for the line search: for a direction d (3) of the
+ * contact velocity, the cost l_i at vc, *dg = d.gamma_i and (dGd non-NULL)
+ * *dGd = d^T G_i d, without forming G_i; same region as the full forms
+ * (and the same values to round-off). */
+int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], const double d[3],
+                            double soft_tol, double* cost, double* dg, double* dGd);
+int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                       const double vc[3], const double d[3], double* cost, double* dg,
+                       double* dGd);
 
 /* Discrete normal impulse n(v) = dt (fe0 - dt k v)+ (1 - d v)+, its
  * derivative n'(v) and antiderivative N(v) (constant beyond v^). */
