@@ -49,6 +49,13 @@ for n in 216 1000; do
   ratio_lines[$n]=$(awk -v a="${sps[2]}" -v b="${sps[1]}" -v c="${cpu[2]}" -v d="${cpu[1]}" \
     'BEGIN { printf "steps/s x%.3f, user CPU x%.3f", a / b, c / d }')
 done
+# what 2 threads can gain on this machine now: one CPU-bound loop alone,
+# then two at once (2 = two free cores, 1 = no spare core)
+spin() { awk 'BEGIN { for (i = 0; i < 2e7; i++) x += i }'; }
+s0=$(date +%s.%N); spin; s1=$(date +%s.%N); spin & spin; wait; s2=$(date +%s.%N)
+capacity=$(awk -v a="$s0" -v b="$s1" -v c="$s2" 'BEGIN { printf "%.2f", 2 * (b - a) / (c - b) }')
 echo
 for n in 216 1000; do echo "- clutter $n, 2 threads / 1 thread: ${ratio_lines[$n]}"; done
+echo "- parallel capacity: two CPU-bound loops at once ran x$capacity as fast as one alone"
+echo "  (2.00 = two free cores; the steps/s ratio cannot exceed it)"
 echo "- load average after the section: $(cut -d' ' -f1-3 /proc/loadavg)"
