@@ -29,8 +29,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS   = $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm
+CFLAGS  += -std=c11 -pthread -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
+LDLIBS   = $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm -pthread
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS  += -DSC_VERSION='"$(VERSION)"'
 

@@ -223,6 +223,10 @@ if [ "$quick" != 1 ] && [ -x "$BIN/sap_bench" ]; then
   } >>"$out.tmp"
 fi
 
+# contact islands on 1 and 2 threads, alternating in one run (ratios, load)
+echo "running the threads section (tools/bench_threads.sh)..." >&2
+{ echo; BIN=$BIN BENCH_QUICK=$quick tools/bench_threads.sh; } >>"$out.tmp"
+
 # A 64-point sweep through GNU parallel, a Slurm array and ssh (Slurm and
 # ssh on daemons started by tools/bench_sweep.sh; they need root)
 echo "running the sweep benchmark (tools/bench_sweep.sh)..." >&2

@@ -51,7 +51,8 @@ static double now_seconds(void) {
 static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
-          "                       [--duration T] [--dt H] [--trace-solver] [--max-output BYTES]\n"
+          "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
+          "                       [--max-output BYTES]\n"
           "                       [--force] [--quiet] [--check] [--version]\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
@@ -59,6 +60,9 @@ static void usage(FILE* f) {
           "                     --set contact.defaults.friction=0.3 --set bodies.ball.mass=2\n"
           "  --duration T       simulated time, s (same as --set time.duration=T)\n"
           "  --dt H             time step, s (same as --set time.step=H)\n"
+          "  --threads N        solve the contact islands of a step on N threads (newton solver;\n"
+          "                     auto: one per online CPU; default 1); results are bit-identical\n"
+          "                     whatever N (same as --set contact.threads=N)\n"
           "  --trace-solver     record every Newton iteration in /solver/trace\n"
           "                     (same as --set output.solver_trace=true)\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
@@ -83,6 +87,14 @@ static int positive_number(const char* s) {
   errno = 0;
   double x = strtod(s, &end);
   return end != s && *end == '\0' && errno == 0 && isfinite(x) && x > 0;
+}
+
+/* a whole number of threads in [1, SC_MAX_THREADS] */
+static int thread_count(const char* s) {
+  char* end;
+  errno = 0;
+  long n = strtol(s, &end, 10);
+  return end != s && *end == '\0' && errno == 0 && n >= 1 && n <= SC_MAX_THREADS;
 }
 
 static void default_output(const char* scene, char* out, size_t n) {
@@ -284,15 +296,22 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     } else if (strncmp(a, "--set=", 6) == 0) {
       sets[nsets++] = a + 6;
     } else if (strcmp(a, "--solver") == 0 || strcmp(a, "--duration") == 0 ||
-               strcmp(a, "--dt") == 0) {
+               strcmp(a, "--dt") == 0 || strcmp(a, "--threads") == 0) {
       if (!has_next) return arg_error("%s needs a value", a);
       const char* val = argv[++i];
-      const char* key = strcmp(a, "--solver") == 0 ? "contact.solver"
+      const char* key = strcmp(a, "--solver") == 0     ? "contact.solver"
                         : strcmp(a, "--duration") == 0 ? "time.duration"
+                        : strcmp(a, "--threads") == 0  ? "contact.threads"
                                                        : "time.step";
       if (strcmp(a, "--solver") == 0) {
         if (strcmp(val, "newton") != 0 && strcmp(val, "lcp") != 0)
           return arg_error("--solver: unknown solver '%s' (expected newton or lcp)", val);
+      } else if (strcmp(a, "--threads") == 0) {
+        if (strcmp(val, "auto") != 0 && !thread_count(val)) {
+          fprintf(stderr, "simc: --threads: expected auto or a number of threads from 1 to %d, "
+                  "got '%s'\n", SC_MAX_THREADS, val);
+          return EXIT_SCENE;
+        }
       } else if (!positive_number(val)) {
         fprintf(stderr, "simc: %s: expected a positive number of seconds, got '%s'\n", a, val);
         return EXIT_SCENE;

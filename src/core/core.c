@@ -2,6 +2,7 @@
 #include "core/core.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +39,27 @@ void sc_error_format(const sc_error* err, char* buf, size_t bufsz) {
   }
 }
 
-/* thread-local so concurrent simulations in one process count separately */
+/* thread-local so concurrent simulations in one process count separately;
+ * the process-wide count also sees the workers of a pool */
 static _Thread_local long alloc_count;
+static _Atomic long alloc_count_process;
 
 void* sc_malloc(size_t n) {
   alloc_count++;
+  atomic_fetch_add_explicit(&alloc_count_process, 1, memory_order_relaxed);
   return malloc(n ? n : 1);
 }
 
 void* sc_calloc(size_t count, size_t n) {
   alloc_count++;
+  atomic_fetch_add_explicit(&alloc_count_process, 1, memory_order_relaxed);
   return calloc(count ? count : 1, n ? n : 1);
 }
 
 void sc_free(void* p) { free(p); }
 
 long sc_alloc_count(void) { return alloc_count; }
+
+long sc_alloc_count_process(void) {
+  return atomic_load_explicit(&alloc_count_process, memory_order_relaxed);
+}

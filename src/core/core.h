@@ -63,5 +63,26 @@ void* sc_calloc(size_t count, size_t n);
 void sc_free(void* p);
 /* Number of sc_malloc/sc_calloc calls in this thread so far. */
 long sc_alloc_count(void);
+/* Number of sc_malloc/sc_calloc calls in any thread of the process so far
+ * (worker threads of an sc_pool included). */
+long sc_alloc_count_process(void);
+
+/* A persistent pool of worker threads (POSIX threads), created once and
+ * reused: sc_pool_run wakes the workers, runs fn(arg, t) for t = 0 .. n-1
+ * (t = 0 on the calling thread, the others on the workers) and returns when
+ * every call has returned.  Nothing is allocated by a run.  The workers
+ * block every signal, so signals reach the threads of the caller. */
+typedef struct sc_pool sc_pool;
+typedef void (*sc_pool_fn)(void* arg, int thread);
+/* A pool of nthreads threads in all (nthreads - 1 workers); NULL when out of
+ * memory, when a thread cannot be started, or when nthreads < 1. */
+sc_pool* sc_pool_create(int nthreads);
+/* Threads of the pool, the calling thread included. */
+int sc_pool_size(const sc_pool* p);
+void sc_pool_run(sc_pool* p, sc_pool_fn fn, void* arg);
+/* Stop and join the workers, then free the pool (NULL is allowed). */
+void sc_pool_free(sc_pool* p);
+/* Number of processors online (at least 1). */
+int sc_online_cpus(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include "integrator/integrator.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,6 +33,32 @@
 
 #define SMALL_NV SC_SAP_SMALL_NV /* dofs of an island solved in the dense workspace */
 #define SMALL_NC 256 /* contacts of such an island */
+
+/* What one thread needs to solve islands: the sub-problem of one island in
+ * local numbering and the SAP workspaces (thread 0 uses step_work's sap, the
+ * others their own) */
+typedef struct island_ws {
+  sc_sap_work* sap;       /* islands beyond the small ones (owned unless thread 0) */
+  sc_sap_work* sap_small; /* islands of at most SMALL_NV dofs, SMALL_NC contacts: dense */
+  int* iblock;            /* the int arrays below, one allocation */
+  double* dblock;         /* the double arrays below */
+  int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
+  double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
+      *sub_phi0, *sub_gamma, *sub_hc;
+} island_ws;
+
+/* One step's island solve as the threads see it (see solve_islands) */
+typedef struct island_job {
+  const sc_model* m;
+  sc_data* d;
+  struct step_work* w;
+  const double* guess;
+  sc_contact_model model;
+  const double* hc;
+  int nisl;
+  atomic_int next;    /* next entry of w->isl_order to take */
+  atomic_int stop_at; /* lowest island that ended cancelled or NaN (nisl: none) */
+} island_job;
 
 /* solver workspaces, created once by sc_sim_prepare */
 typedef struct step_work {
@@ -53,14 +80,18 @@ typedef struct step_work {
   double *prev_pos, *prev_imp;
   /* contact islands (see solve_islands): per contact whether the warm start
    * matched it, the union-find over cliques, contacts and trees grouped by
-   * island, and the sub-problem of one island in local numbering */
-  sc_sap_work* sap_small; /* islands of at most SMALL_NV dofs, SMALL_NC contacts: dense */
-  int* iblock;            /* the int arrays below, one allocation */
-  double* dblock;         /* the double arrays below */
-  int *matched, *uf, *island_of, *cptr, *clist, *tptr, *tlist, *loc, *cisl;
-  int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
-  double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
-      *sub_phi0, *sub_gamma, *sub_hc;
+   * island, the islands in the order threads take them (largest first) and
+   * each island's statistics */
+  int* iblock; /* the int arrays below, one allocation */
+  int *matched, *uf, *island_of, *cptr, *clist, *tptr, *tlist, *loc, *cisl, *isl_order,
+      *isl_count;
+  sc_solver_stats* isl_stats;
+  /* per thread (contact.threads of them): island buffers and workspaces;
+   * the pool of worker threads when there are several */
+  int nthreads;
+  island_ws* iws;
+  sc_pool* pool;
+  island_job job;
   /* contact.model similar / lagged: per-contact Hunt-Crossley parameters
    * (SC_HC_NPAR per contact) and pair dissipations (s/m) */
   double *hc, *hcd;
@@ -69,15 +100,23 @@ typedef struct step_work {
 static void step_work_free(void* p) {
   step_work* w = p;
   if (!w) return;
+  sc_pool_free(w->pool); /* first: no worker may still touch a workspace */
+  for (int t = 0; w->iws && t < w->nthreads; t++) {
+    island_ws* x = &w->iws[t];
+    if (t > 0) sc_sap_work_free(x->sap);
+    sc_sap_work_free(x->sap_small);
+    sc_free(x->iblock);
+    sc_free(x->dblock);
+  }
+  sc_free(w->iws);
   sc_sap_work_free(w->sap);
   sc_lcp_work_free(w->lcp);
   sc_free(w->tree_ptr);
   sc_free(w->trace_block);
   sc_free(w->prev_geom);
   sc_free(w->prev_pos);
-  sc_sap_work_free(w->sap_small);
   sc_free(w->iblock);
-  sc_free(w->dblock);
+  sc_free(w->isl_stats);
   sc_free(w->hc);
   sc_free(w);
 }
@@ -398,17 +437,14 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     /* cliques are stored in clique order, and clique_dofs lists the
      * non-empty ones contiguously in the same order */
     w->ntree = nt;
-    /* islands: one int and one double block, sizes linear in the scene */
+    /* islands: int blocks and double blocks, sizes linear in the scene */
+    const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = ncap;
     {
-      const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = ncap;
-      const size_t jc = (size_t)d->jcap;
       const size_t ni = ncm + ncl + ncm + (ncl + 1) + ncm + (ncl + 1) + ncl + nv_ + ncl +
-                        (ncl + 1) + nv_ + ncm + jc;
-      const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
-                        3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm;
+                        2 * (ncm + 1);
       int* ib = w->iblock = sc_malloc(sizeof(int) * ni);
-      double* db = w->dblock = sc_malloc(sizeof(double) * nd);
-      if (ib && db) {
+      w->isl_stats = sc_malloc(sizeof(sc_solver_stats) * ncm);
+      if (ib) {
         w->matched = ib, ib += ncm;
         w->uf = ib, ib += ncl;
         w->island_of = ib, ib += ncm;
@@ -418,34 +454,63 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
         w->tlist = ib, ib += ncl;
         w->loc = ib, ib += nv_;
         w->cisl = ib, ib += ncl;
-        w->sub_tree_ptr = ib, ib += ncl + 1;
-        w->sub_tree_dofs = ib, ib += nv_;
-        w->sub_jptr = ib, ib += ncm;
-        w->sub_jcol = ib;
-        w->sub_A = db, db += m->nblk > 0 ? m->nblk : 1;
-        w->sub_J = db, db += 3 * jc;
-        w->sub_vstar = db, db += nv_;
-        w->sub_v = db, db += nv_;
-        w->sub_guess = db, db += nv_;
-        w->sub_R = db, db += 3 * ncm;
-        w->sub_vhat = db, db += 3 * ncm;
-        w->sub_mu = db, db += ncm;
-        w->sub_phi0 = db, db += ncm;
-        w->sub_gamma = db, db += 3 * ncm;
-        w->sub_hc = db;
+        w->isl_order = ib, ib += ncm + 1;
+        w->isl_count = ib;
+      }
+    }
+    /* threads: contact.threads (0: one per online CPU); the LCP solves the
+     * whole problem on one */
+    w->nthreads = m->opt.threads > 0 ? m->opt.threads : sc_online_cpus();
+    if (w->nthreads > SC_MAX_THREADS) w->nthreads = SC_MAX_THREADS;
+    if (m->opt.solver == SC_SOLVER_LCP) w->nthreads = 1;
+    w->iws = sc_calloc((size_t)w->nthreads, sizeof(island_ws));
+    int ws_ok = w->iws != NULL;
+    for (int t = 0; ws_ok && t < w->nthreads; t++) {
+      island_ws* x = &w->iws[t];
+      const size_t jc = (size_t)d->jcap;
+      const size_t ni = (ncl + 1) + nv_ + ncm + jc;
+      const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
+                        3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm;
+      int* ib = x->iblock = sc_malloc(sizeof(int) * ni);
+      double* db = x->dblock = sc_malloc(sizeof(double) * nd);
+      if (ib && db) {
+        x->sub_tree_ptr = ib, ib += ncl + 1;
+        x->sub_tree_dofs = ib, ib += nv_;
+        x->sub_jptr = ib, ib += ncm;
+        x->sub_jcol = ib;
+        x->sub_A = db, db += m->nblk > 0 ? m->nblk : 1;
+        x->sub_J = db, db += 3 * jc;
+        x->sub_vstar = db, db += nv_;
+        x->sub_v = db, db += nv_;
+        x->sub_guess = db, db += nv_;
+        x->sub_R = db, db += 3 * ncm;
+        x->sub_vhat = db, db += 3 * ncm;
+        x->sub_mu = db, db += ncm;
+        x->sub_phi0 = db, db += ncm;
+        x->sub_gamma = db, db += 3 * ncm;
+        x->sub_hc = db;
       }
       const int small_nc = d->ncon_max < SMALL_NC ? d->ncon_max : SMALL_NC;
       const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
-      w->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
+      x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
                                               cols);
+      x->sap = t == 0 ? w->sap : sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
+      ws_ok = ib && db && x->sap_small && x->sap;
     }
-    if (!w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->iblock || !w->dblock ||
-        !w->sap_small || !w->hc ||
+    if (ws_ok && w->nthreads > 1) {
+      w->pool = sc_pool_create(w->nthreads);
+      if (!w->pool)
+        return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
+                            "contact.threads: cannot start %d threads", w->nthreads);
+    }
+    if (!ws_ok || !w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->iblock ||
+        !w->isl_stats || !w->hc ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                           "out of memory for the contact solver workspace "
-                          "(nv = %d, contact capacity = %d)", nv, d->ncon_max);
+                          "(nv = %d, contact capacity = %d, %d threads)", nv, d->ncon_max,
+                          w->nthreads);
   }
   ((step_work*)d->solver_work)->nprev = 0;
   sc_dyn_kinematics(m, d, d->q);
@@ -554,11 +619,12 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * test, ref/convex-contact.md 4), so an island of two resting boxes stops
  * after its own few iterations instead of following the largest one; tiny
  * islands take the dense path of a small workspace.  Islands are numbered
- * by their first contact and solved one after the other in that order (a
- * single thread): the result does not depend on anything but the inputs.
- * The statistics combine the islands: iterations and residual are the
- * maxima, line-search evaluations and cost the sums, the status the first
- * failure. */
+ * by their first contact; on one thread they are solved in that order, on
+ * several (contact.threads) in any order, each with the buffers of the
+ * thread that took it (solve_islands): the result does not depend on
+ * anything but the inputs.  The statistics combine the islands in island
+ * order: iterations and residual are the maxima, line-search evaluations
+ * and cost the sums, the status the first failure. */
 
 static int uf_root(int* uf, int x) {
   while (uf[x] != x) {
@@ -604,7 +670,7 @@ static int find_islands(const sc_model* m, const sc_data* d, step_work* w, int n
   /* cliques per island: a clique's island is num[its root] */
   int* cisl = w->cisl;
   for (int c = 0; c < ncl; c++) cisl[c] = m->clique_dofnum[c] > 0 ? num[uf_root(uf, c)] : -1;
-  int* tptr = w->sub_tree_ptr; /* counts, then moved into w->tptr */
+  int* tptr = w->isl_count; /* counts, then moved into w->tptr */
   for (int k = 0; k <= nisl; k++) tptr[k] = 0;
   for (int c = 0; c < ncl; c++)
     if (cisl[c] >= 0) tptr[cisl[c] + 1]++;
@@ -615,12 +681,112 @@ static int find_islands(const sc_model* m, const sc_data* d, step_work* w, int n
   return nisl;
 }
 
+/* Solve island k on the buffers and workspaces x of one thread: copy its
+ * sub-problem out of d, solve it, and write its velocities and impulses
+ * back into d (each island owns its dofs and contacts, so threads write
+ * disjoint entries).  w->loc maps a global dof to its local index; only
+ * island k's entries are written. */
+static sc_solve_status solve_island(const sc_model* m, sc_data* d, const step_work* w,
+                                    island_ws* x, int k, const double* guess,
+                                    sc_contact_model model, const double* hc,
+                                    sc_solver_stats* st) {
+  /* trees, in clique order, numbered locally one after the other */
+  int nt = 0, nvl = 0;
+  size_t aoff = 0;
+  x->sub_tree_ptr[0] = 0;
+  for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
+    const int c = w->tlist[e], n = m->clique_dofnum[c];
+    const int* idx = m->clique_dofs + m->clique_dofadr[c];
+    for (int a = 0; a < n; a++) {
+      const int g = idx[a], l = nvl + a;
+      w->loc[g] = l;
+      x->sub_tree_dofs[l] = l;
+      x->sub_vstar[l] = d->vstar[g];
+      x->sub_v[l] = d->v[g];
+      if (guess) x->sub_guess[l] = guess[g];
+    }
+    memcpy(x->sub_A + aoff, d->A + m->clique_blkadr[c], sizeof(double) * (size_t)n * n);
+    aoff += (size_t)n * n;
+    nvl += n;
+    x->sub_tree_ptr[++nt] = nvl;
+  }
+  /* contacts, ascending */
+  int ncl = 0, q = 0, any_match = 0;
+  for (int e = w->cptr[k]; e < w->cptr[k + 1]; e++, ncl++) {
+    const int i = w->clist[e];
+    x->sub_jptr[ncl] = q;
+    for (int g = d->jptr[i]; g < d->jptr[i + 1]; g++, q++) {
+      x->sub_jcol[q] = w->loc[d->jcol[g]];
+      memcpy(x->sub_J + 3 * (size_t)q, d->Jc + 3 * (size_t)g, 3 * sizeof(double));
+    }
+    memcpy(x->sub_R + 3 * ncl, d->R + 3 * i, 3 * sizeof(double));
+    memcpy(x->sub_vhat + 3 * ncl, d->vhat + 3 * i, 3 * sizeof(double));
+    x->sub_mu[ncl] = d->mu[i];
+    x->sub_phi0[ncl] = d->phi0[i];
+    if (hc) memcpy(x->sub_hc + SC_HC_NPAR * ncl, hc + SC_HC_NPAR * i, SC_HC_NPAR * sizeof(double));
+    any_match |= guess && w->matched[i];
+  }
+  x->sub_jptr[ncl] = q;
+  const sc_problem p = {nvl, ncl, nt, x->sub_tree_ptr, x->sub_tree_dofs, x->sub_A,
+                        x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
+                        x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
+                        model, hc ? x->sub_hc : NULL};
+  sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
+  const sc_solve_status ss = sc_sap_solve_from(&p, &w->sap_params, ws, x->sub_v,
+                                               any_match ? x->sub_guess : NULL,
+                                               x->sub_gamma, st);
+  for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
+    const int c = w->tlist[e];
+    for (int a = 0; a < m->clique_dofnum[c]; a++) {
+      const int g = m->clique_dofs[m->clique_dofadr[c] + a];
+      d->v[g] = x->sub_v[w->loc[g]];
+    }
+  }
+  for (int e = w->cptr[k], l = 0; e < w->cptr[k + 1]; e++, l++)
+    memcpy(d->impulse + 3 * w->clist[e], x->sub_gamma + 3 * l, 3 * sizeof(double));
+  return ss;
+}
+
+/* One thread's share of a step's islands: take the next island of
+ * w->isl_order until none is left.  An island past one that ended
+ * cancelled or NaN is not solved (as a single thread in island order
+ * would not reach it). */
+static void island_worker(void* arg, int t) {
+  island_job* job = arg;
+  step_work* w = job->w;
+  for (;;) {
+    const int j = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+    if (j >= job->nisl) break;
+    const int k = w->isl_order[j];
+    sc_solver_stats* st = &w->isl_stats[k];
+    if (k > atomic_load_explicit(&job->stop_at, memory_order_relaxed)) {
+      st->status = SC_SOLVE_CANCELLED; /* not solved; never read (k > stop_at) */
+      continue;
+    }
+    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[t], k, job->guess,
+                                            job->model, job->hc, st);
+    st->status = ss;
+    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
+      int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
+      while (k < cur && !atomic_compare_exchange_weak(&job->stop_at, &cur, k)) {
+      }
+    }
+  }
+}
+
 /* Solve every island (see above); d->v holds v0 on entry and the solution
  * on exit, d->impulse the impulses.  guess: v* + A^-1 J^T gamma_prev (nv)
- * or NULL. */
+ * or NULL.  v0: the velocities at the step start (nv).
+ * With several threads (contact.threads) the islands are handed out
+ * largest first (by contact count) to the pool's threads, each with its own
+ * buffers and workspaces; an island's result depends only on its own
+ * sub-problem, and the statistics are combined afterwards in island order,
+ * so every output is bit-identical to a single thread's.  When an island
+ * ends cancelled or NaN, the islands after it in island order get v0 and
+ * zero impulses whether or not a thread had solved them. */
 static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w, int nc,
                                      const double* guess, sc_contact_model model,
-                                     const double* hc) {
+                                     const double* hc, const double* v0) {
   const int nv = m->nv;
   const int nisl = find_islands(m, d, w, nc);
   sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
@@ -633,69 +799,54 @@ static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w
     }
   for (int i = 0; i < nv; i++)
     if (w->loc[i] < 0) d->v[i] = d->vstar[i];
-  for (int k = 0; k < nisl; k++) {
-    /* trees, in clique order, numbered locally one after the other */
-    int nt = 0, nvl = 0;
-    size_t aoff = 0;
-    w->sub_tree_ptr[0] = 0;
-    for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
-      const int c = w->tlist[e], n = m->clique_dofnum[c];
-      const int* idx = m->clique_dofs + m->clique_dofadr[c];
-      for (int a = 0; a < n; a++) {
-        const int g = idx[a], l = nvl + a;
-        w->loc[g] = l;
-        w->sub_tree_dofs[l] = l;
-        w->sub_vstar[l] = d->vstar[g];
-        w->sub_v[l] = d->v[g];
-        if (guess) w->sub_guess[l] = guess[g];
-      }
-      memcpy(w->sub_A + aoff, d->A + m->clique_blkadr[c], sizeof(double) * (size_t)n * n);
-      aoff += (size_t)n * n;
-      nvl += n;
-      w->sub_tree_ptr[++nt] = nvl;
+  const int threaded = w->pool && nisl > 1;
+  if (threaded) {
+    /* largest first: a counting sort on the contact count, descending,
+     * ties in island order */
+    int* cnt = w->isl_count;
+    for (int c = 0; c <= nc; c++) cnt[c] = 0;
+    for (int k = 0; k < nisl; k++) cnt[w->cptr[k + 1] - w->cptr[k]]++;
+    for (int c = nc, acc = 0; c >= 0; c--) {
+      const int n = cnt[c];
+      cnt[c] = acc;
+      acc += n;
     }
-    /* contacts, ascending */
-    int ncl = 0, q = 0, any_match = 0;
-    for (int e = w->cptr[k]; e < w->cptr[k + 1]; e++, ncl++) {
-      const int i = w->clist[e];
-      w->sub_jptr[ncl] = q;
-      for (int g = d->jptr[i]; g < d->jptr[i + 1]; g++, q++) {
-        w->sub_jcol[q] = w->loc[d->jcol[g]];
-        memcpy(w->sub_J + 3 * (size_t)q, d->Jc + 3 * (size_t)g, 3 * sizeof(double));
-      }
-      memcpy(w->sub_R + 3 * ncl, d->R + 3 * i, 3 * sizeof(double));
-      memcpy(w->sub_vhat + 3 * ncl, d->vhat + 3 * i, 3 * sizeof(double));
-      w->sub_mu[ncl] = d->mu[i];
-      w->sub_phi0[ncl] = d->phi0[i];
-      if (hc)
-        memcpy(w->sub_hc + SC_HC_NPAR * ncl, hc + SC_HC_NPAR * i, SC_HC_NPAR * sizeof(double));
-      any_match |= guess && w->matched[i];
-    }
-    w->sub_jptr[ncl] = q;
-    const sc_problem p = {nvl, ncl, nt, w->sub_tree_ptr, w->sub_tree_dofs, w->sub_A,
-                          w->sub_vstar, w->sub_jptr, w->sub_jcol, w->sub_J, w->sub_R,
-                          w->sub_vhat, w->sub_mu, w->sub_phi0, m->opt.dt,
-                          model, hc ? w->sub_hc : NULL};
-    sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? w->sap_small : w->sap;
-    sc_solver_stats st;
-    const sc_solve_status ss = sc_sap_solve_from(&p, &w->sap_params, ws, w->sub_v,
-                                                 any_match ? w->sub_guess : NULL,
-                                                 w->sub_gamma, &st);
+    for (int k = 0; k < nisl; k++) w->isl_order[cnt[w->cptr[k + 1] - w->cptr[k]]++] = k;
+  } else
+    for (int k = 0; k < nisl; k++) w->isl_order[k] = k;
+  island_job* job = &w->job;
+  job->m = m;
+  job->d = d;
+  job->w = w;
+  job->guess = guess;
+  job->model = model;
+  job->hc = hc;
+  job->nisl = nisl;
+  atomic_store(&job->next, 0);
+  atomic_store(&job->stop_at, nisl);
+  if (threaded) sc_pool_run(w->pool, island_worker, job);
+  else island_worker(job, 0);
+  /* combine in island order, up to and including a cancelled or NaN island */
+  const int last = atomic_load(&job->stop_at);
+  for (int k = 0; k < nisl && k <= last; k++) {
+    const sc_solver_stats* st = &w->isl_stats[k];
+    const sc_solve_status ss = st->status;
+    if (st->iterations > tot.iterations) tot.iterations = st->iterations;
+    tot.linesearch_evals += st->linesearch_evals;
+    if (st->residual > tot.residual) tot.residual = st->residual;
+    tot.cost += st->cost;
+    if (tot.status == SC_SOLVE_OK && ss != SC_SOLVE_OK) tot.status = ss;
+  }
+  for (int k = last + 1; k < nisl; k++) {
     for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
       const int c = w->tlist[e];
       for (int a = 0; a < m->clique_dofnum[c]; a++) {
         const int g = m->clique_dofs[m->clique_dofadr[c] + a];
-        d->v[g] = w->sub_v[w->loc[g]];
+        d->v[g] = v0[g];
       }
     }
-    for (int e = w->cptr[k], l = 0; e < w->cptr[k + 1]; e++, l++)
-      memcpy(d->impulse + 3 * w->clist[e], w->sub_gamma + 3 * l, 3 * sizeof(double));
-    if (st.iterations > tot.iterations) tot.iterations = st.iterations;
-    tot.linesearch_evals += st.linesearch_evals;
-    if (st.residual > tot.residual) tot.residual = st.residual;
-    tot.cost += st.cost;
-    if (tot.status == SC_SOLVE_OK && ss != SC_SOLVE_OK) tot.status = ss;
-    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) break;
+    for (int e = w->cptr[k]; e < w->cptr[k + 1]; e++)
+      memset(d->impulse + 3 * w->clist[e], 0, 3 * sizeof(double));
   }
   d->contact_stats = tot;
   d->nisland = nisl;
@@ -811,7 +962,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                                d->impulse, &d->contact_stats);
         d->nisland = 1;
       } else
-        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL, p.model, p.hc);
+        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL, p.model, p.hc, v0);
     }
     if (ss == SC_SOLVE_CANCELLED)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,

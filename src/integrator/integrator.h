@@ -10,7 +10,10 @@
 
 /* Allocate the solver workspaces and check the model against the data once
  * (mass matrix positive definite at the initial state).  Call after
- * sc_data_create and before the first sc_forward / sc_step. */
+ * sc_data_create and before the first sc_forward / sc_step.  With
+ * m->opt.threads != 1 (newton solver) this also starts the worker threads
+ * that solve contact islands, one workspace set per thread; sc_data_free
+ * stops them.  One sc_data must not be stepped from two threads at once. */
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
 
 /* Let the contact solvers poll *flag (NULL: never; e.g. the flag a SIGINT

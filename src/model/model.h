@@ -29,6 +29,7 @@ typedef enum sc_geom_type {
   SC_GEOM_CYLINDER = 4 /* size[0] = radius, size[1] = length (along z) */
 } sc_geom_type;
 #define SC_NGEOMTYPE 5
+#define SC_MAX_THREADS 256 /* contact.threads upper bound */
 
 typedef enum sc_scheme {
   SC_SCHEME_EXPLICIT_EULER = 0,
@@ -64,6 +65,8 @@ typedef struct sc_options {
   double margin;        /* contact detection margin, m */
   int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
+  int threads;          /* threads solving contact islands (newton solver); 0: one per
+                           online CPU.  Results do not depend on it. */
   int output_every;     /* record every k-th step */
   int output_contacts;  /* write /contact datasets */
   int output_solver_trace; /* write /solver/trace (per Newton iteration) */

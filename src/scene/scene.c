@@ -636,7 +636,8 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
 
   static const char* const ckeys[] = {"solver",  "tolerance",       "max_iterations", "on_failure",
                                       "lcp",     "sigma",           "near_rigid_beta", "margin",
-                                      "max_contacts", "defaults", "slip_curvature", "model"};
+                                      "max_contacts", "defaults", "slip_curvature", "model",
+                                      "threads"};
   static const char* const solvers[] = {"newton", "lcp"};
   static const char* const models[] = {"sap", "similar", "lagged"};
   static const char* const onfail[] = {"abort", "warn"};
@@ -685,6 +686,21 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     if (!st) st = get_num(c, n, "slip_curvature", &o->slip_curvature, NONNEG, 0, NULL);
     if (!st) st = get_num(c, n, "margin", &o->margin, NONNEG, 0, NULL);
     if (!st) st = get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
+    if (!st && (s = sc_snode_get(n, "threads"))) {
+      size_t m2 = push_key(c, "threads");
+      if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "auto") == 0)
+        o->threads = 0;
+      else if (s->kind == SC_SN_SCALAR && s->str &&
+               (s->str[0] == '\0' || s->str[strspn(s->str, "+-0123456789")] != '\0'))
+        st = fail(c, s, "expected auto or a number of threads (got '%s')", s->str);
+      else {
+        st = as_int(c, s, &o->threads);
+        if (!st && (o->threads < 1 || o->threads > SC_MAX_THREADS))
+          st = fail(c, s, "must be auto or an integer in [1, %d] (got %s)", SC_MAX_THREADS,
+                    s->str);
+      }
+      pop(c, m2);
+    }
     if (!st && (s = sc_snode_get(n, "defaults"))) {
       static const char* const dk[] = {"stiffness", "dissipation_time", "friction", "dissipation"};
       size_t m2 = push_key(c, "defaults");

@@ -54,7 +54,16 @@
  *     on every call.  Those two requests are served from a pool sized after
  *     the analysis, so the per-iteration path makes no allocation.
  * The hooks are process-wide (SuiteSparse_config is a global): simc must be
- * the only CHOLMOD user in the process, which it is. */
+ * the only CHOLMOD user in the process, which it is.  They are stored, always
+ * with the same values, by sc_sap_sparse_create, which runs when a
+ * simulation is prepared and before any worker thread solves; afterwards
+ * the global is only read.
+ * Threads (contact.threads): the state the hooks use (the armed arena and
+ * pool, the allocation count) is _Thread_local and armed by the thread that
+ * runs the solve, and everything else a solve touches -- this struct, its
+ * cholmod_common, factor and dense objects, the sc_sap_work around it -- is
+ * per workspace; each thread solves its islands on its own workspaces, so
+ * two threads share nothing here but the read-only hooks. */
 #include "solver_sap/sap_sparse.h"
 
 #include "solver_sap/sap.h"
