@@ -29,8 +29,9 @@ ok lcp_incline_sticks "[ -n '$moved' ] && awk -v m='$moved' 'BEGIN { exit !(m < 
 
 # a grid of touching cubes (no deep overlap: a pile of coincident bodies is
 # refused earlier as implausible penetration): 4 x 4 x 8 cubes give about
-# 2000 contact points, more than the dense LCP's 512 MiB allow; a clear error
-# at the first contact step, not an out-of-memory
+# 2000 contact points in one island (every cube touches its neighbours),
+# more than the dense LCP's 512 MiB allow; a clear error at the first
+# contact step, not an out-of-memory
 grid() {  # NX NY NZ DURATION
   echo "simc: 1"; echo "name: grid$1x$2x$3"; echo "gravity: [0, 0, -9.81]"
   echo "time: {step: 1.0e-3, duration: $4}"; echo "integrator: {scheme: implicit_euler}"
@@ -44,7 +45,7 @@ grid() {  # NX NY NZ DURATION
 }
 grid 4 4 8 0.01 >"$tmp/g128.yaml"
 timeout 120 "$SIMC" "$tmp/g128.yaml" -o "$tmp/g128.h5" --solver lcp --quiet 2>"$tmp/e"; rc=$?
-ok lcp_too_large_refused "[ $rc = 2 ] && grep -q 'the dense LCP for [0-9]* contacts (8 cone edges) would need [0-9]* MiB, more than its limit of 512 MiB (room for [0-9]* contacts); use --solver newton' '$tmp/e'"
+ok lcp_too_large_refused "[ $rc = 2 ] && grep -q 'the dense LCP of a contact island of [0-9]* contacts (128 trees, 768 velocities; 8 cone edges) would need [0-9]* MiB, more than its limit of 512 MiB (room for [0-9]* contacts per island); use --solver newton' '$tmp/e'"
 ok lcp_too_large_status "status_of '$tmp/g128.h5' | grep -q '^failed: .*limit of 512 MiB'"
 
 # SIGINT while Lemke works on 3 x 3 x 2 touching cubes (about 300 contacts;

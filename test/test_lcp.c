@@ -175,6 +175,36 @@ static void test_lemke_trivial_exit(void) {
   sc_lemke_work_free(lw);
 }
 
+/* q's only negative entries are round-off: the contact LCP of one sphere
+ * resting on the floor (clutter 27 at 10 ms, 4 cone edges, scaled as in
+ * lcp.c), where vc_t = 0 leaves tangential q ~ -2e-16 beside q_n = 1.7e-3.
+ * z = 0 passes the end-point check (1e-10 relative), so it is returned with
+ * no pivots; Lemke pivoting on that noise ended every attempt on a false
+ * ray (status 4).  Reference: every complementary set (enumeration), whose
+ * solutions all have z within 1e-12 |q| of 0. */
+static void test_lemke_roundoff_q(void) {
+  const double a = 1.2996174731582673, e = 7.957861893096217e-17, f = 2.387358567928865e-16;
+  const double rows[36] = {0.41664818785175611, 0, 0, 0, 0, 0,
+                           0, a, e, -a, -f, 1,
+                           0, e, a, e, -a, 1,
+                           0, -a, e, a, e, 1,
+                           0, -f, -a, e, a, 1,
+                           0.5, -1, -1, -1, -1, 0};
+  const double q[6] = {0.0016966092765451299, -1.8211450241687304e-46, 1.973584373181383e-16,
+                       2.4169437854638346e-32, -1.973584373181383e-16, 0};
+  double M[36], z[6], zr[6];
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++) M[i + 6 * j] = rows[6 * i + j];
+  sc_lemke_work* lw = sc_lemke_work_create(6);
+  int piv = -1;
+  ENSURE(sc_lemke(6, M, q, z, 0, lw, &piv) == SC_SOLVE_OK);
+  ENSURE(piv == 0);
+  ENSURE(lcp_violation(6, M, q, z) <= 1e-10);
+  ENSURE(lcp_enumerate(6, M, q, zr) >= 1);
+  for (int i = 0; i < 6; i++) ENSURE(fabs(z[i] - zr[i]) <= 1e-12 * q[0]);
+  sc_lemke_work_free(lw);
+}
+
 /* LCP of a convex QP  min 1/2 z'Mz + q'z, z >= 0 with M random SPD: the
  * unique KKT point from enumerating all 2^n active sets, n = 1..8. */
 static void test_lemke_convex_qp_vs_enumeration(void) {
@@ -973,6 +1003,7 @@ int main(int argc, char** argv) {
   RUN(test_lemke_2x2_closed_form);
   RUN(test_lemke_3x3_closed_form);
   RUN(test_lemke_trivial_exit);
+  RUN(test_lemke_roundoff_q);
   RUN(test_lemke_convex_qp_vs_enumeration);
   RUN(test_lemke_nonsymmetric_p_matrix);
   RUN(test_lemke_degenerate);

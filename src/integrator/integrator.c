@@ -64,7 +64,9 @@ typedef struct island_job {
 typedef struct step_work {
   sc_sap_work* sap;
   sc_lcp_work* lcp;
-  int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max) */
+  int lcp_capacity; /* contacts the LCP workspace takes (<= ncon_max), per island */
+  int lcp_whole;    /* sc_sim_set_lcp_whole: one LCP of all contacts, no islands */
+  int lcp_big;      /* the island over lcp_capacity when solve_islands refused */
   sc_sap_params sap_params;
   /* the problem's trees: A's blocks (the model's non-empty cliques, whose
    * packed blocks lie one after the other in d->A) */
@@ -375,6 +377,11 @@ static int trace_create(sc_solver_trace* t, double** block, int cap) {
   return 0;
 }
 
+void sc_sim_set_lcp_whole(sc_data* d, int whole) {
+  step_work* w = d->solver_work;
+  if (w) w->lcp_whole = whole != 0;
+}
+
 void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
   step_work* w = d->solver_work;
   if (!w) return;
@@ -624,7 +631,17 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * thread that took it (solve_islands): the result does not depend on
  * anything but the inputs.  The statistics combine the islands in island
  * order: iterations and residual are the maxima, line-search evaluations
- * and cost the sums, the status the first failure. */
+ * and cost the sums, the status the first failure.
+ * The same holds for the LCP of solver_lcp: W = J A^-1 J^T is block
+ * diagonal over islands (A^-1 is block diagonal over trees), so M and q of
+ * lcp.c split into one LCP per island whose solutions, stacked, solve the
+ * whole LCP, and vice versa.  Dense Lemke costs O(n^2) per pivot in the
+ * n = nc (d + 2) unknowns, so islands of k contacts cost about
+ * sum k_i^3 instead of (sum k_i)^3.  The iteration figure is then the
+ * most pivots any island took, the residual the largest of the islands'
+ * (each relative to its island's data); an island Lemke fails on keeps
+ * v = v* and zero impulses while the others keep their solutions.  The LCP
+ * runs on one thread (one Lemke workspace). */
 
 static int uf_root(int* uf, int x) {
   while (uf[x] != x) {
@@ -731,10 +748,14 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const step_wo
                         x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
                         x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
                         model, hc ? x->sub_hc : NULL};
-  sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
-  const sc_solve_status ss = sc_sap_solve_from(&p, &w->sap_params, ws, x->sub_v,
-                                               any_match ? x->sub_guess : NULL,
-                                               x->sub_gamma, st);
+  sc_solve_status ss;
+  if (m->opt.solver == SC_SOLVER_LCP) {
+    ss = sc_lcp_solve(&p, m->opt.lcp_directions, 0, w->lcp, x->sub_v, x->sub_gamma, st);
+  } else {
+    sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
+    ss = sc_sap_solve_from(&p, &w->sap_params, ws, x->sub_v, any_match ? x->sub_guess : NULL,
+                           x->sub_gamma, st);
+  }
   for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
     const int c = w->tlist[e];
     for (int a = 0; a < m->clique_dofnum[c]; a++) {
@@ -790,6 +811,17 @@ static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w
   const int nv = m->nv;
   const int nisl = find_islands(m, d, w, nc);
   sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
+  d->nisland = nisl;
+  /* the LCP workspace is sized once: refuse before solving anything when
+   * an island does not fit (sc_step names it) */
+  if (m->opt.solver == SC_SOLVER_LCP)
+    for (int k = 0; k < nisl; k++)
+      if (w->cptr[k + 1] - w->cptr[k] > w->lcp_capacity) {
+        w->lcp_big = k;
+        tot.status = SC_SOLVE_CAPACITY;
+        d->contact_stats = tot;
+        return tot.status;
+      }
   /* trees no contact touches: v = v* */
   for (int i = 0; i < nv; i++) w->loc[i] = -1;
   for (int k = 0; k < nisl; k++)
@@ -799,7 +831,8 @@ static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w
     }
   for (int i = 0; i < nv; i++)
     if (w->loc[i] < 0) d->v[i] = d->vstar[i];
-  const int threaded = w->pool && nisl > 1;
+  /* the LCP has one Lemke workspace: one thread */
+  const int threaded = w->pool && nisl > 1 && m->opt.solver != SC_SOLVER_LCP;
   if (threaded) {
     /* largest first: a counting sort on the contact count, descending,
      * ties in island order */
@@ -849,8 +882,23 @@ static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w
       memset(d->impulse + 3 * w->clist[e], 0, 3 * sizeof(double));
   }
   d->contact_stats = tot;
-  d->nisland = nisl;
   return tot.status;
+}
+
+/* the error for the island solve_islands refused (w->lcp_big) */
+static sc_status lcp_island_too_large(const sc_model* m, const sc_data* d, const step_work* w,
+                                      sc_error* err) {
+  const int k = w->lcp_big, nc = w->cptr[k + 1] - w->cptr[k], dirs = m->opt.lcp_directions;
+  int nvl = 0;
+  for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) nvl += m->clique_dofnum[w->tlist[e]];
+  return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                      "t = %.9g s: the dense LCP of a contact island of %d contacts (%d trees, "
+                      "%d velocities; %d cone edges) would need %.0f MiB, more than its limit "
+                      "of %.0f MiB (room for %d contacts per island); use --solver newton, or "
+                      "fewer contact.lcp.directions",
+                      d->time, nc, w->tptr[k + 1] - w->tptr[k], nvl, dirs,
+                      (double)sc_lcp_work_bytes(m->nv, nc, dirs) / 1048576.0,
+                      (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
 }
 
 /* contacts at the current positions (kinematics must be current) */
@@ -938,7 +986,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
       p.hc = w->hc;
     }
     sc_solve_status ss;
-    if (o->solver == SC_SOLVER_LCP && nc > w->lcp_capacity) {
+    if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {
       d->contact_stats.status = SC_SOLVE_CAPACITY;
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: the dense LCP for %d contacts (%d cone edges) would "
@@ -948,9 +996,12 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                           (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
                           (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
     }
-    if (o->solver == SC_SOLVER_LCP) {
+    if (o->solver == SC_SOLVER_LCP && w->lcp_whole) {
       ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
       d->nisland = 1;
+    } else if (o->solver == SC_SOLVER_LCP) {
+      ss = solve_islands(m, d, w, nc, NULL, p.model, p.hc, v0);
+      if (ss == SC_SOLVE_CAPACITY) return lcp_island_too_large(m, d, w, err);
     } else {
       /* d->v still holds v0; the previous impulses give the second guess
        * (d->vc is free until after the solve) */

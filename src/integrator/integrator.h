@@ -22,6 +22,12 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
  * sc_sim_prepare. */
 void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag);
 
+/* Under --solver lcp the step solves one LCP per contact island (the
+ * default, whole = 0) or, with whole = 1, one LCP of all the step's contacts:
+ * the same LCP up to the order of Lemke's pivots, kept as the reference the
+ * per-island solve is tested against.  Call after sc_sim_prepare. */
+void sc_sim_set_lcp_whole(sc_data* d, int whole);
+
 /* Derived quantities of the current state (q, v): kinematics, contacts,
  * energies.  Impulses are zeroed.  Used for the initial recorded frame. */
 sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err);

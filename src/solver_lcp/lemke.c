@@ -663,6 +663,13 @@ sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* 
   }
   for (size_t i = 0; i < (size_t)n * n; i++) sm = fmax(sm, fabs(M[i]));
   if (max_pivots <= 0) max_pivots = 20 * n + 100;
+  /* z = 0 already passes the end-point check: q's only negative entries
+   * are round-off (a contact at rest has tangential q ~ -1e-16 beside
+   * q_n ~ 1e-3, all its own when the LCP is one island).  Lemke would
+   * pivot on that noise, where every attempt can end on a false ray. */
+  double qlow = 0.0;
+  for (int i = 0; i < n; i++) qlow = fmax(qlow, -q[i]);
+  if (qlow <= VERIFY_GOOD * sq) return SC_SOLVE_OK;
 
   /* attempts with growing pivot tolerance; keep the most accurate end point */
   int total = 0;
