@@ -17,8 +17,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
-status_of() { h5dump -a /status "$1" 2>/dev/null | sed -n 's/.*(0): "\(.*\)"/\1/p'; }
+. test/shlib.sh
 
 # ---- full disk ----
 # rows of every per-frame and per-contact dataset, and whether the rows kept

@@ -7,8 +7,7 @@ BIN=${BIN:-bin}
 SIMC="$PWD/$BIN/simc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
-status_of() { h5dump -a /status "$1" 2>/dev/null | sed -n 's/.*(0): "\(.*\)"/\1/p'; }
+. test/shlib.sh
 
 # 0 failed steps, every residual <= 1e-6 (relative to the data), on the
 # 20 deg incline cube (mu = 0.45: it sticks) and clutter27 at 1 and 10 ms,

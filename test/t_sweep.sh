@@ -11,7 +11,7 @@ PY=/usr/bin/python3
 export SIMC="$PWD/$BIN/simc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
+. test/shlib.sh
 nlines() { grep -c . "$1" 2>/dev/null || echo 0; }
 
 D=$tmp/s1

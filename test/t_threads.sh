@@ -8,9 +8,7 @@ BIN=${BIN:-bin}
 SIMC="$PWD/$BIN/simc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
-status_of() { h5dump -a /status "$1" 2>/dev/null | sed -n 's/.*(0): "\(.*\)"/\1/p'; }
-rows_of() { h5dump -H -d "${2:-/time}" "$1" 2>/dev/null | sed -n 's/.*DATASPACE  SIMPLE { ( \([0-9]*\).*/\1/p' | head -1; }
+. test/shlib.sh
 # same A B: every recorded dataset of the state, contacts and solver equal bit for bit
 # (h5diff without tolerances compares values exactly; wall_time differs by nature)
 same() {

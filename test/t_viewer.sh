@@ -16,7 +16,7 @@ PY=/usr/bin/python3
 VIEW=tools/simc-view
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; echo "  check: $2"; fi; }
+. test/shlib.sh
 
 if ! "$PY" -c 'import h5py, numpy, websocket, PIL' 2>/dev/null || ! command -v chromium >/dev/null ||
    [ ! -f /usr/share/javascript/three/three.min.js ]; then
