@@ -631,6 +631,17 @@ static int build_csc(sc_sap_sparse* s, const int* pinv, int upper, int* cp, int*
 
 /* ---- the block Cholesky's analysis (kind SC_SAP_SPARSE_BLOCK) ---- */
 
+/* tcp/tcl: the contacts listing each of the n nodes in ctp/ctl (the
+ * transpose of those lists), ascending; cur: n ints of scratch */
+static void contacts_of(sc_sap_sparse* s, int n, int* cur) {
+  for (int u = 0; u <= n; u++) s->tcp[u] = 0;
+  for (int k = 0; k < s->ctp[s->nc]; k++) s->tcp[s->ctl[k] + 1]++;
+  for (int u = 0; u < n; u++) s->tcp[u + 1] += s->tcp[u];
+  for (int u = 0; u < n; u++) cur[u] = s->tcp[u];
+  for (int c = 0; c < s->nc; c++)
+    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[cur[s->ctl[k]]++] = c;
+}
+
 /* Supernodes and their graph.  A supernode is a group of trees that the
  * same contacts touch (their columns of H have the same block pattern, so
  * one dense block loses nothing); usually one tree, but the 6 one-dof
@@ -653,13 +664,7 @@ static void supernode_graph(sc_sap_sparse* s) {
     }
     s->ctp[c + 1] = e;
   }
-  for (int t = 0; t <= nt; t++) s->tcp[t] = 0;
-  for (int k = 0; k < e; k++) s->tcp[s->ctl[k] + 1]++;
-  for (int t = 0; t < nt; t++) s->tcp[t + 1] += s->tcp[t];
-  int* cur = s->bsz; /* scratch until the sizes are set */
-  for (int t = 0; t < nt; t++) cur[t] = s->tcp[t];
-  for (int c = 0; c < nc; c++)
-    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[cur[s->ctl[k]]++] = c;
+  contacts_of(s, nt, s->bsz); /* bsz: scratch until the sizes are set */
   /* group: a tree joins the supernode of an earlier tree of its first
    * contact whose contact list is the same */
   int ns = 0;
@@ -707,12 +712,7 @@ static void supernode_graph(sc_sap_sparse* s) {
   }
   s->ctp[nc] = f;
   /* contacts of each supernode, then its neighbours */
-  for (int sn = 0; sn <= ns; sn++) s->tcp[sn] = 0;
-  for (int k = 0; k < f; k++) s->tcp[s->ctl[k] + 1]++;
-  for (int sn = 0; sn < ns; sn++) s->tcp[sn + 1] += s->tcp[sn];
-  for (int sn = 0; sn < ns; sn++) mk[sn] = s->tcp[sn];
-  for (int c = 0; c < nc; c++)
-    for (int k = s->ctp[c]; k < s->ctp[c + 1]; k++) s->tcl[mk[s->ctl[k]]++] = c;
+  contacts_of(s, ns, mk);
   for (int sn = 0; sn < ns; sn++) mk[sn] = -1;
   int g = 0;
   s->bgp[0] = 0;
