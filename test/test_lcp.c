@@ -267,6 +267,92 @@ static void test_lemke_nonsymmetric_p_matrix(void) {
   sc_lemke_work_free(lw);
 }
 
+/* random positive definite (hence P) M = B'B + 0.2 I + skew, n x n */
+static void random_p_matrix(int n, double* M) {
+  double B[144];
+  for (int i = 0; i < n * n; i++) B[i] = urand();
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = (i == j) ? 0.2 : 0.0;
+      for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
+      M[i + j * n] = s + 2.0 * (B[i + j * n] - B[j + i * n]);
+    }
+}
+
+/* Warm start (sc_lemke_from) on P-matrix LCPs, whose solution is unique
+ * (checked against enumeration):
+ *  - the basic set a cold solve returns, given back as the guess, is solved
+ *    by one factorization (pivots = 1) to the same z;
+ *  - the basic set of a neighbouring LCP (q perturbed by 10 %) and a random
+ *    set both still end in the unique solution;
+ *  - basic marks every positive z_j. */
+static void test_lemke_warm_start(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(12);
+  int exact_one = 0, near_piv = 0, cold_piv = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int n = 3 + trial % 8;
+    double M[144], q[12], q2[12], z[12], zr[12];
+    unsigned char basic[12], basic2[12], guess[12];
+    random_p_matrix(n, M);
+    for (int i = 0; i < n; i++) q[i] = 3.0 * urand();
+    for (int i = 0; i < n; i++) q2[i] = q[i] + 0.3 * urand();
+    ENSURE(lcp_enumerate(n, M, q, zr) == 1);
+    int piv = 0;
+    ENSURE(sc_lemke_from(n, M, q, z, 0, lw, &piv, NULL, basic) == SC_SOLVE_OK);
+    cold_piv += piv;
+    for (int i = 0; i < n; i++) {
+      ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+      if (z[i] > 0.0) ENSURE(basic[i]);
+    }
+    int any_neg = 0;
+    for (int i = 0; i < n; i++) any_neg |= q[i] < 0.0;
+    /* the exact basis: one factorization */
+    ENSURE(sc_lemke_from(n, M, q, z, 0, lw, &piv, basic, NULL) == SC_SOLVE_OK);
+    ENSURE(piv == (any_neg ? 1 : 0));
+    exact_one += piv == 1;
+    for (int i = 0; i < n; i++) ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+    /* a neighbour's basis */
+    ENSURE(sc_lemke_from(n, M, q2, z, 0, lw, NULL, NULL, basic2) == SC_SOLVE_OK);
+    ENSURE(sc_lemke_from(n, M, q, z, 0, lw, &piv, basic2, NULL) == SC_SOLVE_OK);
+    near_piv += piv;
+    for (int i = 0; i < n; i++) ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+    ENSURE(lcp_violation(n, M, q, z) <= 1e-12);
+    /* any set at all */
+    for (int i = 0; i < n; i++) guess[i] = urand() > 0.0;
+    ENSURE(sc_lemke_from(n, M, q, z, 0, lw, &piv, guess, NULL) == SC_SOLVE_OK);
+    for (int i = 0; i < n; i++) ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+  }
+  ENSURE(exact_one > 20);
+  printf("  warm: %d exact guesses in one factorization; pivots cold %d, from a neighbour %d\n",
+         exact_one, cold_piv, near_piv);
+  sc_lemke_work_free(lw);
+}
+
+/* A Lemke path cut one pivot before its end (pivot cap = its length - 1)
+ * stops with z0 still basic; principal pivoting from that end point's basis
+ * (its basic z plus the index that lacks both variables) must still return
+ * the unique solution, where the cap alone would be SC_SOLVE_MAXIT. */
+static void test_lemke_polish_cut_path(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(12);
+  int cut = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int n = 3 + trial % 8;
+    double M[144], q[12], z[12], zr[12];
+    random_p_matrix(n, M);
+    for (int i = 0; i < n; i++) q[i] = 3.0 * urand();
+    int piv = 0, piv2 = 0;
+    ENSURE(sc_lemke(n, M, q, z, 0, lw, &piv) == SC_SOLVE_OK);
+    if (piv < 2) continue;
+    ENSURE(lcp_enumerate(n, M, q, zr) == 1);
+    ENSURE(sc_lemke(n, M, q, z, piv - 1, lw, &piv2) == SC_SOLVE_OK);
+    ENSURE(piv2 >= piv); /* piv - 1 pivots and at least one factorization */
+    for (int i = 0; i < n; i++) ENSURE_CLOSE(z[i], zr[i], 1e-9, 1e-11);
+    cut++;
+  }
+  ENSURE(cut > 20);
+  sc_lemke_work_free(lw);
+}
+
 /* Degenerate LCPs.  (a) Murty's matrix (1 on the diagonal, 2 below it, a
  * P-matrix) with q = -e: every ratio of the first pivot ties, and Lemke's
  * path has 2^n pivots (Murty 1978); check z against enumeration.  (b) q with zeros and a singular PSD M.  (c) Random integer
@@ -361,7 +447,8 @@ static void test_lemke_ray_termination(void) {
   sc_lemke_work_free(lw);
 }
 
-/* Non-finite data and a pivot cap are reported, not hidden. */
+/* Non-finite data and a pivot cap are reported, not hidden; a path cut by
+ * the cap still gets principal pivoting from where it stopped. */
 static void test_lemke_bad_input_and_cap(void) {
   sc_lemke_work* lw = sc_lemke_work_create(8);
   double M[4] = {2, 1, 1, 2}, q[2] = {-1, NAN}, z[8];
@@ -372,8 +459,17 @@ static void test_lemke_bad_input_and_cap(void) {
     for (int i = 0; i < 8; i++) Mm[i + j * 8] = i == j ? 1.0 : (i > j ? 2.0 : 0.0);
   for (int i = 0; i < 8; i++) qm[i] = -1.0;
   int piv = 0;
-  ENSURE(sc_lemke(8, Mm, qm, z, 5, lw, &piv) == SC_SOLVE_MAXIT);
-  ENSURE(piv == 5);
+  double zr[8];
+  ENSURE(lcp_enumerate(8, Mm, qm, zr) == 1);
+  /* 5 pivots of Murty's 256, then principal pivoting: a verified z, and
+   * the count says what it took (5 pivots and 1..36 factorizations) */
+  ENSURE(sc_lemke(8, Mm, qm, z, 5, lw, &piv) == SC_SOLVE_OK);
+  ENSURE(piv > 5 && piv <= 5 + 36);
+  for (int i = 0; i < 8; i++) ENSURE_NEAR(z[i], zr[i], 1e-12);
+  printf("  cap: Murty n = 8 cut at 5 pivots, solved after %d factorizations\n", piv - 5);
+  /* a cap that stops an infeasible LCP's path before its ray: MAXIT */
+  double Mi[4] = {1, -1, -1, 1}, qi[2] = {-1, -1};
+  ENSURE(sc_lemke(2, Mi, qi, z, 1, lw, &piv) == SC_SOLVE_MAXIT);
   /* the default cap 20 n + 100 = 260 is above Murty's 2^8 = 256 */
   ENSURE(sc_lemke(8, Mm, qm, z, 0, lw, &piv) == SC_SOLVE_OK);
   ENSURE(piv == 256);
@@ -1006,6 +1102,8 @@ int main(int argc, char** argv) {
   RUN(test_lemke_roundoff_q);
   RUN(test_lemke_convex_qp_vs_enumeration);
   RUN(test_lemke_nonsymmetric_p_matrix);
+  RUN(test_lemke_warm_start);
+  RUN(test_lemke_polish_cut_path);
   RUN(test_lemke_degenerate);
   RUN(test_lemke_ray_termination);
   RUN(test_lemke_bad_input_and_cap);

@@ -42,6 +42,17 @@ void sc_lemke_work_free(void* w);
 sc_solve_status sc_lemke(int n, const double* M, const double* q, double* z, int max_pivots,
                          sc_lemke_work* w, int* pivots);
 
+/* sc_lemke, first trying a guessed basis: guess (n flags, may be NULL)
+ * marks the z_j thought basic (positive), e.g. the `basic` of the previous
+ * time step's solve.  Principal pivoting from it (lemke.c) either ends in a
+ * verified solution, or the Lemke attempts run as in sc_lemke.  basic (n,
+ * may be NULL) receives the basic z_j of the returned solution (all 0 for
+ * z = 0 or a failure).  *pivots counts Lemke pivots plus principal-pivoting
+ * rounds (one factorization each); max_pivots caps the pivots only. */
+sc_solve_status sc_lemke_from(int n, const double* M, const double* q, double* z, int max_pivots,
+                              sc_lemke_work* w, int* pivots, const unsigned char* guess,
+                              unsigned char* basic);
+
 /* Poll *flag (NULL: never) every few pivots; a set flag ends sc_lemke with
  * SC_SOLVE_CANCELLED.  sc_lcp_solve sets it from the problem's cancel. */
 void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);

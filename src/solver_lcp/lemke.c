@@ -95,6 +95,21 @@
  * above by 3e-6 to 7e-4 (a corner's edge row w_b ~ -1e-7 relative), while
  * 1e-6 solves it (4e-8 with d = 1, 2e-9 perturbed).
  *
+ * Every end point counts, not only complementary ones: on the settled
+ * clutter pile (125 bodies, 4 edges, about 400 contacts in one 2 400-row
+ * LCP) the paths with tolerances 1e-9..1e-6 end on a false ray with z0 at
+ * round-off, their z 3e-9..6e-8 from a solution, while every complementary
+ * end misses by 1.6e-6 or more.  And each end point that misses
+ * VERIFY_GOOD is handed to principal pivoting (below) with its basic z_j
+ * as the guess: the complementary system solved again by a fresh LU, and
+ * the indices that violate it exchanged; on that pile it reaches 1e-10
+ * after one or two factorizations, where the ladder alone ran all nine
+ * attempts (19 000 pivots) without success.
+ *
+ * Warm start (sc_lemke_from).  A guessed basic set, e.g. the previous time
+ * step's, goes to principal pivoting first; Lemke's method runs only when
+ * that does not end in a verified solution.
+ *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
  *   for w_i and z0 (q's units) and s_q / s_M for z_i (z's units).
@@ -140,6 +155,9 @@ struct sc_lemke_work {
   double* qs;      /* (n) equilibrated q: diag(rs) q */
   double* rs;      /* (n) row scales (powers of 2) */
   double* cs;      /* (n) column scales (powers of 2) */
+  double* zpp;     /* (n) z of principal pivoting */
+  unsigned char* in;     /* (n) z_j basic, for principal pivoting */
+  unsigned char* inbest; /* (n) z_j basic at the most accurate end point */
   const volatile sig_atomic_t* cancel; /* polled every CANCEL_EVERY pivots */
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
@@ -167,12 +185,15 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->qs = sc_malloc(n * sizeof(double));
   w->rs = sc_malloc(n * sizeof(double));
   w->cs = sc_malloc(n * sizeof(double));
+  w->zpp = sc_malloc(n * sizeof(double));
+  w->in = sc_malloc(n + 1);
+  w->inbest = sc_malloc(n + 1);
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->Ms || !w->qs || !w->rs || !w->cs || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->Ms || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -195,6 +216,9 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->qs);
   sc_free(w->rs);
   sc_free(w->cs);
+  sc_free(w->zpp);
+  sc_free(w->in);
+  sc_free(w->inbest);
   sc_free(w->basis);
   sc_free(w->where);
   sc_free(w->ties);
@@ -284,67 +308,81 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
 
 static int cancelled(const sc_lemke_work* w) { return w->cancel && *w->cancel; }
 
-/* Recompute B^-1 from the basis columns by LU with partial pivoting.
- * Leaves B^-1 untouched (and returns 0) when B is numerically singular;
- * returns -1 when the cancel flag was seen (polled every 32 columns: the
- * O(n^3) work must not delay an interrupt). */
-static int reinvert(int n, const double* M, sc_lemke_work* w) {
-  double* B = w->B;
-  int* perm = w->perm;
-  for (int j = 0; j < n; j++) var_column(n, M, w->dcov, w->basis[j], B + (size_t)j * n);
-  double bmax = 0.0;
-  for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
-  for (int k = 0; k < n; k++) {
-    if (k % 32 == 31 && cancelled(w)) return -1;
-    int p = k;
-    double pv = fabs(B[k + (size_t)k * n]);
-    for (int i = k + 1; i < n; i++) {
-      double t = fabs(B[i + (size_t)k * n]);
+/* In-place LU with partial pivoting of the k x k column-major B: P B = L U
+ * with perm[] the row swaps.  Returns 1, 0 when a pivot is below tol
+ * (numerically singular; B is then garbage), or -1 when the cancel flag
+ * was seen (polled every 32 columns: the O(k^3) work must not delay an
+ * interrupt). */
+static int lu_factor(int k, double* B, int* perm, double tol, const sc_lemke_work* w) {
+  for (int c = 0; c < k; c++) {
+    if (c % 32 == 31 && w->cancel && *w->cancel) return -1;
+    int p = c;
+    double pv = fabs(B[c + (size_t)c * k]);
+    for (int i = c + 1; i < k; i++) {
+      double t = fabs(B[i + (size_t)c * k]);
       if (t > pv) {
         pv = t;
         p = i;
       }
     }
-    if (!(pv > 1e-14 * bmax)) return 0;
-    perm[k] = p;
-    if (p != k)
-      for (int j = 0; j < n; j++) {
-        double t = B[k + (size_t)j * n];
-        B[k + (size_t)j * n] = B[p + (size_t)j * n];
-        B[p + (size_t)j * n] = t;
+    if (!(pv > tol)) return 0;
+    perm[c] = p;
+    if (p != c)
+      for (int j = 0; j < k; j++) {
+        double t = B[c + (size_t)j * k];
+        B[c + (size_t)j * k] = B[p + (size_t)j * k];
+        B[p + (size_t)j * k] = t;
       }
-    double piv = B[k + (size_t)k * n];
-    for (int i = k + 1; i < n; i++) B[i + (size_t)k * n] /= piv;
-    for (int j = k + 1; j < n; j++) {
-      double bkj = B[k + (size_t)j * n];
-      if (bkj == 0.0) continue;
-      for (int i = k + 1; i < n; i++) B[i + (size_t)j * n] -= B[i + (size_t)k * n] * bkj;
+    double piv = B[c + (size_t)c * k];
+    for (int i = c + 1; i < k; i++) B[i + (size_t)c * k] /= piv;
+    for (int j = c + 1; j < k; j++) {
+      double bcj = B[c + (size_t)j * k];
+      if (bcj == 0.0) continue;
+      for (int i = c + 1; i < k; i++) B[i + (size_t)j * k] -= B[i + (size_t)c * k] * bcj;
     }
   }
-  /* solve B X = I column by column: P B = L U */
+  return 1;
+}
+
+/* y = B^-1 y with the factors of lu_factor */
+static void lu_solve(int k, const double* B, const int* perm, double* y) {
+  for (int c = 0; c < k; c++) {
+    int p = perm[c];
+    if (p != c) {
+      double t = y[c];
+      y[c] = y[p];
+      y[p] = t;
+    }
+  }
+  for (int c = 0; c < k; c++) {
+    double yc = y[c];
+    if (yc == 0.0) continue;
+    for (int i = c + 1; i < k; i++) y[i] -= B[i + (size_t)c * k] * yc;
+  }
+  for (int c = k - 1; c >= 0; c--) {
+    y[c] /= B[c + (size_t)c * k];
+    double yc = y[c];
+    if (yc == 0.0) continue;
+    for (int i = 0; i < c; i++) y[i] -= B[i + (size_t)c * k] * yc;
+  }
+}
+
+/* Recompute B^-1 from the basis columns by LU with partial pivoting.
+ * Leaves B^-1 untouched (and returns 0) when B is numerically singular;
+ * returns -1 when the cancel flag was seen. */
+static int reinvert(int n, const double* M, sc_lemke_work* w) {
+  double* B = w->B;
+  for (int j = 0; j < n; j++) var_column(n, M, w->dcov, w->basis[j], B + (size_t)j * n);
+  double bmax = 0.0;
+  for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
+  int f = lu_factor(n, B, w->perm, 1e-14 * bmax, w);
+  if (f <= 0) return f;
+  /* solve B X = I column by column */
   for (int c = 0; c < n; c++) {
     if (c % 32 == 31 && cancelled(w)) return -1;
     double* y = w->Binv + (size_t)c * n;
     for (int i = 0; i < n; i++) y[i] = (i == c) ? 1.0 : 0.0;
-    for (int k = 0; k < n; k++) {
-      int p = perm[k];
-      if (p != k) {
-        double t = y[k];
-        y[k] = y[p];
-        y[p] = t;
-      }
-    }
-    for (int k = 0; k < n; k++) {
-      double yk = y[k];
-      if (yk == 0.0) continue;
-      for (int i = k + 1; i < n; i++) y[i] -= B[i + (size_t)k * n] * yk;
-    }
-    for (int k = n - 1; k >= 0; k--) {
-      y[k] /= B[k + (size_t)k * n];
-      double yk = y[k];
-      if (yk == 0.0) continue;
-      for (int i = 0; i < k; i++) y[i] -= B[i + (size_t)k * n] * yk;
-    }
+    lu_solve(n, B, w->perm, y);
   }
   return 1;
 }
@@ -586,6 +624,105 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
   return isfinite(e) ? e : (double)INFINITY;
 }
 
+/* Principal pivoting from a set S of indices guessed to have z basic (flags
+ * in[], updated in place).  The complementary basis {z_S, w_not S} gives
+ *     M_SS z_S = -q_S,   z_j = 0 (j not in S),   w = M z + q,
+ * a solution when z_S >= 0 and w >= 0.  Otherwise every index that
+ * violates it changes sides (z_j < 0 leaves S, w_j < 0 joins it: block
+ * principal pivoting, Judice & Pires 1994), all at once while the number
+ * of violations falls and one at a time (the largest index, Murty 1974)
+ * after STALL_ROUNDS rounds without progress.  That ends for a P-matrix;
+ * for the contact LCP it need not, so the rounds are capped and a result
+ * counts only when it passes the end-point check (viol <= VERIFY_GOOD).
+ * Each round is one LU of M_SS with partial pivoting (a pivot below 1e-13
+ * of max |M_SS| ends it: S is not a basis) plus one step of iterative
+ * refinement against M.  Returns SC_SOLVE_OK with z (n) solving the LCP,
+ * SC_SOLVE_MAXIT (no verified solution: round cap or singular M_SS; z is
+ * then meaningless), or SC_SOLVE_CANCELLED.  *rounds (>= 0) counts the
+ * factorizations.  At most PP_ROUNDS per start and PP_BUDGET per sc_lemke
+ * call (the pivot cap bounds Lemke's pivots only). */
+#define PP_ROUNDS 12
+#define PP_BUDGET 36
+#define STALL_ROUNDS 3
+#define PP_FLIP 1e-12 /* relative violation that makes an index change sides */
+static sc_solve_status principal_pivot(int n, const double* M, const double* q, double sq,
+                                       unsigned char* in, double* z, sc_lemke_work* w,
+                                       int max_rounds, int* rounds) {
+  double* C = w->B;
+  double* y = w->a;
+  double* wv = w->r;
+  int* idx = w->ties;
+  int best_cnt = n + 1, stall = 0;
+  *rounds = 0;
+  for (int round = 0; round < PP_ROUNDS && round < max_rounds; round++) {
+    int k = 0;
+    for (int j = 0; j < n; j++)
+      if (in[j]) idx[k++] = j;
+    for (int j = 0; j < n; j++) z[j] = 0.0;
+    if (k > 0) {
+      double cmax = 0.0;
+      for (int b = 0; b < k; b++) {
+        const double* mj = M + (size_t)idx[b] * n;
+        double* cb = C + (size_t)b * k;
+        for (int a = 0; a < k; a++) {
+          cb[a] = mj[idx[a]];
+          cmax = fmax(cmax, fabs(cb[a]));
+        }
+      }
+      ++*rounds;
+      int f = lu_factor(k, C, w->perm, 1e-13 * cmax, w);
+      if (f < 0) return SC_SOLVE_CANCELLED;
+      if (f == 0) return SC_SOLVE_MAXIT;
+      for (int a = 0; a < k; a++) y[a] = -q[idx[a]];
+      lu_solve(k, C, w->perm, y);
+      for (int a = 0; a < k; a++) z[idx[a]] = y[a];
+      /* one step of iterative refinement against M itself */
+      for (int a = 0; a < k; a++) y[a] = -q[idx[a]];
+      for (int b = 0; b < k; b++) {
+        const double* mj = M + (size_t)idx[b] * n;
+        double zb = z[idx[b]];
+        for (int a = 0; a < k; a++) y[a] -= mj[idx[a]] * zb;
+      }
+      lu_solve(k, C, w->perm, y);
+      for (int a = 0; a < k; a++) z[idx[a]] += y[a];
+      if (!all_finite(k, y)) return SC_SOLVE_MAXIT;
+    }
+    for (int i = 0; i < n; i++) wv[i] = q[i];
+    double sz = 0.0;
+    for (int b = 0; b < k; b++) {
+      const double* mj = M + (size_t)idx[b] * n;
+      double zb = z[idx[b]];
+      sz = fmax(sz, fabs(zb));
+      for (int i = 0; i < n; i++) wv[i] += mj[i] * zb;
+    }
+    if (sz == 0.0) sz = 1.0;
+    int cnt = 0, last = -1;
+    for (int j = 0; j < n; j++)
+      if (in[j] ? -z[j] > PP_FLIP * sz : -wv[j] > PP_FLIP * sq) {
+        cnt++;
+        last = j;
+      }
+    if (cnt == 0) {
+      /* round-off negatives below PP_FLIP are zeros */
+      for (int j = 0; j < n; j++) z[j] = fmax(z[j], 0.0);
+      return lcp_violation(n, M, q, z, sq, w->r) <= VERIFY_GOOD ? SC_SOLVE_OK : SC_SOLVE_MAXIT;
+    }
+    if (cnt < best_cnt) {
+      best_cnt = cnt;
+      stall = 0;
+    } else {
+      stall++;
+    }
+    if (stall < STALL_ROUNDS) {
+      for (int j = 0; j < n; j++)
+        if (in[j] ? -z[j] > PP_FLIP * sz : -wv[j] > PP_FLIP * sq) in[j] = !in[j];
+    } else {
+      in[last] = !in[last];
+    }
+  }
+  return SC_SOLVE_MAXIT;
+}
+
 /* 2^round(log2 x) for x > 0: scaling by it is exact in binary floating point */
 static double pow2_near(double x) {
   int e;
@@ -637,9 +774,28 @@ static void equilibrate(int n, const double* M, sc_lemke_work* w) {
   }
 }
 
+/* keep z (and its basic set in[]) when its violation e beats the best so far */
+static void keep_best(int n, sc_lemke_work* w, double e, const double* z, const unsigned char* in,
+                      double* best) {
+  if (!(e < *best)) return;
+  *best = e;
+  for (int i = 0; i < n; i++) {
+    w->zbest[i] = z[i];
+    w->inbest[i] = in[i];
+  }
+}
+
 sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* z,
                          int max_pivots, sc_lemke_work* w, int* pivots) {
+  return sc_lemke_from(n, M_in, q_in, z, max_pivots, w, pivots, NULL, NULL);
+}
+
+sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, double* z,
+                              int max_pivots, sc_lemke_work* w, int* pivots,
+                              const unsigned char* guess, unsigned char* basic) {
   if (pivots) *pivots = 0;
+  if (basic)
+    for (int i = 0; i < n; i++) basic[i] = 0;
   if (n < 0 || !w || n > w->n_max) return SC_SOLVE_CAPACITY;
   if (!all_finite(n, q_in) || !all_finite(n * n, M_in)) return SC_SOLVE_NAN;
   for (int i = 0; i < n; i++) z[i] = 0.0;
@@ -671,44 +827,82 @@ sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* 
   for (int i = 0; i < n; i++) qlow = fmax(qlow, -q[i]);
   if (qlow <= VERIFY_GOOD * sq) return SC_SOLVE_OK;
 
-  /* attempts with growing pivot tolerance; keep the most accurate end point */
-  int total = 0;
+  int total = 0, had_end = 0, pp_used = 0; /* total: pivots and rounds; pp_used: rounds */
   double best = INFINITY;
   sc_solve_status st = SC_SOLVE_OK;
-  for (int k = 0; k < NATTEMPT; k++) {
-    int piv = 0;
-    st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
-                   max_pivots - total, w, &piv);
-    total += piv;
+
+  /* a guessed basis (e.g. the previous time step's): principal pivoting
+   * from it, before any Lemke path */
+  if (guess) {
+    int rounds = 0;
+    for (int i = 0; i < n; i++) w->in[i] = guess[i] != 0;
+    st = principal_pivot(n, M, q, sq, w->in, w->zpp, w, PP_BUDGET, &rounds);
+    total += rounds;
+    pp_used += rounds;
     if (st == SC_SOLVE_CANCELLED) {
       if (pivots) *pivots = total;
-      for (int i = 0; i < n; i++) z[i] *= w->cs[i];
       return st;
     }
+    if (st == SC_SOLVE_OK) keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
+  }
+
+  /* attempts with growing pivot tolerance; keep the most accurate end point */
+  for (int k = 0; k < NATTEMPT && best > VERIFY_GOOD; k++) {
+    int piv = 0;
+    st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
+                   max_pivots - (total - pp_used), w, &piv);
+    total += piv;
+    if (st == SC_SOLVE_CANCELLED) break;
+    double e = INFINITY;
     if (st == SC_SOLVE_OK) {
-      double e = lcp_violation(n, M, q, z, sq, w->r);
+      had_end = 1;
+      e = lcp_violation(n, M, q, z, sq, w->r);
       if (e > VERIFY_GOOD) {
         st = polish_basis(n, M, q, sq, sm, z, w);
-        if (st == SC_SOLVE_CANCELLED) {
-          if (pivots) *pivots = total;
-          for (int i = 0; i < n; i++) z[i] *= w->cs[i];
-          return st;
-        }
+        if (st == SC_SOLVE_CANCELLED) break;
         e = st == SC_SOLVE_OK ? lcp_violation(n, M, q, z, sq, w->r) : (double)INFINITY;
       }
-      if (e < best) {
-        best = e;
-        for (int i = 0; i < n; i++) w->zbest[i] = z[i];
-      }
-      if (best <= VERIFY_GOOD) break;
+    } else if (all_finite(n, z)) {
+      /* a path that ended on a ray, a cycle or the pivot cap may still
+       * stand next to a solution (z0 ~ round-off): the check decides */
+      e = lcp_violation(n, M, q, z, sq, w->r);
     }
-    if (st == SC_SOLVE_MAXIT || total >= max_pivots) break;
+    for (int i = 0; i < n; i++) w->in[i] = w->where[n + i] >= 0;
+    keep_best(n, w, e, z, w->in, &best);
+    if (best > VERIFY_GOOD && isfinite(e)) {
+      /* principal pivoting from this end point's basic z: the complementary
+       * system solved afresh, and the indices it violates exchanged.  A
+       * path that did not end complementary (z0 still basic) lacks both
+       * variables of one index; its z joins the set (with w instead, the
+       * rigid-stiction clutter LCPs that end on false rays give a
+       * singular M_SS). */
+      for (int i = 0; i < n; i++)
+        if (w->where[i] < 0 && w->where[n + i] < 0) w->in[i] = 1;
+      int rounds = 0;
+      sc_solve_status ps =
+          principal_pivot(n, M, q, sq, w->in, w->zpp, w, PP_BUDGET - pp_used, &rounds);
+      total += rounds;
+      pp_used += rounds;
+      if (ps == SC_SOLVE_CANCELLED) {
+        st = ps;
+        break;
+      }
+      if (ps == SC_SOLVE_OK)
+        keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
+    }
+    if (st == SC_SOLVE_MAXIT || total - pp_used >= max_pivots) break;
   }
   if (pivots) *pivots = total;
+  if (st == SC_SOLVE_CANCELLED) {
+    for (int i = 0; i < n; i++) z[i] *= w->cs[i];
+    return st;
+  }
   if (best <= VERIFY_OK) {
     st = SC_SOLVE_OK;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
-  } else if (st == SC_SOLVE_OK || (isfinite(best) && st != SC_SOLVE_MAXIT)) {
+    if (basic)
+      for (int i = 0; i < n; i++) basic[i] = w->inbest[i];
+  } else if (st == SC_SOLVE_OK || (had_end && st != SC_SOLVE_MAXIT)) {
     /* an end point that fails the check is a numerical breakdown */
     st = SC_SOLVE_INACCURATE;
     for (int i = 0; i < n; i++) z[i] = w->zbest[i];
