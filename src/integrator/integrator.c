@@ -80,6 +80,10 @@ typedef struct step_work {
   int nprev, hash_size;
   int *prev_geom, *head, *next;
   double *prev_pos, *prev_imp;
+  /* the LCP warm start (contact.lcp.warm_start): each previous contact's
+   * basic pattern (sc_lcp_solve_from), this step's guesses and results per
+   * contact, and both gathered by island (w->clist order) */
+  uint32_t *prev_pat, *pat_guess, *pat_out, *pat_isl_in, *pat_isl_out;
   /* contact islands (see solve_islands): per contact whether the warm start
    * matched it, the union-find over cliques, contacts and trees grouped by
    * island, the islands in the order threads take them (largest first) and
@@ -116,6 +120,7 @@ static void step_work_free(void* p) {
   sc_free(w->tree_ptr);
   sc_free(w->trace_block);
   sc_free(w->prev_geom);
+  sc_free(w->prev_pat);
   sc_free(w->prev_pos);
   sc_free(w->iblock);
   sc_free(w->isl_stats);
@@ -410,12 +415,19 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     while ((size_t)w->hash_size < 2 * ncap) w->hash_size *= 2;
     w->prev_geom = sc_malloc(sizeof(int) * (2 * ncap + ncap + (size_t)w->hash_size));
     w->prev_pos = sc_malloc(sizeof(double) * 6 * ncap);
+    w->prev_pat = sc_malloc(sizeof(uint32_t) * 5 * ncap);
     w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
     if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
     if (w->prev_geom && w->prev_pos) {
       w->next = w->prev_geom + 2 * ncap;
       w->head = w->next + ncap;
       w->prev_imp = w->prev_pos + 3 * ncap;
+    }
+    if (w->prev_pat) {
+      w->pat_guess = w->prev_pat + ncap;
+      w->pat_out = w->pat_guess + ncap;
+      w->pat_isl_in = w->pat_out + ncap;
+      w->pat_isl_out = w->pat_isl_in + ncap;
     }
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
         trace_create(&w->trace, &w->trace_block, m->opt.contact_maxit) == 0) {
@@ -510,7 +522,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
         return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                             "contact.threads: cannot start %d threads", w->nthreads);
     }
-    if (!ws_ok || !w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->iblock ||
+    if (!ws_ok || !w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->prev_pat ||
+        !w->iblock ||
         !w->isl_stats || !w->hc ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
@@ -566,11 +579,41 @@ static void remember_contacts(const sc_data* d, step_work* w, int nc) {
       /* frame rows are t1, t2, n: world = frame^T gamma */
       w->prev_imp[3 * i + k] = c->frame[k] * g[0] + c->frame[3 + k] * g[1] + c->frame[6 + k] * g[2];
     }
+    w->prev_pat[i] = w->pat_out[i];
     unsigned h = pair_hash(c->geom, w->hash_size);
     w->next[i] = w->head[h];
     w->head[h] = i;
   }
   w->nprev = nc;
+}
+
+/* the previous step's contact that c continues (same geom pair, nearest
+ * point within WARM_MATCH_DIST), or -1 */
+static int match_prev(const step_work* w, const sc_contact* c) {
+  int best = -1;
+  double best_d2 = WARM_MATCH_DIST * WARM_MATCH_DIST;
+  if (w->nprev > 0)
+    for (int j = w->head[pair_hash(c->geom, w->hash_size)]; j >= 0; j = w->next[j]) {
+      if (w->prev_geom[2 * j] != c->geom[0] || w->prev_geom[2 * j + 1] != c->geom[1]) continue;
+      double d2 = 0;
+      for (int k = 0; k < 3; k++) {
+        double e = c->pos[k] - w->prev_pos[3 * j + k];
+        d2 += e * e;
+      }
+      if (d2 < best_d2) best_d2 = d2, best = j;
+    }
+  return best;
+}
+
+/* LCP warm start: each contact's guess is the basic pattern of the contact
+ * it continues (0, all w basic, for a new one: no impulse).  The cone's
+ * edges are numbered from the contact frame's t1, which for a continuing
+ * contact turns little from one step to the next. */
+static void lcp_guess(const sc_data* d, const step_work* w, int nc) {
+  for (int i = 0; i < nc; i++) {
+    const int j = match_prev(w, &d->contact[i]);
+    w->pat_guess[i] = j >= 0 ? w->prev_pat[j] : 0u;
+  }
 }
 
 /* v = v* + A^-1 J^T gamma_prev (gam: 3nc scratch, tmp: nv scratch); returns
@@ -582,18 +625,7 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
   int matched = 0;
   for (int i = 0; i < nc; i++) {
     const sc_contact* c = &d->contact[i];
-    int best = -1;
-    double best_d2 = WARM_MATCH_DIST * WARM_MATCH_DIST;
-    if (w->nprev > 0)
-      for (int j = w->head[pair_hash(c->geom, w->hash_size)]; j >= 0; j = w->next[j]) {
-        if (w->prev_geom[2 * j] != c->geom[0] || w->prev_geom[2 * j + 1] != c->geom[1]) continue;
-        double d2 = 0;
-        for (int k = 0; k < 3; k++) {
-          double e = c->pos[k] - w->prev_pos[3 * j + k];
-          d2 += e * e;
-        }
-        if (d2 < best_d2) best_d2 = d2, best = j;
-      }
+    const int best = match_prev(w, c);
     for (int r = 0; r < 3; r++) {
       double s = 0;
       if (best >= 0)
@@ -750,7 +782,13 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const step_wo
                         model, hc ? x->sub_hc : NULL};
   sc_solve_status ss;
   if (m->opt.solver == SC_SOLVER_LCP) {
-    ss = sc_lcp_solve(&p, m->opt.lcp_directions, 0, w->lcp, x->sub_v, x->sub_gamma, st);
+    const int c0 = w->cptr[k];
+    if (m->opt.lcp_warm_start)
+      for (int e = c0; e < w->cptr[k + 1]; e++) w->pat_isl_in[e] = w->pat_guess[w->clist[e]];
+    ss = sc_lcp_solve_from(&p, m->opt.lcp_directions, 0, w->lcp,
+                           m->opt.lcp_warm_start ? w->pat_isl_in + c0 : NULL,
+                           w->pat_isl_out + c0, x->sub_v, x->sub_gamma, st);
+    for (int e = c0; e < w->cptr[k + 1]; e++) w->pat_out[w->clist[e]] = w->pat_isl_out[e];
   } else {
     sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
     ss = sc_sap_solve_from(&p, &w->sap_params, ws, x->sub_v, any_match ? x->sub_guess : NULL,
@@ -996,8 +1034,12 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                           (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
                           (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
     }
+    for (int i = 0; i < nc; i++) w->pat_out[i] = 0u;
+    if (o->solver == SC_SOLVER_LCP && o->lcp_warm_start) lcp_guess(d, w, nc);
     if (o->solver == SC_SOLVER_LCP && w->lcp_whole) {
-      ss = sc_lcp_solve(&p, o->lcp_directions, 0, w->lcp, d->v, d->impulse, &d->contact_stats);
+      ss = sc_lcp_solve_from(&p, o->lcp_directions, 0, w->lcp,
+                             o->lcp_warm_start ? w->pat_guess : NULL, w->pat_out, d->v,
+                             d->impulse, &d->contact_stats);
       d->nisland = 1;
     } else if (o->solver == SC_SOLVER_LCP) {
       ss = solve_islands(m, d, w, nc, NULL, p.model, p.hc, v0);

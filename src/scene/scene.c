@@ -669,14 +669,20 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
       o->on_failure = (sc_on_failure)k;
     }
     if (!st && (s = sc_snode_get(n, "lcp"))) {
-      static const char* const lk[] = {"directions"};
+      static const char* const lk[] = {"directions", "warm_start"};
       size_t m2 = push_key(c, "lcp");
-      st = check_map(c, s, lk, 1, "a map");
+      st = check_map(c, s, lk, NELEM(lk), "a map");
       if (!st) st = get_int(c, s, "directions", &o->lcp_directions, 4, 0, NULL);
       if (!st && o->lcp_directions % 2) {
         size_t m3 = push_key(c, "directions");
         const sc_snode* dn = sc_snode_get(s, "directions");
         st = fail(c, dn, "must be even (got %s)", dn->str);
+        pop(c, m3);
+      }
+      const sc_snode* ws;
+      if (!st && (ws = sc_snode_get(s, "warm_start"))) {
+        size_t m3 = push_key(c, "warm_start");
+        st = as_bool(c, ws, &o->lcp_warm_start);
         pop(c, m3);
       }
       pop(c, m2);

@@ -65,6 +65,7 @@
 #include "solver_lcp/lcp.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #include "core/core.h"
 #include "linalg/linalg.h"
@@ -84,6 +85,8 @@ struct sc_lcp_work {
   double* cs;   /* (2 dmax) edge directions (cos, sin) */
   double* sc;   /* (nc) contact scales c_i = sqrt(mean diag W_ii) */
   int* off;     /* (nc + 1) first LCP variable of each contact */
+  unsigned char* guess; /* (n) basic z guessed from the caller's patterns */
+  unsigned char* basic; /* (n) basic z of the solution */
   sc_lemke_work* lemke;
 };
 
@@ -91,8 +94,8 @@ size_t sc_lcp_work_bytes(int nv, int nc, int directions) {
   double v = nv, m = 3.0 * nc, n = (double)nc * (directions + 2);
   /* L, J^T, A^-1 J^T, W, M + Lemke's B^-1, B and equilibrated M, and the
    * vectors */
-  double dbl = v * v + 2.0 * v * m + m * m + 4.0 * n * n + 16.0 * n + 4.0 * m + 2.0 * directions;
-  double b = 8.0 * dbl + 4.0 * (6.0 * n + nc) + 8.0 * (2.0 * n + 16);
+  double dbl = v * v + 2.0 * v * m + m * m + 4.0 * n * n + 17.0 * n + 4.0 * m + 2.0 * directions;
+  double b = 8.0 * dbl + 4.0 * (6.0 * n + nc) + 8.0 * (2.0 * n + 16) + 4.0 * n + 2.0;
   return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
 }
 
@@ -130,9 +133,11 @@ sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {
   w->cs = sc_malloc(2 * (size_t)directions * sizeof(double));
   w->sc = sc_malloc(((size_t)nc_max + 1) * sizeof(double));
   w->off = sc_malloc(((size_t)nc_max + 1) * sizeof(int));
+  w->guess = sc_malloc(n + 1);
+  w->basic = sc_malloc(n + 1);
   w->lemke = sc_lemke_work_create((int)n);
   if (!w->L || !w->JT || !w->X || !w->W || !w->M || !w->q || !w->z || !w->wl || !w->vc ||
-      !w->g || !w->cs || !w->sc || !w->off || !w->lemke) {
+      !w->g || !w->cs || !w->sc || !w->off || !w->guess || !w->basic || !w->lemke) {
     sc_lcp_work_free(w);
     return NULL;
   }
@@ -159,6 +164,8 @@ void sc_lcp_work_free(void* wp) {
   sc_free(w->cs);
   sc_free(w->sc);
   sc_free(w->off);
+  sc_free(w->guess);
+  sc_free(w->basic);
   sc_lemke_work_free(w->lemke);
   sc_free(w);
 }
@@ -201,7 +208,16 @@ static sc_solve_status finish(sc_solve_status st, int pivots, double residual,
 
 sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats) {
+  return sc_lcp_solve_from(p, directions, max_pivots, w, NULL, NULL, v, gamma, stats);
+}
+
+sc_solve_status sc_lcp_solve_from(const sc_problem* p, int directions, int max_pivots,
+                                  sc_lcp_work* w, const uint32_t* pat_in, uint32_t* pat_out,
+                                  double* v, double* gamma, sc_solver_stats* stats) {
   int nv = p->nv, nc = p->nc, d = directions, m = 3 * nc;
+  if (pat_out)
+    for (int i = 0; i < nc; i++) pat_out[i] = 0;
+  if (d + 2 > 32) pat_in = NULL, pat_out = NULL; /* a pattern holds 32 variables */
   if (!w || nv < 0 || nc < 0 || nv > w->nv_max || nc > w->nc_max || d < 2 || d > w->dmax)
     return finish(SC_SOLVE_CAPACITY, 0, 0.0, stats);
   for (int i = 0; i < m; i++) gamma[i] = 0.0;
@@ -294,8 +310,20 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
     w->q[ol] = 0.0;
   }
 
+  /* the caller's basic patterns, bit a = variable a of the contact's block */
+  if (pat_in)
+    for (int i = 0; i < nc; i++)
+      for (int a = 0; a < w->off[i + 1] - w->off[i]; a++)
+        w->guess[w->off[i] + a] = (pat_in[i] >> a) & 1u;
   int pivots = 0;
-  sc_solve_status st = sc_lemke(n, M, w->q, w->z, max_pivots, w->lemke, &pivots);
+  sc_solve_status st = sc_lemke_from(n, M, w->q, w->z, max_pivots, w->lemke, &pivots,
+                                     pat_in ? w->guess : NULL, pat_out ? w->basic : NULL);
+  if (pat_out)
+    for (int i = 0; i < nc; i++) {
+      uint32_t b = 0;
+      for (int a = 0; a < w->off[i + 1] - w->off[i]; a++) b |= (uint32_t)w->basic[w->off[i] + a] << a;
+      pat_out[i] = b;
+    }
   if (st != SC_SOLVE_OK) return finish(st, pivots, INFINITY, stats);
 
   /* complementarity error in the scaled problem */

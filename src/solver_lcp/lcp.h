@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "contact/problem.h"
 
@@ -97,5 +98,17 @@ void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag);
  * sc_lcp_set_cancel was seen.  On failure v = v* and gamma = 0. */
 sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats);
+
+/* sc_lcp_solve warm started from a guessed basis (sc_lemke_from).  Per
+ * contact a pattern of its LCP variables thought basic: bit 0 gamma_n, bits
+ * 1..d the edge impulses beta_k, bit d + 1 lambda (contacts with mu <= 0
+ * have only bit 0); e.g. pat_out of the previous time step's solve of the
+ * same contact (ignored for d > 30).  pat_in (nc) may be NULL (no guess); pat_out
+ * (nc, may be NULL) receives the solution's patterns (0 on failure).  The
+ * answer is verified as sc_lcp_solve's: a guess changes the cost, not the
+ * acceptance. */
+sc_solve_status sc_lcp_solve_from(const sc_problem* p, int directions, int max_pivots,
+                                  sc_lcp_work* w, const uint32_t* pat_in, uint32_t* pat_out,
+                                  double* v, double* gamma, sc_solver_stats* stats);
 
 #endif

@@ -187,7 +187,7 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->cs = sc_malloc(n * sizeof(double));
   w->zpp = sc_malloc(n * sizeof(double));
   w->in = sc_malloc(n + 1);
-  w->inbest = sc_malloc(n + 1);
+  w->inbest = sc_malloc(2 * (n + 1)); /* and principal_pivot's last set */
   w->basis = sc_malloc(n * sizeof(int));
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
@@ -630,8 +630,9 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
  * a solution when z_S >= 0 and w >= 0.  Otherwise every index that
  * violates it changes sides (z_j < 0 leaves S, w_j < 0 joins it: block
  * principal pivoting, Judice & Pires 1994), all at once while the number
- * of violations falls and one at a time (the largest index, Murty 1974)
- * after STALL_ROUNDS rounds without progress.  That ends for a P-matrix;
+ * of violations falls, and one at a time (the most violated) after
+ * STALL_ROUNDS rounds without progress or when exchanging several at once
+ * made M_SS singular (the last set is restored first).  That ends for a P-matrix;
  * for the contact LCP it need not, so the rounds are capped and a result
  * counts only when it passes the end-point check (viol <= VERIFY_GOOD).
  * Each round is one LU of M_SS with partial pivoting (a pivot below 1e-13
@@ -644,7 +645,9 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
 #define PP_ROUNDS 12
 #define PP_BUDGET 36
 #define STALL_ROUNDS 3
-#define PP_FLIP 1e-12 /* relative violation that makes an index change sides */
+#define PP_FLIP 1e-9    /* relative violation that makes an index change sides */
+#define PP_ACCEPT 1e-8  /* end-point check that ends the search (1e-6 is the guarantee) */
+#define PP_SINGLE_MAX 8 /* one-at-a-time exchanges only this close to a solution */
 static sc_solve_status principal_pivot(int n, const double* M, const double* q, double sq,
                                        unsigned char* in, double* z, sc_lemke_work* w,
                                        int max_rounds, int* rounds) {
@@ -652,7 +655,8 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
   double* y = w->a;
   double* wv = w->r;
   int* idx = w->ties;
-  int best_cnt = n + 1, stall = 0;
+  unsigned char* prev = w->inbest + w->n_max + 1; /* the set of the last round */
+  int best_cnt = n + 1, stall = 0, single = 0, last_cnt = n + 1;
   *rounds = 0;
   for (int round = 0; round < PP_ROUNDS && round < max_rounds; round++) {
     int k = 0;
@@ -672,7 +676,14 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
       ++*rounds;
       int f = lu_factor(k, C, w->perm, 1e-13 * cmax, w);
       if (f < 0) return SC_SOLVE_CANCELLED;
-      if (f == 0) return SC_SOLVE_MAXIT;
+      if (f == 0) {
+        /* exchanging several indices at once made S singular (e.g. every
+         * violated edge of one cone): back to the last set, one at a time */
+        if (round == 0 || single || last_cnt > PP_SINGLE_MAX) return SC_SOLVE_MAXIT;
+        for (int j = 0; j < n; j++) in[j] = prev[j];
+        single = 1;
+        continue;
+      }
       for (int a = 0; a < k; a++) y[a] = -q[idx[a]];
       lu_solve(k, C, w->perm, y);
       for (int a = 0; a < k; a++) z[idx[a]] = y[a];
@@ -696,28 +707,34 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
       for (int i = 0; i < n; i++) wv[i] += mj[i] * zb;
     }
     if (sz == 0.0) sz = 1.0;
-    int cnt = 0, last = -1;
-    for (int j = 0; j < n; j++)
-      if (in[j] ? -z[j] > PP_FLIP * sz : -wv[j] > PP_FLIP * sq) {
+    int cnt = 0, worst = -1;
+    double vworst = 0.0;
+    for (int j = 0; j < n; j++) {
+      double v = in[j] ? -z[j] / sz : -wv[j] / sq;
+      if (v > PP_FLIP) {
         cnt++;
-        last = j;
+        if (v > vworst) vworst = v, worst = j;
       }
+    }
     if (cnt == 0) {
       /* round-off negatives below PP_FLIP are zeros */
       for (int j = 0; j < n; j++) z[j] = fmax(z[j], 0.0);
-      return lcp_violation(n, M, q, z, sq, w->r) <= VERIFY_GOOD ? SC_SOLVE_OK : SC_SOLVE_MAXIT;
+      return lcp_violation(n, M, q, z, sq, w->r) <= PP_ACCEPT ? SC_SOLVE_OK : SC_SOLVE_MAXIT;
     }
+    last_cnt = cnt;
     if (cnt < best_cnt) {
       best_cnt = cnt;
       stall = 0;
     } else {
       stall++;
     }
-    if (stall < STALL_ROUNDS) {
+    for (int j = 0; j < n; j++) prev[j] = in[j];
+    if ((stall >= STALL_ROUNDS || single) && cnt > PP_SINGLE_MAX) return SC_SOLVE_MAXIT;
+    if (stall < STALL_ROUNDS && !single) {
       for (int j = 0; j < n; j++)
         if (in[j] ? -z[j] > PP_FLIP * sz : -wv[j] > PP_FLIP * sq) in[j] = !in[j];
     } else {
-      in[last] = !in[last];
+      in[worst] = !in[worst];
     }
   }
   return SC_SOLVE_MAXIT;
@@ -827,7 +844,7 @@ sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, dou
   for (int i = 0; i < n; i++) qlow = fmax(qlow, -q[i]);
   if (qlow <= VERIFY_GOOD * sq) return SC_SOLVE_OK;
 
-  int total = 0, had_end = 0, pp_used = 0; /* total: pivots and rounds; pp_used: rounds */
+  int total = 0, had_end = 0, pp_used = 0, found = 0; /* total: pivots and rounds; pp_used: rounds */
   double best = INFINITY;
   sc_solve_status st = SC_SOLVE_OK;
 
@@ -843,11 +860,14 @@ sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, dou
       if (pivots) *pivots = total;
       return st;
     }
-    if (st == SC_SOLVE_OK) keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
+    if (st == SC_SOLVE_OK) {
+      keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
+      found = 1;
+    }
   }
 
   /* attempts with growing pivot tolerance; keep the most accurate end point */
-  for (int k = 0; k < NATTEMPT && best > VERIFY_GOOD; k++) {
+  for (int k = 0; k < NATTEMPT && !found; k++) {
     int piv = 0;
     st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
                    max_pivots - (total - pp_used), w, &piv);
@@ -869,7 +889,8 @@ sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, dou
     }
     for (int i = 0; i < n; i++) w->in[i] = w->where[n + i] >= 0;
     keep_best(n, w, e, z, w->in, &best);
-    if (best > VERIFY_GOOD && isfinite(e)) {
+    found = best <= VERIFY_GOOD;
+    if (!found && isfinite(e)) {
       /* principal pivoting from this end point's basic z: the complementary
        * system solved afresh, and the indices it violates exchanged.  A
        * path that did not end complementary (z0 still basic) lacks both
@@ -887,8 +908,10 @@ sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, dou
         st = ps;
         break;
       }
-      if (ps == SC_SOLVE_OK)
+      if (ps == SC_SOLVE_OK) {
         keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
+        found = 1;
+      }
     }
     if (st == SC_SOLVE_MAXIT || total - pp_used >= max_pivots) break;
   }
