@@ -645,8 +645,14 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
 #define PP_ROUNDS 12
 #define PP_BUDGET 36
 #define STALL_ROUNDS 3
-#define PP_FLIP 1e-9    /* relative violation that makes an index change sides */
-#define PP_ACCEPT 1e-8  /* end-point check that ends the search (1e-6 is the guarantee) */
+/* Violations below PP_FLIP are the round-off of the complementary solve,
+ * not a wrong side: with rigid stiction M_SS is ill-conditioned, and on
+ * settled clutter piles (1 500-row LCPs) the resting contacts' unused edge
+ * rows come out at w ~ -1e-9..-1e-7 relative, dozens of them; exchanging
+ * them makes M_SS singular.  PP_ACCEPT ends the search; 1e-6 (VERIFY_OK)
+ * stays the guarantee. */
+#define PP_FLIP 1e-7
+#define PP_ACCEPT 1e-7
 #define PP_SINGLE_MAX 8 /* one-at-a-time exchanges only this close to a solution */
 static sc_solve_status principal_pivot(int n, const double* M, const double* q, double sq,
                                        unsigned char* in, double* z, sc_lemke_work* w,
