@@ -249,7 +249,9 @@ echo "running the LCP check (tools/lcp_check.sh $lmode)..." >&2
   echo "Families: scenes/*.yaml; a 1 kg 0.2 m cube on a rigid incline (k = 1e6 N/m, tau_d = 0.01 s,"
   echo "1 s at 1 ms) over 5..40 deg x mu 0.1..0.9; tools/gen_clutter.sh N at dt = 1 and 10 ms"
   echo "(2 s for N <= 27, ${CLUTTER_DUR_LARGE:-0.3} s for N >= 64); suffix _dK = K cone edges."
-  echo "Pivots count every attempt of a step (restarts included)."
+  echo "Pivots count every attempt of a step (restarts included) plus the principal-pivoting"
+  echo "factorizations (the warm start from the previous step's basis and the polish of end points);"
+  echo "per step the largest island's count."
   echo
   CLUTTER_DUR_LARGE=${CLUTTER_DUR_LARGE:-0.3} LCP_CHECK_MD=1 BIN=$BIN \
     tools/lcp_check.sh "$lmode" "$tmp/lcp" 2>"$tmp/lcp.err" || echo "(failures: see below)"

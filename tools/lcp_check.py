@@ -3,7 +3,8 @@
 
     tools/lcp_check.py [--md] FAMILY=FILE.h5 ...
 
-Reads /solver/status, /solver/iterations (Lemke pivots under --solver lcp;
+Reads /solver/status, /solver/iterations (Lemke pivots plus principal-pivoting
+factorizations under --solver lcp;
 the LCP is solved per contact island and this is the most any island of
 the step took), /solver/residual and /solver/wall_time (s per step) of
 each file; row 0 is the initial state and is left out.  The runs must be recorded with output.every = 1 so that every step is
