@@ -328,6 +328,40 @@ static void test_lemke_warm_start(void) {
   sc_lemke_work_free(lw);
 }
 
+/* sc_lemke_from_inplace (the contact LCP's path: no copy of M) returns
+ * bit for bit what sc_lemke_from does, and leaves M exactly as it was
+ * although it equilibrates it in place; entries spread over 1e-6..1e6
+ * make the scalings non-trivial.  A workspace without the copy refuses the
+ * const API. */
+static void test_lemke_inplace(void) {
+  sc_lemke_work* lw = sc_lemke_work_create(10);
+  sc_lemke_work* li = sc_lemke_work_create_inplace(10);
+  ENSURE(lw && li);
+  for (int trial = 0; trial < 20; trial++) {
+    int n = 3 + trial % 8;
+    double M[144], M0[144], q[12], z[12], zi[12];
+    unsigned char b[12], bi[12];
+    random_p_matrix(n, M);
+    for (int i = 0; i < n; i++) {
+      double d = pow(10.0, 6.0 * urand());
+      for (int j = 0; j < n; j++) M[i + j * n] *= d, M[j + i * n] *= d;
+      q[i] = 3.0 * d * urand();
+    }
+    memcpy(M0, M, sizeof(double) * (size_t)(n * n));
+    int p1 = 0, p2 = 0;
+    sc_solve_status s1 = sc_lemke_from(n, M, q, z, 0, lw, &p1, NULL, b);
+    sc_solve_status s2 = sc_lemke_from_inplace(n, M, q, zi, 0, li, &p2, NULL, bi);
+    ENSURE(s1 == SC_SOLVE_OK && s2 == s1 && p1 == p2);
+    ENSURE(memcmp(z, zi, sizeof(double) * (size_t)n) == 0);
+    ENSURE(memcmp(b, bi, (size_t)n) == 0);
+    ENSURE(memcmp(M, M0, sizeof(double) * (size_t)(n * n)) == 0);
+  }
+  double M1[1] = {1.0}, q1[1] = {-1.0}, z1[1];
+  ENSURE(sc_lemke(1, M1, q1, z1, 0, li, NULL) == SC_SOLVE_CAPACITY);
+  sc_lemke_work_free(lw);
+  sc_lemke_work_free(li);
+}
+
 /* A Lemke path cut one pivot before its end (pivot cap = its length - 1)
  * stops with z0 still basic; principal pivoting from that end point's basis
  * (its basic z plus the index that lacks both variables) must still return
@@ -628,7 +662,7 @@ static void test_lcp_capacity(void) {
   ENSURE(cap > 0 && cap < 100000);
   ENSURE(sc_lcp_work_bytes(nv, cap, d) <= SC_LCP_MAX_BYTES);
   ENSURE(sc_lcp_work_bytes(nv, cap + 1, d) > SC_LCP_MAX_BYTES);
-  double n = (double)cap * (d + 2), lead = 8.0 * (4.0 * n * n + 9.0 * cap * (double)cap);
+  double n = (double)cap * (d + 2), lead = 8.0 * (3.0 * n * n + 9.0 * cap * (double)cap);
   ENSURE(lead <= (double)sc_lcp_work_bytes(nv, cap, d));
   ENSURE(lead >= 0.9 * (double)sc_lcp_work_bytes(nv, cap, d));
   ENSURE(sc_lcp_capacity(nv, 10, d) == 10); /* small enough: unchanged */
@@ -1104,6 +1138,7 @@ int main(int argc, char** argv) {
   RUN(test_lemke_nonsymmetric_p_matrix);
   RUN(test_lemke_warm_start);
   RUN(test_lemke_polish_cut_path);
+  RUN(test_lemke_inplace);
   RUN(test_lemke_degenerate);
   RUN(test_lemke_ray_termination);
   RUN(test_lemke_bad_input_and_cap);

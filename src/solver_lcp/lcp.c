@@ -92,9 +92,9 @@ struct sc_lcp_work {
 
 size_t sc_lcp_work_bytes(int nv, int nc, int directions) {
   double v = nv, m = 3.0 * nc, n = (double)nc * (directions + 2);
-  /* L, J^T, A^-1 J^T, W, M + Lemke's B^-1, B and equilibrated M, and the
-   * vectors */
-  double dbl = v * v + 2.0 * v * m + m * m + 4.0 * n * n + 17.0 * n + 4.0 * m + 2.0 * directions;
+  /* L, J^T, A^-1 J^T, W, M (equilibrated in place) + Lemke's B^-1 and B,
+   * and the vectors */
+  double dbl = v * v + 2.0 * v * m + m * m + 3.0 * n * n + 17.0 * n + 4.0 * m + 2.0 * directions;
   double b = 8.0 * dbl + 4.0 * (6.0 * n + nc) + 8.0 * (2.0 * n + 16) + 4.0 * n + 2.0;
   return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
 }
@@ -135,7 +135,7 @@ sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {
   w->off = sc_malloc(((size_t)nc_max + 1) * sizeof(int));
   w->guess = sc_malloc(n + 1);
   w->basic = sc_malloc(n + 1);
-  w->lemke = sc_lemke_work_create((int)n);
+  w->lemke = sc_lemke_work_create_inplace((int)n);
   if (!w->L || !w->JT || !w->X || !w->W || !w->M || !w->q || !w->z || !w->wl || !w->vc ||
       !w->g || !w->cs || !w->sc || !w->off || !w->guess || !w->basic || !w->lemke) {
     sc_lcp_work_free(w);
@@ -316,8 +316,8 @@ sc_solve_status sc_lcp_solve_from(const sc_problem* p, int directions, int max_p
       for (int a = 0; a < w->off[i + 1] - w->off[i]; a++)
         w->guess[w->off[i] + a] = (pat_in[i] >> a) & 1u;
   int pivots = 0;
-  sc_solve_status st = sc_lemke_from(n, M, w->q, w->z, max_pivots, w->lemke, &pivots,
-                                     pat_in ? w->guess : NULL, pat_out ? w->basic : NULL);
+  sc_solve_status st = sc_lemke_from_inplace(n, M, w->q, w->z, max_pivots, w->lemke, &pivots,
+                                             pat_in ? w->guess : NULL, pat_out ? w->basic : NULL);
   if (pat_out)
     for (int i = 0; i < nc; i++) {
       uint32_t b = 0;

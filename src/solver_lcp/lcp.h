@@ -54,6 +54,16 @@ sc_solve_status sc_lemke_from(int n, const double* M, const double* q, double* z
                               sc_lemke_work* w, int* pivots, const unsigned char* guess,
                               unsigned char* basic);
 
+/* A workspace without the n x n copy of M that sc_lemke equilibrates (a
+ * quarter of the memory of the contact LCP), for sc_lemke_from_inplace
+ * only; sc_lemke and sc_lemke_from return SC_SOLVE_CAPACITY with it. */
+sc_lemke_work* sc_lemke_work_create_inplace(int n_max);
+/* sc_lemke_from equilibrating M in place: M is scaled by powers of two
+ * during the solve and restored exactly before the return. */
+sc_solve_status sc_lemke_from_inplace(int n, double* M, const double* q, double* z,
+                                      int max_pivots, sc_lemke_work* w, int* pivots,
+                                      const unsigned char* guess, unsigned char* basic);
+
 /* Poll *flag (NULL: never) every few pivots; a set flag ends sc_lemke with
  * SC_SOLVE_CANCELLED.  sc_lcp_solve sets it from the problem's cancel. */
 void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
@@ -63,7 +73,7 @@ void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
 typedef struct sc_lcp_work sc_lcp_work;
 
 /* The dense workspace is bounded: at most SC_LCP_MAX_BYTES (512 MiB).  The
- * LCP matrix and Lemke's tableau take 4 n^2 doubles for n = nc (d + 2)
+ * LCP matrix and Lemke's tableau take 3 n^2 doubles for n = nc (d + 2)
  * unknowns, so beyond a few thousand unknowns the baseline is both too big
  * and too slow (O(n^2) per pivot); the convex solver is the one for that. */
 #define SC_LCP_MAX_BYTES ((size_t)512 << 20)

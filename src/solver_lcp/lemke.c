@@ -151,7 +151,7 @@ struct sc_lemke_work {
   double* scale;   /* (2n+1) scale of each variable */
   double* zbest;   /* (n) most accurate end point over the attempts */
   double* dcov;    /* (n) covering vector of the current attempt */
-  double* Ms;      /* (n x n) equilibrated M: diag(rs) M diag(cs) */
+  double* Ms;      /* (n x n) equilibrated M: diag(rs) M diag(cs) (NULL: in place) */
   double* qs;      /* (n) equilibrated q: diag(rs) q */
   double* rs;      /* (n) row scales (powers of 2) */
   double* cs;      /* (n) column scales (powers of 2) */
@@ -166,7 +166,13 @@ struct sc_lemke_work {
   uint64_t* hist;  /* (hist_cap) hashes of recent bases */
 };
 
-sc_lemke_work* sc_lemke_work_create(int n_max) {
+static sc_lemke_work* work_create(int n_max, int copy);
+
+sc_lemke_work* sc_lemke_work_create(int n_max) { return work_create(n_max, 1); }
+
+sc_lemke_work* sc_lemke_work_create_inplace(int n_max) { return work_create(n_max, 0); }
+
+static sc_lemke_work* work_create(int n_max, int copy) {
   if (n_max < 0) return NULL;
   sc_lemke_work* w = sc_calloc(1, sizeof *w);
   if (!w) return NULL;
@@ -181,7 +187,7 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->scale = sc_malloc((2 * n + 1) * sizeof(double));
   w->zbest = sc_malloc(n * sizeof(double));
   w->dcov = sc_malloc(n * sizeof(double));
-  w->Ms = sc_malloc(n * n * sizeof(double));
+  w->Ms = copy ? sc_malloc(n * n * sizeof(double)) : NULL;
   w->qs = sc_malloc(n * sizeof(double));
   w->rs = sc_malloc(n * sizeof(double));
   w->cs = sc_malloc(n * sizeof(double));
@@ -193,7 +199,7 @@ sc_lemke_work* sc_lemke_work_create(int n_max) {
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || !w->Ms || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
+  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || (copy && !w->Ms) || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -763,10 +769,11 @@ static double ruiz_factor(double r) {
 /* Ruiz equilibration: rs, cs (powers of two) such that diag(rs) M diag(cs)
  * has every non-zero row and column of max-norm within [1/16, 16] (a few
  * sweeps; zero rows and columns keep scale 1). */
-static void equilibrate(int n, const double* M, sc_lemke_work* w) {
-  double *rs = w->rs, *cs = w->cs, *Ms = w->Ms;
+static void equilibrate(int n, const double* M, double* Ms, sc_lemke_work* w) {
+  double *rs = w->rs, *cs = w->cs;
   for (int i = 0; i < n; i++) rs[i] = cs[i] = 1.0;
-  for (size_t i = 0; i < (size_t)n * n; i++) Ms[i] = M[i];
+  if (Ms != M)
+    for (size_t i = 0; i < (size_t)n * n; i++) Ms[i] = M[i];
   for (int it = 0; it < 8; it++) {
     int changed = 0;
     for (int i = 0; i < n; i++) w->r[i] = 0.0;
@@ -808,6 +815,13 @@ static void keep_best(int n, sc_lemke_work* w, double e, const double* z, const 
   }
 }
 
+/* The solve behind sc_lemke_from and sc_lemke_from_inplace: M_in is
+ * equilibrated into Mw (Mw == M_in: in place, *scaled set once it is) */
+static sc_solve_status lemke_solve(int n, const double* M_in, double* Mw, const double* q_in,
+                                   double* z, int max_pivots, sc_lemke_work* w, int* pivots,
+                                   const unsigned char* guess, unsigned char* basic,
+                                   int* scaled);
+
 sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* z,
                          int max_pivots, sc_lemke_work* w, int* pivots) {
   return sc_lemke_from(n, M_in, q_in, z, max_pivots, w, pivots, NULL, NULL);
@@ -816,6 +830,33 @@ sc_solve_status sc_lemke(int n, const double* M_in, const double* q_in, double* 
 sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, double* z,
                               int max_pivots, sc_lemke_work* w, int* pivots,
                               const unsigned char* guess, unsigned char* basic) {
+  int scaled = 0;
+  if (w && !w->Ms) {
+    if (pivots) *pivots = 0;
+    return SC_SOLVE_CAPACITY; /* a workspace of sc_lemke_work_create_inplace */
+  }
+  return lemke_solve(n, M_in, w ? w->Ms : NULL, q_in, z, max_pivots, w, pivots, guess, basic,
+                     &scaled);
+}
+
+sc_solve_status sc_lemke_from_inplace(int n, double* M, const double* q, double* z,
+                                      int max_pivots, sc_lemke_work* w, int* pivots,
+                                      const unsigned char* guess, unsigned char* basic) {
+  int scaled = 0;
+  sc_solve_status st = lemke_solve(n, M, M, q, z, max_pivots, w, pivots, guess, basic, &scaled);
+  if (scaled)
+    /* undo diag(rs) M diag(cs): powers of two, so M is restored exactly */
+    for (int j = 0; j < n; j++) {
+      double* mj = M + (size_t)j * n;
+      for (int i = 0; i < n; i++) mj[i] /= w->rs[i] * w->cs[j];
+    }
+  return st;
+}
+
+static sc_solve_status lemke_solve(int n, const double* M_in, double* Mw, const double* q_in,
+                                   double* z, int max_pivots, sc_lemke_work* w, int* pivots,
+                                   const unsigned char* guess, unsigned char* basic,
+                                   int* scaled) {
   if (pivots) *pivots = 0;
   if (basic)
     for (int i = 0; i < n; i++) basic[i] = 0;
@@ -832,8 +873,9 @@ sc_solve_status sc_lemke_from(int n, const double* M_in, const double* q_in, dou
   /* solve the equilibrated LCP diag(rs) M diag(cs) zs + diag(rs) q, whose
    * solutions are zs = diag(cs)^-1 z: the signs and the zero pattern of z
    * and w are unchanged by positive diagonal scalings */
-  equilibrate(n, M_in, w);
-  const double* M = w->Ms;
+  equilibrate(n, M_in, Mw, w);
+  *scaled = 1;
+  const double* M = Mw;
   double* q = w->qs;
   double sq = 0.0, sm = 0.0;
   for (int i = 0; i < n; i++) {
