@@ -135,6 +135,7 @@ static const struct {
                 {1e-6, 1}, {1e-4, 1}, {1e-3, 1}, {1e-11, 0}};
 #define NATTEMPT ((int)(sizeof attempts / sizeof attempts[0]))
 #define CANCEL_EVERY 8
+#define WARM_PIVOTS 200 /* pivots of the path from a guessed basis */
 #define EPS_TIE 1e-11
 #define VERIFY_GOOD 1e-10
 #define VERIFY_OK 1e-6
@@ -463,15 +464,11 @@ static sc_solve_status read_z(int n, const sc_lemke_work* w, double sz, double* 
  * vector `cover` (q has a negative entry, data finite); sq = ||q||_inf,
  * sm = max |M_ij|. */
 static sc_solve_status lemke_run(int n, const double* M, const double* q, double sq, double sm,
-                                 double eps_piv, int cover, double* z, int max_pivots,
-                                 sc_lemke_work* w, int* pivots) {
+                                 double eps_piv, int cover, const unsigned char* start, double* z,
+                                 int max_pivots, sc_lemke_work* w, int* pivots) {
   int npiv = 0;
   *pivots = 0;
   for (int i = 0; i < n; i++) z[i] = 0.0;
-  /* d = 1, or 1 + (fractional part of i times the golden ratio) / 2 in
-   * [1, 1.5): a different path through the same LCP */
-  for (int i = 0; i < n; i++)
-    w->dcov[i] = cover ? 1.0 + 0.5 * fmod(0.6180339887498949 * (i + 1), 1.0) : 1.0;
 
   /* variable scales for the tolerances */
   double sz = sm > 0.0 ? sq / sm : sq;
@@ -481,29 +478,66 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
   }
   w->scale[2 * n] = sq;
 
-  /* basis {w}, B = I, x = q */
-  for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
-  for (int i = 0; i < n; i++) {
-    w->Binv[i + (size_t)i * n] = 1.0;
-    w->x[i] = q[i];
-    w->basis[i] = i;
-    w->where[i] = i;
-    w->where[n + i] = -1;
+  if (!start) {
+    /* d = 1, or 1 + (fractional part of i times the golden ratio) / 2 in
+     * [1, 1.5): a different path through the same LCP */
+    for (int i = 0; i < n; i++)
+      w->dcov[i] = cover ? 1.0 + 0.5 * fmod(0.6180339887498949 * (i + 1), 1.0) : 1.0;
+    /* basis {w}, B = I, x = q */
+    for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
+    for (int i = 0; i < n; i++) {
+      w->Binv[i + (size_t)i * n] = 1.0;
+      w->x[i] = q[i];
+      w->basis[i] = i;
+      w->where[i] = i;
+      w->where[n + i] = -1;
+    }
+    w->where[2 * n] = -1;
+  } else {
+    /* warm start: the complementary basis with z_i basic where start[i],
+     * and the covering vector d = B 1, so that B^-1 (-d) = -1 and z0
+     * enters exactly as from B = I (Lemke's method in the coordinates of
+     * the guessed basis) */
+    for (int i = 0; i <= 2 * n; i++) w->where[i] = -1;
+    for (int i = 0; i < n; i++) {
+      w->basis[i] = start[i] ? n + i : i;
+      w->where[w->basis[i]] = i;
+      w->dcov[i] = start[i] ? 0.0 : 1.0;
+    }
+    for (int j = 0; j < n; j++)
+      if (start[j]) {
+        const double* mj = M + (size_t)j * n;
+        for (int i = 0; i < n; i++) w->dcov[i] -= mj[i];
+      }
+    int inv = reinvert(n, M, w);
+    if (inv < 0) return SC_SOLVE_CANCELLED;
+    if (inv == 0) return SC_SOLVE_MAXIT; /* the guessed basis is singular */
+    for (int i = 0; i < n; i++) w->x[i] = 0.0;
+    refine(n, M, q, w); /* x = B^-1 q */
+    refine(n, M, q, w);
   }
-  w->where[2 * n] = -1;
   uint64_t hash = 0;
-  for (int i = 0; i < n; i++) hash ^= var_key(i);
+  for (int i = 0; i < n; i++) hash ^= var_key(w->basis[i]);
   int nhist = 0;
 
-  /* first pivot: z0 enters, the row with the lexicographically smallest
-   * (q_i, e_i)/d_i leaves */
+  /* first pivot: z0 enters (a = B^-1 (-d) = -d from B = I, -1 from a warm
+   * basis), the row with the lexicographically smallest (x_i, B^-1 row
+   * i) / -a_i leaves */
   int entering = 2 * n;
   entering_column(n, M, w->dcov, w->Binv, entering, w->a);
   double qmin = INFINITY;
-  for (int i = 0; i < n; i++) qmin = fmin(qmin, q[i] / w->dcov[i]);
+  for (int i = 0; i < n; i++)
+    if (-w->a[i] > 0.0) qmin = fmin(qmin, w->x[i] / -w->a[i]);
+  if (qmin >= 0.0 && start) {
+    /* the guessed basis is already feasible: a solution */
+    *pivots = 0;
+    return read_z(n, w, sz, z);
+  }
   int nt = 0;
   for (int i = 0; i < n; i++)
-    if (q[i] / w->dcov[i] - qmin <= EPS_TIE * (fabs(q[i]) + sq)) w->ties[nt++] = i;
+    if (-w->a[i] > 0.0 && w->x[i] / -w->a[i] - qmin <= EPS_TIE * (fabs(w->x[i]) + sq))
+      w->ties[nt++] = i;
+  if (nt == 0) return SC_SOLVE_NAN;
   int r = lex_min(n, w, w->ties, nt);
   int refresh = n > 20 ? n : 20;
 
@@ -914,11 +948,17 @@ static sc_solve_status lemke_solve(int n, const double* M_in, double* Mw, const 
     }
   }
 
-  /* attempts with growing pivot tolerance; keep the most accurate end point */
-  for (int k = 0; k < NATTEMPT && !found; k++) {
-    int piv = 0;
-    st = lemke_run(n, M, q, sq, sm, attempts[k].eps_piv, attempts[k].cover, z,
-                   max_pivots - (total - pp_used), w, &piv);
+  /* attempts with growing pivot tolerance; keep the most accurate end point.
+   * With a guess, attempt -1 is Lemke's method from the guessed basis,
+   * with at most WARM_PIVOTS pivots of the budget. */
+  for (int k = guess ? -1 : 0; k < NATTEMPT && !found; k++) {
+    int piv = 0, budget = max_pivots - (total - pp_used);
+    if (k < 0) {
+      if (budget > WARM_PIVOTS) budget = WARM_PIVOTS;
+      for (int i = 0; i < n; i++) w->in[i] = guess[i] != 0;
+    }
+    st = lemke_run(n, M, q, sq, sm, attempts[k < 0 ? 0 : k].eps_piv,
+                   k < 0 ? 0 : attempts[k].cover, k < 0 ? w->in : NULL, z, budget, w, &piv);
     total += piv;
     if (st == SC_SOLVE_CANCELLED) break;
     double e = INFINITY;
@@ -960,6 +1000,11 @@ static sc_solve_status lemke_solve(int n, const double* M_in, double* Mw, const 
         keep_best(n, w, lcp_violation(n, M, q, w->zpp, sq, w->r), w->zpp, w->in, &best);
         found = 1;
       }
+    }
+    if (k < 0) {
+      /* the warm path's failures are its own: the cold attempts follow */
+      if (st != SC_SOLVE_CANCELLED) st = SC_SOLVE_OK;
+      continue;
     }
     if (st == SC_SOLVE_MAXIT || total - pp_used >= max_pivots) break;
   }
