@@ -107,8 +107,13 @@
  * attempts (19 000 pivots) without success.
  *
  * Warm start (sc_lemke_from).  A guessed basic set, e.g. the previous time
- * step's, goes to principal pivoting first; Lemke's method runs only when
- * that does not end in a verified solution.
+ * step's, goes to principal pivoting first.  When that does not end in a
+ * verified solution, Lemke's method starts from the guessed complementary
+ * basis B (one LU for B^-1, x = B^-1 q) with the covering vector d = B 1:
+ * in B's coordinates the artificial column is -1 and the path is the
+ * ordinary one from the identity (Cottle, Pang & Stone sec. 4.4 allow any
+ * d whose ratio test starts the path; here it is d = 1 in those
+ * coordinates).  At most WARM_PIVOTS pivots; then the cold attempts.
  *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
