@@ -110,10 +110,11 @@
  * step's, goes to principal pivoting first.  When that does not end in a
  * verified solution, Lemke's method starts from the guessed complementary
  * basis B (one LU for B^-1, x = B^-1 q) with the covering vector d = B 1:
- * in B's coordinates the artificial column is -1 and the path is the
- * ordinary one from the identity (Cottle, Pang & Stone sec. 4.4 allow any
- * d whose ratio test starts the path; here it is d = 1 in those
- * coordinates).  At most WARM_PIVOTS pivots; then the cold attempts.
+ * in B's coordinates the artificial column is -1, so this is the ordinary
+ * method with d = 1 on the principal pivot transform of the LCP by the
+ * guessed set (Cottle, Pang & Stone sec. 2.3, 4.4), whose matrix need not
+ * keep M's class: no termination guarantee, hence at most WARM_PIVOTS
+ * pivots and the end-point check; then the cold attempts.
  *
  * Tolerances (relative to the data, all dimensionless):
  *   s_q = ||q||_inf, s_M = max |M_ij|; the scale of a basic variable is s_q
