@@ -10,6 +10,10 @@
  * - Under the lagged model (its own slip-curvature defaults, and contacts
  *   whose normal impulse is zero but whose friction mu n0 still acts) the
  *   same: the three Hessians reach one minimizer.
+ * - The reversal curvature (lagged default) likewise: on the random lagged
+ *   problems it changes the iteration (the counts differ) but not the
+ *   minimizer; on one body sliding into stiction it reaches the root of the
+ *   scalar balance equations (bisection) in fewer iterations.
  * - A second guess is taken only when its cost is lower.
  * - In a run, /solver/trace lands in the HDF5 file and agrees with
  *   /solver/iterations, /solver/residual and /contact/count row by row. */
@@ -251,6 +255,130 @@ static void test_slip_curvature_lagged_same_minimizer(void) {
   sc_sap_work_free(w);
 }
 
+/* The reversal curvature (sc_sap_params.reversal_curvature, on under the
+ * lagged defaults) on the random lagged problems of the test above: the same
+ * minimizer as the exact Hessian, with and without the slip curvature, and
+ * it does change the Newton path (iteration counts differ somewhere). */
+static void test_reversal_curvature_same_minimizer(void) {
+  srand(19);
+  sc_sap_work* w = sc_sap_work_create(NV, NC);
+  sc_sap_params exact, lag, norev, revonly;
+  sc_sap_params_default(&exact);
+  exact.slip_curvature = 0.0;
+  ENSURE(exact.reversal_curvature == 0.0);
+  sc_sap_params_default(&lag);
+  sc_sap_params_for_model(&lag, SC_MODEL_LAGGED);
+  ENSURE(lag.reversal_curvature == 1.0);
+  norev = lag;
+  norev.reversal_curvature = 0.0;
+  revonly = exact;
+  revonly.reversal_curvature = 1.0;
+  const double dt = 1e-3, k[NC] = {1e4, 3e4, 1e5, 1e4, 3e4, 1e5};
+  const double d[NC] = {0.0, 1.0, 10.0, 0.0, 1.0, 10.0}, wd[NC] = {1, 1, 1, 1, 1, 1};
+  int it_lag = 0, it_norev = 0, it_exact = 0, it_revonly = 0, differ = 0;
+  for (int trial = 0; trial < 60; trial++) {
+    rprob r;
+    make_problem(&r, 1e-3);
+    for (int c = 0; c < NC; c++) r.phi0[c] = -1e-4 * (1.0 + urand());
+    double hc[SC_HC_NPAR * NC];
+    sc_sap_hc_params(NC, k, d, wd, r.phi0, NULL, r.mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
+    r.p.model = SC_MODEL_LAGGED;
+    r.p.hc = hc;
+    double ve[NV] = {0}, vl[NV] = {0}, vn[NV] = {0}, vr[NV] = {0}, g[3 * NC];
+    sc_solver_stats se, sl, sn, sr;
+    ENSURE(sc_sap_solve(&r.p, &exact, w, ve, g, &se) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &lag, w, vl, g, &sl) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &norev, w, vn, g, &sn) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &revonly, w, vr, g, &sr) == SC_SOLVE_OK);
+    it_exact += se.iterations;
+    it_lag += sl.iterations;
+    it_norev += sn.iterations;
+    it_revonly += sr.iterations;
+    differ += sl.iterations != sn.iterations || sr.iterations != se.iterations;
+    for (const double* v = ve; v; v = v == ve ? vl : v == vl ? vr : NULL)
+      ENSURE(stationarity_scaled(&r, w, v) <= 1e-5);
+    for (int i = 0; i < NV; i++) {
+      ENSURE_NEAR(vl[i], ve[i], 1e-5 * (1.0 + fabs(ve[i])));
+      ENSURE_NEAR(vr[i], ve[i], 1e-5 * (1.0 + fabs(ve[i])));
+    }
+  }
+  ENSURE(differ > 0);
+  printf("  60 lagged problems: iterations exact %d, reversal only %d; lagged defaults %d, "
+         "without the reversal curvature %d (%d problems took another path)\n",
+         it_exact, it_revonly, it_lag, it_norev, differ);
+  sc_sap_work_free(w);
+}
+
+/* root of an increasing f on [lo, hi] by bisection to round-off */
+static double bisect(double (*f)(double, const double*), const double* a, double lo, double hi) {
+  for (int i = 0; i < 200 && hi - lo > 1e-15 * fmax(1.0, fabs(lo)); i++) {
+    const double mid = 0.5 * (lo + hi);
+    if (f(mid, a) < 0.0) lo = mid;
+    else hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* a = {m, s*, mu n0, eps}: m (s - s*) + mu n0 s / sqrt(s^2 + eps^2), the
+ * tangential balance along the free slip direction (lagged friction) */
+static double slip_balance(double s, const double* a) {
+  return a[0] * (s - a[1]) + a[2] * s / sqrt(s * s + a[3] * a[3]);
+}
+/* a = {m, vn*, dt, k, fe0, d}: m (v - vn*) - n(v), the normal balance */
+static double normal_balance(double v, const double* a) {
+  double n, dn, N;
+  sc_sap_hc_normal(v, a[2], a[3], a[4], a[5], &n, &dn, &N);
+  return a[0] * (v - a[1]) - n;
+}
+
+/* One free point mass m pressed into a plane (J = I, frame = world axes)
+ * and sliding at s* along a direction theta, with mu n0 > m s*: lagged
+ * friction stops it within the step.  The minimizer separates into the
+ * scalar balances above, solved by bisection: the Newton solve must land
+ * on them, with the reversal curvature in fewer iterations than without
+ * (the full Newton step overshoots the stop; results/sap_iterations.md,
+ * section 8). */
+static void test_reversal_curvature_point_mass(void) {
+  const double m = 0.1, dt = 1e-3, mu = 0.5, kk = 1e5, dd = 20.0, wd = 10.0, phi0 = -1e-4;
+  const double A[9] = {m, 0, 0, 0, m, 0, 0, 0, m}, J[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0};
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  sc_sap_params lag, norev;
+  sc_sap_params_default(&lag);
+  sc_sap_params_for_model(&lag, SC_MODEL_LAGGED);
+  norev = lag;
+  norev.reversal_curvature = 0.0;
+  static sc_problem_storage st;
+  int it_rev = 0, it_norev = 0;
+  for (int trial = 0; trial < 8; trial++) {
+    const double sstar = 0.005 + 0.006 * trial, th = 0.7 * trial, vnstar = -0.01;
+    double vstar[3] = {sstar * cos(th), sstar * sin(th), vnstar}, hc[SC_HC_NPAR];
+    sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
+    ENSURE(mu * hc[SC_HC_N0] > m * sstar); /* it sticks */
+    sc_problem p = dense_problem(&st, 3, 1, A, vstar, J, R, vhat, &mu, &phi0, dt);
+    p.model = SC_MODEL_LAGGED;
+    p.hc = hc;
+    const double at[4] = {m, sstar, mu * hc[SC_HC_N0], hc[SC_HC_EPS]};
+    const double an[6] = {m, vnstar, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]};
+    const double s = bisect(slip_balance, at, 0.0, sstar);
+    const double vn = bisect(normal_balance, an, vnstar, vnstar + 1.0);
+    for (int pass = 0; pass < 2; pass++) {
+      double v[3] = {vstar[0], vstar[1], vstar[2]}, g[3];
+      sc_solver_stats ss;
+      ENSURE(sc_sap_solve(&p, pass ? &norev : &lag, w, v, g, &ss) == SC_SOLVE_OK);
+      *(pass ? &it_norev : &it_rev) += ss.iterations;
+      /* the tolerance 1e-6 on the momentum balance, of scale m |v| */
+      ENSURE_NEAR(v[0], s * cos(th), 1e-5 * sstar);
+      ENSURE_NEAR(v[1], s * sin(th), 1e-5 * sstar);
+      ENSURE_NEAR(v[2], vn, 1e-5 * fabs(vn));
+    }
+  }
+  ENSURE(it_rev < it_norev);
+  printf("  point mass into stiction, 8 slips: %d iterations with the reversal curvature, "
+         "%d without\n", it_rev, it_norev);
+  sc_sap_work_free(w);
+}
+
 static void test_second_guess(void) {
   srand(13);
   sc_sap_work* w = sc_sap_work_create(NV, NC);
@@ -448,6 +576,8 @@ int main(int argc, char** argv) {
   RUN(test_trace_rows_match_stats);
   RUN(test_slip_curvature_same_minimizer);
   RUN(test_slip_curvature_lagged_same_minimizer);
+  RUN(test_reversal_curvature_same_minimizer);
+  RUN(test_reversal_curvature_point_mass);
   RUN(test_second_guess);
   RUN(test_trace_in_hdf5);
   RUN(test_cli_flag);

@@ -14,8 +14,11 @@
  * step alpha > 0.5); else dv = -H~^-1 grad and v += alpha dv.  H~ is H
  * except while the relative residual exceeds slip_curvature_until: then each
  * sliding contact's G gets extra curvature along its slip direction (see
- * slip_curvature() below; simc's own addition, not in the reference).  Only
- * the direction changes, never l, grad or the stopping test.
+ * slip_curvature() below; simc's own addition, not in the reference), and
+ * except for sliding contacts whose slip direction reversed between the last
+ * two iterates or under the last full Newton step, which get
+ * reversal_curvature instead at any residual.  Only the direction changes,
+ * never l, grad or the stopping test.
  *
  * Line search (4.3) in O(nc) per evaluation from the cached dp = A dv,
  * dvc = J dv, a2 = dv^T A dv and r = v - v*:
@@ -66,6 +69,7 @@ struct sc_sap_work {
   double *D, *pstar, *r, *Ar, *jtg, *grad, *dv, *dp, *tmp;
   /* 3nc, 9nc */
   double *vc, *dvc, *gam, *G;
+  double* vc_prev; /* (3nc) vc at the previous iterate (reversal_curvature) */
   /* Delassus estimate per tree: factors of A's blocks (blk_max) */
   double* fac;
   /* dense path (NULL when nv_max > SC_SAP_DENSE_MAX_NV): A and J densified,
@@ -90,6 +94,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->trace = NULL;
   p->slip_curvature = 0.1;
   p->slip_curvature_until = 3e-3;
+  p->reversal_curvature = 0.0;
   p->cancel = NULL;
 }
 
@@ -100,9 +105,11 @@ void sc_sap_params_for_model(sc_sap_params* p, int model) {
   if (model == SC_MODEL_LAGGED) {
     p->slip_curvature = 0.2;
     p->slip_curvature_until = 1e-2;
+    p->reversal_curvature = 1.0;
   } else {
     p->slip_curvature = 0.1;
     p->slip_curvature_until = 3e-3;
+    p->reversal_curvature = 0.0;
   }
 }
 
@@ -125,7 +132,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->blk_max = blk_max;
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
   const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
-  const size_t total = 9 * nv + 3 * m + 3 * m + (size_t)blk_max + dense_total;
+  const size_t total = 9 * nv + 4 * m + 3 * m + (size_t)blk_max + dense_total;
   w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
   w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max);
   w->region = sc_calloc(2 * (size_t)nc_max + 1, sizeof(int));
@@ -148,6 +155,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->dvc = b, b += m;
   w->gam = b, b += m;
   w->G = b, b += 3 * m;
+  w->vc_prev = b, b += m;
   w->fac = b, b += blk_max;
   if (dense) {
     w->Ad = b, b += nv * nv;
@@ -299,12 +307,33 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
  * A lagged contact's friction mu n0 |v_t|_s acts whether or not its normal
  * impulse is zero (region 3), so those contacts slip as well and get the same
  * curvature (sap_model.c adds nothing where |v_t| < eps or, for similar,
- * where n = 0). */
-static void slip_curvature(const sc_problem* p, double soft_tol, double omega, sc_sap_work* w) {
+ * where n = 0).
+ *
+ * Reversal curvature: what limits the step length alpha below the switch is
+ * almost only sliding contacts whose full Newton step reverses their slip
+ * (results/sap_iterations.md, section 8): with no curvature along the slip the
+ * model lets them overshoot through zero, where the real cost turns up, and
+ * the exact line search stops short for every contact.  A contact whose slip
+ * direction reversed between the previous iterate and this one (a stick or a
+ * reversal it is oscillating about), or would have under the previous full
+ * Newton step dvc, gets omega_rev (1: the quadratic majorizer of
+ * mu gamma_n |v_t|, whose minimum along the slip lies at v_t = 0) instead of
+ * omega, at any residual; a contact that keeps its direction does not, so
+ * the last iterations keep the exact Hessian.  have_prev = 0 (first iteration)
+ * turns it off. */
+static void slip_curvature(const sc_problem* p, double soft_tol, double omega, double omega_rev,
+                           int have_prev, sc_sap_work* w) {
   for (int c = 0; c < p->nc; c++) {
     if (w->region[c] != 2 && !(w->region[c] == 3 && p->model == SC_MODEL_LAGGED)) continue;
+    double om = omega;
+    if (have_prev && omega_rev > 0.0) {
+      const double *v = w->vc + 3 * c, *q = w->vc_prev + 3 * c, *d = w->dvc + 3 * c;
+      if (q[0] * v[0] + q[1] * v[1] < 0.0 || q[0] * (q[0] + d[0]) + q[1] * (q[1] + d[1]) < 0.0)
+        om = omega_rev;
+    }
+    if (!(om > 0.0)) continue;
     if (p->model != SC_MODEL_SAP && p->hc) {
-      sc_sap_hc_slip_curvature(p, c, w->vc + 3 * c, omega, w->G + 9 * c);
+      sc_sap_hc_slip_curvature(p, c, w->vc + 3 * c, om, w->G + 9 * c);
       continue;
     }
     const double* R = p->R + 3 * c;
@@ -312,7 +341,7 @@ static void slip_curvature(const sc_problem* p, double soft_tol, double omega, s
     const double y1 = (p->vhat[3 * c + 1] - w->vc[3 * c + 1]) / R[1];
     const double yr = sqrt(y0 * y0 + y1 * y1 + soft_tol * soft_tol);
     const double t0 = y0 / yr, t1 = y1 / yr;
-    const double add = omega * p->mu[c] / R[0] * w->gam[3 * c + 2] / yr;
+    const double add = om * p->mu[c] / R[0] * w->gam[3 * c + 2] / yr;
     double* G = w->G + 9 * c;
     G[0] += add * t0 * t0;
     G[1] += add * t0 * t1;
@@ -710,8 +739,11 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
 
       /* Newton direction dv = -H^-1 grad (dense or sparse, see sap_hessian.h;
        * the sparse path does its symbolic analysis at the first call) */
-      if (prm->slip_curvature > 0.0 && st.residual > prm->slip_curvature_until)
-        slip_curvature(p, prm->soft_tol, prm->slip_curvature, w);
+      {
+        const double om = st.residual > prm->slip_curvature_until ? prm->slip_curvature : 0.0;
+        if (om > 0.0 || (k > 0 && prm->reversal_curvature > 0.0))
+          slip_curvature(p, prm->soft_tol, om, prm->reversal_curvature, k > 0, w);
+      }
       sc_sap_hessian_assemble(&w->hess, nv, nc, w->structured ? NULL : w->Ad,
                               w->structured ? NULL : w->Jd, w->G);
       st.iterations++;
@@ -757,6 +789,9 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         break;
       }
       for (int i = 0; i < nv; i++) v[i] += alpha * w->dv[i];
+      /* w->dvc (J dv) stays until the next iteration's line search */
+      if (prm->reversal_curvature > 0.0)
+        for (int i = 0; i < m; i++) w->vc_prev[i] = w->vc[i];
       cost_prev = e.cost;
       alpha_prev = alpha;
       evals_prev = ln.evals;

@@ -57,7 +57,10 @@ typedef struct sc_sap_params {
                              0 gives the exact Newton Hessian throughout (see sap.c) */
   double slip_curvature_until; /* ... applied while the relative residual is above this,
                                   3e-3 */
-  /* (sc_sap_params_for_model sets both per contact model) */
+  double reversal_curvature; /* omega for a sliding contact whose slip direction reversed
+                                between the last two iterates, or would have under the
+                                last full Newton step, at any residual; 0 (off) */
+  /* (sc_sap_params_for_model sets all three per contact model) */
   sc_solver_trace* trace; /* per-iteration record (NULL: none, the default); rows
                              beyond trace->cap are dropped */
   /* NULL (default) or a flag a signal handler sets: polled once per Newton
@@ -67,9 +70,10 @@ typedef struct sc_sap_params {
 
 /* Fill p with the default values listed in sc_sap_params. */
 void sc_sap_params_default(sc_sap_params* p);
-/* Set p's slip curvature and its switch to the values tuned for the contact
- * model (sc_contact_model): SAP and similar keep the defaults above (0.1,
- * 3e-3); lagged takes 0.2 and 1e-2 (results/sap_iterations.md, section 6). */
+/* Set p's slip curvature, its switch and the reversal curvature to the
+ * values tuned for the contact model (sc_contact_model): SAP and similar keep
+ * the defaults above (0.1, 3e-3, 0); lagged takes 0.2, 1e-2 and 1
+ * (results/sap_iterations.md, sections 6 and 8). */
 void sc_sap_params_for_model(sc_sap_params* p, int model);
 
 /* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */
