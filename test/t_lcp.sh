@@ -46,6 +46,14 @@ grid 4 4 8 0.01 >"$tmp/g128.yaml"
 timeout 120 "$SIMC" "$tmp/g128.yaml" -o "$tmp/g128.h5" --solver lcp --quiet 2>"$tmp/e"; rc=$?
 ok lcp_too_large_refused "[ $rc = 2 ] && grep -q 'the dense LCP of a contact island of [0-9]* contacts (128 trees, 768 velocities; 8 cone edges) would need [0-9]* MiB, more than its limit of 512 MiB (room for [0-9]* contacts per island); use --solver newton' '$tmp/e'"
 ok lcp_too_large_status "status_of '$tmp/g128.h5' | grep -q '^failed: .*limit of 512 MiB'"
+# the bound is contact.lcp.max_memory (MiB): a smaller one refuses the grid
+# with fewer contacts per island and says which key sets it
+timeout 120 "$SIMC" "$tmp/g128.yaml" -o "$tmp/g128m.h5" --solver lcp --quiet \
+  --set contact.lcp.max_memory=64 2>"$tmp/e"; rc=$?
+room=$(sed -n 's/.*limit of 64 MiB (room for \([0-9]*\) contacts per island).*/\1/p' "$tmp/e")
+room512=$(status_of "$tmp/g128.h5" | sed -n 's/.*(room for \([0-9]*\) contacts per island).*/\1/p')
+echo "  room per island: ${room:-?} contacts at 64 MiB, ${room512:-?} at 512 MiB"
+ok lcp_max_memory_bound "[ $rc = 2 ] && [ -n '$room' ] && [ -n '$room512' ] && [ '$room' -lt '$room512' ] && grep -q 'or a larger contact.lcp.max_memory' '$tmp/e'"
 
 # SIGINT while Lemke works on 3 x 3 x 2 touching cubes (about 300 contacts;
 # each step takes seconds): the solve is cancelled, simc exits 130 with

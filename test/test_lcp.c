@@ -668,6 +668,13 @@ static void test_lcp_capacity(void) {
   ENSURE(lead <= (double)sc_lcp_work_bytes(nv, cap, d));
   ENSURE(lead >= 0.9 * (double)sc_lcp_work_bytes(nv, cap, d));
   ENSURE(sc_lcp_capacity(nv, 10, d) == 10); /* small enough: unchanged */
+  /* contact.lcp.max_memory: four times the bytes, about twice the contacts
+   * (the n^2 terms lead) */
+  int cap4 = sc_lcp_capacity_within(nv, 100000, d, 4 * SC_LCP_MAX_BYTES);
+  ENSURE(sc_lcp_work_bytes(nv, cap4, d) <= 4 * SC_LCP_MAX_BYTES);
+  ENSURE(sc_lcp_work_bytes(nv, cap4 + 1, d) > 4 * SC_LCP_MAX_BYTES);
+  printf("  capacity within 4x the bytes: %d contacts\n", cap4);
+  ENSURE(cap4 > 19 * cap / 10 && cap4 < 21 * cap / 10);
   ENSURE(sc_lcp_capacity(200000, 10, d) == 0); /* nv^2 alone is over the limit */
   printf("  capacity at nv = %d, %d edges: %d contacts (%.0f MiB)\n", nv, d, cap,
          (double)sc_lcp_work_bytes(nv, cap, d) / 1048576.0);

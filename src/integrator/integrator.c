@@ -103,6 +103,12 @@ typedef struct step_work {
   double *hc, *hcd;
 } step_work;
 
+/* contact.lcp.max_memory in bytes (MiB given; capped where size_t ends) */
+static size_t lcp_max_bytes(const sc_model* m) {
+  double b = m->opt.lcp_max_memory * 1048576.0;
+  return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
+}
+
 static void step_work_free(void* p) {
   step_work* w = p;
   if (!w) return;
@@ -438,14 +444,14 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     }
     if (m->opt.solver == SC_SOLVER_LCP) {
       int dirs = m->opt.lcp_directions;
-      w->lcp_capacity = sc_lcp_capacity(nv, d->ncon_max, dirs);
+      w->lcp_capacity = sc_lcp_capacity_within(nv, d->ncon_max, dirs, lcp_max_bytes(m));
       if (w->lcp_capacity == 0)
         return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
-                            "contact.solver: the dense LCP for %d velocities needs %.0f MiB "
-                            "for a single contact, more than its limit of %.0f MiB; use "
-                            "contact.solver: newton",
+                            "contact.solver: the dense LCP for %d velocities needs %.3g MiB "
+                            "for a single contact, more than its limit of %.4g MiB "
+                            "(contact.lcp.max_memory); use contact.solver: newton",
                             nv, (double)sc_lcp_work_bytes(nv, 1, dirs) / 1048576.0,
-                            (double)SC_LCP_MAX_BYTES / 1048576.0);
+                            m->opt.lcp_max_memory);
       w->lcp = sc_lcp_work_create(nv, w->lcp_capacity, dirs);
     }
     w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
@@ -934,11 +940,11 @@ static sc_status lcp_island_too_large(const sc_model* m, const sc_data* d, const
   return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                       "t = %.9g s: the dense LCP of a contact island of %d contacts (%d trees, "
                       "%d velocities; %d cone edges) would need %.0f MiB, more than its limit "
-                      "of %.0f MiB (room for %d contacts per island); use --solver newton, or "
-                      "fewer contact.lcp.directions",
+                      "of %.4g MiB (room for %d contacts per island); use --solver newton, "
+                      "fewer contact.lcp.directions, or a larger contact.lcp.max_memory",
                       d->time, nc, w->tptr[k + 1] - w->tptr[k], nvl, dirs,
                       (double)sc_lcp_work_bytes(m->nv, nc, dirs) / 1048576.0,
-                      (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
+                      m->opt.lcp_max_memory, w->lcp_capacity);
 }
 
 /* contacts at the current positions (kinematics must be current) */
@@ -1030,11 +1036,12 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
       d->contact_stats.status = SC_SOLVE_CAPACITY;
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: the dense LCP for %d contacts (%d cone edges) would "
-                          "need %.0f MiB, more than its limit of %.0f MiB (room for %d "
-                          "contacts); use --solver newton, or fewer contact.lcp.directions",
+                          "need %.0f MiB, more than its limit of %.4g MiB (room for %d "
+                          "contacts); use --solver newton, fewer contact.lcp.directions, or a "
+                          "larger contact.lcp.max_memory",
                           d->time, nc, o->lcp_directions,
                           (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
-                          (double)SC_LCP_MAX_BYTES / 1048576.0, w->lcp_capacity);
+                          o->lcp_max_memory, w->lcp_capacity);
     }
     for (int i = 0; i < nc; i++) w->pat_out[i] = 0u;
     if (o->solver == SC_SOLVER_LCP && o->lcp_warm_start) lcp_guess(d, w, nc);

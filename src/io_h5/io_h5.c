@@ -450,7 +450,8 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_int(r, "contact_maxit", o->contact_maxit) &&
            attr_str(r, "on_failure", o->on_failure == SC_ON_FAILURE_WARN ? "warn" : "abort") &&
            attr_int(r, "lcp_directions", o->lcp_directions) &&
-           attr_int(r, "lcp_warm_start", o->lcp_warm_start) && attr_dbl(r, "sigma", o->sigma) &&
+           attr_int(r, "lcp_warm_start", o->lcp_warm_start) &&
+           attr_dbl(r, "lcp_max_memory", o->lcp_max_memory) && attr_dbl(r, "sigma", o->sigma) &&
            attr_dbl(r, "beta", o->beta) && attr_dbl(r, "margin", o->margin) &&
            attr_int(r, "ncon_max", d->ncon_max) &&
            attr_int(r, "output_contacts", o->output_contacts ? 1 : 0) &&

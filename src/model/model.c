@@ -38,6 +38,7 @@ void sc_options_default(sc_options* o) {
   o->on_failure = SC_ON_FAILURE_ABORT;
   o->lcp_directions = 8;
   o->lcp_warm_start = 1;
+  o->lcp_max_memory = 512.0; /* MiB: SC_LCP_MAX_BYTES of solver_lcp/lcp.h */
   o->sigma = 1e-3;
   o->beta = 1.0;
   o->slip_curvature = -1.0; /* the contact model's (sc_sap_params_for_model) */

@@ -58,6 +58,7 @@ typedef struct sc_options {
   sc_on_failure on_failure;
   int lcp_directions;   /* edges of the polyhedral cone (even, >= 4) */
   int lcp_warm_start;   /* Lemke from the previous step's basis first (0/1) */
+  double lcp_max_memory; /* bound of the dense LCP workspace, MiB */
   double sigma;         /* friction regularization (SAP), dimensionless */
   double beta;          /* near-rigid threshold (SAP), dimensionless */
   double slip_curvature; /* SAP Newton Hessian: extra curvature along the slip of

@@ -669,7 +669,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
       o->on_failure = (sc_on_failure)k;
     }
     if (!st && (s = sc_snode_get(n, "lcp"))) {
-      static const char* const lk[] = {"directions", "warm_start"};
+      static const char* const lk[] = {"directions", "warm_start", "max_memory"};
       size_t m2 = push_key(c, "lcp");
       st = check_map(c, s, lk, NELEM(lk), "a map");
       if (!st) st = get_int(c, s, "directions", &o->lcp_directions, 4, 0, NULL);
@@ -679,6 +679,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
         st = fail(c, dn, "must be even (got %s)", dn->str);
         pop(c, m3);
       }
+      if (!st) st = get_num(c, s, "max_memory", &o->lcp_max_memory, POS, 0, NULL);
       const sc_snode* ws;
       if (!st && (ws = sc_snode_get(s, "warm_start"))) {
         size_t m3 = push_key(c, "warm_start");

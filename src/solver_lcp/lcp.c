@@ -100,14 +100,18 @@ size_t sc_lcp_work_bytes(int nv, int nc, int directions) {
 }
 
 int sc_lcp_capacity(int nv, int nc_max, int directions) {
-  if (sc_lcp_work_bytes(nv, nc_max, directions) <= SC_LCP_MAX_BYTES) return nc_max;
+  return sc_lcp_capacity_within(nv, nc_max, directions, SC_LCP_MAX_BYTES);
+}
+
+int sc_lcp_capacity_within(int nv, int nc_max, int directions, size_t max_bytes) {
+  if (sc_lcp_work_bytes(nv, nc_max, directions) <= max_bytes) return nc_max;
   int lo = 0, hi = nc_max; /* bytes(lo) fits or lo = 0; bytes(hi) does not */
   while (hi - lo > 1) {
     int mid = lo + (hi - lo) / 2;
-    if (sc_lcp_work_bytes(nv, mid, directions) <= SC_LCP_MAX_BYTES) lo = mid;
+    if (sc_lcp_work_bytes(nv, mid, directions) <= max_bytes) lo = mid;
     else hi = mid;
   }
-  return lo > 0 && sc_lcp_work_bytes(nv, lo, directions) <= SC_LCP_MAX_BYTES ? lo : 0;
+  return lo > 0 && sc_lcp_work_bytes(nv, lo, directions) <= max_bytes ? lo : 0;
 }
 
 sc_lcp_work* sc_lcp_work_create(int nv_max, int nc_max, int directions) {

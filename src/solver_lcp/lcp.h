@@ -84,6 +84,8 @@ size_t sc_lcp_work_bytes(int nv, int nc, int directions);
 /* The largest contact count (<= nc_max) whose workspace fits in
  * SC_LCP_MAX_BYTES, or 0 when not even one contact fits. */
 int sc_lcp_capacity(int nv, int nc_max, int directions);
+/* The same within max_bytes (contact.lcp.max_memory). */
+int sc_lcp_capacity_within(int nv, int nc_max, int directions, size_t max_bytes);
 
 /* Workspace for problems with nv <= nv_max, nc <= nc_max and a cone of at
  * most `directions` edges (>= 2).  Returns NULL on allocation failure or bad
