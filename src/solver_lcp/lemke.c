@@ -400,6 +400,54 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   return 1;
 }
 
+/* B^-1 of the complementary basis with z_j basic in row j for j in S
+ * (start[j]) and w_j basic in row j otherwise, B = [e_T, -M_{:,S}] by
+ * columns: solving B y = b row block by row block gives
+ *     y_S = -M_SS^-1 b_S,   y_T = b_T - M_TS M_SS^-1 b_S,
+ * so B^-1 needs only the k x k inverse X = M_SS^-1 (one LU) and the
+ * product M_TS X: about 2 n k^2 + 3 k^3 flops instead of reinvert's
+ * 2.7 n^3 (on a settled pile k ~ n / 3: a twelfth).  Returns 1, 0 when
+ * M_SS is numerically singular (pivot below 1e-13 of max |M_SS|), -1 on
+ * cancel. */
+static int invert_complementary(int n, const double* M, const unsigned char* start,
+                                sc_lemke_work* w) {
+  int* idx = w->ties;
+  int k = 0;
+  for (int j = 0; j < n; j++)
+    if (start[j]) idx[k++] = j;
+  double* X = w->B; /* M_SS, then its factors */
+  double cmax = 0.0;
+  for (int b = 0; b < k; b++) {
+    const double* mj = M + (size_t)idx[b] * n;
+    for (int a = 0; a < k; a++) {
+      X[a + (size_t)b * k] = mj[idx[a]];
+      cmax = fmax(cmax, fabs(mj[idx[a]]));
+    }
+  }
+  int f = lu_factor(k, X, w->perm, 1e-13 * cmax, w);
+  if (f <= 0) return f;
+  for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
+  for (int j = 0; j < n; j++)
+    if (!start[j]) w->Binv[j + (size_t)j * n] = 1.0;
+  double* y = w->a;
+  for (int b = 0; b < k; b++) {
+    if (b % 32 == 31 && cancelled(w)) return -1;
+    /* column b of X = M_SS^-1 */
+    for (int a = 0; a < k; a++) y[a] = a == b ? 1.0 : 0.0;
+    lu_solve(k, X, w->perm, y);
+    /* column idx[b] of B^-1: -M_{:,S} y on the rows T, -y on the rows S */
+    double* col = w->Binv + (size_t)idx[b] * n;
+    for (int a = 0; a < k; a++) {
+      const double* ma = M + (size_t)idx[a] * n;
+      double ya = y[a];
+      if (ya == 0.0) continue;
+      for (int i = 0; i < n; i++) col[i] -= ma[i] * ya;
+    }
+    for (int a = 0; a < k; a++) col[idx[a]] = -y[a];
+  }
+  return 1;
+}
+
 /* Pivot on row r with entering column a: the entering variable takes row r. */
 static void pivot(int n, sc_lemke_work* w, int r, int entering) {
   const double* a = w->a;
@@ -515,7 +563,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
         const double* mj = M + (size_t)j * n;
         for (int i = 0; i < n; i++) w->dcov[i] -= mj[i];
       }
-    int inv = reinvert(n, M, w);
+    int inv = invert_complementary(n, M, start, w);
     if (inv < 0) return SC_SOLVE_CANCELLED;
     if (inv == 0) return SC_SOLVE_MAXIT; /* the guessed basis is singular */
     for (int i = 0; i < n; i++) w->x[i] = 0.0;
