@@ -226,11 +226,13 @@ static void test_directional_eval(void) {
   ENSURE(hits[1] >= 300 && hits[2] >= 300 && hits[3] >= 300);
 }
 
-/* The line search's loop (sc_sap_hc_line_sums, with v^ from sc_sap_hc_vhat)
- * against sc_sap_hc_eval_dir contact by contact at vc + alpha dvc, summed in
- * the same order: bit-identical sums (the loop only hoists v^ out of the
- * line search), for both models, with contacts in every regime and the
- * special normal laws (k = 0 with fe0 <= 0: no force; d = 0; fe0 < 0). */
+/* The solver's loops over the contacts, with v^ from sc_sap_hc_vhat: the
+ * line search's sums (sc_sap_hc_line_sums) against sc_sap_hc_eval_dir
+ * contact by contact at vc + alpha dvc, and the evaluation
+ * (sc_sap_hc_eval_all) against sc_sap_hc_eval, summed in the same order:
+ * bit-identical (the loops only hoist v^ out), for both models, with
+ * contacts in every regime and the special normal laws (k = 0 with fe0 <= 0:
+ * no force; d = 0; fe0 < 0). */
 static void test_line_sums_match_dir(void) {
   srand(13);
   enum { NC = 60 };
@@ -270,6 +272,18 @@ static void test_line_sums_match_dir(void) {
              memcmp(&d2ls, &d2l, sizeof d2l) == 0);
       ENSURE(memcmp(&l2, &l, sizeof l) == 0 && memcmp(&dl2, &dl, sizeof dl) == 0);
       ENSURE(isfinite(l) && isfinite(dl) && d2l > 0.0);
+      /* the full evaluation at vc */
+      double g1[3 * NC], G1[9 * NC], g2[3 * NC], G2[9 * NC], cost1 = 0.0;
+      int r1[NC], r2[NC];
+      for (int c = 0; c < NC; c++) {
+        double lc;
+        r1[c] = sc_sap_hc_eval(lagged, hc + SC_HC_NPAR * c, mu[c], dt, vc + 3 * c, g1 + 3 * c,
+                               G1 + 9 * c, &lc);
+        cost1 += lc;
+      }
+      const double cost2 = sc_sap_hc_eval_all(NC, lagged, hc, vh, mu, dt, vc, g2, G2, r2);
+      ENSURE(memcmp(&cost1, &cost2, sizeof cost1) == 0 && memcmp(g1, g2, sizeof g1) == 0 &&
+             memcmp(G1, G2, sizeof G1) == 0 && memcmp(r1, r2, sizeof r1) == 0);
     }
 }
 

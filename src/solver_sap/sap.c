@@ -257,7 +257,8 @@ typedef struct eval_out {
 } eval_out;
 
 /* Evaluate l, grad (w->grad), gamma (w->gam), G (w->G), vc (w->vc), r = v - v*
- * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set. */
+ * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set (and w->vh for
+ * the Hunt-Crossley models). */
 static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                      eval_out* out) {
   const int nv = p->nv, nc = p->nc;
@@ -266,12 +267,17 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
   mul_J(p, w, v, w->vc);
   double costR = 0.0;
-  for (int c = 0; c < nc; c++) {
-    double lc;
-    w->region[c] =
-        sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
-    costR += lc;
-  }
+  if (p->model != SC_MODEL_SAP && p->hc)
+    /* one loop in sap_model.c, v^ from prepare() */
+    costR = sc_sap_hc_eval_all(nc, p->model == SC_MODEL_LAGGED, p->hc, w->vh, p->mu, p->dt,
+                               w->vc, w->gam, w->G, w->region);
+  else
+    for (int c = 0; c < nc; c++) {
+      double lc;
+      w->region[c] =
+          sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+      costR += lc;
+    }
   out->cost = out->costA + costR;
   mul_JT(p, w, w->gam, w->jtg);
   double ng = 0.0, np = 0.0, nj = 0.0;
@@ -437,6 +443,7 @@ sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc
   if (H && hessian != SC_SAP_HESSIAN_DENSE && p->nc > 0 && !w->structured) return SC_ERR_CAPACITY;
   for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
   mul_A(p, w, p->vstar, w->pstar);
+  if (p->model != SC_MODEL_SAP && p->hc) sc_sap_hc_vhat(p->nc, p->hc, p->dt, w->vh);
   eval_out e;
   evaluate(p, soft_tol, w, v, &e);
   if (cost) *cost = e.cost;

@@ -104,8 +104,10 @@ void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, doubl
   hc_normal(v, dt, k, fe0, d, n, dn, N);
 }
 
-int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
-                   const double vc[3], double gamma[3], double G[9], double* cost) {
+__attribute__((always_inline)) static inline int hc_eval(int lagged, const double hc[SC_HC_NPAR],
+                                                        double vh, double mu, double dt,
+                                                        const double vc[3], double gamma[3],
+                                                        double G[9], double* cost) {
   const double eps = hc[SC_HC_EPS];
   const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
   const double s = sqrt(vt2 + eps * eps); /* |v_t|_s + eps */
@@ -113,11 +115,12 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn, &N);
     nf = hc[SC_HC_N0];
     if (cost) *cost = -N + mu * nf * vts;
   } else {
-    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn,
+                 &N);
     nf = n;
     if (cost) *cost = -N;
   }
@@ -141,6 +144,25 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   }
   if (n == 0.0) return 3;
   return vt2 < eps * eps ? 1 : 2;
+}
+
+int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                   const double vc[3], double gamma[3], double G[9], double* cost) {
+  const double vh = hc_vhat(dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]);
+  return hc_eval(lagged, hc, vh, mu, dt, vc, gamma, G, cost);
+}
+
+double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh,
+                          const double* mu, double dt, const double* vc, double* gamma,
+                          double* G, int* region) {
+  double cost = 0.0;
+  for (int c = 0; c < nc; c++) {
+    double lc;
+    region[c] = hc_eval(lagged, hc + SC_HC_NPAR * c, vh[c], mu[c], dt, vc + 3 * c,
+                        gamma + 3 * c, G + 9 * c, &lc);
+    cost += lc;
+  }
+  return cost;
 }
 
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,

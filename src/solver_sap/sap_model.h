@@ -54,6 +54,12 @@ void sc_sap_hc_line_sums(int nc, int lagged, const double* hc, const double* vh,
                          const double* mu, double dt, const double* vc, const double* dvc,
                          double alpha, double* l, double* dl, double* d2l);
 void sc_sap_hc_vhat(int nc, const double* hc, double dt, double* vh);
+/* sc_sap_hc_eval for the nc contacts at vc (3 nc) into gamma (3 nc), G (9 nc)
+ * and region (nc), with v^ from vh (sc_sap_hc_vhat); returns sum l_i, summed
+ * in contact order (bit for bit as per-contact calls). */
+double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh,
+                          const double* mu, double dt, const double* vc, double* gamma,
+                          double* G, int* region);
 
 /* Discrete normal impulse n(v) = dt (fe0 - dt k v)+ (1 - d v)+, its
  * derivative n'(v) and antiderivative N(v) (constant beyond v^). */
