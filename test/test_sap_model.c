@@ -226,6 +226,67 @@ static void test_directional_eval(void) {
   ENSURE(hits[1] >= 300 && hits[2] >= 300 && hits[3] >= 300);
 }
 
+/* The solver's loops over the contacts, with v^ from sc_sap_hc_vhat: the
+ * line search's sums (sc_sap_hc_line_sums) against sc_sap_hc_eval_dir
+ * contact by contact at vc + alpha dvc, and the evaluation
+ * (sc_sap_hc_eval_all) against sc_sap_hc_eval, summed in the same order:
+ * bit-identical (the loops only hoist v^ out), for both models, with
+ * contacts in every regime and the special normal laws (k = 0 with fe0 <= 0:
+ * no force; d = 0; fe0 < 0). */
+static void test_line_sums_match_dir(void) {
+  srand(13);
+  enum { NC = 60 };
+  for (int lagged = 0; lagged < 2; lagged++)
+    for (int trial = 0; trial < 20; trial++) {
+      double hc[SC_HC_NPAR * NC], mu[NC], vh[NC], vc[3 * NC], dvc[3 * NC];
+      const double dt = trial % 2 ? 1e-3 : 1e-2;
+      for (int c = 0; c < NC; c++) {
+        hc_case x;
+        random_case(&x, lagged);
+        x.dt = dt;
+        if (c % 7 == 3) x.hc[SC_HC_K] = 0.0, x.hc[SC_HC_FE0] = -1.0; /* no force */
+        if (c % 7 == 4) x.hc[SC_HC_FE0] = -urange(0.1, 5);           /* a gap */
+        if (c % 7 == 5) x.hc[SC_HC_D] = 0.0;
+        memcpy(hc + SC_HC_NPAR * c, x.hc, sizeof x.hc);
+        mu[c] = x.mu;
+        vc_in_regime(&x, 1 + c % 3, vc + 3 * c);
+        const double sc = pow(10.0, urange(-4, 1));
+        for (int a = 0; a < 3; a++) dvc[3 * c + a] = sc * urand();
+      }
+      sc_sap_hc_vhat(NC, hc, dt, vh);
+      const double alpha = trial % 3 == 0 ? 0.0 : urange(0, 1.5);
+      double l = 0.0, dl = 0.0, d2l = 0.0, l2, dl2;
+      for (int c = 0; c < NC; c++) {
+        double v[3], lc, dg, dGd;
+        for (int a = 0; a < 3; a++) v[a] = vc[3 * c + a] + alpha * dvc[3 * c + a];
+        sc_sap_hc_eval_dir(lagged, hc + SC_HC_NPAR * c, mu[c], dt, v, dvc + 3 * c, &lc, &dg,
+                           &dGd);
+        l += lc;
+        dl -= dg;
+        d2l += dGd;
+      }
+      double ls, dls, d2ls;
+      sc_sap_hc_line_sums(NC, lagged, hc, vh, mu, dt, vc, dvc, alpha, &ls, &dls, &d2ls);
+      sc_sap_hc_line_sums(NC, lagged, hc, vh, mu, dt, vc, dvc, alpha, &l2, &dl2, NULL);
+      ENSURE(memcmp(&ls, &l, sizeof l) == 0 && memcmp(&dls, &dl, sizeof dl) == 0 &&
+             memcmp(&d2ls, &d2l, sizeof d2l) == 0);
+      ENSURE(memcmp(&l2, &l, sizeof l) == 0 && memcmp(&dl2, &dl, sizeof dl) == 0);
+      ENSURE(isfinite(l) && isfinite(dl) && d2l > 0.0);
+      /* the full evaluation at vc */
+      double g1[3 * NC], G1[9 * NC], g2[3 * NC], G2[9 * NC], cost1 = 0.0;
+      int r1[NC], r2[NC];
+      for (int c = 0; c < NC; c++) {
+        double lc;
+        r1[c] = sc_sap_hc_eval(lagged, hc + SC_HC_NPAR * c, mu[c], dt, vc + 3 * c, g1 + 3 * c,
+                               G1 + 9 * c, &lc);
+        cost1 += lc;
+      }
+      const double cost2 = sc_sap_hc_eval_all(NC, lagged, hc, vh, mu, dt, vc, g2, G2, r2);
+      ENSURE(memcmp(&cost1, &cost2, sizeof cost1) == 0 && memcmp(g1, g2, sizeof g1) == 0 &&
+             memcmp(G1, G2, sizeof G1) == 0 && memcmp(r1, r2, sizeof r1) == 0);
+    }
+}
+
 /* Coulomb's bound and the limits mu = 0, d = 0 */
 static void test_limits(void) {
   srand(5);
@@ -596,6 +657,7 @@ int main(int argc, char** argv) {
   RUN(test_normal_law_fd);
   RUN(test_gamma_G_fd);
   RUN(test_directional_eval);
+  RUN(test_line_sums_match_dir);
   RUN(test_limits);
   RUN(test_params);
   RUN(test_rest_sinks_mg_over_k);

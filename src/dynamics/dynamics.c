@@ -149,6 +149,13 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     memcpy(d->geom_xrot + 9 * g, Xwg.R, sizeof Xwg.R);
     memcpy(d->geom_xpos + 3 * g, Xwg.p, sizeof Xwg.p);
   }
+  if (q != d->kin_q) memcpy(d->kin_q, q, sizeof(double) * (size_t)m->nq);
+  d->kin_valid = 1;
+}
+
+int sc_dyn_kinematics_current(const sc_model* m, const sc_data* d, const double* q) {
+  /* the poses are a function of q and the (immutable) model only */
+  return d->kin_valid && memcmp(d->kin_q, q, sizeof(double) * (size_t)m->nq) == 0;
 }
 
 void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v) {

@@ -9,6 +9,9 @@
 /* Body, joint and geom poses, world spatial inertias and motion subspaces
  * (d->cdof) at positions q (nq; quaternions must be unit). */
 void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q);
+/* Nonzero when the kinematics in d were last computed at exactly these
+ * positions (bit for bit): sc_dyn_kinematics would recompute the same. */
+int sc_dyn_kinematics_current(const sc_model* m, const sc_data* d, const double* q);
 /* Body spatial velocities d->cvel and d->cdof_dot at velocities v; needs
  * sc_dyn_kinematics at the same q. */
 void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v);

@@ -979,8 +979,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   memcpy(v0, d->v, sizeof(double) * (size_t)nv);
 
   /* 1 kinematics and contacts at q0: the contact set and J(q0) are frozen
-   * for the step */
-  sc_dyn_kinematics(m, d, d->q);
+   * for the step.  The previous step ended with the kinematics of this q
+   * (state_quantities): recomputed only when q was changed since. */
+  if (!sc_dyn_kinematics_current(m, d, d->q)) sc_dyn_kinematics(m, d, d->q);
   detect(m, d);
   sc_contact_jacobian(m, d);
   int nc = d->ncon;

@@ -78,6 +78,8 @@ struct sc_sap_work {
   /* (nc) region of each contact at the current and (for the trace) the
    * previous iterate: 1 stick, 2 slide, 3 separated */
   int *region, *region_prev;
+  /* (nc) each contact's v^ for sc_sap_hc_line_sums (Hunt-Crossley models) */
+  double* vh;
 };
 
 void sc_sap_params_default(sc_sap_params* p) {
@@ -132,7 +134,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->blk_max = blk_max;
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
   const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
-  const size_t total = 9 * nv + 4 * m + 3 * m + (size_t)blk_max + dense_total;
+  const size_t total = 9 * nv + 4 * m + 3 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
   w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
   w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max);
   w->region = sc_calloc(2 * (size_t)nc_max + 1, sizeof(int));
@@ -156,6 +158,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->gam = b, b += m;
   w->G = b, b += 3 * m;
   w->vc_prev = b, b += m;
+  w->vh = b, b += nc_max;
   w->fac = b, b += blk_max;
   if (dense) {
     w->Ad = b, b += nv * nv;
@@ -262,7 +265,8 @@ typedef struct eval_out {
 } eval_out;
 
 /* Evaluate l, grad (w->grad), gamma (w->gam), G (w->G), vc (w->vc), r = v - v*
- * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set. */
+ * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set (and w->vh for
+ * the Hunt-Crossley models). */
 static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
                      eval_out* out) {
   const int nv = p->nv, nc = p->nc;
@@ -271,12 +275,17 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
   mul_J(p, w, v, w->vc);
   double costR = 0.0;
-  for (int c = 0; c < nc; c++) {
-    double lc;
-    w->region[c] =
-        sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
-    costR += lc;
-  }
+  if (p->model != SC_MODEL_SAP && p->hc)
+    /* one loop in sap_model.c, v^ from prepare() */
+    costR = sc_sap_hc_eval_all(nc, p->model == SC_MODEL_LAGGED, p->hc, w->vh, p->mu, p->dt,
+                               w->vc, w->gam, w->G, w->region);
+  else
+    for (int c = 0; c < nc; c++) {
+      double lc;
+      w->region[c] =
+          sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+      costR += lc;
+    }
   out->cost = out->costA + costR;
   mul_JT(p, w, w->gam, w->jtg);
   double ng = 0.0, np = 0.0, nj = 0.0;
@@ -445,6 +454,7 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
   const sc_solve_status st = choose_path(p, hessian, w);
   if (st != SC_SOLVE_OK) return st;
   mul_A(p, w, p->vstar, w->pstar);
+  if (p->model != SC_MODEL_SAP && p->hc) sc_sap_hc_vhat(nc, p->hc, p->dt, w->vh);
   return SC_SOLVE_OK;
 }
 
@@ -462,6 +472,7 @@ sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc
   if (H && hessian != SC_SAP_HESSIAN_DENSE && p->nc > 0 && !w->structured) return SC_ERR_CAPACITY;
   for (int i = 0; i < p->nv; i++) w->D[i] = 1.0;
   mul_A(p, w, p->vstar, w->pstar);
+  if (p->model != SC_MODEL_SAP && p->hc) sc_sap_hc_vhat(p->nc, p->hc, p->dt, w->vh);
   eval_out e;
   evaluate(p, soft_tol, w, v, &e);
   if (cost) *cost = e.cost;
@@ -495,20 +506,20 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
   /* the model is chosen once per evaluation, not per contact */
-  const int hc = p->model != SC_MODEL_SAP && p->hc, lagged = p->model == SC_MODEL_LAGGED;
-  for (int c = 0; c < p->nc; c++) {
-    const double* dvc = w->dvc + 3 * c;
-    double vc[3], lc, dg, dGd;
-    for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
-    if (hc)
-      sc_sap_hc_eval_dir(lagged, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt, vc, dvc, &lc, &dg,
-                         d2 ? &dGd : NULL);
-    else
+  if (p->model != SC_MODEL_SAP && p->hc) {
+    /* one loop in sap_model.c, v^ from prepare() */
+    sc_sap_hc_line_sums(p->nc, p->model == SC_MODEL_LAGGED, p->hc, w->vh, p->mu, p->dt, w->vc,
+                        w->dvc, alpha, &lr, &dr, d2 ? &hr : NULL);
+  } else
+    for (int c = 0; c < p->nc; c++) {
+      const double* dvc = w->dvc + 3 * c;
+      double vc[3], lc, dg, dGd;
+      for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
       sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
-    lr += lc;
-    dr -= dg;
-    if (d2) hr += dGd;
-  }
+      lr += lc;
+      dr -= dg;
+      if (d2) hr += dGd;
+    }
   *l = ln->costA + alpha * ln->dp_r + 0.5 * alpha * alpha * ln->a2 + lr;
   *d1 = ln->dp_r + alpha * ln->a2 + dr;
   if (d2) *d2 = ln->a2 + hr;

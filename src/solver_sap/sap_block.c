@@ -300,6 +300,27 @@ int sc_sap_block_factor(sc_sap_block* b) {
   return 0;
 }
 
+/* y -= c s over n entries, and t = 0 + sum c y in ascending order: with
+ * n = 6 (a free body) spelled out as a constant, so that the compiler
+ * unrolls it; the same operations in the same order either way */
+static inline void sub_scaled(int n, double* y, const double* c, double s) {
+  if (n == 6) {
+    for (int a = 0; a < 6; a++) y[a] -= c[a] * s;
+    return;
+  }
+  for (int a = 0; a < n; a++) y[a] -= c[a] * s;
+}
+
+static inline double dot0(int n, const double* c, const double* y) {
+  double t = 0.0;
+  if (n == 6) {
+    for (int a = 0; a < 6; a++) t += c[a] * y[a];
+    return t;
+  }
+  for (int a = 0; a < n; a++) t += c[a] * y[a];
+  return t;
+}
+
 void sc_sap_block_solve(const sc_sap_block* b, double* y) {
   const double* x = b->x;
   for (int P = 0; P < b->nb; P++) {
@@ -315,11 +336,7 @@ void sc_sap_block_solve(const sc_sap_block* b, double* y) {
       const int I = b->sidx[e], nI = b->bsz[I];
       double* yi = y + b->voff[I];
       const double* Bi = L + b->roff[e];
-      for (int j = 0; j < n; j++) {
-        const double yj = yp[j];
-        const double* cj = Bi + (size_t)j * ld;
-        for (int a = 0; a < nI; a++) yi[a] -= cj[a] * yj;
-      }
+      for (int j = 0; j < n; j++) sub_scaled(nI, yi, Bi + (size_t)j * ld, yp[j]);
     }
   }
   for (int P = b->nb - 1; P >= 0; P--) {
@@ -330,12 +347,7 @@ void sc_sap_block_solve(const sc_sap_block* b, double* y) {
       const int I = b->sidx[e], nI = b->bsz[I];
       const double* yi = y + b->voff[I];
       const double* Bi = L + b->roff[e];
-      for (int j = 0; j < n; j++) {
-        const double* cj = Bi + (size_t)j * ld;
-        double t = 0.0;
-        for (int a = 0; a < nI; a++) t += cj[a] * yi[a];
-        yp[j] -= t;
-      }
+      for (int j = 0; j < n; j++) yp[j] -= dot0(nI, Bi + (size_t)j * ld, yi);
     }
     for (int j = n - 1; j >= 0; j--) {
       const double* cj = L + (size_t)j * ld;

@@ -53,19 +53,36 @@
 
 #include "solver_sap/sap.h"
 
-/* inlined into the per-contact evaluations (the line search calls them
- * once per contact and evaluation) */
-static inline void hc_normal(double v, double dt, double k, double fe0, double d, double* n,
-                             double* dn, double* N) {
+/* fmin(a, b) as the C library computes it for quiet NaNs (b when a is
+ * NaN, a when b is), but inlined: the line search calls it per contact and
+ * evaluation */
+static inline double min_of(double a, double b) { return (a < b || b != b) ? a : b; }
+
+/* v^ = min(fe0 / (dt k), 1 / d): where n(v) reaches zero; -HUGE_VAL when
+ * k = 0 and fe0 <= 0 (no force anywhere).  A constant of the contact, so
+ * the line search takes it from sc_sap_hc_vhat instead. */
+static inline double hc_vhat(double dt, double k, double fe0, double d) {
   const double vd = d > 0.0 ? 1.0 / d : HUGE_VAL;
   const double vx = k > 0.0 ? fe0 / (dt * k) : (fe0 > 0.0 ? HUGE_VAL : -HUGE_VAL);
-  const double vh = fmin(vx, vd);
+  return min_of(vx, vd);
+}
+
+void sc_sap_hc_vhat(int nc, const double* hc, double dt, double* vh) {
+  for (int c = 0; c < nc; c++) {
+    const double* h = hc + SC_HC_NPAR * c;
+    vh[c] = hc_vhat(dt, h[SC_HC_K], h[SC_HC_FE0], h[SC_HC_D]);
+  }
+}
+
+/* n, n' and N at v, given v^ (hc_vhat) */
+static inline void hc_normal_at(double v, double dt, double k, double fe0, double d, double vh,
+                                double* n, double* dn, double* N) {
   if (vh == -HUGE_VAL) {
     /* k = 0 and no elastic force: n = 0 everywhere */
     *n = *dn = *N = 0.0;
     return;
   }
-  const double u = fmin(v, vh);
+  const double u = min_of(v, vh);
   const double df = -dt * k * u;
   *N = dt * (u * (fe0 + 0.5 * df) - d * u * u * 0.5 * (fe0 + 2.0 / 3.0 * df));
   if (v < vh) {
@@ -77,13 +94,20 @@ static inline void hc_normal(double v, double dt, double k, double fe0, double d
   }
 }
 
+static inline void hc_normal(double v, double dt, double k, double fe0, double d, double* n,
+                             double* dn, double* N) {
+  hc_normal_at(v, dt, k, fe0, d, hc_vhat(dt, k, fe0, d), n, dn, N);
+}
+
 void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
                       double* dn, double* N) {
   hc_normal(v, dt, k, fe0, d, n, dn, N);
 }
 
-int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
-                   const double vc[3], double gamma[3], double G[9], double* cost) {
+__attribute__((always_inline)) static inline int hc_eval(int lagged, const double hc[SC_HC_NPAR],
+                                                        double vh, double mu, double dt,
+                                                        const double vc[3], double gamma[3],
+                                                        double G[9], double* cost) {
   const double eps = hc[SC_HC_EPS];
   const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
   const double s = sqrt(vt2 + eps * eps); /* |v_t|_s + eps */
@@ -91,11 +115,12 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn, &N);
     nf = hc[SC_HC_N0];
     if (cost) *cost = -N + mu * nf * vts;
   } else {
-    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn,
+                 &N);
     nf = n;
     if (cost) *cost = -N;
   }
@@ -121,6 +146,25 @@ int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt
   return vt2 < eps * eps ? 1 : 2;
 }
 
+int sc_sap_hc_eval(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                   const double vc[3], double gamma[3], double G[9], double* cost) {
+  const double vh = hc_vhat(dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]);
+  return hc_eval(lagged, hc, vh, mu, dt, vc, gamma, G, cost);
+}
+
+double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh,
+                          const double* mu, double dt, const double* vc, double* gamma,
+                          double* G, int* region) {
+  double cost = 0.0;
+  for (int c = 0; c < nc; c++) {
+    double lc;
+    region[c] = hc_eval(lagged, hc + SC_HC_NPAR * c, vh[c], mu[c], dt, vc + 3 * c,
+                        gamma + 3 * c, G + 9 * c, &lc);
+    cost += lc;
+  }
+  return cost;
+}
+
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
                         double gamma[3], double G[9], double* cost) {
   if (p->model != SC_MODEL_SAP && p->hc)
@@ -139,9 +183,9 @@ int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double s
  * u = d_n (lagged) or d_n - mu tau (similar), from G_tt, G_tn, G_nn above;
  * |d_t|^2 - tau^2 = (d0 t1 - d1 t0)^2 + |d_t|^2 (1 - |t|^2) has no
  * cancellation. */
-int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
-                       const double vc[3], const double d[3], double* cost, double* dg,
-                       double* dGd) {
+__attribute__((always_inline)) static inline int hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double vh, double mu,
+                              double dt, const double vc[3], const double d[3], double* cost,
+                              double* dg, double* dGd) {
   const double eps = hc[SC_HC_EPS];
   const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
   const double s = sqrt(vt2 + eps * eps);
@@ -149,11 +193,12 @@ int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, doubl
   const double t0 = vc[0] / s, t1 = vc[1] / s;
   double n, dn, N, nf;
   if (lagged) {
-    hc_normal(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn, &N);
     nf = hc[SC_HC_N0];
     *cost = -N + mu * nf * vts;
   } else {
-    hc_normal(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], &n, &dn, &N);
+    hc_normal_at(vc[2] - mu * vts, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn,
+                 &N);
     nf = n;
     *cost = -N;
   }
@@ -167,6 +212,32 @@ int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, doubl
   }
   if (n == 0.0) return 3;
   return vt2 < eps * eps ? 1 : 2;
+}
+
+int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, double dt,
+                       const double vc[3], const double d[3], double* cost, double* dg,
+                       double* dGd) {
+  const double vh = hc_vhat(dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]);
+  return hc_eval_dir(lagged, hc, vh, mu, dt, vc, d, cost, dg, dGd);
+}
+
+void sc_sap_hc_line_sums(int nc, int lagged, const double* hc, const double* vh,
+                         const double* mu, double dt, const double* vc, const double* dvc,
+                         double alpha, double* l, double* dl, double* d2l) {
+  double lr = 0.0, dr = 0.0, hr = 0.0;
+  for (int c = 0; c < nc; c++) {
+    const double* d = dvc + 3 * c;
+    double v[3], lc, dg, dGd;
+    for (int k = 0; k < 3; k++) v[k] = vc[3 * c + k] + alpha * d[k];
+    hc_eval_dir(lagged, hc + SC_HC_NPAR * c, vh[c], mu[c], dt, v, d, &lc, &dg,
+                d2l ? &dGd : NULL);
+    lr += lc;
+    dr -= dg;
+    if (d2l) hr += dGd;
+  }
+  *l = lr;
+  *dl = dr;
+  if (d2l) *d2l = hr;
 }
 
 int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], const double d[3],

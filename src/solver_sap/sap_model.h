@@ -44,6 +44,23 @@ int sc_sap_hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double mu, doubl
                        const double vc[3], const double d[3], double* cost, double* dg,
                        double* dGd);
 
+/* The line search's sums over the nc contacts of a Hunt-Crossley model at
+ * vc + alpha dvc (3 nc each): *l = sum l_i, *dl = -sum dvc_i.gamma_i and (d2l
+ * non-NULL) *d2l = sum dvc_i^T G_i dvc_i, each term and the order of the
+ * sums as with sc_sap_hc_eval_dir per contact (bit for bit), in one loop and
+ * with each contact's v^ = min(fe0 / (dt k), 1 / d) taken from vh
+ * (sc_sap_hc_vhat, once per solve: hc does not change within one). */
+void sc_sap_hc_line_sums(int nc, int lagged, const double* hc, const double* vh,
+                         const double* mu, double dt, const double* vc, const double* dvc,
+                         double alpha, double* l, double* dl, double* d2l);
+void sc_sap_hc_vhat(int nc, const double* hc, double dt, double* vh);
+/* sc_sap_hc_eval for the nc contacts at vc (3 nc) into gamma (3 nc), G (9 nc)
+ * and region (nc), with v^ from vh (sc_sap_hc_vhat); returns sum l_i, summed
+ * in contact order (bit for bit as per-contact calls). */
+double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh,
+                          const double* mu, double dt, const double* vc, double* gamma,
+                          double* G, int* region);
+
 /* Discrete normal impulse n(v) = dt (fe0 - dt k v)+ (1 - d v)+, its
  * derivative n'(v) and antiderivative N(v) (constant beyond v^). */
 void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,

@@ -439,6 +439,16 @@ void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* x, double* y) {
     const int* d = s->tree_dofs + s->tree_ptr[t];
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
     const double* blk = s->A + s->foff[t];
+    if (n == 6) {
+      /* a free body: the six sums in registers (trees share no dof, so each
+       * y entry is 0.0 plus its own tree's terms, in the same order) */
+      double xb[6], acc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+      for (int b = 0; b < 6; b++) xb[b] = x[d[b]];
+      for (int b = 0; b < 6; b++)
+        for (int a = 0; a < 6; a++) acc[a] += blk[a + 6 * b] * xb[b];
+      for (int a = 0; a < 6; a++) y[d[a]] = acc[a];
+      continue;
+    }
     for (int b = 0; b < n; b++) {
       const double* col = blk + (size_t)b * n;
       const double xb = x[d[b]];

@@ -41,6 +41,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(crb, 36 * nb);
   DALLOC(geom_xpos, 3 * ng);
   DALLOC(geom_xrot, 9 * ng);
+  DALLOC(kin_q, nq > 0 ? nq : 1);
   DALLOC(geom_aabb, 6 * ng);
   DALLOC(geom_order, ng);
   DALLOC(pair_scratch, 2 * ng);
@@ -108,6 +109,7 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   memcpy(d->q, m->qpos0, sizeof(double) * (size_t)m->nq);
   memcpy(d->v, m->qvel0, sizeof(double) * (size_t)m->nv);
   d->ncon = 0;
+  d->kin_valid = 0;
   d->e_damper = d->e_contact = 0;
   d->free_iterations = 0;
   d->free_residual = 0;
@@ -119,7 +121,7 @@ void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
   void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
-                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
+                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};

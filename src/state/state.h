@@ -50,6 +50,8 @@ typedef struct sc_data {
   double* crb;       /* (nbody x 36) composite rigid-body inertia (CRBA scratch) */
   double* geom_xpos; /* (ngeom x 3) */
   double* geom_xrot; /* (ngeom x 9) */
+  double* kin_q;     /* (nq) the positions the fields above were computed at */
+  int kin_valid;     /* kin_q is set (sc_dyn_kinematics_current) */
 
   double* geom_aabb; /* (ngeom x 6) world AABB [min xyz, max xyz] incl. margin (collision) */
   int* geom_order;   /* (ngeom) broad-phase sort scratch (collision) */
