@@ -102,7 +102,7 @@
  * end misses by 1.6e-6 or more.  And each end point that misses
  * VERIFY_GOOD is handed to principal pivoting (below) with its basic z_j
  * as the guess: the complementary system solved again by a fresh LU, and
- * the indices that violate it exchanged; on that pile it reaches 1e-10
+ * the indices that violate it exchanged; on that pile it ends verified
  * after one or two factorizations, where the ladder alone ran all nine
  * attempts (19 000 pivots) without success.
  *
@@ -400,6 +400,26 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   return 1;
 }
 
+/* idx = the indices j with in[j] (k of them, ascending) and C = M_SS, the
+ * k x k principal submatrix on them (column-major); returns max |M_SS| */
+static double gather_principal(int n, const double* M, const unsigned char* in, int* idx,
+                               double* C, int* k) {
+  int kk = 0;
+  for (int j = 0; j < n; j++)
+    if (in[j]) idx[kk++] = j;
+  double cmax = 0.0;
+  for (int b = 0; b < kk; b++) {
+    const double* mj = M + (size_t)idx[b] * n;
+    double* cb = C + (size_t)b * kk;
+    for (int a = 0; a < kk; a++) {
+      cb[a] = mj[idx[a]];
+      cmax = fmax(cmax, fabs(cb[a]));
+    }
+  }
+  *k = kk;
+  return cmax;
+}
+
 /* B^-1 of the complementary basis with z_j basic in row j for j in S
  * (start[j]) and w_j basic in row j otherwise, B = [e_T, -M_{:,S}] by
  * columns: solving B y = b row block by row block gives
@@ -411,19 +431,10 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
  * cancel. */
 static int invert_complementary(int n, const double* M, const unsigned char* start,
                                 sc_lemke_work* w) {
-  int* idx = w->ties;
-  int k = 0;
-  for (int j = 0; j < n; j++)
-    if (start[j]) idx[k++] = j;
+  const int* idx = w->ties;
   double* X = w->B; /* M_SS, then its factors */
-  double cmax = 0.0;
-  for (int b = 0; b < k; b++) {
-    const double* mj = M + (size_t)idx[b] * n;
-    for (int a = 0; a < k; a++) {
-      X[a + (size_t)b * k] = mj[idx[a]];
-      cmax = fmax(cmax, fabs(mj[idx[a]]));
-    }
-  }
+  int k = 0;
+  const double cmax = gather_principal(n, M, start, w->ties, X, &k);
   int f = lu_factor(k, X, w->perm, 1e-13 * cmax, w);
   if (f <= 0) return f;
   for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
@@ -728,7 +739,7 @@ static double lcp_violation(int n, const double* M, const double* q, const doubl
  * STALL_ROUNDS rounds without progress or when exchanging several at once
  * made M_SS singular (the last set is restored first).  That ends for a P-matrix;
  * for the contact LCP it need not, so the rounds are capped and a result
- * counts only when it passes the end-point check (viol <= VERIFY_GOOD).
+ * counts only when it passes the end-point check (viol <= PP_ACCEPT).
  * Each round is one LU of M_SS with partial pivoting (a pivot below 1e-13
  * of max |M_SS| ends it: S is not a basis) plus one step of iterative
  * refinement against M.  Returns SC_SOLVE_OK with z (n) solving the LCP,
@@ -760,19 +771,9 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
   *rounds = 0;
   for (int round = 0; round < PP_ROUNDS && round < max_rounds; round++) {
     int k = 0;
-    for (int j = 0; j < n; j++)
-      if (in[j]) idx[k++] = j;
+    const double cmax = gather_principal(n, M, in, idx, C, &k);
     for (int j = 0; j < n; j++) z[j] = 0.0;
     if (k > 0) {
-      double cmax = 0.0;
-      for (int b = 0; b < k; b++) {
-        const double* mj = M + (size_t)idx[b] * n;
-        double* cb = C + (size_t)b * k;
-        for (int a = 0; a < k; a++) {
-          cb[a] = mj[idx[a]];
-          cmax = fmax(cmax, fabs(cb[a]));
-        }
-      }
       ++*rounds;
       int f = lu_factor(k, C, w->perm, 1e-13 * cmax, w);
       if (f < 0) return SC_SOLVE_CANCELLED;
@@ -1015,6 +1016,11 @@ static sc_solve_status lemke_solve(int n, const double* M_in, double* Mw, const 
                    k < 0 ? 0 : attempts[k].cover, k < 0 ? w->in : NULL, z, budget, w, &piv);
     total += piv;
     if (st == SC_SOLVE_CANCELLED) break;
+    if (k < 0 && piv == 0 && st != SC_SOLVE_OK) {
+      /* the guessed basis is singular: its principal pivoting already ran */
+      st = SC_SOLVE_OK;
+      continue;
+    }
     double e = INFINITY;
     if (st == SC_SOLVE_OK) {
       had_end = 1;
