@@ -94,14 +94,9 @@ static inline void hc_normal_at(double v, double dt, double k, double fe0, doubl
   }
 }
 
-static inline void hc_normal(double v, double dt, double k, double fe0, double d, double* n,
-                             double* dn, double* N) {
-  hc_normal_at(v, dt, k, fe0, d, hc_vhat(dt, k, fe0, d), n, dn, N);
-}
-
 void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
                       double* dn, double* N) {
-  hc_normal(v, dt, k, fe0, d, n, dn, N);
+  hc_normal_at(v, dt, k, fe0, d, hc_vhat(dt, k, fe0, d), n, dn, N);
 }
 
 __attribute__((always_inline)) static inline int hc_eval(int lagged, const double hc[SC_HC_NPAR],
@@ -183,9 +178,12 @@ int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double s
  * u = d_n (lagged) or d_n - mu tau (similar), from G_tt, G_tn, G_nn above;
  * |d_t|^2 - tau^2 = (d0 t1 - d1 t0)^2 + |d_t|^2 (1 - |t|^2) has no
  * cancellation. */
-__attribute__((always_inline)) static inline int hc_eval_dir(int lagged, const double hc[SC_HC_NPAR], double vh, double mu,
-                              double dt, const double vc[3], const double d[3], double* cost,
-                              double* dg, double* dGd) {
+__attribute__((always_inline)) static inline int hc_eval_dir(int lagged,
+                                                            const double hc[SC_HC_NPAR],
+                                                            double vh, double mu, double dt,
+                                                            const double vc[3], const double d[3],
+                                                            double* cost, double* dg,
+                                                            double* dGd) {
   const double eps = hc[SC_HC_EPS];
   const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
   const double s = sqrt(vt2 + eps * eps);
