@@ -239,48 +239,74 @@ static void test_guard_names_nonfinite(void) {
   sc_model_free(m);
 }
 
+/* Two copies of one scene for the comparison tests below: a as loaded, b
+ * with the overrides sets[0..nsets) applied; data created and prepared. */
+typedef struct twin {
+  sc_model *ma, *mb;
+  sc_data *da, *db;
+} twin;
+
+static twin twin_open(const char* path, const char** sets, int nsets) {
+  twin t = {NULL, NULL, NULL, NULL};
+  sc_error err;
+  ENSURE(sc_scene_load(path, NULL, 0, &t.ma, &err) == SC_OK);
+  ENSURE(sc_scene_load(path, sets, nsets, &t.mb, &err) == SC_OK);
+  ENSURE(sc_data_create(t.ma, &t.da, &err) == SC_OK && sc_data_create(t.mb, &t.db, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(t.ma, t.da, &err) == SC_OK && sc_sim_prepare(t.mb, t.db, &err) == SC_OK);
+  return t;
+}
+
+static void twin_close(twin* t) {
+  sc_data_free(t->da), sc_data_free(t->db);
+  sc_model_free(t->ma), sc_model_free(t->mb);
+}
+
+/* b takes a's state (q, v, time, step counter) */
+static void twin_sync(twin* t) {
+  memcpy(t->db->q, t->da->q, sizeof(double) * (size_t)t->ma->nq);
+  memcpy(t->db->v, t->da->v, sizeof(double) * (size_t)t->ma->nv);
+  t->db->time = t->da->time;
+  t->db->step = t->da->step;
+}
+
+/* max |va - vb| / max |vb| (0 when they are equal) */
+static double rel_vdiff(int n, const double* va, const double* vb) {
+  double dv = 0.0, vmax = 0.0;
+  for (int i = 0; i < n; i++) {
+    dv = fmax(dv, fabs(va[i] - vb[i]));
+    vmax = fmax(vmax, fabs(vb[i]));
+  }
+  return dv == 0.0 ? 0.0 : dv / vmax;
+}
+
 /* Contact islands: the step solves each connected component of the contact
  * graph on its own.  Against the whole problem solved at once (what the
  * step does with the solver trace on) from the same state at every step of
  * a 64-body clutter: the same minimizer within the solver tolerance. */
 static void test_islands_match_whole_problem(void) {
   const char* on[] = {"output.solver_trace=true"};
-  sc_model *ma = NULL, *mb = NULL;
-  sc_data *da = NULL, *db = NULL;
+  twin t = twin_open("test/clutter64.yaml", on, 1);
+  sc_data *da = t.da, *db = t.db;
   sc_error err;
-  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &ma, &err) == SC_OK);
-  ENSURE(sc_scene_load("test/clutter64.yaml", on, 1, &mb, &err) == SC_OK);
-  ENSURE(sc_data_create(ma, &da, &err) == SC_OK && sc_data_create(mb, &db, &err) == SC_OK);
-  ENSURE(sc_sim_prepare(ma, da, &err) == SC_OK && sc_sim_prepare(mb, db, &err) == SC_OK);
-  const int nv = ma->nv;
   double worst = 0.0;
   int multi = 0, contact_steps = 0, max_islands = 0;
   for (int k = 0; k < 300; k++) {
-    memcpy(db->q, da->q, sizeof(double) * (size_t)ma->nq);
-    memcpy(db->v, da->v, sizeof(double) * (size_t)nv);
-    db->time = da->time;
-    db->step = da->step;
-    ENSURE(sc_step(ma, da, &err) == SC_OK);
-    ENSURE(sc_step(mb, db, &err) == SC_OK);
+    twin_sync(&t);
+    ENSURE(sc_step(t.ma, da, &err) == SC_OK);
+    ENSURE(sc_step(t.mb, db, &err) == SC_OK);
     if (da->ncon == 0) continue;
     contact_steps++;
     ENSURE(db->nisland == 1);
     multi += da->nisland > 1;
     if (da->nisland > max_islands) max_islands = da->nisland;
-    double dv = 0.0, vmax = 0.0;
-    for (int i = 0; i < nv; i++) {
-      dv = fmax(dv, fabs(da->v[i] - db->v[i]));
-      vmax = fmax(vmax, fabs(db->v[i]));
-    }
-    worst = fmax(worst, dv / vmax);
+    worst = fmax(worst, rel_vdiff(t.ma->nv, da->v, db->v));
   }
   printf("  %d steps with contact, %d with several islands (up to %d); max |v - v_whole| / "
          "|v|max %.2e\n",
          contact_steps, multi, max_islands, worst);
   ENSURE(contact_steps > 100 && multi > 100 && max_islands >= 4);
   ENSURE(worst <= 1e-5);
-  sc_data_free(da), sc_data_free(db);
-  sc_model_free(ma), sc_model_free(mb);
+  twin_close(&t);
 }
 
 /* The step reuses the kinematics the previous step ended with when q is
@@ -289,13 +315,10 @@ static void test_islands_match_whole_problem(void) {
  * 64-body clutter, with q also moved by hand between two steps: the states
  * and impulses must be bit-identical. */
 static void test_kinematics_reuse_is_exact(void) {
-  sc_model *ma = NULL, *mb = NULL;
-  sc_data *da = NULL, *db = NULL;
+  twin t = twin_open("test/clutter64.yaml", NULL, 0);
+  const sc_model *ma = t.ma, *mb = t.mb;
+  sc_data *da = t.da, *db = t.db;
   sc_error err;
-  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &ma, &err) == SC_OK);
-  ENSURE(sc_scene_load("test/clutter64.yaml", NULL, 0, &mb, &err) == SC_OK);
-  ENSURE(sc_data_create(ma, &da, &err) == SC_OK && sc_data_create(mb, &db, &err) == SC_OK);
-  ENSURE(sc_sim_prepare(ma, da, &err) == SC_OK && sc_sim_prepare(mb, db, &err) == SC_OK);
   ENSURE(sc_forward(ma, da, &err) == SC_OK && sc_forward(mb, db, &err) == SC_OK);
   ENSURE(sc_dyn_kinematics_current(ma, da, da->q));
   int same = 1, reused = 0, contact_steps = 0;
@@ -318,8 +341,7 @@ static void test_kinematics_reuse_is_exact(void) {
   }
   printf("  %d of 200 steps reused the kinematics, %d with contact\n", reused, contact_steps);
   ENSURE(same && reused == 199 && contact_steps > 100);
-  sc_data_free(da), sc_data_free(db);
-  sc_model_free(ma), sc_model_free(mb);
+  twin_close(&t);
 }
 
 /* The LCP baseline per contact island against one LCP of all contacts
@@ -334,25 +356,17 @@ static void test_kinematics_reuse_is_exact(void) {
  * not unique (they differ by up to half the largest); J^T gamma = A (v - v*)
  * is, and agrees with v. */
 static void test_lcp_islands_match_whole_lcp(void) {
-  sc_model *ma = NULL, *mb = NULL;
-  sc_data *da = NULL, *db = NULL;
+  twin t = twin_open("test/lcp_piles.yaml", NULL, 0);
+  sc_data *da = t.da, *db = t.db;
   sc_error err;
-  ENSURE(sc_scene_load("test/lcp_piles.yaml", NULL, 0, &ma, &err) == SC_OK);
-  ENSURE(sc_scene_load("test/lcp_piles.yaml", NULL, 0, &mb, &err) == SC_OK);
-  ENSURE(ma->opt.solver == SC_SOLVER_LCP);
-  ENSURE(sc_data_create(ma, &da, &err) == SC_OK && sc_data_create(mb, &db, &err) == SC_OK);
-  ENSURE(sc_sim_prepare(ma, da, &err) == SC_OK && sc_sim_prepare(mb, db, &err) == SC_OK);
+  ENSURE(t.ma->opt.solver == SC_SOLVER_LCP);
   sc_sim_set_lcp_whole(db, 1);
-  const int nv = ma->nv;
   double worst = 0.0, worst_imp = 0.0, res = 0.0;
   int three = 0, four = 0, contact_steps = 0, piv_isl = 0, piv_whole = 0;
   for (int k = 0; k < 300; k++) {
-    memcpy(db->q, da->q, sizeof(double) * (size_t)ma->nq);
-    memcpy(db->v, da->v, sizeof(double) * (size_t)nv);
-    db->time = da->time;
-    db->step = da->step;
-    ENSURE(sc_step(ma, da, &err) == SC_OK);
-    ENSURE(sc_step(mb, db, &err) == SC_OK);
+    twin_sync(&t);
+    ENSURE(sc_step(t.ma, da, &err) == SC_OK);
+    ENSURE(sc_step(t.mb, db, &err) == SC_OK);
     ENSURE(da->ncon == db->ncon);
     if (da->ncon == 0) continue;
     contact_steps++;
@@ -363,17 +377,8 @@ static void test_lcp_islands_match_whole_lcp(void) {
     res = fmax(res, fmax(da->contact_stats.residual, db->contact_stats.residual));
     piv_isl += da->contact_stats.iterations;
     piv_whole += db->contact_stats.iterations;
-    double dv = 0.0, vmax = 0.0, dg = 0.0, gmax = 0.0;
-    for (int i = 0; i < nv; i++) {
-      dv = fmax(dv, fabs(da->v[i] - db->v[i]));
-      vmax = fmax(vmax, fabs(db->v[i]));
-    }
-    for (int i = 0; i < 3 * da->ncon; i++) {
-      dg = fmax(dg, fabs(da->impulse[i] - db->impulse[i]));
-      gmax = fmax(gmax, fabs(db->impulse[i]));
-    }
-    worst = fmax(worst, dv / vmax);
-    if (gmax > 0) worst_imp = fmax(worst_imp, dg / gmax);
+    worst = fmax(worst, rel_vdiff(t.ma->nv, da->v, db->v));
+    worst_imp = fmax(worst_imp, rel_vdiff(3 * da->ncon, da->impulse, db->impulse));
   }
   printf("  %d steps with contact, %d with 3 or 4 islands (%d with 4); max |v - v_whole| / |v|max %.2e, "
          "|gamma - gamma_whole| / |gamma|max %.2e; residual <= %.2e; pivots: %d (largest "
@@ -383,8 +388,7 @@ static void test_lcp_islands_match_whole_lcp(void) {
   ENSURE(contact_steps == 300 && three == 300 && four >= 20);
   ENSURE(res <= 1e-6);
   ENSURE(worst <= 1e-6);
-  sc_data_free(da), sc_data_free(db);
-  sc_model_free(ma), sc_model_free(mb);
+  twin_close(&t);
 }
 
 int main(int argc, char** argv) {
