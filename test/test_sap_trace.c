@@ -36,6 +36,7 @@ enum { NV = 8, NC = 6 };
 
 typedef struct rprob {
   double A[NV * NV], vstar[NV], J[3 * NC * NV], R[3 * NC], vhat[3 * NC], mu[NC], phi0[NC];
+  double hc[SC_HC_NPAR * NC]; /* make_lagged_problem */
   sc_problem p;
 } rprob;
 
@@ -62,6 +63,18 @@ static void make_problem(rprob* r, double sigma) {
   }
   static sc_problem_storage st; /* one problem at a time */
   r->p = dense_problem(&st, NV, NC, r->A, r->vstar, r->J, r->R, r->vhat, r->mu, r->phi0, 1e-3);
+}
+
+/* make_problem with lagged Hunt-Crossley contacts: penetrations x0 of
+ * 0-0.2 mm (n0 > 0), stiffness 1e4-1e5 N/m, dissipation 0-10 s/m, dt 1 ms */
+static void make_lagged_problem(rprob* r) {
+  static const double k[NC] = {1e4, 3e4, 1e5, 1e4, 3e4, 1e5};
+  static const double d[NC] = {0.0, 1.0, 10.0, 0.0, 1.0, 10.0}, wd[NC] = {1, 1, 1, 1, 1, 1};
+  make_problem(r, 1e-3);
+  for (int c = 0; c < NC; c++) r->phi0[c] = -1e-4 * (1.0 + urand());
+  sc_sap_hc_params(NC, k, d, wd, r->phi0, NULL, r->mu, 1e-3, 1.0, 1e-3, 1.0, 1e-5, r->hc);
+  r->p.model = SC_MODEL_LAGGED;
+  r->p.hc = r->hc;
 }
 
 typedef struct trace_buf {
@@ -221,17 +234,10 @@ static void test_slip_curvature_lagged_same_minimizer(void) {
   trace_buf tb;
   trace_init(&tb);
   mod.trace = &tb.t;
-  const double dt = 1e-3, k[NC] = {1e4, 3e4, 1e5, 1e4, 3e4, 1e5};
-  const double d[NC] = {0.0, 1.0, 10.0, 0.0, 1.0, 10.0}, wd[NC] = {1, 1, 1, 1, 1, 1};
   int it_exact = 0, it_mod = 0, sep_far = 0;
   for (int trial = 0; trial < 40; trial++) {
     rprob r;
-    make_problem(&r, 1e-3);
-    for (int c = 0; c < NC; c++) r.phi0[c] = -1e-4 * (1.0 + urand());
-    double hc[SC_HC_NPAR * NC];
-    sc_sap_hc_params(NC, k, d, wd, r.phi0, NULL, r.mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
-    r.p.model = SC_MODEL_LAGGED;
-    r.p.hc = hc;
+    make_lagged_problem(&r);
     double ve[NV] = {0}, vm[NV] = {0}, va[NV] = {0}, g[3 * NC];
     sc_solver_stats se, sm, sa;
     ENSURE(sc_sap_solve(&r.p, &exact, w, ve, g, &se) == SC_SOLVE_OK);
@@ -273,17 +279,10 @@ static void test_reversal_curvature_same_minimizer(void) {
   norev.reversal_curvature = 0.0;
   revonly = exact;
   revonly.reversal_curvature = 1.0;
-  const double dt = 1e-3, k[NC] = {1e4, 3e4, 1e5, 1e4, 3e4, 1e5};
-  const double d[NC] = {0.0, 1.0, 10.0, 0.0, 1.0, 10.0}, wd[NC] = {1, 1, 1, 1, 1, 1};
   int it_lag = 0, it_norev = 0, it_exact = 0, it_revonly = 0, differ = 0;
   for (int trial = 0; trial < 60; trial++) {
     rprob r;
-    make_problem(&r, 1e-3);
-    for (int c = 0; c < NC; c++) r.phi0[c] = -1e-4 * (1.0 + urand());
-    double hc[SC_HC_NPAR * NC];
-    sc_sap_hc_params(NC, k, d, wd, r.phi0, NULL, r.mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
-    r.p.model = SC_MODEL_LAGGED;
-    r.p.hc = hc;
+    make_lagged_problem(&r);
     double ve[NV] = {0}, vl[NV] = {0}, vn[NV] = {0}, vr[NV] = {0}, g[3 * NC];
     sc_solver_stats se, sl, sn, sr;
     ENSURE(sc_sap_solve(&r.p, &exact, w, ve, g, &se) == SC_SOLVE_OK);
