@@ -236,6 +236,18 @@ static void test_lemke_convex_qp_vs_enumeration(void) {
   sc_lemke_work_free(lw);
 }
 
+/* random positive definite (hence P) M = B'B + 0.2 I + skew, n x n */
+static void random_p_matrix(int n, double* M) {
+  double B[144];
+  for (int i = 0; i < n * n; i++) B[i] = urand();
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = (i == j) ? 0.2 : 0.0;
+      for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
+      M[i + j * n] = s + 2.0 * (B[i + j * n] - B[j + i * n]);
+    }
+}
+
 /* Nonsymmetric P-matrices: the fixed 3x3 [[2,1,0],[-1,2,1],[0,-1,2]]
  * (principal minors 2,2,2,5,4,5,12) and random SPD + skew matrices (positive
  * definite, hence P).  The solution is unique: compare with enumeration. */
@@ -248,15 +260,7 @@ static void test_lemke_nonsymmetric_p_matrix(void) {
     if (trial < 10) {
       for (int i = 0; i < 9; i++) M[i] = P3[i];
     } else {
-      double B[49];
-      for (int i = 0; i < n * n; i++) B[i] = urand();
-      for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-          double s = (i == j) ? 0.2 : 0.0;
-          for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
-          double skew = 2.0 * (B[i + j * n] - B[j + i * n]);
-          M[i + j * n] = s + skew;
-        }
+      random_p_matrix(n, M);
     }
     for (int i = 0; i < n; i++) q[i] = 3.0 * urand();
     ENSURE(sc_lemke(n, M, q, z, 0, lw, NULL) == SC_SOLVE_OK);
@@ -267,17 +271,6 @@ static void test_lemke_nonsymmetric_p_matrix(void) {
   sc_lemke_work_free(lw);
 }
 
-/* random positive definite (hence P) M = B'B + 0.2 I + skew, n x n */
-static void random_p_matrix(int n, double* M) {
-  double B[144];
-  for (int i = 0; i < n * n; i++) B[i] = urand();
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double s = (i == j) ? 0.2 : 0.0;
-      for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
-      M[i + j * n] = s + 2.0 * (B[i + j * n] - B[j + i * n]);
-    }
-}
 
 /* Warm start (sc_lemke_from) on P-matrix LCPs, whose solution is unique
  * (checked against enumeration):
