@@ -671,6 +671,14 @@ static void test_lcp_capacity(void) {
   ENSURE(sc_lcp_capacity(200000, 10, d) == 0); /* nv^2 alone is over the limit */
   printf("  capacity at nv = %d, %d edges: %d contacts (%.0f MiB)\n", nv, d, cap,
          (double)sc_lcp_work_bytes(nv, cap, d) / 1048576.0);
+  /* the settled clutter-125 pile (nv = 750, up to 418 contacts in one
+   * island, results/lcp.md) fits the default bound with 8 edges; with 16
+   * it needs the larger contact.lcp.max_memory given there */
+  int c8 = sc_lcp_capacity(750, 100000, 8), c16 = sc_lcp_capacity(750, 100000, 16);
+  double mib16 = (double)sc_lcp_work_bytes(750, 418, 16) / 1048576.0;
+  printf("  capacity at nv = 750: %d contacts with 8 edges, %d with 16; 418 contacts with 16 "
+         "edges need %.0f MiB\n", c8, c16, mib16);
+  ENSURE(c8 >= 418 && c16 < 418 && mib16 > 512.0 && mib16 < 1400.0);
 }
 
 /* ---- seed 001: cart against a wall and brick with friction ---- */
