@@ -36,8 +36,9 @@
  * simplicial workspace on every call.
  *
  * Delassus diagonal (ref 2.3): W_ii = sum over trees c touched by contact i
- * of J_ic A_c^-1 J_ic^T, with each tree block A_c factored once.  It equals
- * the dense J A^-1 J^T diagonal because A^-1 is block diagonal too.
+ * of J_ic A_c^-1 J_ic^T = Z^T Z, Z = L_c^-1 J_ic^T, with each tree block
+ * A_c = L_c L_c^T factored once.  It equals the dense J A^-1 J^T diagonal
+ * because A^-1 is block diagonal too.
  *
  * Memory.  All of simc's buffers are sized in sc_sap_sparse_create.  CHOLMOD
  * allocates through SuiteSparse_config hooks set here:
@@ -518,6 +519,30 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 
 #define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
 
+/* x = L^-1 x, L lower triangular n x n (column-major, leading dimension n) */
+static void forward_small(int n, const double* L, double* x) {
+  for (int j = 0; j < n; j++) {
+    const double* cj = L + (size_t)j * n;
+    const double xj = x[j] /= cj[j];
+    for (int i = j + 1; i < n; i++) x[i] -= cj[i] * xj;
+  }
+}
+
+/* the same for a free body's 6 x 6 factor and three right-hand sides at
+ * x, x + 6, x + 12 (the rows of J_t), the loop bounds known to the compiler */
+static void forward3_6(const double* L, double* x) {
+  for (int j = 0; j < 6; j++) {
+    const double* cj = L + 6 * j;
+    const double inv = 1.0 / cj[j];
+    const double x0 = x[j] *= inv, x1 = x[6 + j] *= inv, x2 = x[12 + j] *= inv;
+    for (int i = j + 1; i < 6; i++) {
+      x[i] -= cj[i] * x0;
+      x[6 + i] -= cj[i] * x1;
+      x[12 + i] -= cj[i] * x2;
+    }
+  }
+}
+
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
   for (int t = 0; t < s->ntree; t++) {
@@ -553,10 +578,30 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
         const int a = s->tree_loc[s->jcol[q]];
         for (int r = 0; r < 3; r++) s->z[a + r * n] = s->jval[3 * q + r];
       }
-      if (n <= SMALL_BLOCK)
-        for (int r = 0; r < 3; r++) sc_la_chol_solve_small(n, fac + s->foff[t], n, s->z + r * n);
-      else if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0)
-        return 1;
+      if (n <= SMALL_BLOCK) {
+        /* J A_t^-1 J^T = Z^T Z with Z = L_t^-1 J_t^T: half the triangular
+         * solves, and no product with J afterwards */
+        const double* L = fac + s->foff[t];
+        if (n == 6) forward3_6(L, s->z);
+        else
+          for (int r = 0; r < 3; r++) forward_small(n, L, s->z + r * n);
+        const double *z0 = s->z, *z1 = s->z + n, *z2 = s->z + 2 * n;
+        double w00 = 0.0, w01 = 0.0, w02 = 0.0, w11 = 0.0, w12 = 0.0, w22 = 0.0;
+        for (int a = 0; a < n; a++) {
+          w00 += z0[a] * z0[a];
+          w01 += z0[a] * z1[a];
+          w02 += z0[a] * z2[a];
+          w11 += z1[a] * z1[a];
+          w12 += z1[a] * z2[a];
+          w22 += z2[a] * z2[a];
+        }
+        W[0] += w00, W[4] += w11, W[8] += w22;
+        W[1] += w01, W[3] += w01;
+        W[2] += w02, W[6] += w02;
+        W[5] += w12, W[7] += w12;
+        continue;
+      }
+      if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0) return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
         const int a = s->tree_loc[s->jcol[q]];
