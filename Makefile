@@ -53,7 +53,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster
+.PHONY: FORCE valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -97,7 +97,21 @@ $(TEST_STAMP): Makefile | $(STAMP)
 	@touch $@
 
 # ---- build ----
-$(OUT)/%.o: %.c | $(STAMP)
+# Objects are rebuilt when the compiler command changes (other flags, another
+# compiler), which their sources' timestamps cannot tell; main.o also when the
+# version it prints and records in every output changes.  Each file is
+# rewritten only when its content differs, so an unchanged build stays done.
+BUILD_FLAGS := $(CC) $(filter-out -DSC_VERSION=%,$(CFLAGS))
+$(OUT)/.flags: FORCE
+	@mkdir -p $(OUT)
+	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(BUILD_FLAGS)' >$@
+$(OUT)/.version: FORCE
+	@mkdir -p $(OUT)
+	@printf '%s\n' '$(VERSION)' | cmp -s - $@ || printf '%s\n' '$(VERSION)' >$@
+$(OUT)/src/cli/main.o: $(OUT)/.version
+FORCE:
+
+$(OUT)/%.o: %.c $(OUT)/.flags | $(STAMP)
 	@mkdir -p $(dir $@)
 	@echo "CC $<"
 	@$(CC) $(CFLAGS) -c $< -o $@

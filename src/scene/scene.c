@@ -532,7 +532,7 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   params mat = {0};
   const sc_snode* mn = sc_snode_get(n, "material");
   if (mn) {
-    const char* mname;
+    const char* mname = NULL;
     m = push_key(c, "material");
     st = as_name(c, mn, &mname);
     int found = st ? -1 : ni_lookup(&L->mat_index, mname, -1);
@@ -595,11 +595,11 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     st = check_map(c, n, ikeys, NELEM(ikeys), "a map");
     const sc_snode* s = sc_snode_get(n, "scheme");
     if (!st && s) {
-      int k;
+      int k = 0;
       size_t m2 = push_key(c, "scheme");
       st = as_enum(c, s, schemes, NELEM(schemes), "scheme", &k);
       pop(c, m2);
-      o->scheme = (sc_scheme)k;
+      if (!st) o->scheme = (sc_scheme)k;
     }
     const sc_snode* th = sc_snode_get(n, "theta");
     if (!st && o->scheme == SC_SCHEME_THETA && !th)
@@ -646,27 +646,27 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     st = check_map(c, n, ckeys, NELEM(ckeys), "a map");
     const sc_snode* s;
     if (!st && (s = sc_snode_get(n, "solver"))) {
-      int k;
+      int k = 0;
       size_t m2 = push_key(c, "solver");
       st = as_enum(c, s, solvers, 2, "solver", &k);
       pop(c, m2);
-      o->solver = (sc_solver_kind)k;
+      if (!st) o->solver = (sc_solver_kind)k;
     }
     if (!st && (s = sc_snode_get(n, "model"))) {
-      int k;
+      int k = 0;
       size_t m2 = push_key(c, "model");
       st = as_enum(c, s, models, 3, "model", &k);
       pop(c, m2);
-      o->contact_model = k;
+      if (!st) o->contact_model = k;
     }
     if (!st) st = get_num(c, n, "tolerance", &o->contact_tol, POS, 0, NULL);
     if (!st) st = get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
     if (!st && (s = sc_snode_get(n, "on_failure"))) {
-      int k;
+      int k = 0;
       size_t m2 = push_key(c, "on_failure");
       st = as_enum(c, s, onfail, 2, "on_failure", &k);
       pop(c, m2);
-      o->on_failure = (sc_on_failure)k;
+      if (!st) o->on_failure = (sc_on_failure)k;
     }
     if (!st && (s = sc_snode_get(n, "lcp"))) {
       static const char* const lk[] = {"directions", "warm_start", "max_memory"};
@@ -1186,7 +1186,7 @@ static sc_status read_springs(ctx* c, const load* L, const sc_snode* list, sc_mo
       if (!st && !jn) st = fail_missing(c, s, "joint", "the name of a body with a revolute, prismatic or planar joint");
       int bi = -1, dof = 0;
       if (!st) {
-        const char* name;
+        const char* name = NULL;
         size_t m2 = push_key(c, "joint");
         st = as_name(c, jn, &name);
         if (!st) bi = find_body(L, name);
