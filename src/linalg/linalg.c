@@ -25,6 +25,17 @@ int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nr
   return (int)LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, nrhs, L, lda, B, ldb);
 }
 
+int sc_la_lu_factor(int n, double* A, int lda, int* ipiv) {
+  if (n == 0) return 0;
+  return (int)LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, A, lda, ipiv);
+}
+
+int sc_la_lu_inverse(int n, double* A, int lda, const int* ipiv, double* work, long lwork) {
+  if (n == 0) return 0;
+  if (lwork > 0x7fffffffL) lwork = 0x7fffffffL;
+  return (int)LAPACKE_dgetri_work(LAPACK_COL_MAJOR, n, A, lda, ipiv, work, (lapack_int)lwork);
+}
+
 int sc_la_chol_factor_small(int n, double* A, int lda) {
   for (int j = 0; j < n; j++) {
     double* cj = A + (size_t)j * lda;

@@ -24,6 +24,14 @@ int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nr
 int sc_la_chol_factor_small(int n, double* A, int lda);
 void sc_la_chol_solve_small(int n, const double* L, int lda, double* x);
 
+/* LU factorization with partial pivoting P A = L U in place (LAPACK getrf;
+ * ipiv 1-based as LAPACK's).  Returns 0, k > 0 when U_kk is exactly zero,
+ * < 0 on an argument error. */
+int sc_la_lu_factor(int n, double* A, int lda, int* ipiv);
+/* A^-1 in place from the factors of sc_la_lu_factor (LAPACK getri), with
+ * lwork doubles of scratch (64 n is enough for its blocked code). */
+int sc_la_lu_inverse(int n, double* A, int lda, const int* ipiv, double* work, long lwork);
+
 /* y = alpha * A x + beta * y  (A is m x n) */
 void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const double* x,
                 double beta, double* y);

@@ -136,6 +136,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "linalg/linalg.h"
 
 /* attempts: pivot tolerance and covering vector (0: d = 1, 1: perturbed) */
 static const struct {
@@ -174,6 +175,8 @@ struct sc_lemke_work {
   int* where;      /* (2n+1) row of a basic variable, or -1 */
   int* ties;       /* (n) candidate rows of the ratio test */
   int* perm;       /* (n) LU row pivots */
+  int* cidx;       /* (n) re-inversion: rows of the basic z and z0 */
+  int* widx;       /* (n) re-inversion: indices of the basic w */
   uint64_t* hist;  /* (hist_cap) hashes of recent bases */
 };
 
@@ -209,9 +212,11 @@ static sc_lemke_work* work_create(int n_max, int copy) {
   w->where = sc_malloc((2 * n + 1) * sizeof(int));
   w->ties = sc_malloc(n * sizeof(int));
   w->perm = sc_malloc(n * sizeof(int));
+  w->cidx = sc_malloc(n * sizeof(int));
+  w->widx = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
   if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || (copy && !w->Ms) || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
-      !w->ties || !w->perm || !w->hist) {
+      !w->ties || !w->perm || !w->cidx || !w->widx || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
   }
@@ -240,6 +245,8 @@ void sc_lemke_work_free(void* wp) {
   sc_free(w->where);
   sc_free(w->ties);
   sc_free(w->perm);
+  sc_free(w->cidx);
+  sc_free(w->widx);
   sc_free(w->hist);
   sc_free(w);
 }
@@ -254,19 +261,6 @@ static uint64_t var_key(int v) {
 
 void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag) {
   if (w) w->cancel = flag;
-}
-
-/* out = col(v) of the augmented system I w - M z - d z0 = q */
-static void var_column(int n, const double* M, const double* dcov, int v, double* out) {
-  if (v < n) {
-    for (int i = 0; i < n; i++) out[i] = 0.0;
-    out[v] = 1.0;
-  } else if (v < 2 * n) {
-    const double* m = M + (size_t)(v - n) * n;
-    for (int i = 0; i < n; i++) out[i] = -m[i];
-  } else {
-    for (int i = 0; i < n; i++) out[i] = -dcov[i];
-  }
 }
 
 /* a = B^-1 col(v) */
@@ -325,43 +319,7 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
 
 static int cancelled(const sc_lemke_work* w) { return w->cancel && *w->cancel; }
 
-/* In-place LU with partial pivoting of the k x k column-major B: P B = L U
- * with perm[] the row swaps.  Returns 1, 0 when a pivot is below tol
- * (numerically singular; B is then garbage), or -1 when the cancel flag
- * was seen (polled every 32 columns: the O(k^3) work must not delay an
- * interrupt). */
-static int lu_factor(int k, double* B, int* perm, double tol, const sc_lemke_work* w) {
-  for (int c = 0; c < k; c++) {
-    if (c % 32 == 31 && w->cancel && *w->cancel) return -1;
-    int p = c;
-    double pv = fabs(B[c + (size_t)c * k]);
-    for (int i = c + 1; i < k; i++) {
-      double t = fabs(B[i + (size_t)c * k]);
-      if (t > pv) {
-        pv = t;
-        p = i;
-      }
-    }
-    if (!(pv > tol)) return 0;
-    perm[c] = p;
-    if (p != c)
-      for (int j = 0; j < k; j++) {
-        double t = B[c + (size_t)j * k];
-        B[c + (size_t)j * k] = B[p + (size_t)j * k];
-        B[p + (size_t)j * k] = t;
-      }
-    double piv = B[c + (size_t)c * k];
-    for (int i = c + 1; i < k; i++) B[i + (size_t)c * k] /= piv;
-    for (int j = c + 1; j < k; j++) {
-      double bcj = B[c + (size_t)j * k];
-      if (bcj == 0.0) continue;
-      for (int i = c + 1; i < k; i++) B[i + (size_t)j * k] -= B[i + (size_t)c * k] * bcj;
-    }
-  }
-  return 1;
-}
-
-/* y = B^-1 y with the factors of lu_factor */
+/* y = B^-1 y with the factors of lu_factor_blocked (0-based perm) */
 static void lu_solve(int k, const double* B, const int* perm, double* y) {
   for (int c = 0; c < k; c++) {
     int p = perm[c];
@@ -384,22 +342,93 @@ static void lu_solve(int k, const double* B, const int* perm, double* y) {
   }
 }
 
-/* Recompute B^-1 from the basis columns by LU with partial pivoting.
- * Leaves B^-1 untouched (and returns 0) when B is numerically singular;
- * returns -1 when the cancel flag was seen. */
+/* the column of the basic variable in row j that is not a w: -M e_v's
+ * source M e_v, or d for z0 (callers negate) */
+static const double* basis_col(int n, const double* M, const sc_lemke_work* w, int j) {
+  const int v = w->basis[j];
+  return v < 2 * n ? M + (size_t)(v - n) * n : w->dcov;
+}
+
+/* In-place LU with partial pivoting P C = L U of the k x k column-major C
+ * by LAPACK's blocked getrf: the k^3 work of the warm start, principal
+ * pivoting and re-inversion in cache-sized blocks (k ~ n/2 on a settled
+ * pile, where unblocked loops ran at memory speed).  Returns 1, 0 when a
+ * pivot is below tol (numerically singular; C is then garbage), or -1
+ * when the cancel flag was seen (polled around the call, which cannot be
+ * interrupted).  perm: the row swaps, 0-based for lu_solve when
+ * lapack_perm is 0, else LAPACK's 1-based ipiv for sc_la_lu_inverse. */
+static int lu_factor_blocked(int k, double* C, int* perm, double tol, int lapack_perm,
+                             const sc_lemke_work* w) {
+  if (cancelled(w)) return -1;
+  if (sc_la_lu_factor(k, C, k, perm) < 0) return 0;
+  for (int c = 0; c < k; c++)
+    if (!(fabs(C[c + (size_t)c * k]) > tol)) return 0;
+  if (!lapack_perm)
+    for (int c = 0; c < k; c++) perm[c] -= 1;
+  return cancelled(w) ? -1 : 1;
+}
+
+/* Recompute B^-1 from the basis.  B's columns are unit vectors e_i for the
+ * basic w_i and, for the k basic z_j and z0, C (n x k: -M e_j, -d).  With
+ * T the k rows whose w is not basic and W the others, B y = b reads
+ *     C_T y_C = b_T,   y_{w_i} = b_i - (C y_C)_i  (i in W),
+ * so B^-1 needs the k x k inverse X = C_T^-1 and the product C_W X: about
+ * k^3 + n k^2 multiply-adds (LAPACK's blocked LU and inverse, then four
+ * columns at a time), where an LU of B and n solves with it took about
+ * n^3 (k ~ n/2 on a settled pile, smaller early in a path).  Leaves B^-1
+ * untouched (and returns 0) when C_T is numerically singular (a pivot
+ * below 1e-14 of max |B|); returns -1 when the cancel flag was seen. */
 static int reinvert(int n, const double* M, sc_lemke_work* w) {
-  double* B = w->B;
-  for (int j = 0; j < n; j++) var_column(n, M, w->dcov, w->basis[j], B + (size_t)j * n);
-  double bmax = 0.0;
-  for (size_t i = 0; i < (size_t)n * n; i++) bmax = fmax(bmax, fabs(B[i]));
-  int f = lu_factor(n, B, w->perm, 1e-14 * bmax, w);
-  if (f <= 0) return f;
-  /* solve B X = I column by column */
-  for (int c = 0; c < n; c++) {
-    if (c % 32 == 31 && cancelled(w)) return -1;
-    double* y = w->Binv + (size_t)c * n;
-    for (int i = 0; i < n; i++) y[i] = (i == c) ? 1.0 : 0.0;
-    lu_solve(n, B, w->perm, y);
+  int *trow = w->ties, *cpos = w->cidx, *wrow = w->widx;
+  int k = 0, kt = 0, nw = 0;
+  for (int j = 0; j < n; j++)
+    if (w->basis[j] >= n) cpos[k++] = j;
+  for (int i = 0; i < n; i++) {
+    if (w->where[i] < 0) trow[kt++] = i;
+    else wrow[nw++] = i;
+  }
+  if (kt != k) return 0; /* not a basis: cannot happen */
+  double* X = w->B;      /* C_T, then C_T^-1 */
+  double bmax = nw > 0 ? 1.0 : 0.0;
+  for (int b = 0; b < k; b++) {
+    const double* c = basis_col(n, M, w, cpos[b]);
+    for (int i = 0; i < n; i++) bmax = fmax(bmax, fabs(c[i]));
+    for (int a = 0; a < k; a++) X[a + (size_t)b * k] = -c[trow[a]];
+  }
+  if (k > 0) {
+    const int f = lu_factor_blocked(k, X, w->perm, 1e-14 * bmax, 1, w);
+    if (f <= 0) return f;
+    if (sc_la_lu_inverse(k, X, k, w->perm, w->Binv, (long)n * n) != 0) return 0;
+  }
+  for (size_t e = 0; e < (size_t)n * n; e++) w->Binv[e] = 0.0;
+  for (int l = 0; l < nw; l++) w->Binv[w->where[wrow[l]] + (size_t)wrow[l] * n] = 1.0;
+  /* column trow[b] of B^-1: X_{:,b} on the rows of C, -(C X_{:,b})_i on the
+   * row of each basic w_i (C's columns are -M e_j or -d: hence +=) */
+  for (int b0 = 0; b0 < k; b0 += 4) {
+    if (b0 % 32 == 28 && cancelled(w)) return -1;
+    const int nb = k - b0 < 4 ? k - b0 : 4;
+    double* cb[4];
+    for (int j = 0; j < nb; j++) cb[j] = w->Binv + (size_t)trow[b0 + j] * n;
+    for (int a = 0; a < k; a++) {
+      const double* c = basis_col(n, M, w, cpos[a]);
+      const double* xa = X + a + (size_t)b0 * k;
+      for (int j = 0; j < nb; j++) cb[j][cpos[a]] = xa[(size_t)j * k];
+      if (nb == 4) {
+        const double x0 = xa[0], x1 = xa[k], x2 = xa[2 * (size_t)k], x3 = xa[3 * (size_t)k];
+        for (int l = 0; l < nw; l++) {
+          const double ci = c[wrow[l]];
+          const int p = w->where[wrow[l]];
+          cb[0][p] += ci * x0;
+          cb[1][p] += ci * x1;
+          cb[2][p] += ci * x2;
+          cb[3][p] += ci * x3;
+        }
+      } else {
+        for (int j = 0; j < nb; j++)
+          for (int l = 0; l < nw; l++)
+            cb[j][w->where[wrow[l]]] += c[wrow[l]] * xa[(size_t)j * k];
+      }
+    }
   }
   return 1;
 }
@@ -422,45 +451,6 @@ static double gather_principal(int n, const double* M, const unsigned char* in, 
   }
   *k = kk;
   return cmax;
-}
-
-/* B^-1 of the complementary basis with z_j basic in row j for j in S
- * (start[j]) and w_j basic in row j otherwise, B = [e_T, -M_{:,S}] by
- * columns: solving B y = b row block by row block gives
- *     y_S = -M_SS^-1 b_S,   y_T = b_T - M_TS M_SS^-1 b_S,
- * so B^-1 needs only the k x k inverse X = M_SS^-1 (one LU) and the
- * product M_TS X: about 2 n k^2 + 3 k^3 flops instead of reinvert's
- * 2.7 n^3 (on a settled pile k ~ n / 3: a twelfth).  Returns 1, 0 when
- * M_SS is numerically singular (pivot below 1e-13 of max |M_SS|), -1 on
- * cancel. */
-static int invert_complementary(int n, const double* M, const unsigned char* start,
-                                sc_lemke_work* w) {
-  const int* idx = w->ties;
-  double* X = w->B; /* M_SS, then its factors */
-  int k = 0;
-  const double cmax = gather_principal(n, M, start, w->ties, X, &k);
-  int f = lu_factor(k, X, w->perm, 1e-13 * cmax, w);
-  if (f <= 0) return f;
-  for (size_t i = 0; i < (size_t)n * n; i++) w->Binv[i] = 0.0;
-  for (int j = 0; j < n; j++)
-    if (!start[j]) w->Binv[j + (size_t)j * n] = 1.0;
-  double* y = w->a;
-  for (int b = 0; b < k; b++) {
-    if (b % 32 == 31 && cancelled(w)) return -1;
-    /* column b of X = M_SS^-1 */
-    for (int a = 0; a < k; a++) y[a] = a == b ? 1.0 : 0.0;
-    lu_solve(k, X, w->perm, y);
-    /* column idx[b] of B^-1: -M_{:,S} y on the rows T, -y on the rows S */
-    double* col = w->Binv + (size_t)idx[b] * n;
-    for (int a = 0; a < k; a++) {
-      const double* ma = M + (size_t)idx[a] * n;
-      double ya = y[a];
-      if (ya == 0.0) continue;
-      for (int i = 0; i < n; i++) col[i] -= ma[i] * ya;
-    }
-    for (int a = 0; a < k; a++) col[idx[a]] = -y[a];
-  }
-  return 1;
 }
 
 /* Pivot on row r with entering column a: the entering variable takes row r. */
@@ -578,7 +568,8 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
         const double* mj = M + (size_t)j * n;
         for (int i = 0; i < n; i++) w->dcov[i] -= mj[i];
       }
-    int inv = invert_complementary(n, M, start, w);
+    /* B = [e_T, -M_{:,S}]: reinvert's C_T is -M_SS, one k x k inverse */
+    int inv = reinvert(n, M, w);
     if (inv < 0) return SC_SOLVE_CANCELLED;
     if (inv == 0) return SC_SOLVE_MAXIT; /* the guessed basis is singular */
     for (int i = 0; i < n; i++) w->x[i] = 0.0;
@@ -779,7 +770,7 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
     for (int j = 0; j < n; j++) z[j] = 0.0;
     if (k > 0) {
       ++*rounds;
-      int f = lu_factor(k, C, w->perm, 1e-13 * cmax, w);
+      int f = lu_factor_blocked(k, C, w->perm, 1e-13 * cmax, 0, w);
       if (f < 0) return SC_SOLVE_CANCELLED;
       if (f == 0) {
         /* exchanging several indices at once made S singular (e.g. every
