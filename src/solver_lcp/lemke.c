@@ -342,8 +342,8 @@ static void lu_solve(int k, const double* B, const int* perm, double* y) {
   }
 }
 
-/* the column of the basic variable in row j that is not a w: -M e_v's
- * source M e_v, or d for z0 (callers negate) */
+/* For the basic variable of row j when it is not a w: M e_i when it is
+ * z_i, d when it is z0 -- its column of B negated (callers negate) */
 static const double* basis_col(int n, const double* M, const sc_lemke_work* w, int j) {
   const int v = w->basis[j];
   return v < 2 * n ? M + (size_t)(v - n) * n : w->dcov;
@@ -398,6 +398,8 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
   if (k > 0) {
     const int f = lu_factor_blocked(k, X, w->perm, 1e-14 * bmax, 1, w);
     if (f <= 0) return f;
+    /* B^-1 serves as getri's scratch: it is rewritten below, and getri
+     * cannot fail on a U whose pivots passed the bound */
     if (sc_la_lu_inverse(k, X, k, w->perm, w->Binv, (long)n * n) != 0) return 0;
   }
   for (size_t e = 0; e < (size_t)n * n; e++) w->Binv[e] = 0.0;
