@@ -174,7 +174,7 @@ struct sc_lemke_work {
   int* basis;      /* (n) basis[i] = variable basic in row i */
   int* where;      /* (2n+1) row of a basic variable, or -1 */
   int* ties;       /* (n) candidate rows of the ratio test */
-  int* perm;       /* (n) LU row pivots */
+  int* perm;       /* (n) LU row pivots (LAPACK ipiv, 1-based) */
   int* cidx;       /* (n) re-inversion: rows of the basic z and z0 */
   int* widx;       /* (n) re-inversion: indices of the basic w */
   uint64_t* hist;  /* (hist_cap) hashes of recent bases */
@@ -319,10 +319,10 @@ static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
 
 static int cancelled(const sc_lemke_work* w) { return w->cancel && *w->cancel; }
 
-/* y = B^-1 y with the factors of lu_factor_blocked (0-based perm) */
-static void lu_solve(int k, const double* B, const int* perm, double* y) {
+/* y = B^-1 y with the factors of lu_factor_blocked (ipiv 1-based, LAPACK's) */
+static void lu_solve(int k, const double* B, const int* ipiv, double* y) {
   for (int c = 0; c < k; c++) {
-    int p = perm[c];
+    int p = ipiv[c] - 1;
     if (p != c) {
       double t = y[c];
       y[c] = y[p];
@@ -355,16 +355,13 @@ static const double* basis_col(int n, const double* M, const sc_lemke_work* w, i
  * pile, where unblocked loops ran at memory speed).  Returns 1, 0 when a
  * pivot is below tol (numerically singular; C is then garbage), or -1
  * when the cancel flag was seen (polled around the call, which cannot be
- * interrupted).  perm: the row swaps, 0-based for lu_solve when
- * lapack_perm is 0, else LAPACK's 1-based ipiv for sc_la_lu_inverse. */
-static int lu_factor_blocked(int k, double* C, int* perm, double tol, int lapack_perm,
-                             const sc_lemke_work* w) {
+ * interrupted).  ipiv: the row swaps, LAPACK's (1-based), as lu_solve
+ * and sc_la_lu_inverse read them. */
+static int lu_factor_blocked(int k, double* C, int* ipiv, double tol, const sc_lemke_work* w) {
   if (cancelled(w)) return -1;
-  if (sc_la_lu_factor(k, C, k, perm) < 0) return 0;
+  if (sc_la_lu_factor(k, C, k, ipiv) < 0) return 0;
   for (int c = 0; c < k; c++)
     if (!(fabs(C[c + (size_t)c * k]) > tol)) return 0;
-  if (!lapack_perm)
-    for (int c = 0; c < k; c++) perm[c] -= 1;
   return cancelled(w) ? -1 : 1;
 }
 
@@ -396,7 +393,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
     for (int a = 0; a < k; a++) X[a + (size_t)b * k] = -c[trow[a]];
   }
   if (k > 0) {
-    const int f = lu_factor_blocked(k, X, w->perm, 1e-14 * bmax, 1, w);
+    const int f = lu_factor_blocked(k, X, w->perm, 1e-14 * bmax, w);
     if (f <= 0) return f;
     /* B^-1 serves as getri's scratch: it is rewritten below, and getri
      * cannot fail on a U whose pivots passed the bound */
@@ -772,7 +769,7 @@ static sc_solve_status principal_pivot(int n, const double* M, const double* q, 
     for (int j = 0; j < n; j++) z[j] = 0.0;
     if (k > 0) {
       ++*rounds;
-      int f = lu_factor_blocked(k, C, w->perm, 1e-13 * cmax, 0, w);
+      int f = lu_factor_blocked(k, C, w->perm, 1e-13 * cmax, w);
       if (f < 0) return SC_SOLVE_CANCELLED;
       if (f == 0) {
         /* exchanging several indices at once made S singular (e.g. every
