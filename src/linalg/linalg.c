@@ -91,6 +91,18 @@ void sc_la_gemvT(int m, int n, double alpha, const double* A, int lda, const dou
   cblas_dgemv(CblasColMajor, CblasTrans, m, n, alpha, A, lda, x, 1, beta, y, 1);
 }
 
+void sc_la_gemm(int m, int n, int k, double alpha, const double* A, int lda, const double* B,
+                int ldb, double beta, double* C, int ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < m; i++) C[i + (size_t)j * ldc] *= beta;
+    return;
+  }
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
+              C, ldc);
+}
+
 void sc_la_gemmTN(int m, int n, int k, double alpha, const double* A, int lda,
                   const double* B, int ldb, double beta, double* C, int ldc) {
   if (m == 0 || n == 0) return;

@@ -38,6 +38,9 @@ void sc_la_gemv(int m, int n, double alpha, const double* A, int lda, const doub
 /* y = alpha * A^T x + beta * y  (A is m x n, y has n entries) */
 void sc_la_gemvT(int m, int n, double alpha, const double* A, int lda, const double* x,
                  double beta, double* y);
+/* C = alpha * A B + beta * C; A is m x k, B is k x n, C is m x n. */
+void sc_la_gemm(int m, int n, int k, double alpha, const double* A, int lda, const double* B,
+                int ldb, double beta, double* C, int ldc);
 /* C = alpha * A^T B + beta * C; A is k x m, B is k x n, C is m x n. */
 void sc_la_gemmTN(int m, int n, int k, double alpha, const double* A, int lda,
                   const double* B, int ldb, double beta, double* C, int ldc);

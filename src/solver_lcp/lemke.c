@@ -370,9 +370,12 @@ static int lu_factor_blocked(int k, double* C, int* ipiv, double tol, const sc_l
  * T the k rows whose w is not basic and W the others, B y = b reads
  *     C_T y_C = b_T,   y_{w_i} = b_i - (C y_C)_i  (i in W),
  * so B^-1 needs the k x k inverse X = C_T^-1 and the product C_W X: about
- * k^3 + n k^2 multiply-adds (LAPACK's blocked LU and inverse, then four
- * columns at a time), where an LU of B and n solves with it took about
- * n^3 (k ~ n/2 on a settled pile, smaller early in a path).  Leaves B^-1
+ * k^3 + n k^2 multiply-adds, both in LAPACK's and the BLAS's blocked
+ * kernels (getrf + getri, then one gemm on C_W gathered into a contiguous
+ * block), where an LU of B and n solves with it took about n^3.  On a
+ * settled pile k ~ n/6 .. n/3 (three basic z per contact of 4 .. 16 cone
+ * edges), and the product looped over scattered rows ran at memory speed:
+ * half of a step's time (clutter 125, 16 edges, 7 000 rows).  Leaves B^-1
  * untouched (and returns 0) when C_T is numerically singular (a pivot
  * below 1e-14 of max |B|); returns -1 when the cancel flag was seen. */
 static int reinvert(int n, const double* M, sc_lemke_work* w) {
@@ -385,12 +388,19 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
     else wrow[nw++] = i;
   }
   if (kt != k) return 0; /* not a basis: cannot happen */
-  double* X = w->B;      /* C_T, then C_T^-1 */
+  /* scratch w->B: X = C_T (then C_T^-1, k x k), G = C_W (nw x k) and
+   * Y = G X (nw x k): k (2n - k) <= n^2 doubles */
+  const size_t kk = (size_t)k;
+  double* X = w->B;
+  double* G = X + kk * kk;
+  double* Y = G + (size_t)nw * kk;
   double bmax = nw > 0 ? 1.0 : 0.0;
   for (int b = 0; b < k; b++) {
     const double* c = basis_col(n, M, w, cpos[b]);
     for (int i = 0; i < n; i++) bmax = fmax(bmax, fabs(c[i]));
-    for (int a = 0; a < k; a++) X[a + (size_t)b * k] = -c[trow[a]];
+    for (int a = 0; a < k; a++) X[a + (size_t)b * kk] = -c[trow[a]];
+    double* gb = G + (size_t)b * nw;
+    for (int l = 0; l < nw; l++) gb[l] = c[wrow[l]];
   }
   if (k > 0) {
     const int f = lu_factor_blocked(k, X, w->perm, 1e-14 * bmax, w);
@@ -398,36 +408,21 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
     /* B^-1 serves as getri's scratch: it is rewritten below, and getri
      * cannot fail on a U whose pivots passed the bound */
     if (sc_la_lu_inverse(k, X, k, w->perm, w->Binv, (long)n * n) != 0) return 0;
+    /* C's columns are -M e_j or -d, so the rows of the basic w get
+     * -(C X)_i = +(G X)_i */
+    sc_la_gemm(nw, k, k, 1.0, G, nw > 0 ? nw : 1, X, k, 0.0, Y, nw > 0 ? nw : 1);
+    if (cancelled(w)) return -1;
   }
   for (size_t e = 0; e < (size_t)n * n; e++) w->Binv[e] = 0.0;
   for (int l = 0; l < nw; l++) w->Binv[w->where[wrow[l]] + (size_t)wrow[l] * n] = 1.0;
-  /* column trow[b] of B^-1: X_{:,b} on the rows of C, -(C X_{:,b})_i on the
-   * row of each basic w_i (C's columns are -M e_j or -d: hence +=) */
-  for (int b0 = 0; b0 < k; b0 += 4) {
-    if (b0 % 32 == 28 && cancelled(w)) return -1;
-    const int nb = k - b0 < 4 ? k - b0 : 4;
-    double* cb[4];
-    for (int j = 0; j < nb; j++) cb[j] = w->Binv + (size_t)trow[b0 + j] * n;
-    for (int a = 0; a < k; a++) {
-      const double* c = basis_col(n, M, w, cpos[a]);
-      const double* xa = X + a + (size_t)b0 * k;
-      for (int j = 0; j < nb; j++) cb[j][cpos[a]] = xa[(size_t)j * k];
-      if (nb == 4) {
-        const double x0 = xa[0], x1 = xa[k], x2 = xa[2 * (size_t)k], x3 = xa[3 * (size_t)k];
-        for (int l = 0; l < nw; l++) {
-          const double ci = c[wrow[l]];
-          const int p = w->where[wrow[l]];
-          cb[0][p] += ci * x0;
-          cb[1][p] += ci * x1;
-          cb[2][p] += ci * x2;
-          cb[3][p] += ci * x3;
-        }
-      } else {
-        for (int j = 0; j < nb; j++)
-          for (int l = 0; l < nw; l++)
-            cb[j][w->where[wrow[l]]] += c[wrow[l]] * xa[(size_t)j * k];
-      }
-    }
+  /* column trow[b] of B^-1: X_{:,b} on the rows of C, Y_{:,b} on the row
+   * of each basic w */
+  for (int b = 0; b < k; b++) {
+    double* cb = w->Binv + (size_t)trow[b] * n;
+    const double* xb = X + (size_t)b * kk;
+    const double* yb = Y + (size_t)b * nw;
+    for (int a = 0; a < k; a++) cb[cpos[a]] = xb[a];
+    for (int l = 0; l < nw; l++) cb[w->where[wrow[l]]] = yb[l];
   }
   return 1;
 }
