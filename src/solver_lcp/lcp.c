@@ -92,9 +92,10 @@ struct sc_lcp_work {
 
 size_t sc_lcp_work_bytes(int nv, int nc, int directions) {
   double v = nv, m = 3.0 * nc, n = (double)nc * (directions + 2);
-  /* L, J^T, A^-1 J^T, W, M (equilibrated in place) + Lemke's B^-1 and B,
-   * and the vectors */
-  double dbl = v * v + 2.0 * v * m + m * m + 3.0 * n * n + 17.0 * n + 4.0 * m + 2.0 * directions;
+  /* L, J^T, A^-1 J^T, W, M (equilibrated in place) + Lemke's B^-1, B and
+   * pending pivot columns, and the vectors */
+  double dbl = v * v + 2.0 * v * m + m * m + 3.0 * n * n + (17.0 + SC_LEMKE_ETAS) * n + 4.0 * m +
+               2.0 * directions;
   double b = 8.0 * dbl + 4.0 * (8.0 * n + nc) + 8.0 * (2.0 * n + 16) + 4.0 * n + 2.0;
   return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
 }

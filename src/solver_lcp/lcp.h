@@ -21,6 +21,10 @@
 
 typedef struct sc_lemke_work sc_lemke_work;
 
+/* Pivots whose update of the basis inverse is applied in one pass (a
+ * workspace holds that many entering columns of n doubles). */
+#define SC_LEMKE_ETAS 8
+
 /* Workspace for LCPs of size n <= n_max.  Returns NULL on allocation
  * failure or n_max < 0. */
 sc_lemke_work* sc_lemke_work_create(int n_max);

@@ -151,11 +151,15 @@ static const struct {
 #define VERIFY_GOOD 1e-10
 #define VERIFY_OK 1e-6
 #define EPS_LEX 1e-9
+#define NETA SC_LEMKE_ETAS /* pivots applied to B^-1 in one pass */
 
 struct sc_lemke_work {
   int n_max;
   int hist_cap;
-  double* Binv;    /* (n x n) inverse of the basis matrix */
+  double* Binv;    /* (n x n) inverse of the basis matrix, before the pending etas */
+  double* eta;     /* (NETA x n) entering columns of the pivots not yet applied to Binv */
+  int eta_r[NETA]; /* their pivot rows */
+  int neta;        /* pending etas */
   double* B;       /* (n x n) scratch: basis columns for re-inversion */
   double* x;       /* (n) basic values */
   double* a;       /* (n) entering column B^-1 col(e) */
@@ -194,6 +198,7 @@ static sc_lemke_work* work_create(int n_max, int copy) {
   w->n_max = n_max;
   w->hist_cap = 2 * n_max + 16;
   w->Binv = sc_malloc(n * n * sizeof(double));
+  w->eta = sc_malloc(NETA * n * sizeof(double) + 1);
   w->B = sc_malloc(n * n * sizeof(double));
   w->x = sc_malloc(n * sizeof(double));
   w->a = sc_malloc(n * sizeof(double));
@@ -215,7 +220,7 @@ static sc_lemke_work* work_create(int n_max, int copy) {
   w->cidx = sc_malloc(n * sizeof(int));
   w->widx = sc_malloc(n * sizeof(int));
   w->hist = sc_malloc((size_t)w->hist_cap * sizeof(uint64_t));
-  if (!w->Binv || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || (copy && !w->Ms) || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
+  if (!w->Binv || !w->eta || !w->B || !w->x || !w->a || !w->r || !w->scale || !w->zbest || !w->dcov || (copy && !w->Ms) || !w->qs || !w->rs || !w->cs || !w->zpp || !w->in || !w->inbest || !w->basis || !w->where ||
       !w->ties || !w->perm || !w->cidx || !w->widx || !w->hist) {
     sc_lemke_work_free(w);
     return NULL;
@@ -227,6 +232,7 @@ void sc_lemke_work_free(void* wp) {
   sc_lemke_work* w = wp;
   if (!w) return;
   sc_free(w->Binv);
+  sc_free(w->eta);
   sc_free(w->B);
   sc_free(w->x);
   sc_free(w->a);
@@ -263,9 +269,80 @@ void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag) {
   if (w) w->cancel = flag;
 }
 
-/* a = B^-1 col(v) */
-static void entering_column(int n, const double* M, const double* dcov, const double* Binv, int v,
-                            double* a) {
+/* One pivot's update of a column y of B^-1 (eta p, entering column a
+ * with pivot row r): t = y_r / a_r, y -= a t, y_r = t.  A column with
+ * y_r = 0 is unchanged but for the sign of that zero. */
+static void eta_apply(int n, const sc_lemke_work* w, int p, double* y) {
+  const double* a = w->eta + (size_t)p * n;
+  const int r = w->eta_r[p];
+  const double t = y[r] / a[r];
+  if (t != 0.0)
+    for (int i = 0; i < n; i++) y[i] -= a[i] * t;
+  y[r] = t;
+}
+
+/* Apply the pending etas to every column of B^-1.  Each pivot rewrites
+ * every column whose entry in its row is non-zero (k ~ n/6 .. n/3 of
+ * them on a settled pile, n of 7 000 rows: 100 MB per pivot), so the
+ * pivots are batched: per column, the pivot rows' values after each eta
+ * (NETA scalars) decide which etas touch it, and the column is updated by
+ * all of them while it is in cache.  Per column this is the same
+ * sequence of operations as pivot-by-pivot updates, so the same bits. */
+static void flush(int n, sc_lemke_work* w) {
+  const int ne = w->neta;
+  if (ne == 0) return;
+  double t[NETA];
+  for (int k = 0; k < n; k++) {
+    double* y = w->Binv + (size_t)k * n;
+    int any = 0;
+    /* t_p from y's pivot-row values after etas 0 .. p-1 */
+    for (int p = 0; p < ne; p++) {
+      const int r = w->eta_r[p];
+      double v = y[r];
+      for (int q = 0; q < p; q++) {
+        if (w->eta_r[q] == r) v = t[q];
+        else if (t[q] != 0.0) v -= w->eta[(size_t)q * n + r] * t[q];
+      }
+      t[p] = v / w->eta[(size_t)p * n + r];
+      any |= t[p] != 0.0;
+    }
+    if (!any) {
+      for (int p = 0; p < ne; p++) y[w->eta_r[p]] = t[p];
+      continue;
+    }
+    /* the etas with t_p != 0, four at a time: y_i is loaded and stored
+     * once per four updates, which are subtracted in order */
+    int act[NETA], na = 0;
+    for (int p = 0; p < ne; p++)
+      if (t[p] != 0.0) act[na++] = p;
+    int g = 0;
+    for (; g + 4 <= na; g += 4) {
+      const double *a0 = w->eta + (size_t)act[g] * n, *a1 = w->eta + (size_t)act[g + 1] * n,
+                   *a2 = w->eta + (size_t)act[g + 2] * n, *a3 = w->eta + (size_t)act[g + 3] * n;
+      const double t0 = t[act[g]], t1 = t[act[g + 1]], t2 = t[act[g + 2]], t3 = t[act[g + 3]];
+      for (int i = 0; i < n; i++) y[i] = y[i] - a0[i] * t0 - a1[i] * t1 - a2[i] * t2 - a3[i] * t3;
+    }
+    for (; g < na; g++) {
+      const double* a = w->eta + (size_t)act[g] * n;
+      const double tp = t[act[g]];
+      for (int i = 0; i < n; i++) y[i] -= a[i] * tp;
+    }
+    /* the pivot rows: y_r = t_p, then the later etas' updates (a later
+     * eta on the same row overwrites) */
+    for (int p = 0; p < ne; p++) {
+      const int r = w->eta_r[p];
+      double v = t[p];
+      for (int q = p + 1; q < ne; q++)
+        if (w->eta_r[q] != r && t[q] != 0.0) v -= w->eta[(size_t)q * n + r] * t[q];
+      y[r] = v;
+    }
+  }
+  w->neta = 0;
+}
+
+/* a = B^-1 col(v): the product with the stored B^-1, then the pending etas */
+static void entering_column(int n, const double* M, const sc_lemke_work* w, int v, double* a) {
+  const double* Binv = w->Binv;
   if (v < n) {
     for (int i = 0; i < n; i++) a[i] = Binv[i + (size_t)v * n];
   } else if (v < 2 * n) {
@@ -281,10 +358,11 @@ static void entering_column(int n, const double* M, const double* dcov, const do
     for (int i = 0; i < n; i++) a[i] = 0.0;
     for (int k = 0; k < n; k++) {
       const double* bk = Binv + (size_t)k * n;
-      double dk = dcov[k];
+      double dk = w->dcov[k];
       for (int i = 0; i < n; i++) a[i] -= bk[i] * dk;
     }
   }
+  for (int p = 0; p < w->neta; p++) eta_apply(n, w, p, a);
 }
 
 /* r = q - B x, with B's columns taken from the basic variables */
@@ -308,6 +386,7 @@ static void basis_residual(int n, const double* M, const double* dcov, const dou
 
 /* x += B^-1 (q - B x) */
 static void refine(int n, const double* M, const double* q, sc_lemke_work* w) {
+  flush(n, w);
   basis_residual(n, M, w->dcov, q, w->basis, w->x, w->r);
   for (int k = 0; k < n; k++) {
     double rk = w->r[k];
@@ -424,6 +503,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
     for (int a = 0; a < k; a++) cb[cpos[a]] = xb[a];
     for (int l = 0; l < nw; l++) cb[w->where[wrow[l]]] = yb[l];
   }
+  w->neta = 0; /* B^-1 of the current basis */
   return 1;
 }
 
@@ -447,20 +527,18 @@ static double gather_principal(int n, const double* M, const unsigned char* in, 
   return cmax;
 }
 
-/* Pivot on row r with entering column a: the entering variable takes row r. */
+/* Pivot on row r with entering column a: the entering variable takes row
+ * r.  x is updated at once, B^-1 when NETA pivots are pending (flush). */
 static void pivot(int n, sc_lemke_work* w, int r, int entering) {
   const double* a = w->a;
   double piv = a[r];
   double xr = w->x[r] / piv;
   for (int i = 0; i < n; i++) w->x[i] -= a[i] * xr;
   w->x[r] = xr;
-  for (int k = 0; k < n; k++) {
-    double* bk = w->Binv + (size_t)k * n;
-    double br = bk[r] / piv;
-    if (br != 0.0)
-      for (int i = 0; i < n; i++) bk[i] -= a[i] * br;
-    bk[r] = br;
-  }
+  double* e = w->eta + (size_t)w->neta * n;
+  for (int i = 0; i < n; i++) e[i] = a[i];
+  w->eta_r[w->neta++] = r;
+  if (w->neta == NETA) flush(n, w);
   w->where[w->basis[r]] = -1;
   w->basis[r] = entering;
   w->where[entering] = r;
@@ -468,7 +546,8 @@ static void pivot(int n, sc_lemke_work* w, int r, int entering) {
 
 /* Among rows ties[0..nt), keep the lexicographic minimum of B^-1 row / |a_i|,
  * one column at a time; returns the chosen row. */
-static int lex_min(int n, const sc_lemke_work* w, int* ties, int nt) {
+static int lex_min(int n, sc_lemke_work* w, int* ties, int nt) {
+  if (nt > 1) flush(n, w);
   for (int k = 0; k < n && nt > 1; k++) {
     const double* bk = w->Binv + (size_t)k * n;
     double vmin = INFINITY, vmax = 0.0;
@@ -521,6 +600,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
                                  int max_pivots, sc_lemke_work* w, int* pivots) {
   int npiv = 0;
   *pivots = 0;
+  w->neta = 0;
   for (int i = 0; i < n; i++) z[i] = 0.0;
 
   /* variable scales for the tolerances */
@@ -578,7 +658,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
    * basis), the row with the lexicographically smallest (x_i, B^-1 row
    * i) / -a_i leaves */
   int entering = 2 * n;
-  entering_column(n, M, w->dcov, w->Binv, entering, w->a);
+  entering_column(n, M, w, entering, w->a);
   double qmin = INFINITY;
   for (int i = 0; i < n; i++)
     if (-w->a[i] > 0.0) qmin = fmin(qmin, w->x[i] / -w->a[i]);
@@ -637,7 +717,7 @@ static sc_solve_status lemke_run(int n, const double* M, const double* q, double
 
     /* the complement of the leaving variable enters */
     entering = leaving < n ? leaving + n : leaving - n;
-    entering_column(n, M, w->dcov, w->Binv, entering, w->a);
+    entering_column(n, M, w, entering, w->a);
     double se = w->scale[entering], amax = 0.0;
     for (int i = 0; i < n; i++) amax = fmax(amax, fabs(w->a[i]) * se / w->scale[w->basis[i]]);
     double theta = INFINITY;
