@@ -14,7 +14,11 @@
  * is a set of n variables whose columns (e_i for w_i, -M e_i for z_i, -d for
  * z0) form a nonsingular B; the basic values are x = B^-1 q, the others are
  * zero.  The tableau kept here is (x, B^-1), updated by elementary row
- * operations at each pivot (product form, O(n^2) per pivot).
+ * operations at each pivot (product form, O(n^2) per pivot): x at once,
+ * B^-1 for NETA pivots at a time (their entering columns, the eta vectors,
+ * are kept until then, and an entering column computed in between applies
+ * them), so that each column of B^-1 passes through the cache once per
+ * NETA pivots.
  *
  *     start:  q >= 0        -> z = 0 is the solution, return at once (0 pivots)
  *             basis {w}, B = I.  z0 enters; the leaving row r minimises q_i/d_i
