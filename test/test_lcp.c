@@ -323,6 +323,60 @@ static void test_lemke_warm_start(void) {
   sc_lemke_work_free(lw);
 }
 
+
+/* Pivots applied to B^-1 in batches (the default, SC_LEMKE_ETAS) against one
+ * at a time (sc_lemke_set_batch(w, 1)): random P-matrix LCPs of 20..60
+ * rows have a unique solution and a unique, non-degenerate pivot path, so
+ * both must take the same number of pivots (dozens: several batches, with
+ * the cold path and from a guessed basis, whose B^-1 comes from a
+ * re-inversion) and end at the same z.  The solution is checked
+ * independently by the complementarity violation. */
+static void test_lemke_batched_pivots(void) {
+  enum { NMAX = 60 };
+  sc_lemke_work* w1 = sc_lemke_work_create(NMAX);
+  sc_lemke_work* w8 = sc_lemke_work_create(NMAX);
+  sc_lemke_set_batch(w1, 1);
+  static double M[NMAX * NMAX], B[NMAX * NMAX];
+  double q[NMAX], z1[NMAX], z8[NMAX], dz = 0.0;
+  unsigned char guess[NMAX], basic[NMAX];
+  int piv_total = 0, warm_total = 0;
+  for (int trial = 0; trial < 12; trial++) {
+    const int n = 20 + 4 * trial < NMAX ? 20 + 4 * trial : NMAX;
+    for (int i = 0; i < n * n; i++) B[i] = urand();
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double s = i == j ? 0.5 : 0.0;
+        for (int k = 0; k < n; k++) s += B[k + i * n] * B[k + j * n];
+        M[i + j * n] = s + (B[i + j * n] - B[j + i * n]);
+      }
+    for (int i = 0; i < n; i++) q[i] = 2.0 * urand() - 0.5;
+    for (int warm = 0; warm < 2; warm++) {
+      int p1 = 0, p8 = 0;
+      const unsigned char* g = warm ? guess : NULL;
+      ENSURE(sc_lemke_from(n, M, q, z1, 0, w1, &p1, g, warm ? NULL : basic) == SC_SOLVE_OK);
+      ENSURE(sc_lemke_from(n, M, q, z8, 0, w8, &p8, g, NULL) == SC_SOLVE_OK);
+      ENSURE(p1 == p8);
+      double zmax = 0.0;
+      for (int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z1[i]));
+      for (int i = 0; i < n; i++) {
+        ENSURE_CLOSE(z8[i], z1[i], 1e-10, 1e-12 * zmax);
+        dz = fmax(dz, fabs(z8[i] - z1[i]) / fmax(zmax, 1e-300));
+      }
+      ENSURE(lcp_violation(n, M, q, z8) <= 1e-11);
+      if (warm) warm_total += p8;
+      else piv_total += p8;
+      /* the guess: the solution's basic set with every third index
+       * flipped (principal pivoting may finish it; else a warm path) */
+      for (int i = 0; i < n; i++) guess[i] = (unsigned char)(basic[i] ^ (i % 3 == 0));
+    }
+  }
+  ENSURE(piv_total > 12 * 2 * SC_LEMKE_ETAS);
+  printf("  batched pivots: cold %d, from guesses %d, max relative |dz| %.2e\n", piv_total,
+         warm_total, dz);
+  sc_lemke_work_free(w1);
+  sc_lemke_work_free(w8);
+}
+
 /* sc_lemke_from_inplace (the contact LCP's path: no copy of M) returns
  * bit for bit what sc_lemke_from does, and leaves M exactly as it was
  * although it equilibrates it in place; entries spread over 1e-6..1e6
@@ -1147,6 +1201,7 @@ int main(int argc, char** argv) {
   RUN(test_lemke_convex_qp_vs_enumeration);
   RUN(test_lemke_nonsymmetric_p_matrix);
   RUN(test_lemke_warm_start);
+  RUN(test_lemke_batched_pivots);
   RUN(test_lemke_polish_cut_path);
   RUN(test_lemke_inplace);
   RUN(test_lemke_degenerate);

@@ -28,6 +28,9 @@ typedef struct sc_lemke_work sc_lemke_work;
 /* Workspace for LCPs of size n <= n_max.  Returns NULL on allocation
  * failure or n_max < 0. */
 sc_lemke_work* sc_lemke_work_create(int n_max);
+/* Pivots per pass over B^-1, 1 .. SC_LEMKE_ETAS (the default); 1 updates
+ * it at every pivot.  The paths agree in exact arithmetic. */
+void sc_lemke_set_batch(sc_lemke_work* w, int k);
 /* Free a workspace from sc_lemke_work_create (NULL is allowed). */
 void sc_lemke_work_free(void* w);
 

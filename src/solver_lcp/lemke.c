@@ -164,6 +164,7 @@ struct sc_lemke_work {
   double* eta;     /* (NETA x n) entering columns of the pivots not yet applied to Binv */
   int eta_r[NETA]; /* their pivot rows */
   int neta;        /* pending etas */
+  int eta_max;     /* flush at this many (1 .. NETA) */
   double* B;       /* (n x n) scratch: basis columns for re-inversion */
   double* x;       /* (n) basic values */
   double* a;       /* (n) entering column B^-1 col(e) */
@@ -200,6 +201,7 @@ static sc_lemke_work* work_create(int n_max, int copy) {
   if (!w) return NULL;
   size_t n = (size_t)n_max;
   w->n_max = n_max;
+  w->eta_max = NETA;
   w->hist_cap = 2 * n_max + 16;
   w->Binv = sc_malloc(n * n * sizeof(double));
   w->eta = sc_malloc(NETA * n * sizeof(double) + 1);
@@ -267,6 +269,10 @@ static uint64_t var_key(int v) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+void sc_lemke_set_batch(sc_lemke_work* w, int k) {
+  if (w) w->eta_max = k < 1 ? 1 : k > NETA ? NETA : k;
 }
 
 void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag) {
@@ -542,7 +548,7 @@ static void pivot(int n, sc_lemke_work* w, int r, int entering) {
   double* e = w->eta + (size_t)w->neta * n;
   for (int i = 0; i < n; i++) e[i] = a[i];
   w->eta_r[w->neta++] = r;
-  if (w->neta == NETA) flush(n, w);
+  if (w->neta >= w->eta_max) flush(n, w);
   w->where[w->basis[r]] = -1;
   w->basis[r] = entering;
   w->where[entering] = r;
