@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""The state of a recorded step as simc --set arguments.
+
+    simc SCENE.yaml $(/usr/bin/python3 tools/state_at.py RUN.h5 ROW) -o OUT.h5
+
+prints `--set bodies.B.initial.q=[...] --set bodies.B.initial.v=[...]` for
+every body with a joint, from row ROW of /q and /v of RUN.h5 (row 0 is the
+initial state; a negative ROW counts from the end, -1 the last recorded
+step).  Coordinates are grouped by body from /model/q_names and
+/model/v_names ("body.coordinate") and printed with 17 significant digits,
+so the values reach the new run exactly (simc renormalizes quaternions on
+load: a last-bit change).  The new run starts at t = 0 with that state:
+for profiling a settled pile, or carrying on an interrupted run.  Without
+contact the continuation repeats the original's arithmetic; with contact
+the solver starts without the previous step's guess, so it agrees to the
+solver tolerance (test/t_state_at.sh).  The time of the row goes to
+stderr.
+"""
+import sys
+
+import h5py
+
+
+def groups(names):
+    """[(body, [index, ...]), ...] in order of first appearance"""
+    out, where = [], {}
+    for i, raw in enumerate(names):
+        name = raw.decode() if isinstance(raw, bytes) else str(raw)
+        body = name.rsplit(".", 1)[0]
+        if body not in where:
+            where[body] = len(out)
+            out.append((body, []))
+        out[where[body]][1].append(i)
+    return out
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    try:
+        row = int(argv[2])
+    except ValueError:
+        sys.stderr.write("state_at: ROW must be an integer, got %r\n" % argv[2])
+        return 2
+    try:
+        h = h5py.File(argv[1], "r")
+    except OSError as e:
+        sys.stderr.write("state_at: %s: cannot open: %s\n" % (argv[1], e))
+        return 1
+    with h:
+        q, v, t = h["q"], h["v"], h["time"]
+        n = min(q.shape[0], v.shape[0], t.shape[0])
+        if not -n <= row < n:
+            sys.stderr.write("state_at: %s has rows 0..%d, not %d\n" % (argv[1], n - 1, row))
+            return 1
+        row %= n
+        args = []
+        for what, data, names in (("q", q[row], h["model/q_names"][:]),
+                                  ("v", v[row], h["model/v_names"][:])):
+            for body, idx in groups(names):
+                vals = ",".join("%.17g" % data[i] for i in idx)
+                args.append("--set bodies.%s.initial.%s=[%s]" % (body, what, vals))
+        sys.stderr.write("state_at: row %d, t = %.9g s\n" % (row, t[row]))
+    print(" ".join(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
