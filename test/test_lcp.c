@@ -323,13 +323,12 @@ static void test_lemke_warm_start(void) {
   sc_lemke_work_free(lw);
 }
 
-
 /* Pivots applied to B^-1 in batches (the default, SC_LEMKE_ETAS) against one
  * at a time (sc_lemke_set_batch(w, 1)): random P-matrix LCPs of 20..60
  * rows have a unique solution and a unique, non-degenerate pivot path, so
- * both must take the same number of pivots (dozens: several batches, with
- * the cold path and from a guessed basis, whose B^-1 comes from a
- * re-inversion) and end at the same z.  The solution is checked
+ * both must take the same number of pivots (dozens per cold solve: several
+ * batches; then again from a perturbed guessed basis) and end at the same
+ * z.  The solution is checked
  * independently by the complementarity violation. */
 static void test_lemke_batched_pivots(void) {
   enum { NMAX = 60 };
@@ -363,11 +362,14 @@ static void test_lemke_batched_pivots(void) {
         dz = fmax(dz, fabs(z8[i] - z1[i]) / fmax(zmax, 1e-300));
       }
       ENSURE(lcp_violation(n, M, q, z8) <= 1e-11);
-      if (warm) warm_total += p8;
-      else piv_total += p8;
-      /* the guess: the solution's basic set with every third index
-       * flipped (principal pivoting may finish it; else a warm path) */
-      for (int i = 0; i < n; i++) guess[i] = (unsigned char)(basic[i] ^ (i % 3 == 0));
+      if (warm) {
+        warm_total += p8;
+      } else {
+        piv_total += p8;
+        /* the guess: the solution's basic set with every third index
+         * flipped (principal pivoting may finish it; else a warm path) */
+        for (int i = 0; i < n; i++) guess[i] = (unsigned char)(basic[i] ^ (i % 3 == 0));
+      }
     }
   }
   ENSURE(piv_total > 12 * 2 * SC_LEMKE_ETAS);

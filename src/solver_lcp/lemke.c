@@ -304,7 +304,6 @@ static void flush(int n, sc_lemke_work* w) {
   double t[NETA];
   for (int k = 0; k < n; k++) {
     double* y = w->Binv + (size_t)k * n;
-    int any = 0;
     /* t_p from y's pivot-row values after etas 0 .. p-1 */
     for (int p = 0; p < ne; p++) {
       const int r = w->eta_r[p];
@@ -314,27 +313,11 @@ static void flush(int n, sc_lemke_work* w) {
         else if (t[q] != 0.0) v -= w->eta[(size_t)q * n + r] * t[q];
       }
       t[p] = v / w->eta[(size_t)p * n + r];
-      any |= t[p] != 0.0;
     }
-    if (!any) {
-      for (int p = 0; p < ne; p++) y[w->eta_r[p]] = t[p];
-      continue;
-    }
-    /* the etas with t_p != 0, four at a time: y_i is loaded and stored
-     * once per four updates, which are subtracted in order */
-    int act[NETA], na = 0;
-    for (int p = 0; p < ne; p++)
-      if (t[p] != 0.0) act[na++] = p;
-    int g = 0;
-    for (; g + 4 <= na; g += 4) {
-      const double *a0 = w->eta + (size_t)act[g] * n, *a1 = w->eta + (size_t)act[g + 1] * n,
-                   *a2 = w->eta + (size_t)act[g + 2] * n, *a3 = w->eta + (size_t)act[g + 3] * n;
-      const double t0 = t[act[g]], t1 = t[act[g + 1]], t2 = t[act[g + 2]], t3 = t[act[g + 3]];
-      for (int i = 0; i < n; i++) y[i] = y[i] - a0[i] * t0 - a1[i] * t1 - a2[i] * t2 - a3[i] * t3;
-    }
-    for (; g < na; g++) {
-      const double* a = w->eta + (size_t)act[g] * n;
-      const double tp = t[act[g]];
+    for (int p = 0; p < ne; p++) {
+      if (t[p] == 0.0) continue;
+      const double* a = w->eta + (size_t)p * n;
+      const double tp = t[p];
       for (int i = 0; i < n; i++) y[i] -= a[i] * tp;
     }
     /* the pivot rows: y_r = t_p, then the later etas' updates (a later
@@ -499,7 +482,7 @@ static int reinvert(int n, const double* M, sc_lemke_work* w) {
     if (sc_la_lu_inverse(k, X, k, w->perm, w->Binv, (long)n * n) != 0) return 0;
     /* C's columns are -M e_j or -d, so the rows of the basic w get
      * -(C X)_i = +(G X)_i */
-    sc_la_gemm(nw, k, k, 1.0, G, nw > 0 ? nw : 1, X, k, 0.0, Y, nw > 0 ? nw : 1);
+    sc_la_gemm(nw, k, k, 1.0, G, nw, X, k, 0.0, Y, nw); /* nw = 0: nothing to do */
     if (cancelled(w)) return -1;
   }
   for (size_t e = 0; e < (size_t)n * n; e++) w->Binv[e] = 0.0;
