@@ -266,14 +266,19 @@ typedef struct eval_out {
 
 /* Evaluate l, grad (w->grad), gamma (w->gam), G (w->G), vc (w->vc), r = v - v*
  * (w->r) and A r (w->Ar) at v.  w->pstar and w->D must be set (and w->vh for
- * the Hunt-Crossley models). */
+ * the Hunt-Crossley models).  With stepped = 1, r, A r and vc are already
+ * those of v: the Newton loop carried them along its step (r += alpha dv,
+ * A r += alpha A dv, vc += alpha J dv from the line search's products), which
+ * saves a product with A and one with J per iteration. */
 static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const double* v,
-                     eval_out* out) {
+                     int stepped, eval_out* out) {
   const int nv = p->nv, nc = p->nc;
-  for (int i = 0; i < nv; i++) w->r[i] = v[i] - p->vstar[i];
-  mul_A(p, w, w->r, w->Ar);
+  if (!stepped) {
+    for (int i = 0; i < nv; i++) w->r[i] = v[i] - p->vstar[i];
+    mul_A(p, w, w->r, w->Ar);
+    mul_J(p, w, v, w->vc);
+  }
   out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
-  mul_J(p, w, v, w->vc);
   double costR = 0.0;
   if (p->model != SC_MODEL_SAP && p->hc)
     /* one loop in sap_model.c, v^ from prepare() */
@@ -474,7 +479,7 @@ sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc
   mul_A(p, w, p->vstar, w->pstar);
   if (p->model != SC_MODEL_SAP && p->hc) sc_sap_hc_vhat(p->nc, p->hc, p->dt, w->vh);
   eval_out e;
-  evaluate(p, soft_tol, w, v, &e);
+  evaluate(p, soft_tol, w, v, 0, &e);
   if (cost) *cost = e.cost;
   if (grad)
     for (int i = 0; i < p->nv; i++) grad[i] = w->grad[i];
@@ -709,8 +714,8 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
     eval_out e;
     if (v_alt && all_finite(nv, v_alt)) {
       eval_out ea;
-      evaluate(p, prm->soft_tol, w, v, &e);
-      evaluate(p, prm->soft_tol, w, v_alt, &ea);
+      evaluate(p, prm->soft_tol, w, v, 0, &e);
+      evaluate(p, prm->soft_tol, w, v_alt, 0, &ea);
       /* a lower cost alone can be a worse Newton start: it may put a contact
        * in another region (a rolling cylinder then takes 2 iterations, not 1) */
       if (ea.cost < e.cost &&
@@ -720,7 +725,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
     double cost_prev = 0.0, alpha_prev = 0.0;
     int evals_prev = 0;
     for (int k = 0;; k++) {
-      evaluate(p, prm->soft_tol, w, v, &e);
+      evaluate(p, prm->soft_tol, w, v, k > 0, &e);
       evaluated = 1;
       for (int i = 0; i < m; i++) gamma[i] = w->gam[i];
       st.cost = e.cost;
@@ -799,10 +804,15 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         status = SC_SOLVE_LINESEARCH;
         break;
       }
-      for (int i = 0; i < nv; i++) v[i] += alpha * w->dv[i];
-      /* w->dvc (J dv) stays until the next iteration's line search */
       if (prm->reversal_curvature > 0.0)
         for (int i = 0; i < m; i++) w->vc_prev[i] = w->vc[i];
+      for (int i = 0; i < nv; i++) {
+        v[i] += alpha * w->dv[i];
+        w->r[i] += alpha * w->dv[i];
+        w->Ar[i] += alpha * w->dp[i];
+      }
+      /* w->dvc (J dv) stays until the next iteration's line search */
+      for (int i = 0; i < m; i++) w->vc[i] += alpha * w->dvc[i];
       cost_prev = e.cost;
       alpha_prev = alpha;
       evals_prev = ln.evals;
