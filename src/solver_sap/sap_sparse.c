@@ -213,6 +213,11 @@ struct sc_sap_sparse {
    * contacts touch the same columns in the same order reuses them */
   int seq_valid;
   long seq_ntrip;
+  /* the structure that sequence was made from (ntree, tree_ptr, tree_dofs,
+   * nc, jptr, jcol): the same structure gives the same triplets, and
+   * comparing it costs O(nv + nnz(J)) against O(number of triplets) */
+  int seq_ntree, seq_nc;
+  int *seq_tptr, *seq_tdofs, *seq_jptr, *seq_jcol;
   /* H(p, p) in the triangle the numeric kernel reads */
   int *hp, *hi, *pinv;
   double* hx;
@@ -271,7 +276,8 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       3 * nv * D, (nv + 1) * sizeof(size_t),                  /* Delassus */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
       ((size_t)nc_max + 1) * I, ct * I, (nv + 1) * I, ct * I,
-      nv * I, nv * I, nv * I, nv * I, nv * I};
+      nv * I, nv * I, nv * I, nv * I, nv * I,
+      (nv + 1) * I, nv * I, ((size_t)nc_max + 1) * I, ct * I}; /* structure of the triplets */
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) bytes += (sizes[k] + 15) & ~(size_t)15;
   char* b = sc_malloc(bytes);
   if (!b) {
@@ -313,6 +319,10 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->sn_rep = take(&b, nv * I);
   s->dpos = take(&b, nv * I);
   s->dloc = take(&b, nv * I);
+  s->seq_tptr = take(&b, (nv + 1) * I);
+  s->seq_tdofs = take(&b, nv * I);
+  s->seq_jptr = take(&b, ((size_t)nc_max + 1) * I);
+  s->seq_jcol = take(&b, ct * I); /* nnz(J) <= number of triplets <= cap_t */
   /* the block factor's panels: room for 6 doubles per possible triplet of
    * H (as the CHOLMOD arena below), never more than a dense nv x nv */
   const long dense_x = (long)nv_max * nv_max;
@@ -917,28 +927,35 @@ static int analyze_block(sc_sap_sparse* s) {
 int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   const int n = s->nv;
   if (s->ntrip == 0 || n == 0) return 1;
-  /* triplets in the order sc_sap_sparse_factor adds values, compared on
-   * the way with the previous analysis's (a settled pile repeats its
-   * contact graph from step to step) */
+  /* the same structure as at the last analysis (a settled pile repeats its
+   * contact graph from step to step): the same triplets, pattern, ordering
+   * and slots */
+  const int nnzj = s->jptr[s->nc];
+  if (s->seq_valid && s->seq_ntrip == s->ntrip && s->pkind == kind && s->pn == n &&
+      s->seq_ntree == s->ntree && s->seq_nc == s->nc &&
+      memcmp(s->seq_tptr, s->tree_ptr, sizeof(int) * ((size_t)s->ntree + 1)) == 0 &&
+      memcmp(s->seq_tdofs, s->tree_dofs, sizeof(int) * (size_t)n) == 0 &&
+      memcmp(s->seq_jptr, s->jptr, sizeof(int) * ((size_t)s->nc + 1)) == 0 &&
+      memcmp(s->seq_jcol, s->jcol, sizeof(int) * (size_t)nnzj) == 0)
+    return 0;
+  s->seq_valid = 0;
+  s->seq_ntree = s->ntree;
+  s->seq_nc = s->nc;
+  memcpy(s->seq_tptr, s->tree_ptr, sizeof(int) * ((size_t)s->ntree + 1));
+  memcpy(s->seq_tdofs, s->tree_dofs, sizeof(int) * (size_t)n);
+  memcpy(s->seq_jptr, s->jptr, sizeof(int) * ((size_t)s->nc + 1));
+  memcpy(s->seq_jcol, s->jcol, sizeof(int) * (size_t)nnzj);
+  /* triplets in the order sc_sap_sparse_factor adds values */
   long t = 0;
-  int diff = !(s->seq_valid && s->seq_ntrip == s->ntrip && s->pkind == kind && s->pn == n);
   for (int tr = 0; tr < s->ntree; tr++) {
     const int* d = s->tree_dofs + s->tree_ptr[tr];
     const int nt = s->tree_ptr[tr + 1] - s->tree_ptr[tr];
     for (int b = 0; b < nt; b++)
-      for (int a = b; a < nt; a++, t++) {
-        if (!diff) diff = s->ti[t] != d[a] || s->tj[t] != d[b];
-        s->ti[t] = d[a], s->tj[t] = d[b];
-      }
+      for (int a = b; a < nt; a++, t++) s->ti[t] = d[a], s->tj[t] = d[b];
   }
   for (int c = 0; c < s->nc; c++)
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++)
-      for (int a = b; a < s->jptr[c + 1]; a++, t++) {
-        if (!diff) diff = s->ti[t] != s->jcol[a] || s->tj[t] != s->jcol[b];
-        s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b];
-      }
-  if (!diff) return 0; /* the same pattern, ordering and slots as last time */
-  s->seq_valid = 0;
+      for (int a = b; a < s->jptr[c + 1]; a++, t++) s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b];
   if (kind == SC_SAP_SPARSE_BLOCK) {
     if (analyze_block(s) != 0) return 1;
     s->pkind = kind;
