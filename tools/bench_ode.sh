@@ -2,7 +2,8 @@
 # The ODE 0.16 reference section of make bench, and simc's cost-per-step
 # scaling on clutter; prints markdown on stdout, progress on stderr.
 # tools/bench.sh runs it; alone: tools/bench_ode.sh >>results/bench.md.
-#   BIN (default bin): where simc is; SCALE_DUR (default 0.3): the simulated
+#   BIN (default bin): where simc is (odebench is always the one make -C
+#   tools/ode builds, bin/odebench); SCALE_DUR (default 0.3): the simulated
 #   window of the scaling runs; SCALE_NS (default "64 216 1000 4096").
 # simc runs the same scene over the same window back to back with ODE, so
 # the ratios hold on a loaded machine; the load average is printed with
@@ -32,7 +33,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 if ! dpkg -s libode-dev >/dev/null 2>&1; then
   echo
   echo "(ODE 0.16 reference skipped: apt-get install libode-dev to add it.)"
-elif ! { make -s -C tools/ode >"$tmp/ode.err" 2>&1 && tools/ode/check.sh >"$tmp/odecheck.txt" 2>&1; }; then
+elif ! { make -s -C tools/ode >"$tmp/ode.err" 2>&1 && [ -x bin/odebench ] &&
+          tools/ode/check.sh >"$tmp/odecheck.txt" 2>&1; }; then
   echo
   echo "(ODE reference failed: $(tail -1 "$tmp/odecheck.txt" 2>/dev/null || tail -1 "$tmp/ode.err"))"
 else
@@ -61,7 +63,7 @@ else
     simc_run "$tmp/clutter.yaml"
     sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", s / w; else print "-" }')
     ode_cpu() {  # ode_cpu STEPPER: odebench's output line; its CPU seconds in $tmp/ocpu
-      /usr/bin/time -f "%U %S" -o "$tmp/otime" "$BIN/odebench" "$tmp/clutter.yaml" "$nsteps" 1.0e-3 "$1"
+      /usr/bin/time -f "%U %S" -o "$tmp/otime" bin/odebench "$tmp/clutter.yaml" "$nsteps" 1.0e-3 "$1"
       awk '{ printf "%.2f", $1 + $2 }' "$tmp/otime" >"$tmp/ocpu"
     }
     oq=$(ode_cpu quick); qcpu=$(cat "$tmp/ocpu")
