@@ -12,8 +12,8 @@
  * the bounding sphere: z.(c - p0) - rbound > margin means no contact.
  *
  * Output order: contacts are sorted by (geom a, geom b, point index) with a
- * heap sort (in place, no scratch; keys are unique so the result is
- * deterministic).  When the buffer is full, a new point replaces the
+ * heap sort of their keys (unique, so the result is deterministic), then
+ * moved into place once.  When the buffer is full, a new point replaces the
  * shallowest stored point if it is deeper, so the deepest points survive. */
 #include "collision/col_internal.h"
 
@@ -79,34 +79,63 @@ static int sweep_less(const double* aabb, int axis, int g1, int g2) {
   return a < b || (a == b && g1 < g2);
 }
 
-/* (geom a, geom b, point index); the point index is parked in c->k until the
- * parameters are filled */
-static int contact_less(const sc_contact* x, const sc_contact* y) {
-  if (x->geom[0] != y->geom[0]) return x->geom[0] < y->geom[0];
-  if (x->geom[1] != y->geom[1]) return x->geom[1] < y->geom[1];
-  return x->k < y->k;
+/* Keys (geom a, geom b, point index, position) of 4 ints each, ordered on
+ * the first three: the point index is parked in c->k until the parameters
+ * are filled.  The keys, not the 144-byte contacts, are heap sorted; the
+ * contacts then move once, along the cycles of the permutation. */
+static int key_less(const int* x, const int* y) {
+  if (x[0] != y[0]) return x[0] < y[0];
+  if (x[1] != y[1]) return x[1] < y[1];
+  return x[2] < y[2];
 }
 
-static void sift_down(sc_contact* c, int root, int n) {
+static void sift_down(int* key, int root, int n) {
   for (;;) {
     int child = 2 * root + 1;
     if (child >= n) return;
-    if (child + 1 < n && contact_less(&c[child], &c[child + 1])) child++;
-    if (!contact_less(&c[root], &c[child])) return;
-    sc_contact t = c[root];
-    c[root] = c[child];
-    c[child] = t;
+    if (child + 1 < n && key_less(key + 4 * child, key + 4 * (child + 1))) child++;
+    if (!key_less(key + 4 * root, key + 4 * child)) return;
+    for (int i = 0; i < 4; i++) {
+      const int t = key[4 * root + i];
+      key[4 * root + i] = key[4 * child + i];
+      key[4 * child + i] = t;
+    }
     root = child;
   }
 }
 
-static void heap_sort(sc_contact* c, int n) {
-  for (int i = n / 2 - 1; i >= 0; i--) sift_down(c, i, n);
+/* sorts c[0 .. n) by (geom a, geom b, point index); key: 4 n ints of scratch */
+static void sort_contacts(sc_contact* c, int n, int* key) {
+  for (int i = 0; i < n; i++) {
+    key[4 * i] = c[i].geom[0];
+    key[4 * i + 1] = c[i].geom[1];
+    key[4 * i + 2] = (int)c[i].k;
+    key[4 * i + 3] = i;
+  }
+  for (int i = n / 2 - 1; i >= 0; i--) sift_down(key, i, n);
   for (int end = n - 1; end > 0; end--) {
-    sc_contact t = c[0];
-    c[0] = c[end];
-    c[end] = t;
-    sift_down(c, 0, end);
+    for (int i = 0; i < 4; i++) {
+      const int t = key[i];
+      key[i] = key[4 * end + i];
+      key[4 * end + i] = t;
+    }
+    sift_down(key, 0, end);
+  }
+  /* position i takes the contact at key[4 i + 3]; -1 marks a placed one */
+  for (int i = 0; i < n; i++) {
+    if (key[4 * i + 3] < 0 || key[4 * i + 3] == i) continue;
+    const sc_contact t = c[i];
+    int j = i;
+    for (;;) {
+      const int src = key[4 * j + 3];
+      key[4 * j + 3] = -1;
+      if (src == i) {
+        c[j] = t;
+        break;
+      }
+      c[j] = c[src];
+      j = src;
+    }
   }
 }
 
@@ -263,7 +292,7 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
   }
 
   // deterministic order, then the pair parameters
-  heap_sort(d->contact, d->ncon);
+  sort_contacts(d->contact, d->ncon, d->contact_order);
   for (int i = 0; i < d->ncon; i++) {
     sc_contact* c = &d->contact[i];
     int a = c->geom[0], b = c->geom[1];

@@ -63,6 +63,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(qtheta, nq);
   DALLOC(scratch, 8 * nv + nq);
   DALLOC(contact, nc);
+  DALLOC(contact_order, 4 * (size_t)nc);
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;
@@ -123,7 +124,7 @@ void sc_data_free(sc_data* d) {
   void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
                     d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
-                    d->scratch, d->contact, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
+                    d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
