@@ -142,6 +142,45 @@ static void test_gamma_G_fd(void) {
       }
 }
 
+/* sc_sap_hc_lagged_third against central differences of G along the same
+ * direction, (G(vc + h d) - G(vc - h d)) d / 2h, in each regime of the
+ * lagged model (the normal argument away from v^, where n'' jumps); random
+ * contacts, points and directions.  Tolerance 1e-5 of the size of the
+ * terms that make up each component. */
+static void test_lagged_third_fd(void) {
+  srand(11);
+  int n = 0;
+  for (int regime = 1; regime <= 3; regime++)
+    for (int trial = 0; trial < 60; trial++) {
+      hc_case c;
+      random_case(&c, 1);
+      double vc[3], vh, T[3];
+      vc_in_regime(&c, regime, vc);
+      sc_sap_hc_vhat(1, c.hc, c.dt, &vh);
+      const double eps = c.hc[SC_HC_EPS], vt = hypot(vc[0], vc[1]);
+      const double st = regime == 1 ? eps : vt, sn = fmax(fabs(vhat_of(&c)), 1e-4);
+      const double d[3] = {st * urand(), st * urand(), sn * urand()};
+      sc_sap_hc_lagged_third(1, c.hc, &vh, &c.mu, c.dt, vc, d, T);
+      const double h = 1e-4;
+      double vp[3], vm[3], g[3], Gp[9], Gm[9], l;
+      for (int a = 0; a < 3; a++) vp[a] = vc[a] + h * d[a], vm[a] = vc[a] - h * d[a];
+      sc_sap_hc_eval(1, c.hc, c.mu, c.dt, vp, g, Gp, &l);
+      sc_sap_hc_eval(1, c.hc, c.mu, c.dt, vm, g, Gm, &l);
+      /* scale: |d|^2 times the largest third derivative of the terms */
+      const double s = vt * vt + eps * eps;
+      const double ft = c.mu * c.hc[SC_HC_N0] / s * (d[0] * d[0] + d[1] * d[1]) * 6.0;
+      const double fn = 2.0 * c.dt * c.dt * c.hc[SC_HC_K] * c.hc[SC_HC_D] * d[2] * d[2];
+      for (int a = 0; a < 3; a++) {
+        double fd = 0.0;
+        for (int b = 0; b < 3; b++) fd += (Gp[3 * a + b] - Gm[3 * a + b]) * d[b] / (2 * h);
+        ENSURE_NEAR(T[a], fd, 1e-5 * ((a < 2 ? ft : fn) + 1e-300));
+      }
+      if (regime == 3) ENSURE(T[2] == 0.0);
+      n++;
+    }
+  printf("  %d contacts (stick, slide, open) match\n", n);
+}
+
 /* The line search's directional form (sc_sap_contact_eval_dir) against the
  * full evaluation: d.gamma and d^T G d from gamma and G, the same cost and
  * region, for the three models in every region; random contacts, points and
@@ -656,6 +695,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_normal_law_fd);
   RUN(test_gamma_G_fd);
+  RUN(test_lagged_third_fd);
   RUN(test_directional_eval);
   RUN(test_line_sums_match_dir);
   RUN(test_limits);

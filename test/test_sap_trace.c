@@ -14,6 +14,9 @@
  *   problems it changes the iteration (the counts differ) but not the
  *   minimizer; on one body sliding into stiction it reaches the root of the
  *   scalar balance equations (bisection) in fewer iterations.
+ * - Chebyshev's correction (lagged default near the solution) likewise keeps
+ *   the minimizer; on the point mass it raises the order of convergence of
+ *   one iteration near the solution from 2 to 3.
  * - A second guess is taken only when its cost is lower.
  * - In a run, /solver/trace lands in the HDF5 file and agrees with
  *   /solver/iterations, /solver/residual and /contact/count row by row. */
@@ -308,6 +311,39 @@ static void test_reversal_curvature_same_minimizer(void) {
   sc_sap_work_free(w);
 }
 
+/* Chebyshev's correction (sc_sap_params.chebyshev_from/until, on under the
+ * lagged defaults) on the random lagged problems: the same minimizer with
+ * and without it, and it changes the path somewhere. */
+static void test_chebyshev_same_minimizer(void) {
+  srand(23);
+  sc_sap_work* w = sc_sap_work_create(NV, NC);
+  sc_sap_params lag, nocheb;
+  sc_sap_params_default(&lag);
+  ENSURE(lag.chebyshev_until == 0.0);
+  sc_sap_params_for_model(&lag, SC_MODEL_LAGGED);
+  ENSURE(lag.chebyshev_from == 1e-4 && lag.chebyshev_until == 1e-2);
+  nocheb = lag;
+  nocheb.chebyshev_from = nocheb.chebyshev_until = 0.0;
+  int it_lag = 0, it_nocheb = 0, differ = 0;
+  for (int trial = 0; trial < 60; trial++) {
+    rprob r;
+    make_lagged_problem(&r);
+    double vl[NV] = {0}, vn[NV] = {0}, g[3 * NC];
+    sc_solver_stats sl, sn;
+    ENSURE(sc_sap_solve(&r.p, &lag, w, vl, g, &sl) == SC_SOLVE_OK);
+    ENSURE(sc_sap_solve(&r.p, &nocheb, w, vn, g, &sn) == SC_SOLVE_OK);
+    it_lag += sl.iterations;
+    it_nocheb += sn.iterations;
+    differ += sl.iterations != sn.iterations;
+    ENSURE(stationarity_scaled(&r, w, vl) <= 1e-5);
+    for (int i = 0; i < NV; i++) ENSURE_NEAR(vl[i], vn[i], 1e-5 * (1.0 + fabs(vn[i])));
+  }
+  ENSURE(differ > 0);
+  printf("  60 lagged problems: iterations %d with Chebyshev's correction, %d without "
+         "(%d problems took another path)\n", it_lag, it_nocheb, differ);
+  sc_sap_work_free(w);
+}
+
 /* root of an increasing f on [lo, hi] by bisection to round-off */
 static double bisect(double (*f)(double, const double*), const double* a, double lo, double hi) {
   for (int i = 0; i < 200 && hi - lo > 1e-15 * fmax(1.0, fabs(lo)); i++) {
@@ -375,6 +411,70 @@ static void test_reversal_curvature_point_mass(void) {
   ENSURE(it_rev < it_norev);
   printf("  point mass into stiction, 8 slips: %d iterations with the reversal curvature, "
          "%d without\n", it_rev, it_norev);
+  sc_sap_work_free(w);
+}
+
+/* The order of convergence, on the point mass of the test above (one lagged
+ * contact that friction stops within the step: the solution sits in the bend
+ * of the friction smoothing, where the third derivative is largest): one
+ * iteration from v_sol + delta u (v_sol from the bisections, u a fixed unit
+ * direction, delta = eps / 10 and eps / 100) leaves an error e(delta); the
+ * order log10(e(eps/10) / e(eps/100)) is 2 for Newton's method and 3 with
+ * Chebyshev's correction (Traub 1964).  Plain Newton steps (exact Hessian)
+ * against the correction at every iteration; asserted per slip: Newton
+ * within [1.8, 2.2], the corrected step above 2.7. */
+static void test_chebyshev_order(void) {
+  const double m = 0.1, dt = 1e-3, mu = 0.5, kk = 1e5, dd = 20.0, wd = 10.0, phi0 = -1e-4;
+  const double A[9] = {m, 0, 0, 0, m, 0, 0, 0, m}, J[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0}, u[3] = {0.6, -0.48, 0.64};
+  sc_sap_work* w = sc_sap_work_create(3, 1);
+  sc_sap_params newton, cheb;
+  sc_sap_params_default(&newton);
+  newton.slip_curvature = 0.0;
+  newton.rel_tol = 1e-15;
+  newton.abs_tol = 0.0;
+  newton.max_iterations = 1;
+  cheb = newton;
+  cheb.chebyshev_from = 0.0;
+  cheb.chebyshev_until = HUGE_VAL;
+  static sc_problem_storage st;
+  double omin[2] = {HUGE_VAL, HUGE_VAL}, omax[2] = {0.0, 0.0};
+  for (int trial = 0; trial < 8; trial++) {
+    const double sstar = 0.005 + 0.006 * trial, th = 0.7 * trial, vnstar = -0.01;
+    double vstar[3] = {sstar * cos(th), sstar * sin(th), vnstar}, hc[SC_HC_NPAR];
+    sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
+    sc_problem p = dense_problem(&st, 3, 1, A, vstar, J, R, vhat, &mu, &phi0, dt);
+    p.model = SC_MODEL_LAGGED;
+    p.hc = hc;
+    const double at[4] = {m, sstar, mu * hc[SC_HC_N0], hc[SC_HC_EPS]};
+    const double an[6] = {m, vnstar, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]};
+    const double s = bisect(slip_balance, at, 0.0, sstar);
+    const double vn = bisect(normal_balance, an, vnstar, vnstar + 1.0);
+    const double vs[3] = {s * cos(th), s * sin(th), vn}, eps = hc[SC_HC_EPS];
+    for (int pass = 0; pass < 2; pass++) {
+      double e[2];
+      for (int j = 0; j < 2; j++) {
+        const double delta = eps * (j ? 1e-2 : 1e-1);
+        double v[3], g[3];
+        for (int a = 0; a < 3; a++) v[a] = vs[a] + delta * u[a];
+        sc_solver_stats ss;
+        const sc_solve_status r = sc_sap_solve(&p, pass ? &cheb : &newton, w, v, g, &ss);
+        ENSURE(ss.iterations == 1 && (r == SC_SOLVE_MAXIT || r == SC_SOLVE_OK));
+        e[j] = sqrt((v[0] - vs[0]) * (v[0] - vs[0]) + (v[1] - vs[1]) * (v[1] - vs[1]) +
+                    (v[2] - vs[2]) * (v[2] - vs[2]));
+      }
+      const double order = log10(e[0] / e[1]);
+      if (order < omin[pass]) omin[pass] = order;
+      if (order > omax[pass]) omax[pass] = order;
+      if (getenv("SC_TEST_VERBOSE"))
+        printf("  slip %d %s: errors %.2e %.2e, order %.2f\n", trial, pass ? "chebyshev" : "newton",
+               e[0], e[1], order);
+    }
+  }
+  ENSURE(omin[0] >= 1.8 && omax[0] <= 2.2);
+  ENSURE(omin[1] >= 2.7);
+  printf("  point mass, 8 slips, one iteration near the solution: order %.2f-%.2f plain Newton, "
+         "%.2f-%.2f with the correction\n", omin[0], omax[0], omin[1], omax[1]);
   sc_sap_work_free(w);
 }
 
@@ -577,6 +677,8 @@ int main(int argc, char** argv) {
   RUN(test_slip_curvature_lagged_same_minimizer);
   RUN(test_reversal_curvature_same_minimizer);
   RUN(test_reversal_curvature_point_mass);
+  RUN(test_chebyshev_same_minimizer);
+  RUN(test_chebyshev_order);
   RUN(test_second_guess);
   RUN(test_trace_in_hdf5);
   RUN(test_cli_flag);

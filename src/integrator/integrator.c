@@ -413,8 +413,12 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_params_for_model(&w->sap_params, m->opt.contact_model);
     /* a negative option is the model's own value */
     if (m->opt.slip_curvature >= 0.0) w->sap_params.slip_curvature = m->opt.slip_curvature;
-    /* 0 asks for the exact Newton Hessian: no reversal curvature either */
-    if (m->opt.slip_curvature == 0.0) w->sap_params.reversal_curvature = 0.0;
+    /* 0 asks for plain Newton steps: the exact Hessian (no reversal
+     * curvature either) and no Chebyshev correction */
+    if (m->opt.slip_curvature == 0.0) {
+      w->sap_params.reversal_curvature = 0.0;
+      w->sap_params.chebyshev_from = w->sap_params.chebyshev_until = 0.0;
+    }
     /* contacts touch the dofs of two chains; the blocks are the model's */
     const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
     w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);

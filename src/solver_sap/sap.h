@@ -60,7 +60,12 @@ typedef struct sc_sap_params {
   double reversal_curvature; /* omega for a sliding contact whose slip direction reversed
                                 between the last two iterates, or would have under the
                                 last full Newton step, at any residual; 0 (off) */
-  /* (sc_sap_params_for_model sets all three per contact model) */
+  double chebyshev_from, chebyshev_until; /* while the relative residual lies in
+                                             [from, until) and the Hessian is exact (no
+                                             slip or reversal curvature added), the Newton
+                                             step gets Chebyshev's third-order correction
+                                             (see sap.c); lagged model only; 0, 0 (off) */
+  /* (sc_sap_params_for_model sets these five per contact model) */
   sc_solver_trace* trace; /* per-iteration record (NULL: none, the default); rows
                              beyond trace->cap are dropped */
   /* NULL (default) or a flag a signal handler sets: polled once per Newton
@@ -70,10 +75,11 @@ typedef struct sc_sap_params {
 
 /* Fill p with the default values listed in sc_sap_params. */
 void sc_sap_params_default(sc_sap_params* p);
-/* Set p's slip curvature, its switch and the reversal curvature to the
- * values tuned for the contact model (sc_contact_model): SAP and similar keep
- * the defaults above (0.1, 3e-3, 0); lagged takes 0.2, 1e-2 and 1
- * (results/sap_iterations.md, sections 6 and 8). */
+/* Set p's slip curvature, its switch, the reversal curvature and the
+ * Chebyshev window to the values tuned for the contact model
+ * (sc_contact_model): SAP and similar keep the defaults above (0.1, 3e-3, 0,
+ * no correction); lagged takes 0.2, 1e-2, 1 and [1e-4, 1e-2)
+ * (results/sap_iterations.md, sections 6, 8 and 10). */
 void sc_sap_params_for_model(sc_sap_params* p, int model);
 
 /* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */

@@ -44,6 +44,11 @@
  * Lagged (friction bounded by the step-start impulse, |gamma_t| <= mu n0):
  *   l = -N(vn) + mu n0 |v_t|_s,  gamma = (-mu n0 t, n(vn)),
  *   G_tt = mu n0 Pp / (|v_t|_s + eps),  G_tn = 0,  G_nn = -n'(vn).
+ * Third derivatives along a direction d (lagged only; sap.c's Chebyshev
+ * correction): with s = |v_t|_s + eps, t = v_t / s,
+ *   D^3 (mu n0 |v_t|_s)[d, d] = mu n0 / s^2 (3 t (t.d_t)^2 - 2 d_t (t.d_t) - t |d_t|^2)
+ * (the derivative of mu n0 (I/s - v_t v_t^T/s^3) d_t along d_t), and
+ *   D^3 (-N(vn))[d, d] = -n''(vn) d_n^2,  n'' = 2 dt^2 k d  below v^, 0 beyond.
  * Regions reported (for the solver trace): 3 when n = 0 (lagged friction may
  * still act then), else 1 when |v_t| < eps (the soft, viscous part of the
  * friction law), else 2. */
@@ -287,4 +292,21 @@ void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], do
   G[1] += add * u0 * u1;
   G[3] += add * u1 * u0;
   G[4] += add * u1 * u1;
+}
+
+void sc_sap_hc_lagged_third(int nc, const double* hc, const double* vh, const double* mu,
+                            double dt, const double* vc, const double* d, double* out) {
+  for (int c = 0; c < nc; c++) {
+    const double* h = hc + SC_HC_NPAR * c;
+    const double* v = vc + 3 * c;
+    const double* e = d + 3 * c;
+    const double eps = h[SC_HC_EPS];
+    const double s = sqrt(v[0] * v[0] + v[1] * v[1] + eps * eps);
+    const double t0 = v[0] / s, t1 = v[1] / s;
+    const double td = t0 * e[0] + t1 * e[1], dd = e[0] * e[0] + e[1] * e[1];
+    const double f = mu[c] * h[SC_HC_N0] / (s * s);
+    out[3 * c] = f * (3.0 * t0 * td * td - 2.0 * e[0] * td - t0 * dd);
+    out[3 * c + 1] = f * (3.0 * t1 * td * td - 2.0 * e[1] * td - t1 * dd);
+    out[3 * c + 2] = v[2] < vh[c] ? -2.0 * dt * dt * h[SC_HC_K] * h[SC_HC_D] * e[2] * e[2] : 0.0;
+  }
 }

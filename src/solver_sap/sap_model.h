@@ -84,4 +84,12 @@ void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
 void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], double omega,
                               double G[9]);
 
+/* Third derivative of the lagged model's l_i along a direction, for each
+ * contact: out_i = D^3 l_i(vc_i)[d_i, d_i] (3 per contact, the derivative
+ * of G_i(vc_i + a d_i) d_i at a = 0), with v^ from vh (sc_sap_hc_vhat).
+ * On the far side of v^ (n = 0) and at the kink itself the normal part is
+ * taken as 0 (n is linear-times-linear below v^ and 0 beyond). */
+void sc_sap_hc_lagged_third(int nc, const double* hc, const double* vh, const double* mu,
+                            double dt, const double* vc, const double* d, double* out);
+
 #endif
