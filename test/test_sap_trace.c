@@ -369,43 +369,59 @@ static double normal_balance(double v, const double* a) {
 /* One free point mass m pressed into a plane (J = I, frame = world axes)
  * and sliding at s* along a direction theta, with mu n0 > m s*: lagged
  * friction stops it within the step.  The minimizer separates into the
- * scalar balances above, solved by bisection: the Newton solve must land
- * on them, with the reversal curvature in fewer iterations than without
- * (the full Newton step overshoots the stop; results/sap_iterations.md,
- * section 8). */
+ * scalar balances above, solved by bisection into vs.  Slip number trial
+ * (0-7) of the tests below. */
+typedef struct pmass {
+  double vstar[3], hc[SC_HC_NPAR], vs[3], sstar;
+  sc_problem p;
+} pmass;
+
+static void pmass_init(pmass* q, int trial) {
+  static const double m = 0.1, dt = 1e-3, kk = 1e5, dd = 20.0, wd = 10.0, phi0 = -1e-4;
+  static const double mu = 0.5, A[9] = {0.1, 0, 0, 0, 0.1, 0, 0, 0, 0.1}; /* m I */
+  static const double J[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0};
+  static sc_problem_storage st; /* one problem at a time */
+  const double sstar = 0.005 + 0.006 * trial, th = 0.7 * trial, vnstar = -0.01;
+  q->sstar = sstar;
+  q->vstar[0] = sstar * cos(th);
+  q->vstar[1] = sstar * sin(th);
+  q->vstar[2] = vnstar;
+  sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, q->hc);
+  ENSURE(mu * q->hc[SC_HC_N0] > m * sstar); /* it sticks */
+  q->p = dense_problem(&st, 3, 1, A, q->vstar, J, R, vhat, &mu, &phi0, dt);
+  q->p.model = SC_MODEL_LAGGED;
+  q->p.hc = q->hc;
+  const double at[4] = {m, sstar, mu * q->hc[SC_HC_N0], q->hc[SC_HC_EPS]};
+  const double an[6] = {m, vnstar, dt, q->hc[SC_HC_K], q->hc[SC_HC_FE0], q->hc[SC_HC_D]};
+  const double s = bisect(slip_balance, at, 0.0, sstar);
+  q->vs[0] = s * cos(th);
+  q->vs[1] = s * sin(th);
+  q->vs[2] = bisect(normal_balance, an, vnstar, vnstar + 1.0);
+}
+
+/* The point mass: the Newton solve must land on the bisections' solution,
+ * with the reversal curvature in fewer iterations than without (the full
+ * Newton step overshoots the stop; results/sap_iterations.md, section 8). */
 static void test_reversal_curvature_point_mass(void) {
-  const double m = 0.1, dt = 1e-3, mu = 0.5, kk = 1e5, dd = 20.0, wd = 10.0, phi0 = -1e-4;
-  const double A[9] = {m, 0, 0, 0, m, 0, 0, 0, m}, J[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0};
   sc_sap_work* w = sc_sap_work_create(3, 1);
   sc_sap_params lag, norev;
   sc_sap_params_default(&lag);
   sc_sap_params_for_model(&lag, SC_MODEL_LAGGED);
   norev = lag;
   norev.reversal_curvature = 0.0;
-  static sc_problem_storage st;
   int it_rev = 0, it_norev = 0;
   for (int trial = 0; trial < 8; trial++) {
-    const double sstar = 0.005 + 0.006 * trial, th = 0.7 * trial, vnstar = -0.01;
-    double vstar[3] = {sstar * cos(th), sstar * sin(th), vnstar}, hc[SC_HC_NPAR];
-    sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
-    ENSURE(mu * hc[SC_HC_N0] > m * sstar); /* it sticks */
-    sc_problem p = dense_problem(&st, 3, 1, A, vstar, J, R, vhat, &mu, &phi0, dt);
-    p.model = SC_MODEL_LAGGED;
-    p.hc = hc;
-    const double at[4] = {m, sstar, mu * hc[SC_HC_N0], hc[SC_HC_EPS]};
-    const double an[6] = {m, vnstar, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]};
-    const double s = bisect(slip_balance, at, 0.0, sstar);
-    const double vn = bisect(normal_balance, an, vnstar, vnstar + 1.0);
+    pmass q;
+    pmass_init(&q, trial);
     for (int pass = 0; pass < 2; pass++) {
-      double v[3] = {vstar[0], vstar[1], vstar[2]}, g[3];
+      double v[3] = {q.vstar[0], q.vstar[1], q.vstar[2]}, g[3];
       sc_solver_stats ss;
-      ENSURE(sc_sap_solve(&p, pass ? &norev : &lag, w, v, g, &ss) == SC_SOLVE_OK);
+      ENSURE(sc_sap_solve(&q.p, pass ? &norev : &lag, w, v, g, &ss) == SC_SOLVE_OK);
       *(pass ? &it_norev : &it_rev) += ss.iterations;
       /* the tolerance 1e-6 on the momentum balance, of scale m |v| */
-      ENSURE_NEAR(v[0], s * cos(th), 1e-5 * sstar);
-      ENSURE_NEAR(v[1], s * sin(th), 1e-5 * sstar);
-      ENSURE_NEAR(v[2], vn, 1e-5 * fabs(vn));
+      ENSURE_NEAR(v[0], q.vs[0], 1e-5 * q.sstar);
+      ENSURE_NEAR(v[1], q.vs[1], 1e-5 * q.sstar);
+      ENSURE_NEAR(v[2], q.vs[2], 1e-5 * fabs(q.vs[2]));
     }
   }
   ENSURE(it_rev < it_norev);
@@ -424,9 +440,7 @@ static void test_reversal_curvature_point_mass(void) {
  * against the correction at every iteration; asserted per slip: Newton
  * within [1.8, 2.2], the corrected step above 2.7. */
 static void test_chebyshev_order(void) {
-  const double m = 0.1, dt = 1e-3, mu = 0.5, kk = 1e5, dd = 20.0, wd = 10.0, phi0 = -1e-4;
-  const double A[9] = {m, 0, 0, 0, m, 0, 0, 0, m}, J[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const double R[3] = {1, 1, 1}, vhat[3] = {0, 0, 0}, u[3] = {0.6, -0.48, 0.64};
+  const double u[3] = {0.6, -0.48, 0.64};
   sc_sap_work* w = sc_sap_work_create(3, 1);
   sc_sap_params newton, cheb;
   sc_sap_params_default(&newton);
@@ -437,28 +451,19 @@ static void test_chebyshev_order(void) {
   cheb = newton;
   cheb.chebyshev_from = 0.0;
   cheb.chebyshev_until = HUGE_VAL;
-  static sc_problem_storage st;
   double omin[2] = {HUGE_VAL, HUGE_VAL}, omax[2] = {0.0, 0.0};
   for (int trial = 0; trial < 8; trial++) {
-    const double sstar = 0.005 + 0.006 * trial, th = 0.7 * trial, vnstar = -0.01;
-    double vstar[3] = {sstar * cos(th), sstar * sin(th), vnstar}, hc[SC_HC_NPAR];
-    sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
-    sc_problem p = dense_problem(&st, 3, 1, A, vstar, J, R, vhat, &mu, &phi0, dt);
-    p.model = SC_MODEL_LAGGED;
-    p.hc = hc;
-    const double at[4] = {m, sstar, mu * hc[SC_HC_N0], hc[SC_HC_EPS]};
-    const double an[6] = {m, vnstar, dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D]};
-    const double s = bisect(slip_balance, at, 0.0, sstar);
-    const double vn = bisect(normal_balance, an, vnstar, vnstar + 1.0);
-    const double vs[3] = {s * cos(th), s * sin(th), vn}, eps = hc[SC_HC_EPS];
+    pmass q;
+    pmass_init(&q, trial);
+    const double* vs = q.vs;
     for (int pass = 0; pass < 2; pass++) {
       double e[2];
       for (int j = 0; j < 2; j++) {
-        const double delta = eps * (j ? 1e-2 : 1e-1);
+        const double delta = q.hc[SC_HC_EPS] * (j ? 1e-2 : 1e-1);
         double v[3], g[3];
         for (int a = 0; a < 3; a++) v[a] = vs[a] + delta * u[a];
         sc_solver_stats ss;
-        const sc_solve_status r = sc_sap_solve(&p, pass ? &cheb : &newton, w, v, g, &ss);
+        const sc_solve_status r = sc_sap_solve(&q.p, pass ? &cheb : &newton, w, v, g, &ss);
         ENSURE(ss.iterations == 1 && (r == SC_SOLVE_MAXIT || r == SC_SOLVE_OK));
         e[j] = sqrt((v[0] - vs[0]) * (v[0] - vs[0]) + (v[1] - vs[1]) * (v[1] - vs[1]) +
                     (v[2] - vs[2]) * (v[2] - vs[2]));
