@@ -13,7 +13,7 @@ BIN=${BIN:-bin}
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; fi; }
+. test/shlib.sh
 
 cmp_rows() { # a.h5 b.h5 row0 nrows qtol vtol [min_contacts]
   $PY - "$@" <<'PY'

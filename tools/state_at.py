@@ -16,16 +16,17 @@ the solver starts without the previous step's guess, so it agrees to the
 solver tolerance (test/t_state_at.sh).  The time of the row goes to
 stderr.
 """
+import os
 import sys
 
-import h5py
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simc_h5  # noqa: E402
 
 
 def groups(names):
     """[(body, [index, ...]), ...] in order of first appearance"""
     out, where = [], {}
-    for i, raw in enumerate(names):
-        name = raw.decode() if isinstance(raw, bytes) else str(raw)
+    for i, name in enumerate(names):
         body = name.rsplit(".", 1)[0]
         if body not in where:
             where[body] = len(out)
@@ -44,24 +45,21 @@ def main(argv):
         sys.stderr.write("state_at: ROW must be an integer, got %r\n" % argv[2])
         return 2
     try:
-        h = h5py.File(argv[1], "r")
-    except OSError as e:
+        run = simc_h5.Run(argv[1])
+    except (OSError, KeyError, RuntimeError) as e:
         sys.stderr.write("state_at: %s: cannot open: %s\n" % (argv[1], e))
         return 1
-    with h:
-        q, v, t = h["q"], h["v"], h["time"]
-        n = min(q.shape[0], v.shape[0], t.shape[0])
-        if not -n <= row < n:
-            sys.stderr.write("state_at: %s has rows 0..%d, not %d\n" % (argv[1], n - 1, row))
-            return 1
-        row %= n
-        args = []
-        for what, data, names in (("q", q[row], h["model/q_names"][:]),
-                                  ("v", v[row], h["model/v_names"][:])):
-            for body, idx in groups(names):
-                vals = ",".join("%.17g" % data[i] for i in idx)
-                args.append("--set bodies.%s.initial.%s=[%s]" % (body, what, vals))
-        sys.stderr.write("state_at: row %d, t = %.9g s\n" % (row, t[row]))
+    n = min(len(run.q), len(run.v), len(run.t))
+    if not -n <= row < n:
+        sys.stderr.write("state_at: %s has rows 0..%d, not %d\n" % (argv[1], n - 1, row))
+        return 1
+    row %= n
+    args = []
+    for what, data, names in (("q", run.q[row], run.q_names), ("v", run.v[row], run.v_names)):
+        for body, idx in groups(names):
+            vals = ",".join("%.17g" % data[i] for i in idx)
+            args.append("--set bodies.%s.initial.%s=[%s]" % (body, what, vals))
+    sys.stderr.write("state_at: row %d, t = %.9g s\n" % (row, run.t[row]))
     print(" ".join(args))
     return 0
 
