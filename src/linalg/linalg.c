@@ -91,28 +91,30 @@ void sc_la_gemvT(int m, int n, double alpha, const double* A, int lda, const dou
   cblas_dgemv(CblasColMajor, CblasTrans, m, n, alpha, A, lda, x, 1, beta, y, 1);
 }
 
-void sc_la_gemm(int m, int n, int k, double alpha, const double* A, int lda, const double* B,
-                int ldb, double beta, double* C, int ldc) {
+/* C = alpha op(A) B + beta C for both products below.  k = 0 leaves
+ * beta C (0 when beta = 0: C may hold garbage then, as the BLAS allows). */
+static void gemm(CBLAS_TRANSPOSE ta, int m, int n, int k, double alpha, const double* A,
+                 int lda, const double* B, int ldb, double beta, double* C, int ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     for (int j = 0; j < n; j++)
-      for (int i = 0; i < m; i++) C[i + (size_t)j * ldc] *= beta;
+      for (int i = 0; i < m; i++) {
+        double* c = C + i + (size_t)j * ldc;
+        *c = beta == 0.0 ? 0.0 : *c * beta;
+      }
     return;
   }
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
-              C, ldc);
+  cblas_dgemm(CblasColMajor, ta, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void sc_la_gemm(int m, int n, int k, double alpha, const double* A, int lda, const double* B,
+                int ldb, double beta, double* C, int ldc) {
+  gemm(CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void sc_la_gemmTN(int m, int n, int k, double alpha, const double* A, int lda,
                   const double* B, int ldb, double beta, double* C, int ldc) {
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < m; i++) C[i + j * ldc] *= beta;
-    return;
-  }
-  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
-              C, ldc);
+  gemm(CblasTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 double sc_la_dot(int n, const double* x, const double* y) {
