@@ -683,6 +683,33 @@ static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, do
   return 1;
 }
 
+/* Chebyshev's correction of the Newton step w->dv (J dv in w->dvc) with H's
+ * last factorization, and the bounds that keep it (see the top of this
+ * file): without them, far from the solution the correction can turn the
+ * direction almost orthogonal to the gradient and the line search stalls at
+ * alpha = 0.  When kept, w->dv and w->dvc hold the corrected step.  Returns
+ * nonzero when the solve failed. */
+static int chebyshev(const sc_problem* p, sc_sap_work* w) {
+  const int nv = p->nv, nc = p->nc;
+  sc_sap_hc_lagged_third(nc, p->hc, w->vh, p->mu, p->dt, w->vc, w->dvc, w->t3);
+  mul_JT(p, w, w->t3, w->tmp);
+  if (sc_sap_hessian_solve(&w->hess, w->tmp) != 0) return 1;
+  double dl = 0.0, dlc = 0.0, nc2 = 0.0, nd2 = 0.0;
+  for (int i = 0; i < nv; i++) {
+    const double c = 0.5 * w->tmp[i], di2 = w->D[i] * w->D[i];
+    nc2 += c * c / di2;
+    nd2 += w->dv[i] * w->dv[i] / di2;
+    dl += w->grad[i] * w->dv[i];
+    w->tmp[i] = w->dv[i] - c;
+    dlc += w->grad[i] * w->tmp[i];
+  }
+  if (nc2 <= 0.25 * nd2 && dlc <= 0.5 * dl && isfinite(dlc)) {
+    for (int i = 0; i < nv; i++) w->dv[i] = w->tmp[i];
+    mul_J(p, w, w->dv, w->dvc);
+  }
+  return 0;
+}
+
 /* ---- Newton loop ---- */
 
 /* The exact line search also stops once the slope left along the line,
@@ -800,38 +827,16 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         break;
       }
 
-      /* line-search cache */
-      line ln = {p, w, prm->soft_tol, e.costA, 0.0, 0.0, 0};
-      mul_A(p, w, w->dv, w->dp);
+      /* J dv, then Chebyshev's correction of dv where it applies, then the
+       * line-search cache for the final direction */
       mul_J(p, w, w->dv, w->dvc);
       if (!modified && st.residual >= prm->chebyshev_from && st.residual < prm->chebyshev_until &&
-          p->model == SC_MODEL_LAGGED && p->hc) {
-        /* Chebyshev's correction dv - 1/2 H^-1 J^T t (see the top of this file) */
-        sc_sap_hc_lagged_third(nc, p->hc, w->vh, p->mu, p->dt, w->vc, w->dvc, w->t3);
-        mul_JT(p, w, w->t3, w->tmp);
-        if (sc_sap_hessian_solve(&w->hess, w->tmp) != 0) {
-          status = SC_SOLVE_FACTOR;
-          break;
-        }
-        /* kept only where the expansion holds: a correction at most half
-         * the Newton step (D-scaled norms) that keeps at least half of its
-         * slope; a larger one, far from the solution, can turn the direction
-         * almost orthogonal to the gradient, and the line search then stalls */
-        double dl = 0.0, dlc = 0.0, nc2 = 0.0, nd2 = 0.0;
-        for (int i = 0; i < nv; i++) {
-          const double c = 0.5 * w->tmp[i], di2 = w->D[i] * w->D[i];
-          nc2 += c * c / di2;
-          nd2 += w->dv[i] * w->dv[i] / di2;
-          dl += w->grad[i] * w->dv[i];
-          w->tmp[i] = w->dv[i] - c;
-          dlc += w->grad[i] * w->tmp[i];
-        }
-        if (nc2 <= 0.25 * nd2 && dlc <= 0.5 * dl && isfinite(dlc)) {
-          for (int i = 0; i < nv; i++) w->dv[i] = w->tmp[i];
-          mul_A(p, w, w->dv, w->dp);
-          mul_J(p, w, w->dv, w->dvc);
-        }
+          p->model == SC_MODEL_LAGGED && p->hc && chebyshev(p, w) != 0) {
+        status = SC_SOLVE_FACTOR;
+        break;
       }
+      line ln = {p, w, prm->soft_tol, e.costA, 0.0, 0.0, 0};
+      mul_A(p, w, w->dv, w->dp);
       ln.dp_r = sc_la_dot(nv, w->dp, w->r);
       ln.a2 = sc_la_dot(nv, w->dv, w->dp);
       const double dl0 = sc_la_dot(nv, w->grad, w->dv);
