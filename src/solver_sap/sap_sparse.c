@@ -443,6 +443,14 @@ int sc_sap_sparse_ntree(const sc_sap_sparse* s) { return s->ntree; }
 
 long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip; }
 
+/* a contact whose 3 x 3 curvature block (or impulse) is exactly zero adds
+ * only zeros: separated contacts carry no friction under the Hunt-Crossley
+ * models, and forming piles hold many of them.  Skipping them leaves every
+ * sum bit-identical (x + 0 is x, and no sum here is -0: each starts at +0
+ * and adds finite terms). */
+static int zero3(const double* x) { return x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0; }
+static int zero9(const double* g) { return zero3(g) && zero3(g + 3) && zero3(g + 6); }
+
 void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* x, double* y) {
   const int nv = s->nv;
   for (int i = 0; i < nv; i++) y[i] = 0.0;
@@ -488,6 +496,7 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
   for (int i = 0; i < s->nv; i++) y[i] = 0.0;
   for (int c = 0; c < s->nc; c++) {
     const double* xc = x + 3 * c;
+    if (zero3(xc)) continue;
     for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) {
       const double* e = s->jval + 3 * q;
       y[s->jcol[q]] += e[0] * xc[0] + e[1] * xc[1] + e[2] * xc[2];
@@ -509,6 +518,7 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
   }
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
+    if (zero9(g)) continue;
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
       const double* jb = s->jval + 3 * b;
       const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
@@ -1046,6 +1056,12 @@ static void assemble(sc_sap_sparse* s, const double* G, double* hx, long nz) {
   /* J_i^T G_i J_i over the columns contact i touches */
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
+    if (zero9(g)) {
+      /* its slots are the pairs b <= a of its listed columns */
+      const long nb = s->jptr[c + 1] - s->jptr[c];
+      t += nb * (nb + 1) / 2;
+      continue;
+    }
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
       const double* jb = s->jval + 3 * b;
       const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
