@@ -271,7 +271,8 @@ static void test_directional_eval(void) {
  * (sc_sap_hc_eval_all) against sc_sap_hc_eval, summed in the same order:
  * bit-identical (the loops only hoist v^ out), for both models, with
  * contacts in every regime and the special normal laws (k = 0 with fe0 <= 0:
- * no force; d = 0; fe0 < 0). */
+ * no force; d = 0; fe0 < 0), and contacts without lagged friction (n0 = 0 or
+ * mu = 0), which the line search sums without the friction terms. */
 static void test_line_sums_match_dir(void) {
   srand(13);
   enum { NC = 60 };
@@ -286,6 +287,8 @@ static void test_line_sums_match_dir(void) {
         if (c % 7 == 3) x.hc[SC_HC_K] = 0.0, x.hc[SC_HC_FE0] = -1.0; /* no force */
         if (c % 7 == 4) x.hc[SC_HC_FE0] = -urange(0.1, 5);           /* a gap */
         if (c % 7 == 5) x.hc[SC_HC_D] = 0.0;
+        if (c % 5 == 2) x.hc[SC_HC_N0] = 0.0; /* apart at the step start: no lagged friction */
+        if (c % 11 == 6) x.mu = 0.0;
         memcpy(hc + SC_HC_NPAR * c, x.hc, sizeof x.hc);
         mu[c] = x.mu;
         vc_in_regime(&x, 1 + c % 3, vc + 3 * c);

@@ -232,8 +232,20 @@ void sc_sap_hc_line_sums(int nc, int lagged, const double* hc, const double* vh,
     const double* d = dvc + 3 * c;
     double v[3], lc, dg, dGd;
     for (int k = 0; k < 3; k++) v[k] = vc[3 * c + k] + alpha * d[k];
-    hc_eval_dir(lagged, hc + SC_HC_NPAR * c, vh[c], mu[c], dt, v, d, &lc, &dg,
-                d2l ? &dGd : NULL);
+    const double* h = hc + SC_HC_NPAR * c;
+    if (lagged && mu[c] * h[SC_HC_N0] == 0.0) {
+      /* no lagged friction (no impulse at the step start, or mu = 0): the
+       * normal terms alone, which is what hc_eval_dir returns with its
+       * friction terms exactly zero (v and d are finite here: the Newton
+       * loop checked d^T A d and vc) -- skips a square root and three
+       * divisions for each contact that was apart at the step start */
+      double n, dn, N;
+      hc_normal_at(v[2], dt, h[SC_HC_K], h[SC_HC_FE0], h[SC_HC_D], vh[c], &n, &dn, &N);
+      lc = -N;
+      dg = n * d[2];
+      dGd = -dn * d[2] * d[2];
+    } else
+      hc_eval_dir(lagged, h, vh[c], mu[c], dt, v, d, &lc, &dg, d2l ? &dGd : NULL);
     lr += lc;
     dr -= dg;
     if (d2l) hr += dGd;
