@@ -31,11 +31,9 @@
 #include "linalg/linalg.h"
 
 /* motion subspace of joint j in J coordinates: S (6 x nv, row-major per
- * column: S[6k..6k+5] is column k) and, when v is given, dS/dt v into c */
-static void joint_subspace(const sc_model* m, int j, const double* qj, const double* vj,
-                           double* S, double c[6]) {
+ * column: S[6k..6k+5] is column k) */
+static void joint_subspace(const sc_model* m, int j, const double* qj, double* S) {
   const double* a = m->jnt_axis + 3 * j;
-  if (c) memset(c, 0, 6 * sizeof(double));
   switch (m->jnt_type[j]) {
     case SC_JOINT_FIXED: break;
     case SC_JOINT_REVOLUTE:
@@ -53,10 +51,6 @@ static void joint_subspace(const sc_model* m, int j, const double* qj, const dou
       S[12 + 2] = 1;     /* column 2: [ez; p x ez] with p = (x, y, 0) */
       S[12 + 3] = qj[1];
       S[12 + 4] = -qj[0];
-      if (c && vj) {     /* d/dt (p x ez) theta_dot = (vy, -vx, 0) theta_dot */
-        c[3] = vj[1] * vj[2];
-        c[4] = -vj[0] * vj[2];
-      }
       break;
     }
     case SC_JOINT_BALL:
@@ -74,9 +68,23 @@ static void joint_subspace(const sc_model* m, int j, const double* qj, const dou
         S[6 * (3 + k) + k] = 1;
         memcpy(S + 6 * (3 + k) + 3, pxe, 3 * sizeof(double));
       }
-      if (c && vj) sc_sp_cross3(c + 3, vj, vj + 3); /* v_lin x w */
       break;
     }
+  }
+}
+
+/* dS_J/dt v of joint j at its velocities vj, into c (6; zero for the
+ * joints whose S_J is constant).  Apart from joint_subspace because
+ * sc_dyn_velocity needs only this: S in world is d->cdof. */
+static void joint_bias(const sc_model* m, int j, const double* vj, double c[6]) {
+  memset(c, 0, 6 * sizeof(double));
+  switch (m->jnt_type[j]) {
+    case SC_JOINT_PLANAR: /* d/dt (p x ez) theta_dot = (vy, -vx, 0) theta_dot */
+      c[3] = vj[1] * vj[2];
+      c[4] = -vj[0] * vj[2];
+      break;
+    case SC_JOINT_FREE: sc_sp_cross3(c + 3, vj, vj + 3); /* v_lin x w */ break;
+    default: break;
   }
 }
 
@@ -135,7 +143,7 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     /* motion subspace in world */
     int nv = m->jnt_nv[j], va = m->jnt_vadr[j];
     double S[36];
-    joint_subspace(m, j, qj, NULL, S, NULL);
+    joint_subspace(m, j, qj, S);
     for (int k = 0; k < nv; k++) sc_sp_xform_motion(d->cdof + 6 * (va + k), &XwJ, S + 6 * k);
   }
   for (int g = 0; g < m->ngeom; g++) {
@@ -159,6 +167,7 @@ int sc_dyn_kinematics_current(const sc_model* m, const sc_data* d, const double*
 }
 
 void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const double* v) {
+  (void)q; /* the poses of q are those sc_dyn_kinematics left in d (cdof, jxrot) */
   memset(d->cvel, 0, 6 * sizeof(double));
   memset(d->cbias, 0, 6 * sizeof(double));
   for (int b = 1; b < m->nbody; b++) {
@@ -169,10 +178,9 @@ void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const doubl
     memcpy(V, d->cvel + 6 * p, 6 * sizeof(double));
     memset(c, 0, 6 * sizeof(double));
     if (nv == 0) continue;
-    const double* qj = q + m->jnt_qadr[j];
     const double* vj = v + va;
-    double S[36], cJ[6], Sv[6] = {0, 0, 0, 0, 0, 0};
-    joint_subspace(m, j, qj, vj, S, cJ);
+    double cJ[6], Sv[6] = {0, 0, 0, 0, 0, 0};
+    joint_bias(m, j, vj, cJ);
     for (int k = 0; k < nv; k++)
       for (int r = 0; r < 6; r++) Sv[r] += d->cdof[6 * (va + k) + r] * vj[k];
     for (int r = 0; r < 6; r++) V[r] += Sv[r];
