@@ -448,8 +448,8 @@ long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip; }
  * models, and forming piles hold many of them.  Skipping them leaves every
  * sum bit-identical (x + 0 is x, and no sum here is -0: each starts at +0
  * and adds finite terms). */
-static int zero3(const double* x) { return x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0; }
-static int zero9(const double* g) { return zero3(g) && zero3(g + 3) && zero3(g + 6); }
+static inline int zero3(const double* x) { return x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0; }
+static inline int zero9(const double* g) { return zero3(g) && zero3(g + 3) && zero3(g + 6); }
 
 void sc_sap_sparse_mulA(const sc_sap_sparse* s, const double* x, double* y) {
   const int nv = s->nv;
