@@ -79,56 +79,44 @@ static int sweep_less(const double* aabb, int axis, int g1, int g2) {
   return a < b || (a == b && g1 < g2);
 }
 
-/* Keys (geom a, geom b, point index, position) of 4 ints each, ordered on
- * the first three: the point index is parked in c->k until the parameters
- * are filled.  The keys, not the 144-byte contacts, are heap sorted; the
- * contacts then move once, along the cycles of the permutation. */
-static int key_less(const int* x, const int* y) {
-  if (x[0] != y[0]) return x[0] < y[0];
-  if (x[1] != y[1]) return x[1] < y[1];
-  return x[2] < y[2];
+/* The contacts sorted by (geom a, geom b, point index) -- unique keys, so
+ * any correct sort gives the same order: a least-significant-digit radix
+ * sort of their positions, a stable counting pass per byte of the point
+ * index, then of b, then of a, with only as many bytes as the largest value
+ * of each needs (with a few hundred geoms, one each).  The point index is
+ * parked in c->k until the parameters are filled.  The 144-byte contacts
+ * then move once, along the cycles of the permutation. */
+static unsigned sort_field(const sc_contact* c, int f) {
+  return f == 0 ? (unsigned)(int)c->k : (unsigned)c->geom[2 - f];
 }
 
-static void sift_down(int* key, int root, int n) {
-  for (;;) {
-    int child = 2 * root + 1;
-    if (child >= n) return;
-    if (child + 1 < n && key_less(key + 4 * child, key + 4 * (child + 1))) child++;
-    if (!key_less(key + 4 * root, key + 4 * child)) return;
-    for (int i = 0; i < 4; i++) {
-      const int t = key[4 * root + i];
-      key[4 * root + i] = key[4 * child + i];
-      key[4 * child + i] = t;
-    }
-    root = child;
-  }
-}
-
-/* sorts c[0 .. n) by (geom a, geom b, point index); key: 4 n ints of scratch */
+/* sorts c[0 .. n); key: 2 n ints of scratch */
 static void sort_contacts(sc_contact* c, int n, int* key) {
+  int *perm = key, *tmp = key + n;
+  unsigned top[3] = {0u, 0u, 0u};
   for (int i = 0; i < n; i++) {
-    key[4 * i] = c[i].geom[0];
-    key[4 * i + 1] = c[i].geom[1];
-    key[4 * i + 2] = (int)c[i].k;
-    key[4 * i + 3] = i;
+    perm[i] = i;
+    for (int f = 0; f < 3; f++)
+      if (sort_field(&c[i], f) > top[f]) top[f] = sort_field(&c[i], f);
   }
-  for (int i = n / 2 - 1; i >= 0; i--) sift_down(key, i, n);
-  for (int end = n - 1; end > 0; end--) {
-    for (int i = 0; i < 4; i++) {
-      const int t = key[i];
-      key[i] = key[4 * end + i];
-      key[4 * end + i] = t;
+  for (int f = 0; f < 3; f++)
+    for (int shift = 0; shift < 32 && (top[f] >> shift) != 0u; shift += 8) {
+      int cnt[257] = {0};
+      for (int i = 0; i < n; i++) cnt[((sort_field(&c[perm[i]], f) >> shift) & 255u) + 1]++;
+      for (int b = 0; b < 256; b++) cnt[b + 1] += cnt[b];
+      for (int i = 0; i < n; i++) tmp[cnt[(sort_field(&c[perm[i]], f) >> shift) & 255u]++] = perm[i];
+      int* t = perm;
+      perm = tmp;
+      tmp = t;
     }
-    sift_down(key, 0, end);
-  }
-  /* position i takes the contact at key[4 i + 3]; -1 marks a placed one */
+  /* position i takes the contact at perm[i]; -1 marks a placed one */
   for (int i = 0; i < n; i++) {
-    if (key[4 * i + 3] < 0 || key[4 * i + 3] == i) continue;
+    if (perm[i] < 0 || perm[i] == i) continue;
     const sc_contact t = c[i];
     int j = i;
     for (;;) {
-      const int src = key[4 * j + 3];
-      key[4 * j + 3] = -1;
+      const int src = perm[j];
+      perm[j] = -1;
       if (src == i) {
         c[j] = t;
         break;

@@ -63,7 +63,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(qtheta, nq);
   DALLOC(scratch, 8 * nv + nq);
   DALLOC(contact, nc);
-  DALLOC(contact_order, 4 * (size_t)nc);
+  DALLOC(contact_order, 2 * (size_t)nc);
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;

@@ -56,7 +56,7 @@ typedef struct sc_data {
   double* geom_aabb; /* (ngeom x 6) world AABB [min xyz, max xyz] incl. margin (collision) */
   int* geom_order;   /* (ngeom) broad-phase sort scratch (collision) */
   int* pair_scratch; /* (2 * ngeom) broad-phase scratch (collision) */
-  int* contact_order; /* (4 * ncon_max) sort keys of the contacts (collision) */
+  int* contact_order; /* (2 * ncon_max) the contacts' sort permutation (collision) */
 
   /* ---- velocity dependent ---- */
   double* cvel;      /* (nbody x 6) spatial velocity in world */
