@@ -249,8 +249,14 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
   memset(d->M, 0, sizeof(double) * (size_t)m->nblk);
   for (int b = 1; b < m->nbody; b++) {
     int j = m->body_jnt[b];
+    if (m->jnt_nv[j] == 0) continue;
+    /* b and its ancestors are one tree, hence in one clique: its block */
+    const int cq = m->dof_clique[m->jnt_vadr[j]], n = m->clique_dofnum[cq];
+    double* Mc = d->M + m->clique_blkadr[cq];
+    const int* loc = m->dof_cliqueloc;
     for (int k = 0; k < m->jnt_nv[j]; k++) {
       int dof = m->jnt_vadr[j] + k;
+      const size_t lk = (size_t)loc[dof];
       double F[6];
       sc_sp_mat6_vec(F, d->crb + 36 * b, d->cdof + 6 * dof);
       /* walk up the tree: every dof of b and its ancestors couples with F */
@@ -259,9 +265,10 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
         for (int i = 0; i < m->jnt_nv[ja]; i++) {
           int di = m->jnt_vadr[ja] + i;
           if (a == b && di > dof) continue;
+          const size_t li = (size_t)loc[di];
           double Mij = sc_sp_dot6(d->cdof + 6 * di, F);
-          d->M[blk_entry(m, di, dof)] = Mij;
-          d->M[blk_entry(m, dof, di)] = Mij;
+          Mc[li + lk * (size_t)n] = Mij;
+          Mc[lk + li * (size_t)n] = Mij;
         }
       }
     }
