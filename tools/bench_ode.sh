@@ -4,7 +4,9 @@
 # tools/bench.sh runs it; alone: tools/bench_ode.sh >>results/bench.md.
 #   BIN (default bin): where simc is (odebench is always the one make -C
 #   tools/ode builds, bin/odebench); SCALE_DUR (default 0.3): the simulated
-#   window of the scaling runs; SCALE_NS (default "64 216 1000 4096").
+#   window of the scaling runs; SCALE_NS (default "64 216 1000 4096");
+#   INSTR=0 leaves out the instruction counts (tools/bench_instr.sh, about
+#   10 minutes under valgrind).
 # simc runs the same scene over the same window back to back with ODE, so
 # the ratios hold on a loaded machine; the load average is printed with
 # them.  simc's steps/s is its summary line's (whole-run wall time,
@@ -83,6 +85,8 @@ else
     echo "| $n | 1.0e-3 | $dur | $sps | $med / $mean / $max | $rss_mib | $qs | $ds | $ncon / $qc / $dc | $qm / $dm | $rq | $rd | $cpu / $qcpu / ${dcpu:--} | $cq, $cd_ | $la |"
     echo "ode clutter $n over $dur s: simc $sps (its $med/$mean/$max, $status), quick $qs, direct $ds steps/s" >&2
   done
+  # the same comparison in instructions, which the machine's load does not move
+  [ "${INSTR:-1}" = 1 ] && BIN=$BIN tools/bench_instr.sh
 fi
 
 # Scaling: simc's cost per step on clutter of growing N over the same
