@@ -217,6 +217,90 @@ static void test_crba_free_world_bitwise(void) {
   sc_model_free(m);
 }
 
+/* Bodies whose joint frame is the world's take shortcuts in the dynamics
+ * (identity transforms skipped; a free body's CRBA without its subspace's
+ * zeros and ones).  Model A hangs six bodies (free, ball, planar,
+ * prismatic, revolute, free) on the world at the default origin, with one
+ * shape at its body's origin and one off it; model B is the same behind a
+ * massless fixed body at the world's origin, which sends every body down the
+ * general path with the same numbers (the fixed body's pose is the identity
+ * to the bit).  Poses, motion subspaces, inertias, shape poses, M, the bias
+ * forces and the velocities must agree bit for bit (==, so a zero may differ
+ * in sign). */
+static sc_model* world_frame_model(int behind_fixed) {
+  const int off = behind_fixed ? 1 : 0, nb = 7 + off;
+  sc_model* m = tb_begin(nb, 2, 0, 0);
+  const sc_joint_type types[6] = {SC_JOINT_FREE, SC_JOINT_BALL, SC_JOINT_PLANAR,
+                                  SC_JOINT_PRISMATIC, SC_JOINT_REVOLUTE, SC_JOINT_FREE};
+  if (behind_fixed) tb_body(m, 1, 0, SC_JOINT_FIXED, 0.0, NULL, 0.0, 0.0, 0.0);
+  srand(9);
+  for (int k = 0; k < 6; k++) {
+    const int b = 1 + off + k;
+    double c[3] = {0.1 * urand(), 0.1 * urand(), 0.1 * urand()};
+    tb_body(m, b, off, types[k], 0.4 + 0.1 * k, c, 0.2 + 0.01 * k, 0.25, 0.3);
+    double* I = m->body_inertia + 9 * b;
+    I[1] = I[3] = 0.01 * urand();
+    I[5] = I[7] = 0.01 * urand();
+    tb_axis(m, b, urand(), urand(), 1.0);
+  }
+  m->geom_body[0] = 1 + off; /* at its body's origin */
+  m->geom_body[1] = 6 + off;
+  double gp[3] = {0.05, -0.02, 0.1}, gr[3] = {0.3, 0.2, -0.4};
+  memcpy(m->geom_pos + 3, gp, sizeof gp);
+  sc_sp_rpy_to_mat3(m->geom_rot + 9, gr);
+  return tb_finish(m);
+}
+
+static void test_world_frame_shortcuts_bitwise(void) {
+  sc_model* ma = world_frame_model(0);
+  sc_model* mb = world_frame_model(1);
+  ENSURE(ma && mb && ma->nq == mb->nq && ma->nv == mb->nv);
+  sc_data *da, *db;
+  sc_error err;
+  ENSURE(sc_data_create(ma, &da, &err) == SC_OK);
+  ENSURE(sc_data_create(mb, &db, &err) == SC_OK);
+  const int nv = ma->nv;
+  double q[64], v[64], ta[64], tb[64];
+  static double Ma[64 * 64], Mb[64 * 64];
+  long compared = 0;
+  for (int trial = 0; trial < 10; trial++) {
+    random_state(ma, q, v);
+    for (int i = 0; i < ma->nq; i++) q[i] *= 2.0; /* positions off the origin */
+    sc_dyn_normalize_q(ma, q);
+    sc_data* ds[2] = {da, db};
+    const sc_model* ms[2] = {ma, mb};
+    for (int x = 0; x < 2; x++) {
+      sc_dyn_kinematics(ms[x], ds[x], q);
+      sc_dyn_velocity(ms[x], ds[x], q, v);
+      sc_dyn_crba(ms[x], ds[x]);
+    }
+    sc_dyn_rne(ma, da, NULL, ta);
+    sc_dyn_rne(mb, db, NULL, tb);
+    for (int b = 1; b < ma->nbody; b++) {
+      const int c = b + 1; /* the same body in model B */
+      for (int i = 0; i < 9; i++) ENSURE(da->xrot[9 * b + i] == db->xrot[9 * c + i]);
+      for (int i = 0; i < 3; i++) ENSURE(da->xpos[3 * b + i] == db->xpos[3 * c + i]);
+      for (int i = 0; i < 3; i++) ENSURE(da->xcom[3 * b + i] == db->xcom[3 * c + i]);
+      for (int i = 0; i < 36; i++) ENSURE(da->cinert[36 * b + i] == db->cinert[36 * c + i]);
+      for (int i = 0; i < 6; i++) ENSURE(da->cvel[6 * b + i] == db->cvel[6 * c + i]);
+      compared += 57;
+    }
+    for (int i = 0; i < 6 * nv; i++) ENSURE(da->cdof[i] == db->cdof[i]);
+    for (int i = 0; i < 9 * ma->ngeom; i++) ENSURE(da->geom_xrot[i] == db->geom_xrot[i]);
+    for (int i = 0; i < 3 * ma->ngeom; i++) ENSURE(da->geom_xpos[i] == db->geom_xpos[i]);
+    dense_blocks(ma, da->M, Ma);
+    dense_blocks(mb, db->M, Mb);
+    for (int i = 0; i < nv * nv; i++) ENSURE(Ma[i] == Mb[i]);
+    for (int i = 0; i < nv; i++) ENSURE(ta[i] == tb[i]);
+    compared += 6 * nv + 12 * ma->ngeom + nv * nv + nv;
+  }
+  printf("  %ld values equal along both paths\n", compared);
+  sc_data_free(da);
+  sc_data_free(db);
+  sc_model_free(ma);
+  sc_model_free(mb);
+}
+
 /* Seed 001, "Manipulator Equation form of the Simple Double Pendulum":
  * point masses m1, m2 on massless links l1, l2, q measured from the
  * downward vertical; rne(q, v, 0) = C(q,v) v - tau_g(q). */
@@ -358,6 +442,7 @@ int main(int argc, char** argv) {
   RUN(test_kinematic_map_each_joint);
   RUN(test_crba_matches_rne_columns);
   RUN(test_crba_free_world_bitwise);
+  RUN(test_world_frame_shortcuts_bitwise);
   RUN(test_double_pendulum_matches_seed);
   RUN(test_energy_rate_identity);
   RUN(test_spring_forces_match_potential);

@@ -111,6 +111,19 @@ static void joint_transform(const sc_model* m, int j, const double* qj, sc_xform
   }
 }
 
+/* Whether the transform (R, p) is exactly the identity: a joint frame at
+ * the default origin, a shape at its body's origin.  Composing with it, or
+ * moving a motion vector through it, multiplies by ones and adds products
+ * with zeros, which leaves every non-zero value as it is to the bit (a zero
+ * may come out with the other sign, which nothing downstream divides by),
+ * so the kinematics skip it: the bodies of a pile hang on the world this
+ * way, with their shapes at their origins. */
+static int identity_frame(const double R[9], const double p[3]) {
+  return R[0] == 1.0 && R[1] == 0.0 && R[2] == 0.0 && R[3] == 0.0 && R[4] == 1.0 &&
+         R[5] == 0.0 && R[6] == 0.0 && R[7] == 0.0 && R[8] == 1.0 && p[0] == 0.0 &&
+         p[1] == 0.0 && p[2] == 0.0;
+}
+
 void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
   sc_sp_mat3_identity(d->xrot);
   memset(d->xpos, 0, 3 * sizeof(double));
@@ -119,14 +132,21 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
   for (int b = 1; b < m->nbody; b++) {
     int p = m->body_parent[b], j = m->body_jnt[b];
     sc_xform Xwp, XpJ, XwJ, XJb, Xwb;
-    memcpy(Xwp.R, d->xrot + 9 * p, sizeof Xwp.R);
-    memcpy(Xwp.p, d->xpos + 3 * p, sizeof Xwp.p);
-    memcpy(XpJ.R, m->jnt_rot + 9 * j, sizeof XpJ.R);
-    memcpy(XpJ.p, m->jnt_pos + 3 * j, sizeof XpJ.p);
-    sc_sp_xform_compose(&XwJ, &Xwp, &XpJ);
+    /* J is the world frame: a joint on the world at the default origin */
+    const int world_j = p == 0 && identity_frame(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j);
     const double* qj = q + m->jnt_qadr[j];
     joint_transform(m, j, qj, &XJb);
-    sc_sp_xform_compose(&Xwb, &XwJ, &XJb);
+    if (world_j) {
+      sc_sp_xform_identity(&XwJ);
+      Xwb = XJb;
+    } else {
+      memcpy(Xwp.R, d->xrot + 9 * p, sizeof Xwp.R);
+      memcpy(Xwp.p, d->xpos + 3 * p, sizeof Xwp.p);
+      memcpy(XpJ.R, m->jnt_rot + 9 * j, sizeof XpJ.R);
+      memcpy(XpJ.p, m->jnt_pos + 3 * j, sizeof XpJ.p);
+      sc_sp_xform_compose(&XwJ, &Xwp, &XpJ);
+      sc_sp_xform_compose(&Xwb, &XwJ, &XJb);
+    }
     memcpy(d->jxrot + 9 * j, XwJ.R, sizeof XwJ.R);
     memcpy(d->jxpos + 3 * j, XwJ.p, sizeof XwJ.p);
     memcpy(d->xrot + 9 * b, Xwb.R, sizeof Xwb.R);
@@ -144,10 +164,17 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     int nv = m->jnt_nv[j], va = m->jnt_vadr[j];
     double S[36];
     joint_subspace(m, j, qj, S);
-    for (int k = 0; k < nv; k++) sc_sp_xform_motion(d->cdof + 6 * (va + k), &XwJ, S + 6 * k);
+    if (world_j) memcpy(d->cdof + 6 * va, S, sizeof(double) * 6 * (size_t)nv);
+    else
+      for (int k = 0; k < nv; k++) sc_sp_xform_motion(d->cdof + 6 * (va + k), &XwJ, S + 6 * k);
   }
   for (int g = 0; g < m->ngeom; g++) {
     int b = m->geom_body[g];
+    if (identity_frame(m->geom_rot + 9 * g, m->geom_pos + 3 * g)) {
+      memcpy(d->geom_xrot + 9 * g, d->xrot + 9 * b, 9 * sizeof(double));
+      memcpy(d->geom_xpos + 3 * g, d->xpos + 3 * b, 3 * sizeof(double));
+      continue;
+    }
     sc_xform Xwb, Xbg, Xwg;
     memcpy(Xwb.R, d->xrot + 9 * b, sizeof Xwb.R);
     memcpy(Xwb.p, d->xpos + 3 * b, sizeof Xwb.p);
