@@ -283,7 +283,8 @@ static void test_world_frame_shortcuts_bitwise(void) {
       for (int i = 0; i < 3; i++) ENSURE(da->xcom[3 * b + i] == db->xcom[3 * c + i]);
       for (int i = 0; i < 36; i++) ENSURE(da->cinert[36 * b + i] == db->cinert[36 * c + i]);
       for (int i = 0; i < 6; i++) ENSURE(da->cvel[6 * b + i] == db->cvel[6 * c + i]);
-      compared += 57;
+      for (int i = 0; i < 6; i++) ENSURE(da->cbias[6 * b + i] == db->cbias[6 * c + i]);
+      compared += 63;
     }
     for (int i = 0; i < 6 * nv; i++) ENSURE(da->cdof[i] == db->cdof[i]);
     for (int i = 0; i < 9 * ma->ngeom; i++) ENSURE(da->geom_xrot[i] == db->geom_xrot[i]);

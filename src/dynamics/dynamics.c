@@ -211,7 +211,13 @@ void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const doubl
     for (int k = 0; k < nv; k++)
       for (int r = 0; r < 6; r++) Sv[r] += d->cdof[6 * (va + k) + r] * vj[k];
     for (int r = 0; r < 6; r++) V[r] += Sv[r];
-    /* c_b = V_p x_m (S v) + X_wJ (dS_J/dt v) */
+    /* c_b = V_p x_m (S v) + X_wJ (dS_J/dt v); on the world (V_p = 0) at the
+     * default origin (X_wJ the identity) that is dS_J/dt v itself, to the bit
+     * but for the sign of a zero (see identity_frame) */
+    if (p == 0 && identity_frame(d->jxrot + 9 * j, d->jxpos + 3 * j)) {
+      memcpy(c, cJ, sizeof cJ);
+      continue;
+    }
     sc_xform XwJ;
     memcpy(XwJ.R, d->jxrot + 9 * j, sizeof XwJ.R);
     memcpy(XwJ.p, d->jxpos + 3 * j, sizeof XwJ.p);
