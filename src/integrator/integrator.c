@@ -324,16 +324,20 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
   if (nv == 0) return SC_OK;
   double r_prev = INFINITY;
   for (int it = 0;; it++) {
+    /* explicit schemes: m is affine in v with slope M = A, so one solve is
+     * exact; and with theta_q = theta_v = 0 an evaluation at v* would see the
+     * q^theta and v^theta of v0 again, so A stays the one just used, to the
+     * bit: no second evaluation */
+    if (explicit_scheme && it == 1) {
+      d->free_residual = 0;
+      break;
+    }
     double scale, r = eval_residual(m, d, v0, d->vstar, res, &scale);
     if (!isfinite(r))
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: non-finite free-motion residual", d->time);
     d->free_residual = scale > 0 ? r / scale : r;
-    /* explicit schemes: m is affine in v with slope M = A, so one solve is exact */
-    if (r <= o->newton_tol * scale || (explicit_scheme && it == 1)) {
-      if (explicit_scheme && it == 1) d->free_residual = 0;
-      break;
-    }
+    if (r <= o->newton_tol * scale) break;
     /* a residual that stopped contracting within a few decades of the
      * tolerance has reached the round-off floor of m(v): accept it */
     if (r >= 0.9 * r_prev && r <= 1e4 * o->newton_tol * scale) break;
