@@ -327,8 +327,11 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
     /* explicit schemes: m is affine in v with slope M = A, so one solve is
      * exact; and with theta_q = theta_v = 0 an evaluation at v* would see the
      * q^theta and v^theta of v0 again, so A stays the one just used, to the
-     * bit: no second evaluation */
-    if (explicit_scheme && it == 1) {
+     * bit: no second evaluation.  A model whose m is affine for any theta
+     * (sc_model.free_motion_affine) is solved by one step too; A = M stays
+     * the one evaluated at q^theta(v0), equal to that at q^theta(v*) but for
+     * round-off. */
+    if ((explicit_scheme || m->free_motion_affine) && it == 1) {
       d->free_residual = 0;
       break;
     }

@@ -257,6 +257,25 @@ static sc_status build_cliques(sc_model* m) {
   return SC_OK;
 }
 
+/* see sc_model.free_motion_affine; exact comparisons: a rounded inertia
+ * would leave a gyroscopic term, however small */
+static int free_motion_affine(const sc_model* m) {
+  if (m->njspring > 0 || m->nlspring > 0) return 0;
+  for (int b = 1; b < m->nbody; b++) {
+    const int j = b - 1;
+    if (m->jnt_nv[j] == 0 && m->body_parent[b] == 0) continue; /* welded to the world */
+    if (m->jnt_type[j] != SC_JOINT_FREE || m->body_parent[b] != 0) return 0;
+    const double *R = m->jnt_rot + 9 * j, *p = m->jnt_pos + 3 * j;
+    const double *c = m->body_com + 3 * b, *I = m->body_inertia + 9 * b;
+    for (int k = 0; k < 9; k++)
+      if (R[k] != (k % 4 == 0 ? 1.0 : 0.0) || (k % 4 != 0 && I[k] != 0.0)) return 0;
+    if (p[0] != 0.0 || p[1] != 0.0 || p[2] != 0.0 || c[0] != 0.0 || c[1] != 0.0 || c[2] != 0.0)
+      return 0;
+    if (I[0] != I[4] || I[0] != I[8]) return 0;
+  }
+  return 1;
+}
+
 sc_status sc_model_finalize(sc_model* m) {
   m->njnt = m->nbody - 1;
   m->nq = m->nv = 0;
@@ -309,5 +328,6 @@ sc_status sc_model_finalize(sc_model* m) {
     m->jspring_qadr[s] = m->jnt_qadr[j] + m->jspring_local[s];
   }
   for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
+  m->free_motion_affine = free_motion_affine(m);
   return build_cliques(m);
 }

@@ -112,6 +112,13 @@ typedef struct sc_model {
   double* qvel0;         /* (nv) initial velocities */
   int* dof_jnt;          /* (nv) joint that owns each velocity */
   int* dof_tree;         /* (nv) tree of each velocity */
+  /* 1 when the free-motion residual m(v) is affine in v with the constant
+   * slope M, whatever q: every moving body is a free body on the world at
+   * the default origin with its centre of mass at its origin and a
+   * rotational inertia c I (M = diag(m I, c I) in every pose, no gyroscopic
+   * or velocity-product force, gravity constant), and there are no springs
+   * or dampers.  One Newton step then solves m(v) = 0 exactly. */
+  int free_motion_affine;
 
   /* ---- cliques: groups of trees coupled by linear springs; the mass,
    * stiffness and damping matrices are block diagonal over cliques ---- */
