@@ -246,6 +246,39 @@ static void update66(double* T, int ldT, const double* Xi, const double* Xk, int
   }
 }
 
+/* Column c of a diagonal pair's update (Xk = Xi, T a diagonal block),
+ * rows c..5 only: the lower triangle is the part of a diagonal block
+ * anything reads.  Each entry gets the same sum in the same order as in
+ * update66.  Called with constant c, so that its loops unroll. */
+static inline void update66_lower_col(double* t, const double* X, int ld, int n, const int c) {
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0, a5 = 0.0;
+  for (int j = 0; j < n; j++) {
+    const double* x = X + (size_t)j * ld;
+    const double s = x[c];
+    if (c <= 0) a0 += x[0] * s;
+    if (c <= 1) a1 += x[1] * s;
+    if (c <= 2) a2 += x[2] * s;
+    if (c <= 3) a3 += x[3] * s;
+    if (c <= 4) a4 += x[4] * s;
+    a5 += x[5] * s;
+  }
+  if (c <= 0) t[0] -= a0;
+  if (c <= 1) t[1] -= a1;
+  if (c <= 2) t[2] -= a2;
+  if (c <= 3) t[3] -= a3;
+  if (c <= 4) t[4] -= a4;
+  t[5] -= a5;
+}
+
+static void update66_lower(double* T, int ldT, const double* X, int ld, int n) {
+  update66_lower_col(T, X, ld, n, 0);
+  update66_lower_col(T + (size_t)ldT, X, ld, n, 1);
+  update66_lower_col(T + 2 * (size_t)ldT, X, ld, n, 2);
+  update66_lower_col(T + 3 * (size_t)ldT, X, ld, n, 3);
+  update66_lower_col(T + 4 * (size_t)ldT, X, ld, n, 4);
+  update66_lower_col(T + 5 * (size_t)ldT, X, ld, n, 5);
+}
+
 int sc_sap_block_factor(sc_sap_block* b) {
   double* x = b->x;
   const long* uoff_p = b->uptr;
@@ -282,7 +315,8 @@ int sc_sap_block_factor(sc_sap_block* b) {
         const double* Xk = L + b->roff[f];
         double* T = x + b->poff[K] + b->uoff[u++];
         if (nI == 6 && nK == 6) {
-          update66(T, ldK, Xi, Xk, ld, n);
+          if (f == e) update66_lower(T, ldK, Xi, ld, n);
+          else update66(T, ldK, Xi, Xk, ld, n);
           continue;
         }
         for (int c = 0; c < nK; c++) {
