@@ -64,8 +64,12 @@ int sc_sap_block_init(sc_sap_block* b, int nb_max, long cap_s, long cap_x) {
   b->list = sc_malloc(sizeof(int) * nb);
   b->poff = sc_malloc(sizeof(long) * nb);
   b->uptr = sc_malloc(sizeof(long) * nb);
+  /* room for nb_max one-dof blocks, as many dofs as the SAP path's blocks
+   * hold (nb_max = nv_max); larger totals grow in analyze */
+  b->rdiag = sc_malloc(sizeof(double) * nb);
+  b->cap_d = b->rdiag ? (long)nb : 0;
   if (!b->bsz || !b->voff || !b->prow || !b->sptr || !b->head || !b->next || !b->mark ||
-      !b->list || !b->poff || !b->uptr)
+      !b->list || !b->poff || !b->uptr || !b->rdiag)
     goto fail;
   if (cap_s > 0) {
     if (grow_int(&b->sidx, &b->cap_s, cap_s, 0) || grow_int(&b->roff, &b->cap_r, cap_s, 0))
@@ -100,6 +104,7 @@ void sc_sap_block_destroy(sc_sap_block* b) {
   sc_free(b->roff);
   sc_free(b->uoff);
   sc_free(b->x);
+  sc_free(b->rdiag);
   *b = (sc_sap_block){0};
 }
 
@@ -193,6 +198,14 @@ int sc_sap_block_analyze(sc_sap_block* b, int nb, const int* bsz, const int* ap,
     b->cap_x = b->x ? c : 0;
     if (!b->x) return 1;
   }
+  if (b->voff[nb] > b->cap_d) {
+    long c = b->cap_d > 0 ? b->cap_d : 1024;
+    while (c < b->voff[nb]) c *= 2;
+    sc_free(b->rdiag);
+    b->rdiag = sc_malloc(sizeof(double) * (size_t)c);
+    b->cap_d = b->rdiag ? c : 0;
+    if (!b->rdiag) return 1;
+  }
   if (grow_int(&b->uoff, &b->cap_u, b->uptr[nb], 0)) return 1;
   /* update map: for e >= f in struct(P), where block sidx[e] sits in panel sidx[f] */
   long u = 0;
@@ -285,9 +298,11 @@ int sc_sap_block_factor(sc_sap_block* b) {
   for (int P = 0; P < b->nb; P++) {
     const int n = b->bsz[P], ld = b->prow[P];
     double* L = x + b->poff[P];
+    double* rd = b->rdiag + b->voff[P];
     if (n > BIG_BLOCK && ld == n) {
       /* a big tree with nothing below: LAPACK */
       if (sc_la_chol_factor(n, L, ld) != 0) return 1;
+      for (int j = 0; j < n; j++) rd[j] = 1.0 / L[j + (size_t)j * ld];
       continue;
     }
     /* column Cholesky of the panel: L_PP and B = H_SP L_PP^-T together */
@@ -297,6 +312,7 @@ int sc_sap_block_factor(sc_sap_block* b) {
       if (!(d > 0.0)) return 1;
       const double ljj = sqrt(d), inv = 1.0 / ljj;
       cj[j] = ljj;
+      rd[j] = inv;
       for (int i = j + 1; i < ld; i++) cj[i] *= inv;
       for (int k = j + 1; k < n; k++) {
         const double lkj = cj[k];
@@ -360,10 +376,11 @@ void sc_sap_block_solve(const sc_sap_block* b, double* y) {
   for (int P = 0; P < b->nb; P++) {
     const int n = b->bsz[P], ld = b->prow[P];
     const double* L = x + b->poff[P];
+    const double* rd = b->rdiag + b->voff[P];
     double* yp = y + b->voff[P];
     for (int j = 0; j < n; j++) {
       const double* cj = L + (size_t)j * ld;
-      const double yj = yp[j] /= cj[j];
+      const double yj = yp[j] *= rd[j];
       for (int i = j + 1; i < n; i++) yp[i] -= cj[i] * yj;
     }
     for (int e = b->sptr[P]; e < b->sptr[P + 1]; e++) {
@@ -376,6 +393,7 @@ void sc_sap_block_solve(const sc_sap_block* b, double* y) {
   for (int P = b->nb - 1; P >= 0; P--) {
     const int n = b->bsz[P], ld = b->prow[P];
     const double* L = x + b->poff[P];
+    const double* rd = b->rdiag + b->voff[P];
     double* yp = y + b->voff[P];
     for (int e = b->sptr[P]; e < b->sptr[P + 1]; e++) {
       const int I = b->sidx[e], nI = b->bsz[I];
@@ -387,7 +405,7 @@ void sc_sap_block_solve(const sc_sap_block* b, double* y) {
       const double* cj = L + (size_t)j * ld;
       double t = yp[j];
       for (int i = j + 1; i < n; i++) t -= cj[i] * yp[i];
-      yp[j] = t / cj[j];
+      yp[j] = t * rd[j];
     }
   }
 }

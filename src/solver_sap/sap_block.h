@@ -28,15 +28,19 @@ typedef struct sc_sap_block {
   int* uoff;   /* for each pair e >= f of P's structure (row-major order), the
                   row offset of block sidx[e] inside panel sidx[f] */
   double* x;   /* the panels */
+  double* rdiag; /* (voff[nb]) 1 / L_jj of every column, set by the factorization: the
+                    solve multiplies by it instead of dividing by L_jj (a division's
+                    latency sits on the triangular solves' dependency chain) */
   /* capacities, grown by analyze (an allocation only when a pattern needs
    * more than any before it) */
   int nb_max;
-  long cap_s, cap_r, cap_u, cap_x;
+  long cap_s, cap_r, cap_u, cap_x, cap_d;
   int *head, *next, *mark, *list; /* (nb_max) symbolic scratch */
 } sc_sap_block;
 
-/* Reserve for nb_max blocks, cap_s structure entries and cap_x doubles of
- * panels (0 for a default); returns 0, or nonzero when out of memory. */
+/* Reserve for nb_max blocks of nb_max dofs in all, cap_s structure entries
+ * and cap_x doubles of panels (0 for a default); returns 0, or nonzero when
+ * out of memory. */
 int sc_sap_block_init(sc_sap_block* b, int nb_max, long cap_s, long cap_x);
 void sc_sap_block_destroy(sc_sap_block* b);
 
