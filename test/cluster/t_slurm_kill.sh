@@ -30,14 +30,15 @@ fi
 echo "slurm up in $(( $(date +%s) - t_start )) s (node $SLURM_NODE)"
 
 # point 0: 0.5 s of simulated time (well under a second of wall time);
-# points 1 and 2: 400 s, about 4 s of wall time each on an idle core, long
-# enough to be cancelled while running
+# points 1 and 2: 1500 s, about 8 s of wall time each on an idle core (400 s
+# took 2 s by now, and a run that ends before the cancel reaches it fails
+# the test), long enough to be cancelled while running
 D=$tmp/sweep
-grid=(--grid time.duration=0.5,400,400.5)
+grid=(--grid time.duration=0.5,1500,1500.5)
 tools/sweep scenes/box_incline_slip.yaml --out "$D" --slurm --mem 256M --time 5 "${grid[@]}" \
   -- --set output.every=100 >"$tmp/o1" 2>&1; rc=$?
 ok sweep_writes_script "[ $rc = 0 ] && grep -qx '#SBATCH --array=0-2' '$D/sweep.sbatch'" || cat "$tmp/o1"
-n0="0_time.duration=0.5"; n1="1_time.duration=400"; n2="2_time.duration=400.5"
+n0="0_time.duration=0.5"; n1="1_time.duration=1500"; n2="2_time.duration=1500.5"
 
 j=$(sbatch --parsable "$D/sweep.sbatch" 2>"$tmp/sb1"); rc=$?
 ok sbatch_accepts "[ $rc = 0 ] && [ -n '$j' ]" || cat "$tmp/sb1"
@@ -84,7 +85,7 @@ with h5py.File(sys.argv[1], "r") as f:
     assert st == "interrupted", st
     assert n >= 2 and f["v"].shape[0] == n and t.shape[0] == n, (n, t.shape)
     assert np.allclose(t, 0.1 * np.arange(n), rtol=0, atol=1e-9), t[:3]
-    assert 0 < t[-1] < 400, t[-1]
+    assert 0 < t[-1] < 1500, t[-1]
     assert np.all(np.isfinite(f["q"][...])), "q"
 with h5py.File(sys.argv[2], "r") as f:
     st = f.attrs["status"]
@@ -113,7 +114,7 @@ ok resubmitted_tasks_complete "[ $rc = 0 ] && [ \"\$(tr '\n' ' ' <'$tmp/states2'
   || cat "$tmp/states2"
 tools/sweep scenes/box_incline_slip.yaml --out "$D" --summarize "${grid[@]}" -- --set output.every=100 >/dev/null 2>"$tmp/e3"; rc=$?
 ok sweep_complete "[ $rc = 0 ] && [ \"\$(cut -d, -f1,3,4,5 '$D/summary.csv' | tr '\n' ' ')\" = \
-  'index,status,exit_code,final_time_s 0,complete,0,0.5 1,complete,0,400 2,complete,0,400.5 ' ]" \
+  'index,status,exit_code,final_time_s 0,complete,0,0.5 1,complete,0,1500 2,complete,0,1500.5 ' ]" \
   || { cat "$tmp/e3" "$D/summary.csv"; }
 ok records_of_resubmitted_tasks "[ \"\$(cat '$D'/logs/slurm-task-{1,2}.joblog | cut -f7,8 | tr '\t\n' '  ')\" = '0 0 0 0 ' ]"
 ok parts_renamed_point0_untouched "[ -z \"\$(ls '$D/runs' | grep '\\.part\$')\" ] && \
