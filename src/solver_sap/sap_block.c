@@ -49,6 +49,18 @@ static int grow_int(int** p, long* cap, long need, int keep) {
   return 0;
 }
 
+/* room for need doubles in *p, its contents not kept (they are all
+ * written before they are read) */
+static int grow_double(double** p, long* cap, long need) {
+  if (need <= *cap) return 0;
+  long c = *cap > 0 ? *cap : 1024;
+  while (c < need) c *= 2;
+  sc_free(*p);
+  *p = sc_malloc(sizeof(double) * (size_t)c);
+  *cap = *p ? c : 0;
+  return *p ? 0 : 1;
+}
+
 int sc_sap_block_init(sc_sap_block* b, int nb_max, long cap_s, long cap_x) {
   *b = (sc_sap_block){0};
   if (nb_max < 0) return 1;
@@ -190,22 +202,8 @@ int sc_sap_block_analyze(sc_sap_block* b, int nb, const int* bsz, const int* ap,
     const long cnt = b->sptr[P + 1] - b->sptr[P];
     b->uptr[P + 1] = b->uptr[P] + cnt * (cnt + 1) / 2;
   }
-  if (b->poff[nb] > b->cap_x) {
-    long c = b->cap_x > 0 ? b->cap_x : 4096;
-    while (c < b->poff[nb]) c *= 2;
-    sc_free(b->x);
-    b->x = sc_malloc(sizeof(double) * (size_t)c);
-    b->cap_x = b->x ? c : 0;
-    if (!b->x) return 1;
-  }
-  if (b->voff[nb] > b->cap_d) {
-    long c = b->cap_d > 0 ? b->cap_d : 1024;
-    while (c < b->voff[nb]) c *= 2;
-    sc_free(b->rdiag);
-    b->rdiag = sc_malloc(sizeof(double) * (size_t)c);
-    b->cap_d = b->rdiag ? c : 0;
-    if (!b->rdiag) return 1;
-  }
+  if (grow_double(&b->x, &b->cap_x, b->poff[nb]) || grow_double(&b->rdiag, &b->cap_d, b->voff[nb]))
+    return 1;
   if (grow_int(&b->uoff, &b->cap_u, b->uptr[nb], 0)) return 1;
   /* update map: for e >= f in struct(P), where block sidx[e] sits in panel sidx[f] */
   long u = 0;
