@@ -368,6 +368,7 @@ static void test_free_motion_affine(void) {
     twin_sync(&t);
     ENSURE(sc_step(t.ma, da, &err) == SC_OK && sc_step(t.mb, db, &err) == SC_OK);
     ENSURE(da->free_iterations == 1 && db->free_iterations == 1);
+    ENSURE(da->free_residual == 0.0); /* a took the one-step path */
     same_vstar &= memcmp(da->vstar, db->vstar, sizeof(double) * (size_t)t.ma->nv) == 0;
     worst_res = fmax(worst_res, db->free_residual);
     double amax = 0.0, da_ = 0.0;

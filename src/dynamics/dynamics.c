@@ -111,19 +111,13 @@ static void joint_transform(const sc_model* m, int j, const double* qj, sc_xform
   }
 }
 
-/* Whether the transform (R, p) is exactly the identity: a joint frame at
- * the default origin, a shape at its body's origin.  Composing with it, or
- * moving a motion vector through it, multiplies by ones and adds products
- * with zeros, which leaves every non-zero value as it is to the bit (a zero
- * may come out with the other sign, which nothing downstream divides by),
- * so the kinematics skip it: the bodies of a pile hang on the world this
- * way, with their shapes at their origins. */
-static int identity_frame(const double R[9], const double p[3]) {
-  return R[0] == 1.0 && R[1] == 0.0 && R[2] == 0.0 && R[3] == 0.0 && R[4] == 1.0 &&
-         R[5] == 0.0 && R[6] == 0.0 && R[7] == 0.0 && R[8] == 1.0 && p[0] == 0.0 &&
-         p[1] == 0.0 && p[2] == 0.0;
-}
-
+/* The kinematics skip a transform that is exactly the identity
+ * (sc_sp_xform_is_identity: a joint frame at the default origin, a shape at
+ * its body's origin; the bodies of a pile hang on the world this way).
+ * Composing with it, or moving a motion vector through it, multiplies by
+ * ones and adds products with zeros, which leaves every non-zero value as it
+ * is to the bit (a zero may come out with the other sign, which nothing
+ * downstream divides by). */
 void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
   sc_sp_mat3_identity(d->xrot);
   memset(d->xpos, 0, 3 * sizeof(double));
@@ -133,7 +127,7 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     int p = m->body_parent[b], j = m->body_jnt[b];
     sc_xform Xwp, XpJ, XwJ, XJb, Xwb;
     /* J is the world frame: a joint on the world at the default origin */
-    const int world_j = p == 0 && identity_frame(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j);
+    const int world_j = p == 0 && sc_sp_xform_is_identity(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j);
     const double* qj = q + m->jnt_qadr[j];
     joint_transform(m, j, qj, &XJb);
     if (world_j) {
@@ -170,7 +164,7 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
   }
   for (int g = 0; g < m->ngeom; g++) {
     int b = m->geom_body[g];
-    if (identity_frame(m->geom_rot + 9 * g, m->geom_pos + 3 * g)) {
+    if (sc_sp_xform_is_identity(m->geom_rot + 9 * g, m->geom_pos + 3 * g)) {
       memcpy(d->geom_xrot + 9 * g, d->xrot + 9 * b, 9 * sizeof(double));
       memcpy(d->geom_xpos + 3 * g, d->xpos + 3 * b, 3 * sizeof(double));
       continue;
@@ -213,8 +207,8 @@ void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const doubl
     for (int r = 0; r < 6; r++) V[r] += Sv[r];
     /* c_b = V_p x_m (S v) + X_wJ (dS_J/dt v); on the world (V_p = 0) at the
      * default origin (X_wJ the identity) that is dS_J/dt v itself, to the bit
-     * but for the sign of a zero (see identity_frame) */
-    if (p == 0 && identity_frame(d->jxrot + 9 * j, d->jxpos + 3 * j)) {
+     * but for the sign of a zero (see sc_dyn_kinematics) */
+    if (p == 0 && sc_sp_xform_is_identity(d->jxrot + 9 * j, d->jxpos + 3 * j)) {
       memcpy(c, cJ, sizeof cJ);
       continue;
     }

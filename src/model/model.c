@@ -265,13 +265,11 @@ static int free_motion_affine(const sc_model* m) {
     const int j = b - 1;
     if (m->jnt_nv[j] == 0 && m->body_parent[b] == 0) continue; /* welded to the world */
     if (m->jnt_type[j] != SC_JOINT_FREE || m->body_parent[b] != 0) return 0;
-    const double *R = m->jnt_rot + 9 * j, *p = m->jnt_pos + 3 * j;
+    if (!sc_sp_xform_is_identity(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j)) return 0;
     const double *c = m->body_com + 3 * b, *I = m->body_inertia + 9 * b;
+    if (c[0] != 0.0 || c[1] != 0.0 || c[2] != 0.0) return 0;
     for (int k = 0; k < 9; k++)
-      if (R[k] != (k % 4 == 0 ? 1.0 : 0.0) || (k % 4 != 0 && I[k] != 0.0)) return 0;
-    if (p[0] != 0.0 || p[1] != 0.0 || p[2] != 0.0 || c[0] != 0.0 || c[1] != 0.0 || c[2] != 0.0)
-      return 0;
-    if (I[0] != I[4] || I[0] != I[8]) return 0;
+      if (I[k] != (k % 4 == 0 ? I[0] : 0.0)) return 0; /* I[0] times the identity */
   }
   return 1;
 }

@@ -144,6 +144,13 @@ static inline void sc_sp_xform_identity(sc_xform* X) {
   sc_sp_mat3_identity(X->R);
   X->p[0] = X->p[1] = X->p[2] = 0;
 }
+/* Whether (R, p) is exactly the identity transform (a joint frame at the
+ * default origin, a shape at its body's origin). */
+static inline int sc_sp_xform_is_identity(const double R[9], const double p[3]) {
+  return R[0] == 1.0 && R[1] == 0.0 && R[2] == 0.0 && R[3] == 0.0 && R[4] == 1.0 &&
+         R[5] == 0.0 && R[6] == 0.0 && R[7] == 0.0 && R[8] == 1.0 && p[0] == 0.0 &&
+         p[1] == 0.0 && p[2] == 0.0;
+}
 /* a o b: first b then a (x_a_parent = Ra (Rb x + pb) + pa). */
 static inline void sc_sp_xform_compose(sc_xform* r, const sc_xform* a, const sc_xform* b) {
   sc_xform t;
