@@ -186,9 +186,11 @@ static void test_project_frictionless(void) {
 
 /* ---------- regularization and Delassus ---------- */
 
-/* gamma_n = (vhat_n - vn)/Rn reproduces the Kelvin-Voigt law
- * -dt k [phi0 + (dt + taud)(theta vn + (1 - theta) vn0)] (ref 2.2, 2.5), and the
- * near-rigid floor beta^2 w / (4 pi^2) takes over for stiff or rigid contacts */
+/* gamma_n = (vhat_n - vn)/Rn reproduces the Kelvin-Voigt law at the step's
+ * theta, spring at the gap of t + theta dt and damper at vn^theta:
+ * -dt k [phi0 + theta dt vn^theta + taud vn^theta], vn^theta = theta vn +
+ * (1 - theta) vn0 (theta = 1: ref 2.2), and the near-rigid floor
+ * beta^2 w / (4 pi^2) takes over for stiff or rigid contacts */
 static void test_regularize(void) {
   srand(15);
   const double pi = 3.14159265358979323846;
@@ -199,7 +201,8 @@ static void test_regularize(void) {
     double R[3], vhat[3];
     sc_sap_regularize(1, &k, &taud, &w, &phi0, &vn0, dt, theta, 1e-3, 0.0, R, vhat);
     double gn = (vhat[2] - vn) / R[2];
-    double law = -dt * k * (phi0 + (dt + taud) * (theta * vn + (1 - theta) * vn0));
+    double vth = theta * vn + (1 - theta) * vn0;
+    double law = -dt * k * (phi0 + theta * dt * vth + taud * vth);
     ENSURE_CLOSE(gn, law, 1e-12, 1e-12 * dt * k * 1e-2);
     ENSURE_CLOSE(R[0], 1e-3 * w, 1e-15, 0);
     ENSURE(R[1] == R[0] && vhat[0] == 0.0 && vhat[1] == 0.0);

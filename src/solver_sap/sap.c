@@ -102,6 +102,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->rel_tol = 1e-6;
   p->abs_tol = 1e-14;
   p->max_iterations = 100;
+  p->min_iterations = 0;
   p->cost_abs_tol = 1e-30;
   p->cost_rel_tol = 1e-15;
   p->soft_tol = 1e-7;
@@ -757,7 +758,8 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
   sc_solve_status status = prepare(p, prm->hessian, w);
   int evaluated = 0;
   sc_solver_trace* trace = prm->trace;
-  if (trace) trace->n = 0;
+  if (trace && !prm->trace_append) trace->n = 0;
+  const int trace0 = trace ? trace->n : 0; /* rows of earlier solves of the step */
 
   if (status == SC_SOLVE_OK && nc == 0) {
     for (int i = 0; i < nv; i++) v[i] = p->vstar[i];
@@ -785,13 +787,14 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       const double scale = fmax(e.norm_p, e.norm_j);
       st.residual = scale > 0.0 ? e.norm_grad / scale : 0.0;
       if (trace && k > 0)
-        trace_row(trace, k - 1, w, nc, st.residual, alpha_prev, cost_prev - e.cost, evals_prev);
+        trace_row(trace, trace0 + k - 1, w, nc, st.residual, alpha_prev, cost_prev - e.cost,
+                  evals_prev);
       if (!isfinite(e.cost) || !isfinite(e.norm_grad)) {
         status = SC_SOLVE_NAN;
         break;
       }
       /* momentum-balance criterion */
-      if (e.norm_grad <= prm->abs_tol + prm->rel_tol * scale) break;
+      if (k >= prm->min_iterations && e.norm_grad <= prm->abs_tol + prm->rel_tol * scale) break;
       /* cost stall after a full-ish step: round-off on an ill-conditioned problem */
       if (k > 0 && alpha_prev > 0.5 &&
           fabs(e.cost - cost_prev) <
@@ -851,8 +854,10 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         break;
       }
       if (dl0 >= 0.0) {
-        /* not a descent direction: the factorization lost it to round-off */
-        status = SC_SOLVE_LINESEARCH;
+        /* not a descent direction: the factorization lost it to round-off,
+         * or (an iteration min_iterations forced) v already meets the
+         * tolerance and the step is round-off */
+        if (e.norm_grad > prm->abs_tol + prm->rel_tol * scale) status = SC_SOLVE_LINESEARCH;
         break;
       }
       double alpha = 1.0;

@@ -45,6 +45,7 @@ typedef struct sc_sap_params {
   double rel_tol;        /* eps_r of the momentum criterion, 1e-6 */
   double abs_tol;        /* eps_a, 1e-14 (units sqrt(J)) */
   int max_iterations;    /* Newton iterations (factorizations), 100 */
+  int min_iterations;    /* ... taken even when the start meets the tolerance, 0 */
   double cost_abs_tol;   /* cost-stall criterion, 1e-30 J */
   double cost_rel_tol;   /* 1e-15 */
   double soft_tol;       /* soft norm for |y_t|, 1e-7 N s; must be > 0 */
@@ -68,6 +69,8 @@ typedef struct sc_sap_params {
   /* (sc_sap_params_for_model sets these five per contact model) */
   sc_solver_trace* trace; /* per-iteration record (NULL: none, the default); rows
                              beyond trace->cap are dropped */
+  int trace_append;       /* 1: the rows follow those already in trace (a later solve of
+                             the same step), 0 (default): the trace starts afresh */
   /* NULL (default) or a flag a signal handler sets: polled once per Newton
    * iteration; when non-zero the solve ends with SC_SOLVE_CANCELLED */
   const volatile sig_atomic_t* cancel;
@@ -134,6 +137,13 @@ int sc_sap_project_dir(const double y[3], const double R[3], double mu, double s
 void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
                        const double* phi0, const double* vn0, double dt, double theta,
                        double sigma, double beta, double* R, double* vhat);
+/* The same for one contact (vn0 a value), with its own theta and beta. */
+void sc_sap_regularize_one(double k, double taud, double w, double phi0, double vn0, double dt,
+                           double theta, double sigma, double beta, double R[3], double vhat[3]);
+/* 1 when the contact is in SAP's near-rigid regime at threshold beta: its
+ * compliant Rn at theta = 1 lies below the floor beta^2 w / (4 pi^2) (the
+ * spring, with its damper, cannot be resolved by the step), or k = INFINITY. */
+int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta);
 
 /* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (ref 2.3)
  * for a problem (its R and vhat are not read).  No allocation.  Returns

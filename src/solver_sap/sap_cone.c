@@ -125,30 +125,47 @@ int sc_sap_project_dir(const double y[3], const double R[3], double mu, double s
   return 2;
 }
 
+int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta) {
+  if (isinf(k)) return 1;
+  if (!(beta > 0.0)) return 0;
+  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
+  /* the compliant Rn of section 2.2 (theta = 1) below the floor */
+  return dt * k * (dt + taud) * beta * beta * w > four_pi2;
+}
+
+void sc_sap_regularize_one(double k, double taud, double w, double phi0, double vn0, double dt,
+                           double theta, double sigma, double beta, double R[3], double vhat[3]) {
+  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
+  /* the spring acts at the gap of t + theta dt, phi0 + theta dt vn^theta,
+   * and the damper at vn^theta = theta vn + (1 - theta) vn0:
+   *   gamma_n = -dt k [phi0 + (theta dt + tau_d) vn^theta]
+   *           = (vhat_n - vn) / Rn,  Rn = 1 / (dt k theta (theta dt + tau_d)),
+   *   vhat_n = -phi0 / (theta (theta dt + tau_d)) - (1 - theta) / theta vn0;
+   * theta = 1 is section 2.2; theta = 1/2 keeps the energy of an undamped
+   * spring, as the midpoint rule does (the form of section 2.5, with the
+   * spring at the end-of-step gap, loses 15 % of it per bounce at omega dt =
+   * 0.13) */
+  const double tau = theta * dt + taud;
+  double b = beta, Rn;
+  if (isinf(k)) {
+    /* a rigid contact has no compliant value: always use the near-rigid floor */
+    if (b == 0.0) b = 1.0;
+    Rn = 0.0;
+  } else {
+    Rn = 1.0 / (theta * dt * k * tau);
+  }
+  const double Rn_floor = b * b * w / four_pi2;
+  if (Rn < Rn_floor) Rn = Rn_floor;
+  R[0] = R[1] = sigma * w;
+  R[2] = Rn;
+  vhat[0] = vhat[1] = 0.0;
+  vhat[2] = -phi0 / (theta * tau) - (1.0 - theta) / theta * vn0;
+}
+
 void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
                        const double* phi0, const double* vn0, double dt, double theta,
                        double sigma, double beta, double* R, double* vhat) {
-  const double pi = 3.14159265358979323846;
-  const double four_pi2 = 4.0 * pi * pi;
-  for (int i = 0; i < nc; i++) {
-    const double tau = dt + taud[i];
-    double b = beta;
-    double Rn;
-    if (isinf(k[i])) {
-      /* a rigid contact has no compliant value: always use the near-rigid floor */
-      if (b == 0.0) b = 1.0;
-      Rn = 0.0;
-    } else {
-      Rn = 1.0 / (theta * dt * k[i] * tau);
-    }
-    const double Rn_floor = b * b * w[i] / four_pi2;
-    if (Rn < Rn_floor) Rn = Rn_floor;
-    const double v0 = vn0 ? vn0[i] : 0.0;
-    R[3 * i + 0] = sigma * w[i];
-    R[3 * i + 1] = sigma * w[i];
-    R[3 * i + 2] = Rn;
-    vhat[3 * i + 0] = 0.0;
-    vhat[3 * i + 1] = 0.0;
-    vhat[3 * i + 2] = -phi0[i] / (theta * tau) - (1.0 - theta) / theta * v0;
-  }
+  for (int i = 0; i < nc; i++)
+    sc_sap_regularize_one(k[i], taud[i], w[i], phi0[i], vn0 ? vn0[i] : 0.0, dt, theta, sigma,
+                          beta, R + 3 * i, vhat + 3 * i);
 }
