@@ -163,7 +163,7 @@ ok spin_nonfinite_exit2 "[ $rc = 2 ] && grep -q 'non-finite kinetic energy' '$tm
 ok spin_nonfinite_status "status_of '$tmp/spin.h5' | grep -q '^failed: t = 0 s: non-finite kinetic energy'"
 "$SIMC" scenes/sphere_drop.yaml -o "$tmp/fast.h5" --set 'bodies.ball.initial.v=[0,0,-1e4,0,0,0]' --duration 0.01 --quiet 2>"$tmp/e"; rc=$?
 ok penetration_exit2 "[ $rc = 2 ] && grep -q 'implausible penetration .* between bodies world and ball' '$tmp/e'"
-ok penetration_status "status_of '$tmp/fast.h5' | grep -q '^failed: t = 0.001 s: implausible penetration'"
+ok penetration_status "status_of '$tmp/fast.h5' | grep -q '^failed: t = 0.00[12] s: implausible penetration'"
 # an ordinary drop keeps running (penetration ~ m g / k, far below the radius)
 "$SIMC" scenes/sphere_drop.yaml -o "$tmp/drop.h5" --quiet; rc=$?
 ok ordinary_drop_complete "[ $rc = 0 ] && [ \"\$(status_of $tmp/drop.h5)\" = complete ]"

@@ -62,6 +62,15 @@ int sc_col_pair(sc_geom_type ta, const double pa[3], const double Ra[9], const d
  * sweep order in d->geom_order, uses d->pair_scratch; never allocates. */
 sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped);
 
+/* Move each of d's contacts to the current poses (d->geom_xpos/geom_xrot):
+ * the narrow phase of its pair is run again and the contact takes the
+ * position and normal (and so the frame) of the nearest point it finds;
+ * its gap, pair and parameters stay.  The integrator uses this to place the
+ * contacts detected at q0 at the step's mid configuration (contact Jacobian
+ * at q^theta).  A pair whose narrow phase finds nothing keeps its contacts
+ * as they were.  Never allocates. */
+void sc_col_reposition(const sc_model* m, sc_data* d);
+
 /* World AABB [min xyz, max xyz] of a posed shape grown by margin (planes:
  * infinite). */
 void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double R[9],

@@ -11,11 +11,21 @@
  *   K, D the stiffness and damping of the springs and dampers (k1); k holds
  *   gravity, Coriolis/gyroscopic terms (from RNEA) and the springs.  Schemes
  *   explicit in v* (tq = tv = 0) take exactly one solve with A = M(q0).
- *   Stage 2 (contact): A (v - v*) = J(q0)^T gamma with the contact solver.
- *   Positions: q = q0 + dt N(q^tq) v^tvq, quaternions renormalized.
+ *   Stage 2 (contact): A (v - v*) = J(q~)^T gamma with the contact solver,
+ *     the contacts detected at q0 (their set and gaps phi0), placed at the
+ *     mid configuration q~ = q0 + tq dt N(q~) v0 (midstep_contacts), each
+ *     contact's law (theta, near-rigid beta, lagged friction bound) set
+ *     per contact (contact_params) and refined from the island's own
+ *     impulses (refine_contacts).
+ *   Re-linearization (schemes implicit in v, models not affine in v):
+ *     m(v) ~ m(v1) + A1 (v - v1), contact stage again (relinearize_step).
+ *   Positions: q = q0 + dt N(q^tq) v_q, quaternions renormalized, with
+ *     v_q = v^tvq plus (1 - tvq) A^-1 J^T of the impacts' normal impulses
+ *     (contact_kick).
  * Energy bookkeeping: kinetic, gravity and spring energies of each state;
- * damper work by the trapezoidal rule on the damper power; contact work
- * exactly as (J v^1/2)^T gamma, the work of the impulse over the step. */
+ * damper work by the trapezoidal rule on the damper power; contact work as
+ * gamma . (vc0 + vc) / 2, normal and friction parts apart (the work of the
+ * impulse over the step). */
 #include "integrator/integrator.h"
 
 #include <math.h>
@@ -68,6 +78,8 @@ typedef struct step_work {
   int lcp_whole;    /* sc_sim_set_lcp_whole: one LCP of all contacts, no islands */
   int lcp_big;      /* the island over lcp_capacity when solve_islands refused */
   sc_sap_params sap_params;
+  sc_sap_params sap_relin;    /* the same with one Newton iteration at least (relinearize_step) */
+  const sc_sap_params* sap_prm; /* the one the solves of the moment use */
   /* the problem's trees: A's blocks (the model's non-empty cliques, whose
    * packed blocks lie one after the other in d->A) */
   int ntree;
@@ -101,6 +113,19 @@ typedef struct step_work {
   /* contact.model similar / lagged: per-contact Hunt-Crossley parameters
    * (SC_HC_NPAR per contact) and pair dissipations (s/m) */
   double *hc, *hcd;
+  /* per contact of this step (see contact_params): the previous step's
+   * contact it continues (-1: a new contact), the normal impulse that one
+   * carried (N s, projected on this normal; 0 when new), the near-rigid
+   * beta in use, the lagged model's friction-bound impulse (N s; < 0: from
+   * the state at the step start), the depth bound of depth control (m) */
+  int* match;
+  double *nload, *beta_c, *n0, *xmax;
+  double* theta_c; /* the theta of each contact's law */
+  double* gprev;   /* (3 per contact) the matching previous impulse in this contact's frame
+                      (t1, t2, n; N s), 0 for a new contact */
+  double* crel;    /* (3 per contact) its point at detection less the origin of its body
+                      b (a when b is static), world axes, m: what matching compares */
+  double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
 } step_work;
 
 /* contact.lcp.max_memory in bytes (MiB given; capped where size_t ends) */
@@ -131,6 +156,8 @@ static void step_work_free(void* p) {
   sc_free(w->iblock);
   sc_free(w->isl_stats);
   sc_free(w->hc);
+  sc_free(w->match);
+  sc_free(w->nload);
   sc_free(w);
 }
 
@@ -404,6 +431,7 @@ void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
   step_work* w = d->solver_work;
   if (!w) return;
   w->sap_params.cancel = flag;
+  w->sap_relin.cancel = flag;
   sc_lcp_set_cancel(w->lcp, flag);
 }
 
@@ -437,6 +465,22 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->prev_pat = sc_malloc(sizeof(uint32_t) * 5 * ncap);
     w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
     if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
+    w->match = sc_malloc(sizeof(int) * ncap);
+    w->nload = sc_malloc(sizeof(double) * 11 * ncap);
+    if (w->nload) {
+      w->beta_c = w->nload + ncap;
+      w->n0 = w->beta_c + ncap;
+      w->xmax = w->n0 + ncap;
+      w->theta_c = w->xmax + ncap;
+      w->gprev = w->theta_c + ncap;
+      w->crel = w->gprev + 3 * ncap;
+    }
+    {
+      const double* g = m->opt.gravity;
+      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+      if (!(gn > 0)) gn = 9.81;
+      w->vs = m->opt.sigma * m->opt.dt * gn;
+    }
     if (w->prev_geom && w->prev_pos) {
       w->next = w->prev_geom + 2 * ncap;
       w->head = w->next + ncap;
@@ -449,10 +493,15 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->pat_isl_out = w->pat_isl_in + ncap;
     }
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
-        trace_create(&w->trace, &w->trace_block, m->opt.contact_maxit) == 0) {
+        trace_create(&w->trace, &w->trace_block,
+                     m->opt.contact_maxit * (m->opt.contact_passes + 1) *
+                         (m->opt.relinearize + 1)) == 0) {
       w->sap_params.trace = &w->trace;
       d->solver_trace = &w->trace;
     }
+    w->sap_relin = w->sap_params;
+    w->sap_relin.min_iterations = 1;
+    w->sap_prm = &w->sap_params;
     if (m->opt.solver == SC_SOLVER_LCP) {
       int dirs = m->opt.lcp_directions;
       w->lcp_capacity = sc_lcp_capacity_within(nv, d->ncon_max, dirs, lcp_max_bytes(m));
@@ -543,7 +592,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     }
     if (!ws_ok || !w->sap || !w->tree_ptr || !w->prev_geom || !w->prev_pos || !w->prev_pat ||
         !w->iblock ||
-        !w->isl_stats || !w->hc ||
+        !w->isl_stats || !w->hc || !w->match || !w->nload ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
@@ -573,8 +622,10 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
  * previous impulses would produce now,
  *   v_guess = v* + A^-1 J^T gamma_prev,
  * with gamma_prev of the contact that persists (same geom pair, nearest point
- * within WARM_MATCH_DIST), rotated into the new contact frame; new contacts
- * get 0.  The solver starts from v_guess when both its cost and its
+ * within WARM_MATCH_DIST, points taken relative to the origin of the pair's
+ * moving body so that a body sliding or rolling at speed keeps its
+ * contacts: a sphere rolling at 2 m/s moves 2 cm per 10 ms step), rotated
+ * into the new contact frame; new contacts get 0.  The solver starts from v_guess when both its cost and its
  * residual are below v0's (sc_sap_solve_from).  Measured on clutter this
  * saves only 2-3 % of the iterations (results/sap_iterations.md): v0
  * already carries the previous step's answer. */
@@ -594,7 +645,7 @@ static void remember_contacts(const sc_data* d, step_work* w, int nc) {
     w->prev_geom[2 * i] = c->geom[0];
     w->prev_geom[2 * i + 1] = c->geom[1];
     for (int k = 0; k < 3; k++) {
-      w->prev_pos[3 * i + k] = c->pos[k];
+      w->prev_pos[3 * i + k] = w->crel[3 * i + k];
       /* frame rows are t1, t2, n: world = frame^T gamma */
       w->prev_imp[3 * i + k] = c->frame[k] * g[0] + c->frame[3 + k] * g[1] + c->frame[6 + k] * g[2];
     }
@@ -608,7 +659,7 @@ static void remember_contacts(const sc_data* d, step_work* w, int nc) {
 
 /* the previous step's contact that c continues (same geom pair, nearest
  * point within WARM_MATCH_DIST), or -1 */
-static int match_prev(const step_work* w, const sc_contact* c) {
+static int match_prev(const step_work* w, const sc_contact* c, const double rel[3]) {
   int best = -1;
   double best_d2 = WARM_MATCH_DIST * WARM_MATCH_DIST;
   if (w->nprev > 0)
@@ -616,7 +667,7 @@ static int match_prev(const step_work* w, const sc_contact* c) {
       if (w->prev_geom[2 * j] != c->geom[0] || w->prev_geom[2 * j + 1] != c->geom[1]) continue;
       double d2 = 0;
       for (int k = 0; k < 3; k++) {
-        double e = c->pos[k] - w->prev_pos[3 * j + k];
+        double e = rel[k] - w->prev_pos[3 * j + k];
         d2 += e * e;
       }
       if (d2 < best_d2) best_d2 = d2, best = j;
@@ -628,9 +679,9 @@ static int match_prev(const step_work* w, const sc_contact* c) {
  * it continues (0, all w basic, for a new one: no impulse).  The cone's
  * edges are numbered from the contact frame's t1, which for a continuing
  * contact turns little from one step to the next. */
-static void lcp_guess(const sc_data* d, const step_work* w, int nc) {
+static void lcp_guess(const step_work* w, int nc) {
   for (int i = 0; i < nc; i++) {
-    const int j = match_prev(w, &d->contact[i]);
+    const int j = w->match[i];
     w->pat_guess[i] = j >= 0 ? w->prev_pat[j] : 0u;
   }
 }
@@ -643,14 +694,8 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
   const int nv = m->nv;
   int matched = 0;
   for (int i = 0; i < nc; i++) {
-    const sc_contact* c = &d->contact[i];
-    const int best = match_prev(w, c);
-    for (int r = 0; r < 3; r++) {
-      double s = 0;
-      if (best >= 0)
-        for (int k = 0; k < 3; k++) s += c->frame[3 * r + k] * w->prev_imp[3 * best + k];
-      gam[3 * i + r] = s;
-    }
+    const int best = w->match[i];
+    for (int r = 0; r < 3; r++) gam[3 * i + r] = w->gprev[3 * i + r];
     matched += best >= 0;
     matched_c[i] = best >= 0;
   }
@@ -665,6 +710,254 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
   blk_solve(m, d->Afac, v, tmp);
   for (int i = 0; i < nv; i++) v[i] += d->vstar[i];
   return matched;
+}
+
+/* ---- per-contact parameters of the contact law ----
+ * Each contact's R and vhat (sap, and the LCP's normal rows) or
+ * Hunt-Crossley parameters (similar, lagged) come from its stiffness,
+ * dissipation, the Delassus estimate w and three choices made here:
+ *
+ * theta of the contact law (contact.theta).  The law is written at the
+ * penetration x^theta of the step (ref/convex-contact.md 2.5, with the
+ * spring at the mid-step gap, sap_cone.c); with theta = 1/2 a compliant
+ * contact keeps the energy of its spring, as the midpoint rule should.  But
+ * the midpoint rule conserves only what it resolves: a contact spring with
+ * omega dt = sqrt(k w) dt large is turned by 2 atan(omega dt / 2), near pi,
+ * per step, and nothing damps it.  A near-rigid contact (stiffness capped
+ * so that its period is beta dt: omega dt = 2 pi / beta) then flips its
+ * normal velocity every step: the contact chatters, a cube sliding on its
+ * face rocks and stops 70 % short, and an unresolved compliant one gains
+ * energy at each touch and release ((omega dt)^2 / 4 each: a sphere dropped
+ * on a 1e5 N/m contact at dt = 10 ms, omega dt = 4, left with 10 J more than
+ * it had; results/validation.md).  auto (the default) writes a contact
+ * whose spring the step does not resolve (omega dt > RESOLVED_WDT = 1, at
+ * contact.near_rigid_beta; near-rigid and rigid ones always) at theta = 1:
+ * the impulse sets the end-of-step normal velocity, as in Moreau's midpoint
+ * scheme, while the positions still advance with v^theta_vq; resolved
+ * compliant contacts keep theta_vq and bounce back to their height
+ * (within 3e-4 at omega dt <= 0.4).  scheme writes every contact at
+ * theta_vq (the published scheme), a number writes them all at it.
+ *
+ * beta per contact (contact.near_rigid_depth).  A near-rigid contact
+ * settles under a load F = n / dt to the depth of its capped spring,
+ *   x = n theta tau Rn   (sap: Rn = beta^2 w / (4 pi^2), tau = theta dt + tau_d),
+ *   x = n / (dt k)       (Hunt-Crossley: k = 4 pi^2 / (beta^2 w dt^2)),
+ * both proportional to beta^2 w.  A heavy body on a light one has the
+ * light body's large w and a large load: at beta = 1 a 10 t box on a 1 kg
+ * one sinks 0.25 m per 10 ms step.  Depth control lowers beta per contact
+ * so that x stays at most near_rigid_depth times the smaller geometry's
+ * bounding radius, down to contact.near_rigid_beta_min (its conditioning
+ * cost is a factor 4 pi^2 / beta^2 between the contact's curvature and
+ * the bodies' masses).  The load is the normal impulse of the previous
+ * step's matching contact, then the island's own solve (refine_contacts).
+ *
+ * The lagged friction bound.  The lagged model bounds friction by a
+ * normal impulse n0 fixed before the solve; the source estimates it from
+ * the state at the step start, which gives 0 for a contact that starts
+ * this step: no friction at all on the first step of a run or during an
+ * impact (a cube launched on the ground slides one step free: +2.9 % of
+ * its stopping distance at dt = 10 ms), and friction on a contact that is
+ * leaving.  Here n0 is the normal impulse the matching previous contact
+ * carried (a better estimate than the state's in a pile, and the bound
+ * the model means), and a new contact (no match) that breaks Coulomb's
+ * law with its own normal impulse n after the solve (a sliding contact
+ * whose bound is not mu n, or a sticking one that needs more than mu n,
+ * by more than TRESCA_TOL) gets n0 = n, and the island is solved again, at
+ * most contact.passes times: a fixed point of these Tresca problems is
+ * Coulomb friction with the step's own normal impulse (what the LCP
+ * solves), each pass a convex problem started from the last solution.
+ * Refining every contact instead would double the Newton iterations of a
+ * forming pile (clutter 216: 7.9 -> 16 per step) for a one-step lag the
+ * model has by design; new contacts only cost 8 % (8.6). */
+#define TRESCA_TOL 1e-2
+/* the largest omega dt of a contact spring the contact.theta auto rule
+ * writes at the scheme's theta_vq (see law_theta) */
+#define RESOLVED_WDT 1.0
+#define DEPTH_SLACK 1.1 /* depth control acts on contacts deeper than this times the bound */
+
+/* theta of a contact's law, from w dt = sqrt(k w) dt of its spring */
+static double law_theta(const sc_options* o, double wdt) {
+  const double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
+  if (o->contact_theta > 0) return o->contact_theta;
+  if (o->contact_theta == SC_CONTACT_THETA_AUTO && !(wdt <= RESOLVED_WDT)) return 1.0;
+  return th;
+}
+
+/* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
+ * from the state): R and vhat (3 each; sap and the LCP, and the solver's
+ * checks for every model) and, when hc != NULL, the Hunt-Crossley
+ * parameters (SC_HC_NPAR); returns the theta of the law the model uses */
+static double contact_law(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                          double b, double n0, double* R, double* vhat, double* hc) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
+  const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
+  /* the spring's stiffness where the law is set: capped at the near-rigid
+   * stiffness of threshold b0 */
+  const double kc = b0 > 0 ? fmin(d->ck[i], four_pi2 / (b0 * b0 * d->wdiag[i] * dt * dt)) : d->ck[i];
+  const double wdt = sqrt(kc * d->wdiag[i]) * dt;
+  const double th = law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
+                                     ? (double)INFINITY : wdt);
+  sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
+                        o->sigma, b, R, vhat);
+  if (!hc) return th;
+  const double hth = law_theta(o, wdt);
+  sc_sap_hc_params_one(d->ck[i], w->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
+                       hth, o->sigma, b, w->vs, hc);
+  return hth;
+}
+
+/* the depth contact i settles to under normal impulse n (N s) at threshold b */
+static double contact_depth(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                            int use_hc, double n, double b) {
+  double R[3], vh[3], hc[SC_HC_NPAR];
+  const double th = contact_law(m, d, w, i, b, 0.0, R, vh, use_hc ? hc : NULL);
+  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (m->opt.dt * hc[SC_HC_K]) : (double)INFINITY;
+  return n * th * (m->opt.dt + d->ctaud[i]) * R[2];
+}
+
+/* the near-rigid threshold that keeps contact i within its depth bound
+ * under normal impulse n */
+static double beta_for_load(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                            int use_hc, double n) {
+  const sc_options* o = &m->opt;
+  const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
+  if (!(o->near_rigid_depth > 0) || !(n > 0) || b0 == 0.0) return b0;
+  const double x0 = contact_depth(m, d, w, i, use_hc, n, b0);
+  if (!(x0 > w->xmax[i])) return b0;
+  /* x is proportional to beta^2 while the cap holds; where the compliant
+   * law takes over below it, a lower beta changes nothing */
+  const double b = b0 * sqrt(w->xmax[i] / x0), lo = fmin(o->beta_min, b0);
+  return b > lo ? b : lo;
+}
+
+/* each contact's matching contact of the previous step (w->match) and its
+ * impulse in this contact's frame (w->gprev) */
+static void contact_match(const sc_data* d, step_work* w, int nc) {
+  for (int i = 0; i < nc; i++) {
+    const sc_contact* c = &d->contact[i];
+    const int j = match_prev(w, c, w->crel + 3 * i);
+    w->match[i] = j;
+    for (int r = 0; r < 3; r++) {
+      double g = 0.0;
+      if (j >= 0)
+        for (int k = 0; k < 3; k++) g += c->frame[3 * r + k] * w->prev_imp[3 * j + k];
+      w->gprev[3 * i + r] = g;
+    }
+  }
+}
+
+/* Every contact's law at the step start (R, vhat or w->hc), from the
+ * previous step's matching contacts (contact_match) */
+static void contact_params(const sc_model* m, sc_data* d, step_work* w, int nc, int use_hc) {
+  const sc_options* o = &m->opt;
+  for (int i = 0; i < nc; i++) {
+    const sc_contact* c = &d->contact[i];
+    const double np = w->gprev[3 * i + 2];
+    w->nload[i] = np > 0.0 ? np : 0.0;
+    const double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
+    w->xmax[i] = o->near_rigid_depth * (ra < rb ? ra : rb);
+    w->beta_c[i] = beta_for_load(m, d, w, i, use_hc, w->nload[i]);
+    /* the lagged bound: the normal impulse the contact carried last step
+     * (from the state for a new one, and refine_contacts then moves it) */
+    w->n0[i] = w->match[i] >= 0 && o->contact_passes > 0 ? w->nload[i] : -1.0;
+    w->theta_c[i] = contact_law(m, d, w, i, w->beta_c[i], w->n0[i], d->R + 3 * i,
+                                d->vhat + 3 * i, use_hc ? w->hc + SC_HC_NPAR * i : NULL);
+  }
+}
+
+/* The positions advance with v^theta_vq, but a contact whose law is
+ * written at theta = 1 sets the end-of-step normal velocity: under the
+ * midpoint rule a body landing at speed u on such a contact moves u dt / 2
+ * into it during the impact step, and is pushed out over the next steps
+ * (2.6 mm for a sphere dropped 0.4 m at dt = 1 ms, against 19 um under
+ * implicit Euler).  The normal impulse of such an impact, dgamma_i =
+ * gamma_n,i (with the part of order dt that carries the weight), is
+ * applied to the positions in full, as at the step start:
+ *   v_q = theta_vq v1 + (1 - theta_vq) (v0 + A^-1 J^T dgamma),
+ * so that the gap moves by about dt vn1 in the impact step, as the law
+ * assumed.  Only impacts take it: contacts whose midpoint penetration
+ * -vn0 dt / 2 would exceed their near-rigid depth bound and that approach
+ * faster than the smooth forces alone accelerate them in a step (a kick
+ * moves the positions alone, and applied to the small normal velocities of
+ * a resting box it walks the box down an incline).  A resting or sliding
+ * contact gets nothing: the scheme and its order are unchanged there.
+ * Returns 0 when no contact had an impact. */
+static int contact_kick(const sc_model* m, sc_data* d, const step_work* w, int nc, double* kick,
+                        double* tmp) {
+  const int nv = m->nv;
+  const double dt = m->opt.dt;
+  int any = 0;
+  for (int i = 0; i < nv; i++) kick[i] = 0;
+  for (int i = 0; i < nc; i++) {
+    /* an impact: the midpoint's penetration u dt / 2 would exceed the depth
+     * a near-rigid contact may have (resting contacts approach at far less) */
+    if (w->theta_c[i] != 1.0 || !(-d->vn0[i] * dt > 2.0 * w->xmax[i])) continue;
+    /* ... and faster than the smooth forces alone accelerate it in a step
+     * (vn* - vn0): a resting contact, which approaches at that rate, would
+     * otherwise settle on a hovering fixed point (gap g dt^2 / 2, v = -g dt / 2) */
+    double vns = 0.0;
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
+      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+    if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
+    const double dg = d->impulse[3 * i + 2];
+    if (!(dg > 0)) continue;
+    any = 1;
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
+  }
+  if (any) blk_solve(m, d->Afac, kick, tmp);
+  return any;
+}
+
+/* After a solve of nc contacts (global indices gidx[l], NULL: l) with
+ * impulses gamma: a contact deeper than its bound under its own normal
+ * impulse gets a lower beta, a lagged contact whose normal impulse left its
+ * friction bound gets the bound n0 = n (see above); their laws are
+ * rewritten into the problem's arrays R, vhat / hc (local numbering).
+ * Returns 1 when a law changed (the problem must be solved again). */
+static int refine_contacts(const sc_model* m, const sc_data* d, const step_work* w, int nc,
+                           const int* gidx,
+                           const double* gamma, double* R, double* vhat, double* hc) {
+  const sc_options* o = &m->opt;
+  const int lagged = hc && o->contact_model == SC_MODEL_LAGGED;
+  int changed = 0;
+  for (int l = 0; l < nc; l++) {
+    const int i = gidx ? gidx[l] : l;
+    const double n = gamma[3 * l + 2];
+    int redo = 0;
+    if (o->near_rigid_depth > 0 && w->beta_c[i] > o->beta_min &&
+        contact_depth(m, d, w, i, hc != NULL, n, w->beta_c[i]) > DEPTH_SLACK * w->xmax[i]) {
+      const double b = beta_for_load(m, d, w, i, hc != NULL, n);
+      if (b < w->beta_c[i]) w->beta_c[i] = b, redo = 1;
+    }
+    if (lagged && d->mu[i] > 0) {
+      /* Coulomb's law with the step's own normal impulse n: a saturated
+       * (sliding) contact must have its bound at mu n, a sticking one must
+       * need no more than mu n; a sticking contact within mu n is right
+       * whatever its bound (n0 only caps it) */
+      const double n0 = hc[SC_HC_NPAR * l + SC_HC_N0], mu = d->mu[i];
+      const double ft = hypot(gamma[3 * l], gamma[3 * l + 1]);
+      const int saturated = ft >= (1.0 - TRESCA_TOL) * mu * n0;
+      if (w->match[i] < 0 &&
+          (saturated ? fabs(n - n0) > TRESCA_TOL * fmax(n, n0) : ft > (1.0 + TRESCA_TOL) * mu * n))
+        w->n0[i] = n, redo = 1;
+    }
+    if (redo) {
+      contact_law(m, d, w, i, w->beta_c[i], w->n0[i], R + 3 * l, vhat + 3 * l,
+                  hc ? hc + SC_HC_NPAR * l : NULL);
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+static void add_stats(sc_solver_stats* tot, const sc_solver_stats* st) {
+  tot->iterations += st->iterations;
+  tot->linesearch_evals += st->linesearch_evals;
+  tot->residual = st->residual;
+  tot->cost = st->cost;
+  tot->status = st->status;
 }
 
 /* ---- contact islands ----
@@ -799,20 +1092,33 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const step_wo
                         x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
                         x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
                         model, hc ? x->sub_hc : NULL};
+  /* solved, then again while refine_contacts changes a contact's law
+   * (contact.passes), each pass from the last one's solution */
   sc_solve_status ss;
-  if (m->opt.solver == SC_SOLVER_LCP) {
-    const int c0 = w->cptr[k];
-    if (m->opt.lcp_warm_start)
-      for (int e = c0; e < w->cptr[k + 1]; e++) w->pat_isl_in[e] = w->pat_guess[w->clist[e]];
-    ss = sc_lcp_solve_from(&p, m->opt.lcp_directions, 0, w->lcp,
-                           m->opt.lcp_warm_start ? w->pat_isl_in + c0 : NULL,
-                           w->pat_isl_out + c0, x->sub_v, x->sub_gamma, st);
-    for (int e = c0; e < w->cptr[k + 1]; e++) w->pat_out[w->clist[e]] = w->pat_isl_out[e];
-  } else {
-    sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
-    ss = sc_sap_solve_from(&p, &w->sap_params, ws, x->sub_v, any_match ? x->sub_guess : NULL,
-                           x->sub_gamma, st);
+  const int c0 = w->cptr[k];
+  sc_solver_stats one;
+  for (int pass = 0;; pass++) {
+    if (m->opt.solver == SC_SOLVER_LCP) {
+      if (m->opt.lcp_warm_start)
+        for (int e = c0; e < w->cptr[k + 1]; e++)
+          w->pat_isl_in[e] = pass ? w->pat_isl_out[e] : w->pat_guess[w->clist[e]];
+      ss = sc_lcp_solve_from(&p, m->opt.lcp_directions, 0, w->lcp,
+                             m->opt.lcp_warm_start ? w->pat_isl_in + c0 : NULL,
+                             w->pat_isl_out + c0, x->sub_v, x->sub_gamma, &one);
+    } else {
+      sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
+      ss = sc_sap_solve_from(&p, w->sap_prm, ws, x->sub_v,
+                             any_match && pass == 0 ? x->sub_guess : NULL, x->sub_gamma, &one);
+    }
+    if (pass == 0) *st = one;
+    else add_stats(st, &one);
+    if (ss != SC_SOLVE_OK || pass >= m->opt.contact_passes ||
+        !refine_contacts(m, d, w, ncl, w->clist + c0, x->sub_gamma, x->sub_R, x->sub_vhat,
+                         hc ? x->sub_hc : NULL))
+      break;
   }
+  if (m->opt.solver == SC_SOLVER_LCP)
+    for (int e = c0; e < w->cptr[k + 1]; e++) w->pat_out[w->clist[e]] = w->pat_isl_out[e];
   for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) {
     const int c = w->tlist[e];
     for (int a = 0; a < m->clique_dofnum[c]; a++) {
@@ -958,6 +1264,143 @@ static sc_status lcp_island_too_large(const sc_model* m, const sc_data* d, const
                       m->opt.lcp_max_memory, w->lcp_capacity);
 }
 
+/* the deepest contact of d's contacts, in m and relative to the smaller
+ * geometry's bounding radius (the per-step penetration figures) */
+static void contact_depths(const sc_model* m, sc_data* d) {
+  d->max_depth = d->max_depth_frac = d->frac_depth = 0;
+  d->depth_pair[0] = d->depth_pair[1] = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    const sc_contact* c = &d->contact[i];
+    const double x = -c->dist;
+    if (!(x > 0)) continue;
+    const double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
+    const double f = x / (ra < rb ? ra : rb);
+    if (x > d->max_depth) d->max_depth = x;
+    if (f > d->max_depth_frac) {
+      d->max_depth_frac = f;
+      d->frac_depth = x;
+      d->depth_pair[0] = c->body[0];
+      d->depth_pair[1] = c->body[1];
+    }
+  }
+}
+
+/* One contact solve of the step's problem p (the SAP warm guess g0 or
+ * NULL): the LCP of the whole step, the Newton solve of the whole step
+ * (with a solver trace), or the islands.  The whole-problem solves get the
+ * same refinement passes as an island (solve_island). */
+static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w,
+                                     const sc_problem* p, const double* g0, const double* v0) {
+  const sc_options* o = &m->opt;
+  const int nc = p->nc;
+  if (o->solver == SC_SOLVER_LCP && !w->lcp_whole)
+    return solve_islands(m, d, w, nc, NULL, p->model, p->hc, v0);
+  if (o->solver == SC_SOLVER_NEWTON && !d->solver_trace)
+    return solve_islands(m, d, w, nc, g0, p->model, p->hc, v0);
+  /* one problem: the trace follows one Newton solve (the last pass's) */
+  sc_solver_stats one;
+  sc_solve_status ss;
+  for (int pass = 0;; pass++) {
+    if (o->solver == SC_SOLVER_LCP) {
+      if (pass)
+        for (int i = 0; i < nc; i++) w->pat_guess[i] = w->pat_out[i];
+      ss = sc_lcp_solve_from(p, o->lcp_directions, 0, w->lcp,
+                             o->lcp_warm_start || pass ? w->pat_guess : NULL, w->pat_out, d->v,
+                             d->impulse, &one);
+    } else {
+      /* the trace keeps every solve of the step, so that its rows add up to
+       * the step's iterations */
+      sc_sap_params prm = pass ? w->sap_relin : *w->sap_prm;
+      prm.trace_append = pass > 0 || d->relinearizations > 0;
+      /* (a pass takes at least one Newton step here, so that the trace's
+       * last row of the step is its final residual) */
+      ss = sc_sap_solve_from(p, &prm, w->sap, d->v, pass ? NULL : g0, d->impulse, &one);
+    }
+    if (pass == 0) d->contact_stats = one;
+    else add_stats(&d->contact_stats, &one);
+    if (ss != SC_SOLVE_OK || pass >= o->contact_passes ||
+        !refine_contacts(m, d, w, nc, NULL, d->impulse, d->R, d->vhat, p->hc ? w->hc : NULL))
+      break;
+  }
+  d->nisland = 1;
+  return ss;
+}
+
+/* The two-stage scheme solves the contact problem on the linearization
+ *   m(v) ~ A (v - v*),   m(v*) = 0,
+ * whose A leaves out the velocity-product (Coriolis, gyroscopic) and
+ * configuration terms of dm/dv (A = dm/dv + O(dt), seed 000 proposition
+ * 1).  With a contact impulse of O(dt) every step (a body resting or
+ * sliding on something) v1 - v* = O(dt), the linearization error
+ * (dm/dv - A)(v1 - v*) is O(dt^2) per step, and the scheme is first
+ * order whatever theta: a spinning top on a frictionless floor, whose
+ * centre of mass must not move sideways, drifts at O(dt) (the published
+ * scheme does the same).  Newton's method on the whole step fixes it:
+ * with m evaluated at the contact solution v1,
+ *   m(v) ~ m(v1) + A1 (v - v1) = A1 (v - v*1),   v*1 = v1 - A1^-1 m(v1),
+ * and the contact problem is solved again with (A1, v*1) and the same
+ * contact laws.  One such step makes the error O(dt^3) per step (second
+ * order under the midpoint rule); its fixed point solves the discrete
+ * momentum balance of the scheme exactly.  The linearization error at v1,
+ *   e = m(v1) - A (v1 - v*),
+ * measured in the free-motion stage's scaled norm, decides: the step stops
+ * once |D e| <= contact.tolerance times the momentum scale (the contact
+ * solve is no more accurate than that) or after integrator.relinearize
+ * steps.  Schemes explicit in v (theta_q = theta_v = 0) and affine models
+ * have A = dm/dv exactly and never need it.
+ * Returns 1 when v* and A were updated (solve again), 0 when e is small. */
+static int relinearize_step(const sc_model* m, sc_data* d, const double* v0) {
+  const int nv = m->nv;
+  double* res = scr(m, d, SCR_RES);
+  double* y = scr(m, d, SCR_GUESS); /* free until the caller's next solve */
+  /* y = A (v1 - v*) with the A of the last solve (res as scratch:
+   * eval_residual uses the other slots) */
+  for (int i = 0; i < nv; i++) res[i] = d->v[i] - d->vstar[i];
+  blk_gemv(m, d->A, res, y);
+  double scale;
+  eval_residual(m, d, v0, d->v, res, &scale); /* res = m(v1); M, A at q^theta(v1) */
+  double e2 = 0;
+  for (int i = 0; i < nv; i++) {
+    const double e = res[i] - y[i];
+    e2 += e * e / blk_diag(m, d->M, i);
+  }
+  if (!(sqrt(e2) > m->opt.newton_tol * scale)) return 0;
+  if (blk_factor(m, d->A, d->Afac) != 0) return 0;
+  blk_solve(m, d->Afac, res, scr(m, d, SCR_TMP));
+  for (int i = 0; i < nv; i++) d->vstar[i] = d->v[i] - res[i];
+  return 1;
+}
+
+/* The contact Jacobian at the step's mid configuration.  The scheme
+ * applies the contact impulse through J(q0) (seed 000, eq. scheme_momentum)
+ * while the other forces act at q^theta: a body pivoting on a corner (a
+ * tall box tipping, a rod after its impact) has the lever arm of its
+ * support frozen at the step start while it turns by omega dt per step, a
+ * first-order error whatever theta (the tipping box's energy error falls
+ * 2.4e-4, 2.4e-3, 2.0e-2 at dt = 0.1, 1, 10 ms under the midpoint rule,
+ * results/validation.md).  Here the contacts detected at q0 (the set and
+ * their gaps phi0 stay) are moved to the mid configuration predicted from
+ * the step-start velocity,
+ *   q~ = q0 + theta_q dt N(q~) v0,
+ * by running each pair's narrow phase there (sc_col_reposition: a corner
+ * follows its body, the point under a sphere follows the centre), and J and
+ * vc0 = J v0 are evaluated at q~.  In persistent contact v1 - v0 = O(dt),
+ * so J(q~) - J(q^theta(v1)) = O(dt^2), and the contact impulse, itself
+ * O(dt) per step there, is applied with an O(dt^3) error: the step stays
+ * second order, with no iteration and nothing but (q0, v0) (a run continued
+ * from a recorded state repeats it).  Schemes with theta_q = 0 evaluate
+ * everything at q0 anyway. */
+static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0) {
+  const int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double* qdot = d->scratch + 8 * (size_t)nv;
+  mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, qdot);
+  sc_dyn_kinematics(m, d, d->qtheta);
+  sc_col_reposition(m, d);
+  sc_contact_jacobian(m, d);
+  sc_contact_velocity(m, d, v0, d->vc0);
+}
+
 /* contacts at the current positions (kinematics must be current) */
 static void detect(const sc_model* m, sc_data* d) {
   int dropped = 0;
@@ -976,6 +1419,7 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
   }
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   if (d->solver_trace) d->solver_trace->n = 0;
+  contact_depths(m, d);
   sc_status st = guard_state(m, d, err);
   if (st == SC_OK) st = guard_penetration(m, d, err);
   return st;
@@ -996,6 +1440,15 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   detect(m, d);
   sc_contact_jacobian(m, d);
   int nc = d->ncon;
+  contact_depths(m, d);
+  if (d->solver_work) {
+    step_work* w = d->solver_work;
+    for (int i = 0; i < nc; i++) {
+      const sc_contact* c = &d->contact[i];
+      const int b = c->body[1] > 0 ? c->body[1] : c->body[0];
+      for (int k = 0; k < 3; k++) w->crel[3 * i + k] = c->pos[k] - d->xpos[3 * b + k];
+    }
+  }
   sc_status st = guard_penetration(m, d, err);
   if (st != SC_OK) return st;
   sc_contact_velocity(m, d, v0, d->vc0);
@@ -1003,11 +1456,16 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   /* 2-3 free motion and A */
   st = free_motion(m, d, err);
   if (st != SC_OK) return st;
+  if (nc > 0) {
+    contact_match(d, d->solver_work, nc);
+    if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0);
+  }
 
   /* 4 contact: min l(v) (SAP) or the polyhedral-cone LCP, warm started at v0 */
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   if (d->solver_trace) d->solver_trace->n = 0;
   d->nisland = 0;
+  d->relinearizations = 0;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
     if (d->solver_work) ((step_work*)d->solver_work)->nprev = 0;
@@ -1021,29 +1479,21 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: A is not positive definite in the contact stage",
                           d->time);
-    /* theta-generalized compliance (ref §2.5) with theta = theta_vq; schemes
-     * whose positions ignore v (theta_vq = 0) use the implicit form */
-    double theta = o->theta_vq > 0 ? o->theta_vq : 1.0;
     for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
-    sc_sap_regularize(nc, d->ck, d->ctaud, d->wdiag, d->phi0, d->vn0, dt, theta, o->sigma,
-                      o->beta, d->R, d->vhat);
-    if (o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON) {
-      /* Hunt-Crossley models (sap_model.c); the stiction tolerance is SAP's
-       * creep estimate sigma dt g, so that both models creep alike */
-      const double* g = o->gravity;
-      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-      if (!(gn > 0)) gn = 9.81;
+    /* Hunt-Crossley models (sap_model.c) for the newton solver; the
+     * stiction tolerance is SAP's creep estimate sigma dt g, so that both
+     * models creep alike */
+    const int use_hc = o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON;
+    if (use_hc) {
       for (int i = 0; i < nc; i++) {
         const int a = d->contact[i].geom[0], b = d->contact[i].geom[1];
         w->hcd[i] = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_hc_dissipation[a],
                                                m->geom_stiffness[b], m->geom_hc_dissipation[b]);
       }
-      sc_sap_hc_params(nc, d->ck, w->hcd, d->wdiag, d->phi0, d->vn0, d->mu, dt, theta, o->sigma,
-                       o->beta, o->sigma * dt * gn, w->hc);
       p.model = o->contact_model;
       p.hc = w->hc;
     }
-    sc_solve_status ss;
+    contact_params(m, d, w, nc, use_hc);
     if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {
       d->contact_stats.status = SC_SOLVE_CAPACITY;
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -1056,27 +1506,35 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                           o->lcp_max_memory, w->lcp_capacity);
     }
     for (int i = 0; i < nc; i++) w->pat_out[i] = 0u;
-    if (o->solver == SC_SOLVER_LCP && o->lcp_warm_start) lcp_guess(d, w, nc);
-    if (o->solver == SC_SOLVER_LCP && w->lcp_whole) {
-      ss = sc_lcp_solve_from(&p, o->lcp_directions, 0, w->lcp,
-                             o->lcp_warm_start ? w->pat_guess : NULL, w->pat_out, d->v,
-                             d->impulse, &d->contact_stats);
-      d->nisland = 1;
-    } else if (o->solver == SC_SOLVER_LCP) {
-      ss = solve_islands(m, d, w, nc, NULL, p.model, p.hc, v0);
+    if (o->solver == SC_SOLVER_LCP && o->lcp_warm_start) lcp_guess(w, nc);
+    /* d->v still holds v0; the previous impulses give the second guess
+     * (d->vc is free until after the solve) */
+    double* guess = scr(m, d, SCR_GUESS);
+    const double* g0 = NULL;
+    if (o->solver == SC_SOLVER_NEWTON && warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP)))
+      g0 = guess;
+    sc_solve_status ss = contact_solve(m, d, w, &p, g0, v0);
+    if (ss == SC_SOLVE_CAPACITY) return lcp_island_too_large(m, d, w, err);
+    /* re-linearize the momentum balance about the contact solution v1 and
+     * solve the contact problem again (see relinearize_step) */
+    const int relin = !(o->theta_q == 0 && o->theta_v == 0) && !m->free_motion_affine;
+    for (int r = 0; relin && ss == SC_SOLVE_OK && r < o->relinearize; r++) {
+      if (!relinearize_step(m, d, v0)) break;
+      d->relinearizations++;
+      memcpy(guess, d->v, sizeof(double) * (size_t)nv);
+      sc_solver_stats first = d->contact_stats;
+      /* the correction A1^-1 e may lie within the contact tolerance of v1:
+       * at least one Newton step takes it */
+      w->sap_prm = &w->sap_relin;
+      ss = contact_solve(m, d, w, &p, guess, v0);
+      w->sap_prm = &w->sap_params;
+      first.iterations += d->contact_stats.iterations;
+      first.linesearch_evals += d->contact_stats.linesearch_evals;
+      first.residual = d->contact_stats.residual;
+      first.cost = d->contact_stats.cost;
+      first.status = d->contact_stats.status;
+      d->contact_stats = first;
       if (ss == SC_SOLVE_CAPACITY) return lcp_island_too_large(m, d, w, err);
-    } else {
-      /* d->v still holds v0; the previous impulses give the second guess
-       * (d->vc is free until after the solve) */
-      double* guess = scr(m, d, SCR_GUESS);
-      int matched = warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP));
-      if (d->solver_trace) {
-        /* the trace records one Newton solve: the whole problem's */
-        ss = sc_sap_solve_from(&p, &w->sap_params, w->sap, d->v, matched > 0 ? guess : NULL,
-                               d->impulse, &d->contact_stats);
-        d->nisland = 1;
-      } else
-        ss = solve_islands(m, d, w, nc, matched > 0 ? guess : NULL, p.model, p.hc, v0);
     }
     if (ss == SC_SOLVE_CANCELLED)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -1092,22 +1550,32 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
                             sc_solve_status_name(ss), d->contact_stats.iterations,
                             d->contact_stats.residual, nc);
     }
-    /* slip after the step, and the work of the impulses over the step:
-     * W = gamma . (vc0 + vc) / 2 (see the header) */
+    /* slip after the step, and the work of the impulses over the step,
+     * W = gamma . (vc0 + vc) / 2 (see the header), normal and friction
+     * parts apart */
     sc_contact_velocity(m, d, d->v, d->vc);
-    double work = 0;
+    double wn = 0, wt = 0;
     for (int i = 0; i < nc; i++) {
+      const double* g = d->impulse + 3 * i;
       d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
-      for (int r = 0; r < 3; r++)
-        work += d->impulse[3 * i + r] * 0.5 * (d->vc0[3 * i + r] + d->vc[3 * i + r]);
+      wt += g[0] * 0.5 * (d->vc0[3 * i] + d->vc[3 * i]) +
+            g[1] * 0.5 * (d->vc0[3 * i + 1] + d->vc[3 * i + 1]);
+      wn += g[2] * 0.5 * (d->vc0[3 * i + 2] + d->vc[3 * i + 2]);
     }
-    d->e_contact -= work;
+    d->e_normal -= wn;
+    d->e_friction -= wt;
+    d->e_contact = d->e_normal + d->e_friction;
   }
 
   /* 5 positions: q = q0 + dt N(q^tq) v^tvq */
   double* vq = scr(m, d, SCR_VQ);
   double* qdot = d->scratch + 8 * (size_t)nv;
   for (int i = 0; i < nv; i++) vq[i] = o->theta_vq * d->v[i] + (1 - o->theta_vq) * v0[i];
+  if (nc > 0 && o->theta_vq < 1) {
+    double* kick = scr(m, d, SCR_GUESS);
+    if (contact_kick(m, d, d->solver_work, nc, kick, scr(m, d, SCR_TMP)))
+      for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];
+  }
   mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];

@@ -42,7 +42,15 @@ void sc_options_default(sc_options* o) {
   o->sigma = 1e-3;
   o->beta = 1.0;
   o->slip_curvature = -1.0; /* the contact model's (sc_sap_params_for_model) */
+  o->contact_theta = SC_CONTACT_THETA_AUTO;
+  o->near_rigid_depth = 1e-3;
+  o->beta_min = 1e-2;
+  o->contact_passes = 4;
+  o->relinearize = 2;
+  o->penetration_warning = 5e-2;
   o->margin = 1e-3;
+  o->speculative = 1;
+  o->midstep_jacobian = 1;
   o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->threads = 1;  /* sweeps run many simc processes side by side */

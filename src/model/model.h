@@ -39,6 +39,9 @@ typedef enum sc_scheme {
   SC_SCHEME_THETA = 4
 } sc_scheme;
 
+#define SC_CONTACT_THETA_AUTO (-1.0)
+#define SC_CONTACT_THETA_SCHEME (-2.0)
+
 typedef enum sc_solver_kind { SC_SOLVER_NEWTON = 0, SC_SOLVER_LCP = 1 } sc_solver_kind;
 
 typedef enum sc_on_failure { SC_ON_FAILURE_ABORT = 0, SC_ON_FAILURE_WARN = 1 } sc_on_failure;
@@ -64,7 +67,24 @@ typedef struct sc_options {
   double slip_curvature; /* SAP Newton Hessian: extra curvature along the slip of
                             sliding contacts (sc_sap_params), dimensionless; < 0 (the
                             default): the contact model's value */
+  double contact_theta; /* theta of the contact law: > 0 that value for every contact;
+                           SC_CONTACT_THETA_AUTO near-rigid contacts 1, the others
+                           theta_vq; SC_CONTACT_THETA_SCHEME every contact theta_vq */
+  double near_rigid_depth; /* depth a near-rigid contact may settle to under its load, as a
+                              fraction of the smaller geometry's bounding radius (beta is
+                              lowered per contact to keep it); 0: beta fixed */
+  double beta_min;      /* the lowest beta that depth control may choose */
+  int contact_passes;   /* re-solves of an island per step that update its contacts'
+                           lagged friction bound and near-rigid beta from its own
+                           impulses; 0: none */
+  int relinearize;      /* re-linearizations of the momentum balance about the contact
+                           solution per step (schemes implicit in v, non-affine models) */
+  double penetration_warning; /* a contact deeper than this fraction of the smaller
+                                 geometry's bounding radius is reported */
   double margin;        /* contact detection margin, m */
+  int speculative;      /* 1: each geom's margin grows by the distance its bounding sphere
+                           can travel in a step (collision/broad.c) */
+  int midstep_jacobian; /* 1: the contact Jacobian at the predicted q^theta, 0: at q0 */
   int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
   int threads;          /* threads solving contact islands (newton solver); 0: one per

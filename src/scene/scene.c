@@ -587,7 +587,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
   pop(c, m);
   TRY(st);
 
-  static const char* const ikeys[] = {"scheme", "theta", "newton"};
+  static const char* const ikeys[] = {"scheme", "theta", "newton", "relinearize"};
   static const char* const schemes[] = {"explicit_euler", "symplectic_euler", "implicit_euler",
                                         "midpoint", "theta"};
   if ((n = sc_snode_get(root, "integrator"))) {
@@ -628,6 +628,7 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
       if (!st) st = get_int(c, nw, "max_iterations", &o->newton_maxit, 1, 0, NULL);
       pop(c, m2);
     }
+    if (!st) st = get_int(c, n, "relinearize", &o->relinearize, 0, 0, NULL);
     pop(c, m);
     TRY(st);
   }
@@ -637,7 +638,9 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
   static const char* const ckeys[] = {"solver",  "tolerance",       "max_iterations", "on_failure",
                                       "lcp",     "sigma",           "near_rigid_beta", "margin",
                                       "max_contacts", "defaults", "slip_curvature", "model",
-                                      "threads"};
+                                      "threads", "theta", "near_rigid_depth",
+                                      "near_rigid_beta_min", "passes", "penetration_warning",
+                                      "speculative", "midstep_jacobian"};
   static const char* const solvers[] = {"newton", "lcp"};
   static const char* const models[] = {"sap", "similar", "lagged"};
   static const char* const onfail[] = {"abort", "warn"};
@@ -691,7 +694,39 @@ static sc_status read_options(ctx* c, load* L, const sc_snode* root) {
     if (!st) st = get_num(c, n, "sigma", &o->sigma, POS, 0, NULL);
     if (!st) st = get_num(c, n, "near_rigid_beta", &o->beta, NONNEG, 0, NULL);
     if (!st) st = get_num(c, n, "slip_curvature", &o->slip_curvature, NONNEG, 0, NULL);
+    if (!st && (s = sc_snode_get(n, "theta"))) {
+      size_t m2 = push_key(c, "theta");
+      if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "auto") == 0)
+        o->contact_theta = SC_CONTACT_THETA_AUTO;
+      else if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "scheme") == 0)
+        o->contact_theta = SC_CONTACT_THETA_SCHEME;
+      else if (s->kind != SC_SN_SCALAR)
+        st = fail(c, s, "expected auto, scheme or a number in (0, 1], got %s", kind_name(s));
+      else {
+        char* end;
+        const double v = strtod(s->str, &end);
+        if (end == s->str || *end != '\0' || !(v > 0 && v <= 1))
+          st = fail(c, s, "expected auto, scheme or a number in (0, 1] (got '%s')", s->str);
+        else
+          o->contact_theta = v;
+      }
+      pop(c, m2);
+    }
+    if (!st) st = get_num(c, n, "near_rigid_depth", &o->near_rigid_depth, NONNEG, 0, NULL);
+    if (!st) st = get_num(c, n, "near_rigid_beta_min", &o->beta_min, POS, 0, NULL);
+    if (!st) st = get_int(c, n, "passes", &o->contact_passes, 0, 0, NULL);
+    if (!st) st = get_num(c, n, "penetration_warning", &o->penetration_warning, POS, 0, NULL);
     if (!st) st = get_num(c, n, "margin", &o->margin, NONNEG, 0, NULL);
+    if (!st && (s = sc_snode_get(n, "speculative"))) {
+      size_t m2 = push_key(c, "speculative");
+      st = as_bool(c, s, &o->speculative);
+      pop(c, m2);
+    }
+    if (!st && (s = sc_snode_get(n, "midstep_jacobian"))) {
+      size_t m2 = push_key(c, "midstep_jacobian");
+      st = as_bool(c, s, &o->midstep_jacobian);
+      pop(c, m2);
+    }
     if (!st) st = get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "threads"))) {
       size_t m2 = push_key(c, "threads");

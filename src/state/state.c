@@ -43,6 +43,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(geom_xrot, 9 * ng);
   DALLOC(kin_q, nq > 0 ? nq : 1);
   DALLOC(geom_aabb, 6 * ng);
+  DALLOC(geom_sweep, ng);
   DALLOC(geom_order, ng);
   DALLOC(pair_scratch, 2 * ng);
   DALLOC(cvel, 6 * nb);
@@ -111,7 +112,9 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   memcpy(d->v, m->qvel0, sizeof(double) * (size_t)m->nv);
   d->ncon = 0;
   d->kin_valid = 0;
-  d->e_damper = d->e_contact = 0;
+  d->e_damper = d->e_contact = d->e_normal = d->e_friction = 0;
+  d->max_depth = d->max_depth_frac = 0;
+  d->relinearizations = 0;
   d->free_iterations = 0;
   d->free_residual = 0;
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
@@ -122,7 +125,7 @@ void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
   void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
-                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
+                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_sweep, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};

@@ -54,6 +54,7 @@ typedef struct sc_data {
   int kin_valid;     /* kin_q is set (sc_dyn_kinematics_current) */
 
   double* geom_aabb; /* (ngeom x 6) world AABB [min xyz, max xyz] incl. margin (collision) */
+  double* geom_sweep; /* (ngeom) speculative margin of each geom this step, m (collision) */
   int* geom_order;   /* (ngeom) broad-phase sort scratch (collision) */
   int* pair_scratch; /* (2 * ngeom) broad-phase scratch (collision) */
   int* contact_order; /* (2 * ncon_max) the contacts' sort permutation (collision) */
@@ -116,7 +117,9 @@ typedef struct sc_data {
   /* ---- energy ---- */
   double e_kinetic, e_gravity, e_spring; /* J */
   double e_damper;   /* work dissipated by dampers so far, J */
-  double e_contact;  /* work dissipated by contact so far, J */
+  double e_contact;  /* work dissipated by contact so far, J (= e_normal + e_friction) */
+  double e_normal;   /* ... by the normal impulses, J */
+  double e_friction; /* ... by the friction impulses, J */
   double damper_power; /* power dissipated by dampers in the current state, W */
 
   /* ---- statistics of the last step ---- */
@@ -128,6 +131,12 @@ typedef struct sc_data {
   sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
                                     (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
+  int relinearizations;       /* re-linearizations the last step took (integrator.relinearize) */
+  double max_depth;           /* deepest contact detected at the last step's start, m (>= 0) */
+  double max_depth_frac;      /* the deepest relative to the smaller geometry's bounding
+                                 radius, over the last step's contacts */
+  int depth_pair[2];          /* bodies of the contact with the largest max_depth_frac */
+  double frac_depth;          /* and its depth, m */
   int warning[SC_NWARN];      /* counts */
 } sc_data;
 
