@@ -61,6 +61,11 @@ static const struct {
     {"/body/", 2},
     {"/model/body_parent", 2},
     {"/model/geometry/", 2},
+    {"/energy/damper", 3},
+    {"/energy/contact_normal", 3},
+    {"/energy/contact_friction", 3},
+    {"/contact/max_penetration", 3}, /* and max_penetration_fraction */
+    {"/solver/relinearizations", 3},
 };
 
 /* the format_version that added path (0: present since version 1) */

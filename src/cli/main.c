@@ -457,6 +457,10 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
   double E0 = d->e_kinetic + d->e_gravity + d->e_spring;
   double max_pen = 0, sum_iter = 0, sum_ncon = 0;
+  /* the deepest contact relative to the smaller geometry's size, when and where */
+  double max_frac = d->max_depth_frac, frac_time = 0, frac_depth = d->frac_depth;
+  int frac_pair[2] = {d->depth_pair[0], d->depth_pair[1]};
+  long frac_steps = 0; /* steps whose deepest contact passed contact.penetration_warning */
   int max_iter = 0;
   /* histogram of contact iterations for the median (sized before the loop) */
   int hist_n = (m->opt.contact_maxit > 1000 ? m->opt.contact_maxit : 1000) + 2;
@@ -477,8 +481,15 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (interrupted) break;
     st = sc_step(m, d, &err);
     if (st != SC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
-    for (int i = 0; i < d->ncon; i++)
-      if (-d->contact[i].dist > max_pen) max_pen = -d->contact[i].dist;
+    if (d->max_depth > max_pen) max_pen = d->max_depth;
+    if (d->max_depth_frac > max_frac) {
+      max_frac = d->max_depth_frac;
+      frac_depth = d->frac_depth;
+      frac_time = d->time - m->opt.dt; /* detected at the step's start */
+      frac_pair[0] = d->depth_pair[0];
+      frac_pair[1] = d->depth_pair[1];
+    }
+    frac_steps += d->max_depth_frac > m->opt.penetration_warning;
     sum_iter += d->contact_stats.iterations;
     sum_ncon += d->ncon;
     {
@@ -524,7 +535,23 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   double wall = now_seconds() - wall0;
   if (progress) fprintf(stderr, "\r%*s\r", 70, "");
+  /* suspect results are said, not only recorded: a contact deeper than
+   * contact.penetration_warning of the smaller body's size */
+  char pen_bodies[512], warnings[1024] = "";
+  snprintf(pen_bodies, sizeof pen_bodies, "%s / %s", m->body_name[frac_pair[0]],
+           m->body_name[frac_pair[1]]);
+  if (frac_steps > 0)
+    snprintf(warnings, sizeof warnings,
+             "penetration: contacts between %s went %.3g m deep at t = %.6g s, %.3g %% of the "
+             "smaller geometry's bounding radius (above contact.penetration_warning, %.3g %%, "
+             "in %ld steps)",
+             pen_bodies, frac_depth, frac_time,
+             100 * max_frac, 100 * m->opt.penetration_warning, frac_steps);
   sc_error cerr;
+  {
+    const sc_h5_summary sum = {max_pen, max_frac, frac_time, pen_bodies, warnings};
+    if (sc_h5_summarize(h5, &sum, &cerr) != SC_OK) print_error(&cerr);
+  }
   if (sc_h5_close(h5, status, &cerr) != SC_OK) {
     print_error(&cerr);
     if (code == 0 || code >= 128) code = EXIT_IO;
@@ -545,6 +572,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             "simc: warning: the %s contact solver did not converge in %d steps "
             "(contact.on_failure: warn kept the last iterate; see /solver/status)\n",
             m->opt.solver == SC_SOLVER_LCP ? "lcp" : "newton", d->warning[SC_WARN_CONTACT]);
+  if (warnings[0]) fprintf(stderr, "simc: warning: %s\n", warnings);
   if (d->warning[SC_WARN_NCON])
     fprintf(stderr,
             "simc: warning: more contacts than the contact buffer holds (%d) in %d steps; the "
@@ -557,11 +585,13 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     fprintf(stderr,
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
-            "max penetration %.3g m, "
-            "energy balance error %.3g J (%.2g of |E0|)%s -> %s\n",
+            "max penetration %.3g m (%.2g %% of the smaller body's size), "
+            "energy balance error %.3g J (%.2g of |E0|)%s%s -> %s\n",
             status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
-            k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0, max_iter, max_pen, bal, bal / scale,
-            d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "", out);
+            k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0,
+            max_iter, max_pen, 100 * max_frac, bal, bal / scale,
+            d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "",
+            warnings[0] ? " [penetration warning]" : "", out);
   }
   free(cmdline);
   sc_data_free(d);

@@ -33,9 +33,9 @@
 /* per-frame datasets */
 enum {
   F_TIME, F_Q, F_V,
-  F_EKIN, F_EGRAV, F_ESPRING, F_ETOTAL, F_EDISS,
-  F_COUNT, F_START,
-  F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL,
+  F_EKIN, F_EGRAV, F_ESPRING, F_ETOTAL, F_EDISS, F_EDAMP, F_ENORMAL, F_EFRICTION,
+  F_COUNT, F_START, F_PEN, F_PENF,
+  F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN,
   F_BPOS, F_BQUAT,
   NF
 };
@@ -438,9 +438,21 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_str(r, "command_line", meta ? meta->command_line : NULL) &&
            attr_str(r, "solver", o->solver == SC_SOLVER_LCP ? "lcp" : "newton") &&
            attr_str(r, "scheme", sc_scheme_name(o->scheme)) &&
-           attr_str(r, "contact_model", o->contact_model == SC_MODEL_LAGGED    ? "lagged"
+           attr_str(r, "contact_model", o->solver == SC_SOLVER_LCP                ? "lcp"
+                                        : o->contact_model == SC_MODEL_LAGGED    ? "lagged"
                                         : o->contact_model == SC_MODEL_SIMILAR ? "similar"
                                                                                : "sap") &&
+           attr_str(r, "contact_theta", o->contact_theta == SC_CONTACT_THETA_AUTO     ? "auto"
+                                        : o->contact_theta == SC_CONTACT_THETA_SCHEME ? "scheme"
+                                                                                       : "value") &&
+           (o->contact_theta > 0 ? attr_dbl(r, "contact_theta_value", o->contact_theta) : 1) &&
+           attr_dbl(r, "near_rigid_depth", o->near_rigid_depth) &&
+           attr_dbl(r, "near_rigid_beta_min", o->beta_min) &&
+           attr_int(r, "contact_passes", o->contact_passes) &&
+           attr_int(r, "relinearize", o->relinearize) &&
+           attr_dbl(r, "penetration_warning", o->penetration_warning) &&
+           attr_int(r, "speculative", o->speculative) &&
+           attr_int(r, "midstep_jacobian", o->midstep_jacobian) &&
            attr_dbl(r, "theta_q", o->theta_q) && attr_dbl(r, "theta_v", o->theta_v) &&
            attr_dbl(r, "theta_vq", o->theta_vq) && attr_dbl(r, "time_step", o->dt) &&
            attr_dbl(r, "duration", o->duration) && attr_int(r, "output_every", o->output_every) &&
@@ -668,6 +680,12 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_ESPRING], "/energy/spring", "J", K_F64, 1, 1);
   col_init(&f[F_ETOTAL], "/energy/total", "J", K_F64, 1, 1);
   col_init(&f[F_EDISS], "/energy/dissipated", "J", K_F64, 1, 1);
+  col_init(&f[F_EDAMP], "/energy/damper", "J", K_F64, 1, 1);
+  col_init(&f[F_ENORMAL], "/energy/contact_normal", "J", K_F64, 1, 1);
+  col_init(&f[F_EFRICTION], "/energy/contact_friction", "J", K_F64, 1, 1);
+  col_init(&f[F_PEN], "/contact/max_penetration", "m", K_F64, 1, 1);
+  col_init(&f[F_PENF], "/contact/max_penetration_fraction", "1", K_F64, 1, 1);
+  col_init(&f[F_RELIN], "/solver/relinearizations", "1", K_I32, 1, 1);
   col_init(&f[F_COUNT], "/contact/count", "1", K_I32, 1, 1);
   col_init(&f[F_START], "/contact/start", "1", K_I64, 1, 1);
   f[F_START].present = h->contacts;
@@ -749,6 +767,12 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_ESPRING, double)[r] = d->e_spring;
   FBUF(F_ETOTAL, double)[r] = d->e_kinetic + d->e_gravity + d->e_spring;
   FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact;
+  FBUF(F_EDAMP, double)[r] = d->e_damper;
+  FBUF(F_ENORMAL, double)[r] = d->e_normal;
+  FBUF(F_EFRICTION, double)[r] = d->e_friction;
+  FBUF(F_PEN, double)[r] = d->max_depth;
+  FBUF(F_PENF, double)[r] = d->max_depth_frac;
+  FBUF(F_RELIN, int32_t)[r] = d->relinearizations;
   FBUF(F_COUNT, int32_t)[r] = d->ncon;
   FBUF(F_ITER, int32_t)[r] = d->contact_stats.iterations;
   FBUF(F_RESID, double)[r] = d->contact_stats.residual;
@@ -831,6 +855,17 @@ static int cut_back(sc_h5* h, long nf, long nc, long nt) {
     }
   H5Eclear2(H5E_DEFAULT);
   return bad;
+}
+
+sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* sm, sc_error* err) {
+  if (!h || h->failed == 1) return SC_OK; /* after a failed HDF5 write nothing more is written */
+  hid_t r = h->file;
+  const int ok = attr_dbl(r, "max_penetration", sm->max_penetration) &&
+                 attr_dbl(r, "max_penetration_fraction", sm->max_penetration_fraction) &&
+                 attr_dbl(r, "max_penetration_time", sm->max_penetration_time) &&
+                 attr_str(r, "max_penetration_bodies", sm->max_penetration_bodies) &&
+                 attr_str(r, "warnings", sm->warnings);
+  return ok ? SC_OK : sc_h5_io_fail(h->path, err, "write", "the run's summary attributes");
 }
 
 sc_status sc_h5_close(sc_h5* h, const char* status, sc_error* err) {

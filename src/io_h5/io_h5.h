@@ -9,7 +9,7 @@
  *   sc_h5_close(h, "complete", &err);          or "failed: <reason>", "interrupted"
  *
  * Layout written (every dataset carries a string attribute `units`):
- *   /                      attributes: format = "simc-trajectory", format_version = 2,
+ *   /                      attributes: format = "simc-trajectory", format_version = 3,
  *                          simc_version, scene_name, scene_path, scene_yaml,
  *                          command_line, solver, scheme, theta_q, theta_v, theta_vq,
  *                          time_step, duration, output_every, gravity[3], the other
@@ -23,6 +23,15 @@
  *   /time [N]  /q [N,nq]  /v [N,nv]                   (nq or nv may be 0: [N,0])
  *   /energy/{kinetic,gravity,spring,total,dissipated} [N]
  *       total = kinetic + gravity + spring; dissipated = damper + contact work
+ *   /energy/{damper,contact_normal,contact_friction} [N]  the parts of dissipated
+ *       (format_version 3)
+ *   /contact/max_penetration [N] (m), /contact/max_penetration_fraction [N]: the
+ *       deepest contact of the step, and the deepest over the smaller geometry's
+ *       bounding radius (format_version 3)
+ *   /solver/relinearizations [N] (format_version 3)
+ *   root attributes at the end (sc_h5_summarize): max_penetration,
+ *       max_penetration_fraction, max_penetration_time, max_penetration_bodies,
+ *       warnings (format_version 3)
  *   /contact/count [N] int32
  *   /contact/start [N] int64: row of the frame's first contact in the [M] datasets
  *   /contact/{body_a,body_b} [M] int32, /contact/{point,normal} [M,3] (world),
@@ -51,7 +60,7 @@
 #include "state/state.h"
 
 #define SC_H5_FRAMES_PER_BLOCK 128
-#define SC_H5_FORMAT_VERSION 2
+#define SC_H5_FORMAT_VERSION 3
 
 typedef struct sc_h5 sc_h5;
 
@@ -90,6 +99,17 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
  * a signal handler should set a flag that the step loop checks, and the loop
  * then calls this (or sc_h5_close with "interrupted"). */
 sc_status sc_h5_flush(sc_h5* h, sc_error* err);
+
+/* Figures of the whole run, written as root attributes by sc_h5_summarize
+ * (before sc_h5_close): the deepest contact of the run (m, and over the
+ * smaller geometry's bounding radius), when (s) and between which bodies
+ * ("a / b"), and the run's warnings ("" when none; one per line). */
+typedef struct sc_h5_summary {
+  double max_penetration, max_penetration_fraction, max_penetration_time;
+  const char* max_penetration_bodies;
+  const char* warnings;
+} sc_h5_summary;
+sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* s, sc_error* err);
 
 /* Flush, set the root attribute status ("complete", "failed: <reason>",
  * "interrupted") and close.  Always frees h (NULL is fine), even on error.
