@@ -53,7 +53,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster
+.PHONY: FORCE valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
 all: $(BIN)/simc $(TOOLS)
 
 help:
@@ -64,6 +64,7 @@ help:
 	@echo "make test-portability  golden runs under other CPUs' BLAS kernels and 1/2 threads"
 	@echo "make test-cluster  sweeps through a local Slurm cluster and sshd started by the test (root)"
 	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
+	@echo "make validate   the validation matrix (analytic cases x configurations) -> results/validation.md"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
 	@echo "make fuzz       fuzz the scene loader and --set (libFuzzer, ASan+UBSan), FUZZ_TIME s per target"
@@ -191,6 +192,13 @@ check:
 
 golden: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/regen_golden.sh
+
+# the validation matrix: analytic cases x every scheme, contact model,
+# stiffness and step (about 3 min on 2 cores) -> results/validation.md;
+# fails when a cell of simc's defaults fails
+validate: $(BIN)/simc $(TOOLS)
+	@/usr/bin/python3 tools/validate.py --simc $(BIN)/simc --out build/validate \
+	  --report results/validation.md
 
 bench: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/bench.sh
