@@ -543,7 +543,11 @@ class Bowling(Case):
 
     def checks(self, run, cfg):
         vx, wy = run.v[:, 0], run.v[:, 4]
-        slip = vx - wy * self.r  # contact point velocity (omega_y r rolls forward)
+        # velocity of the contact point, midway between the surfaces: on a
+        # compliant ground the centre is z_c < r high and the point is
+        # (z_c + r) / 2 below it (omega_y > 0 rolls forward)
+        zc = run.body_pos[:, 1, 2]
+        slip = vx - wy * 0.5 * (zc + self.r)
         idx = np.nonzero(np.abs(slip) < 1e-3)[0]
         t_on = run.t[idx[0]] if len(idx) else math.inf
         lift = float((run.body_pos[:, 1, 2] - self.r).max())
