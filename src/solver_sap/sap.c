@@ -103,6 +103,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->abs_tol = 1e-14;
   p->max_iterations = 100;
   p->min_iterations = 0;
+  p->trace_append = 0;
   p->cost_abs_tol = 1e-30;
   p->cost_rel_tol = 1e-15;
   p->soft_tol = 1e-7;
