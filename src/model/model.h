@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "spatial/spatial.h"
 #include "contact/problem.h" /* sc_contact_model */
+#include "linalg/blockdiag.h"
 
 typedef enum sc_joint_type {
   SC_JOINT_FIXED = 0,     /* nq 0, nv 0 */
@@ -187,6 +188,14 @@ typedef struct sc_model {
   char* scene_path;      /* the file it was loaded from */
   char* scene_yaml;      /* the scene text after overrides (YAML) */
 } sc_model;
+
+/* The layout of the model's clique blocks, for the kernels of
+ * linalg/blockdiag.h on M, A, K and D. */
+static inline sc_la_blocks sc_model_cliques(const sc_model* m) {
+  const sc_la_blocks b = {m->nclique,    m->nblk,         m->clique_dofadr, m->clique_dofnum,
+                          m->clique_dofs, m->clique_blkadr, m->dof_clique,  m->dof_cliqueloc};
+  return b;
+}
 
 /* Free a model and everything it owns (NULL is fine). */
 void sc_model_free(sc_model* m);
