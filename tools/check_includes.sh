@@ -8,7 +8,8 @@ layer() {
   case "$1" in
     core|contact/problem.h) echo 0;; spatial|linalg) echo 1;; model) echo 2;;
     scene|state) echo 3;; dynamics|collision) echo 4;;
-    contact|solver_sap|solver_lcp) echo 5;; integrator|io_h5) echo 6;; cli) echo 7;;
+    contact|solver_sap|solver_lcp) echo 5;; island|io_h5) echo 6;; integrator) echo 7;;
+    cli) echo 8;;
     *) echo 99;;
   esac
 }
