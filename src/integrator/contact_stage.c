@@ -1,0 +1,529 @@
+/* contact_stage: the contact stage of the step (see integrator.c for the
+ * whole step; the formulation is doc/contact.md).
+ *
+ * After the free motion (v*, A) the contacts detected at q0 are placed at
+ * the step's mid configuration (midstep_contacts), each contact's law is
+ * set from its stiffness, dissipation, the Delassus estimate and the
+ * choices explained below (contact_params), and the convex problem
+ *   min_v 1/2 |v - v*|_A^2 + sum_i l_i(J_i v)
+ * (or the polyhedral-cone LCP) is solved island by island (island/
+ * island.h), warm started from the previous step's impulses, with the laws
+ * refined from each island's own impulses between passes (refine_contacts).
+ * The impacts' part of the position update is here too (sc_step_kick). */
+#include <math.h>
+#include <string.h>
+
+#include "collision/collision.h"
+#include "contact/contact.h"
+#include "core/core.h"
+#include "dynamics/dynamics.h"
+#include "integrator/work.h"
+#include "solver_sap/sap_model.h"
+
+/* ---- SAP warm start from the previous step's impulses ----
+ * A guess is only as good as the impulses gamma(v) it implies, and with R
+ * tiny (stiction, near-rigid contact) a small velocity error is a large
+ * impulse error.  Besides v0 the solver is offered the velocity the
+ * previous impulses would produce now,
+ *   v_guess = v* + A^-1 J^T gamma_prev,
+ * with gamma_prev the impulse of the contact that persists (contact/match.h),
+ * rotated into the new contact frame; new contacts get 0.  The solver starts
+ * from v_guess when both its cost and its residual are below v0's
+ * (sc_sap_solve_from).  Measured on clutter this saves only 2-3 % of the
+ * iterations (results/sap_iterations.md): v0 already carries the previous
+ * step's answer. */
+
+/* LCP warm start: each contact's guess is the basic pattern of the contact
+ * it continues (0, all w basic, for a new one: no impulse).  The cone's
+ * edges are numbered from the contact frame's t1, which for a continuing
+ * contact turns little from one step to the next. */
+static void lcp_guess(const step_work* w, int nc) {
+  for (int i = 0; i < nc; i++) {
+    const int j = w->match[i];
+    w->pat_guess[i] = j >= 0 ? w->mem.pat[j] : 0u;
+  }
+}
+
+/* v = v* + A^-1 J^T gamma_prev (gam: 3nc scratch, tmp: nv scratch); returns
+ * the number of contacts matched (0: v is v*) */
+static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc, double* gam,
+                      double* v, double* tmp) {
+  const sc_la_blocks cb = sc_model_cliques(m);
+  int* matched_c = w->matched;
+  const int nv = m->nv;
+  int matched = 0;
+  for (int i = 0; i < nc; i++) {
+    const int best = w->match[i];
+    for (int r = 0; r < 3; r++) gam[3 * i + r] = w->gprev[3 * i + r];
+    matched += best >= 0;
+    matched_c[i] = best >= 0;
+  }
+  /* J^T gamma over each contact's listed columns */
+  for (int i = 0; i < nv; i++) v[i] = 0;
+  for (int i = 0; i < nc; i++)
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
+      const int col = d->jcol[q];
+      const double* Jc = d->Jc + 3 * (size_t)q;
+      v[col] += Jc[0] * gam[3 * i] + Jc[1] * gam[3 * i + 1] + Jc[2] * gam[3 * i + 2];
+    }
+  sc_la_blk_solve(&cb, d->Afac, v, tmp);
+  for (int i = 0; i < nv; i++) v[i] += d->vstar[i];
+  return matched;
+}
+
+/* ---- per-contact parameters of the contact law ----
+ * Each contact's R and vhat (sap, and the LCP's normal rows) or
+ * Hunt-Crossley parameters (similar, lagged) come from its stiffness,
+ * dissipation, the Delassus estimate w and three choices made here:
+ *
+ * theta of the contact law (contact.theta).  The law is written at the
+ * penetration x^theta of the step (ref/convex-contact.md 2.5, with the
+ * spring at the mid-step gap, sap_cone.c); with theta = 1/2 a compliant
+ * contact keeps the energy of its spring, as the midpoint rule should.  But
+ * the midpoint rule conserves only what it resolves: a contact spring with
+ * omega dt = sqrt(k w) dt large is turned by 2 atan(omega dt / 2), near pi,
+ * per step, and nothing damps it.  A near-rigid contact (stiffness capped
+ * so that its period is beta dt: omega dt = 2 pi / beta) then flips its
+ * normal velocity every step: the contact chatters, a cube sliding on its
+ * face rocks and stops 70 % short, and an unresolved compliant one gains
+ * energy at each touch and release ((omega dt)^2 / 4 each: a sphere dropped
+ * on a 1e5 N/m contact at dt = 10 ms, omega dt = 4, left with 10 J more than
+ * it had; results/validation.md).  auto (the default) writes a contact
+ * whose spring the step does not resolve (omega dt > RESOLVED_WDT = 1, at
+ * contact.near_rigid_beta; near-rigid and rigid ones always) at theta = 1:
+ * the impulse sets the end-of-step normal velocity, as in Moreau's midpoint
+ * scheme, while the positions still advance with v^theta_vq; resolved
+ * compliant contacts keep theta_vq and bounce back to their height
+ * (within 3e-4 at omega dt <= 0.4).  scheme writes every contact at
+ * theta_vq (the published scheme), a number writes them all at it.
+ *
+ * beta per contact (contact.near_rigid_depth).  A near-rigid contact
+ * settles under a load F = n / dt to the depth of its capped spring,
+ *   x = n theta tau Rn   (sap: Rn = beta^2 w / (4 pi^2), tau = theta dt + tau_d),
+ *   x = n / (dt k)       (Hunt-Crossley: k = 4 pi^2 / (beta^2 w dt^2)),
+ * both proportional to beta^2 w.  A heavy body on a light one has the
+ * light body's large w and a large load: at beta = 1 a 10 t box on a 1 kg
+ * one sinks 0.25 m per 10 ms step.  Depth control lowers beta per contact
+ * so that x stays at most near_rigid_depth times the smaller geometry's
+ * bounding radius, down to contact.near_rigid_beta_min (its conditioning
+ * cost is a factor 4 pi^2 / beta^2 between the contact's curvature and
+ * the bodies' masses).  The load is the normal impulse of the previous
+ * step's matching contact, then the island's own solve (refine_contacts).
+ *
+ * The lagged friction bound.  The lagged model bounds friction by a
+ * normal impulse n0 fixed before the solve; the source estimates it from
+ * the state at the step start, which gives 0 for a contact that starts
+ * this step: no friction at all on the first step of a run or during an
+ * impact (a cube launched on the ground slides one step free: +2.9 % of
+ * its stopping distance at dt = 10 ms), and friction on a contact that is
+ * leaving.  Here n0 is the normal impulse the matching previous contact
+ * carried (a better estimate than the state's in a pile, and the bound
+ * the model means), and a new contact (no match) that breaks Coulomb's
+ * law with its own normal impulse n after the solve (a sliding contact
+ * whose bound is not mu n, or a sticking one that needs more than mu n,
+ * by more than TRESCA_TOL) gets n0 = n, and the island is solved again, at
+ * most contact.passes times: a fixed point of these Tresca problems is
+ * Coulomb friction with the step's own normal impulse (what the LCP
+ * solves), each pass a convex problem started from the last solution.
+ * Refining every contact instead would double the Newton iterations of a
+ * forming pile (clutter 216: 7.9 -> 16 per step) for a one-step lag the
+ * model has by design; new contacts only cost 8 % (8.6). */
+#define TRESCA_TOL 1e-2
+/* the largest omega dt of a contact spring the contact.theta auto rule
+ * writes at the scheme's theta_vq (see law_theta) */
+#define RESOLVED_WDT 1.0
+#define DEPTH_SLACK 1.1 /* depth control acts on contacts deeper than this times the bound */
+
+/* theta of a contact's law, from w dt = sqrt(k w) dt of its spring */
+static double law_theta(const sc_options* o, double wdt) {
+  const double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
+  if (o->contact_theta > 0) return o->contact_theta;
+  if (o->contact_theta == SC_CONTACT_THETA_AUTO && !(wdt <= RESOLVED_WDT)) return 1.0;
+  return th;
+}
+
+/* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
+ * from the state): R and vhat (3 each; sap and the LCP, and the solver's
+ * checks for every model) and, when hc != NULL, the Hunt-Crossley
+ * parameters (SC_HC_NPAR); returns the theta of the law the model uses */
+static double contact_law(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                          double b, double n0, double* R, double* vhat, double* hc) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
+  const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
+  /* the spring's stiffness where the law is set: capped at the near-rigid
+   * stiffness of threshold b0 */
+  const double kc = b0 > 0 ? fmin(d->ck[i], four_pi2 / (b0 * b0 * d->wdiag[i] * dt * dt)) : d->ck[i];
+  const double wdt = sqrt(kc * d->wdiag[i]) * dt;
+  const double th = law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
+                                     ? (double)INFINITY : wdt);
+  sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
+                        o->sigma, b, R, vhat);
+  if (!hc) return th;
+  const double hth = law_theta(o, wdt);
+  sc_sap_hc_params_one(d->ck[i], w->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
+                       hth, o->sigma, b, w->vs, hc);
+  return hth;
+}
+
+/* the depth contact i settles to under normal impulse n (N s) at threshold b */
+static double contact_depth(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                            int use_hc, double n, double b) {
+  double R[3], vh[3], hc[SC_HC_NPAR];
+  const double th = contact_law(m, d, w, i, b, 0.0, R, vh, use_hc ? hc : NULL);
+  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (m->opt.dt * hc[SC_HC_K]) : (double)INFINITY;
+  return n * th * (m->opt.dt + d->ctaud[i]) * R[2];
+}
+
+/* the near-rigid threshold that keeps contact i within its depth bound
+ * under normal impulse n */
+static double beta_for_load(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                            int use_hc, double n) {
+  const sc_options* o = &m->opt;
+  const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
+  if (!(o->near_rigid_depth > 0) || !(n > 0) || b0 == 0.0) return b0;
+  const double x0 = contact_depth(m, d, w, i, use_hc, n, b0);
+  if (!(x0 > w->xmax[i])) return b0;
+  /* x is proportional to beta^2 while the cap holds; where the compliant
+   * law takes over below it, a lower beta changes nothing */
+  const double b = b0 * sqrt(w->xmax[i] / x0), lo = fmin(o->beta_min, b0);
+  return b > lo ? b : lo;
+}
+
+/* Every contact's law at the step start (R, vhat or w->hc), from the
+ * previous step's matching contacts (sc_contact_match_all) */
+static void contact_params(const sc_model* m, sc_data* d, step_work* w, int nc, int use_hc) {
+  const sc_options* o = &m->opt;
+  for (int i = 0; i < nc; i++) {
+    const sc_contact* c = &d->contact[i];
+    const double np = w->gprev[3 * i + 2];
+    w->nload[i] = np > 0.0 ? np : 0.0;
+    const double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
+    w->xmax[i] = o->near_rigid_depth * (ra < rb ? ra : rb);
+    w->beta_c[i] = beta_for_load(m, d, w, i, use_hc, w->nload[i]);
+    /* the lagged bound: the normal impulse the contact carried last step
+     * (from the state for a new one, and refine_contacts then moves it) */
+    w->n0[i] = w->match[i] >= 0 && o->contact_passes > 0 ? w->nload[i] : -1.0;
+    w->theta_c[i] = contact_law(m, d, w, i, w->beta_c[i], w->n0[i], d->R + 3 * i,
+                                d->vhat + 3 * i, use_hc ? w->hc + SC_HC_NPAR * i : NULL);
+  }
+}
+
+/* The positions advance with v^theta_vq, but a contact whose law is
+ * written at theta = 1 sets the end-of-step normal velocity: under the
+ * midpoint rule a body landing at speed u on such a contact moves u dt / 2
+ * into it during the impact step, and is pushed out over the next steps
+ * (2.6 mm for a sphere dropped 0.4 m at dt = 1 ms, against 19 um under
+ * implicit Euler).  The normal impulse of such an impact, dgamma_i =
+ * gamma_n,i (with the part of order dt that carries the weight), is
+ * applied to the positions in full, as at the step start:
+ *   v_q = theta_vq v1 + (1 - theta_vq) (v0 + A^-1 J^T dgamma),
+ * so that the gap moves by about dt vn1 in the impact step, as the law
+ * assumed.  Only impacts take it: contacts whose midpoint penetration
+ * -vn0 dt / 2 would exceed their near-rigid depth bound and that approach
+ * faster than the smooth forces alone accelerate them in a step (a kick
+ * moves the positions alone, and applied to the small normal velocities of
+ * a resting box it walks the box down an incline).  A resting or sliding
+ * contact gets nothing: the scheme and its order are unchanged there.
+ * Returns 0 when no contact had an impact. */
+int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
+  const sc_la_blocks cb = sc_model_cliques(m);
+  const step_work* w = d->solver_work;
+  const int nc = d->ncon;
+  const int nv = m->nv;
+  const double dt = m->opt.dt;
+  int any = 0;
+  for (int i = 0; i < nv; i++) kick[i] = 0;
+  for (int i = 0; i < nc; i++) {
+    /* an impact: the midpoint's penetration u dt / 2 would exceed the depth
+     * a near-rigid contact may have (resting contacts approach at far less) */
+    if (w->theta_c[i] != 1.0 || !(-d->vn0[i] * dt > 2.0 * w->xmax[i])) continue;
+    /* ... and faster than the smooth forces alone accelerate it in a step
+     * (vn* - vn0): a resting contact, which approaches at that rate, would
+     * otherwise settle on a hovering fixed point (gap g dt^2 / 2, v = -g dt / 2) */
+    double vns = 0.0;
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
+      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+    if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
+    const double dg = d->impulse[3 * i + 2];
+    if (!(dg > 0)) continue;
+    any = 1;
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
+  }
+  if (any) sc_la_blk_solve(&cb, d->Afac, kick, tmp);
+  return any;
+}
+
+/* After a solve of nc contacts (global indices gidx[l], NULL: l) with
+ * impulses gamma: a contact deeper than its bound under its own normal
+ * impulse gets a lower beta, a lagged contact whose normal impulse left its
+ * friction bound gets the bound n0 = n (see above); their laws are
+ * rewritten into the problem's arrays R, vhat / hc (local numbering).
+ * Returns 1 when a law changed (the problem must be solved again). */
+static int refine_contacts(const sc_model* m, const sc_data* d, const step_work* w, int nc,
+                           const int* gidx,
+                           const double* gamma, double* R, double* vhat, double* hc) {
+  const sc_options* o = &m->opt;
+  const int lagged = hc && o->contact_model == SC_MODEL_LAGGED;
+  int changed = 0;
+  for (int l = 0; l < nc; l++) {
+    const int i = gidx ? gidx[l] : l;
+    const double n = gamma[3 * l + 2];
+    int redo = 0;
+    if (o->near_rigid_depth > 0 && w->beta_c[i] > o->beta_min &&
+        contact_depth(m, d, w, i, hc != NULL, n, w->beta_c[i]) > DEPTH_SLACK * w->xmax[i]) {
+      const double b = beta_for_load(m, d, w, i, hc != NULL, n);
+      if (b < w->beta_c[i]) w->beta_c[i] = b, redo = 1;
+    }
+    if (lagged && d->mu[i] > 0) {
+      /* Coulomb's law with the step's own normal impulse n: a saturated
+       * (sliding) contact must have its bound at mu n, a sticking one must
+       * need no more than mu n; a sticking contact within mu n is right
+       * whatever its bound (n0 only caps it) */
+      const double n0 = hc[SC_HC_NPAR * l + SC_HC_N0], mu = d->mu[i];
+      const double ft = hypot(gamma[3 * l], gamma[3 * l + 1]);
+      const int saturated = ft >= (1.0 - TRESCA_TOL) * mu * n0;
+      if (w->match[i] < 0 &&
+          (saturated ? fabs(n - n0) > TRESCA_TOL * fmax(n, n0) : ft > (1.0 + TRESCA_TOL) * mu * n))
+        w->n0[i] = n, redo = 1;
+    }
+    if (redo) {
+      contact_law(m, d, w, i, w->beta_c[i], w->n0[i], R + 3 * l, vhat + 3 * l,
+                  hc ? hc + SC_HC_NPAR * l : NULL);
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+static void add_stats(sc_solver_stats* tot, const sc_solver_stats* st) {
+  tot->iterations += st->iterations;
+  tot->linesearch_evals += st->linesearch_evals;
+  tot->residual = st->residual;
+  tot->cost = st->cost;
+  tot->status = st->status;
+}
+
+/* refine_contacts as the islands call it */
+typedef struct refine_ctx {
+  const sc_model* m;
+  const sc_data* d;
+  const step_work* w;
+} refine_ctx;
+static int refine_island(void* ctx, int nc, const int* gidx, const double* gamma, double* R,
+                         double* vhat, double* hc) {
+  const refine_ctx* c = ctx;
+  return refine_contacts(c->m, c->d, c->w, nc, gidx, gamma, R, vhat, hc);
+}
+
+/* the islands' solve of the step's problem p (see island/island.h) */
+static sc_solve_status solve_islands(const sc_model* m, sc_data* d, step_work* w,
+                                     const sc_problem* p, const double* guess,
+                                     const double* v0) {
+  const refine_ctx ctx = {m, d, w};
+  const sc_island_call call = {p->model,
+                               p->hc,
+                               guess,
+                               w->matched,
+                               w->sap_prm,
+                               m->opt.lcp_warm_start ? w->pat_guess : NULL,
+                               w->pat_out,
+                               m->opt.contact_passes,
+                               refine_island,
+                               (void*)&ctx,
+                               v0};
+  return sc_islands_solve(w->isl, m, d, &call);
+}
+
+/* One contact solve of the step's problem p (the SAP warm guess g0 or
+ * NULL): the LCP of the whole step, the Newton solve of the whole step
+ * (with a solver trace), or the islands.  The whole-problem solves get the
+ * same refinement passes as an island (solve_island). */
+static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w,
+                                     const sc_problem* p, const double* g0, const double* v0) {
+  const sc_options* o = &m->opt;
+  const int nc = p->nc;
+  if (o->solver == SC_SOLVER_LCP && !w->lcp_whole) return solve_islands(m, d, w, p, NULL, v0);
+  if (o->solver == SC_SOLVER_NEWTON && !d->solver_trace) return solve_islands(m, d, w, p, g0, v0);
+  /* one problem: the trace follows one Newton solve (the last pass's) */
+  sc_solver_stats one;
+  sc_solve_status ss;
+  for (int pass = 0;; pass++) {
+    if (o->solver == SC_SOLVER_LCP) {
+      if (pass)
+        for (int i = 0; i < nc; i++) w->pat_guess[i] = w->pat_out[i];
+      ss = sc_lcp_solve_from(p, o->lcp_directions, 0, w->lcp,
+                             o->lcp_warm_start || pass ? w->pat_guess : NULL, w->pat_out, d->v,
+                             d->impulse, &one);
+    } else {
+      /* the trace keeps every solve of the step, so that its rows add up to
+       * the step's iterations */
+      sc_sap_params prm = pass ? w->sap_relin : *w->sap_prm;
+      prm.trace_append = pass > 0 || d->relinearizations > 0;
+      /* (a pass takes at least one Newton step here, so that the trace's
+       * last row of the step is its final residual) */
+      ss = sc_sap_solve_from(p, &prm, w->sap, d->v, pass ? NULL : g0, d->impulse, &one);
+    }
+    if (pass == 0) d->contact_stats = one;
+    else add_stats(&d->contact_stats, &one);
+    if (ss != SC_SOLVE_OK || pass >= o->contact_passes ||
+        !refine_contacts(m, d, w, nc, NULL, d->impulse, d->R, d->vhat, p->hc ? w->hc : NULL))
+      break;
+  }
+  d->nisland = 1;
+  return ss;
+}
+
+/* The contact Jacobian at the step's mid configuration.  The scheme
+ * applies the contact impulse through J(q0) (seed 000, eq. scheme_momentum)
+ * while the other forces act at q^theta: a body pivoting on a corner (a
+ * tall box tipping, a rod after its impact) has the lever arm of its
+ * support frozen at the step start while it turns by omega dt per step, a
+ * first-order error whatever theta (the tipping box's energy error falls
+ * 2.4e-4, 2.4e-3, 2.0e-2 at dt = 0.1, 1, 10 ms under the midpoint rule,
+ * results/validation.md).  Here the contacts detected at q0 (the set and
+ * their gaps phi0 stay) are moved to the mid configuration predicted from
+ * the step-start velocity,
+ *   q~ = q0 + theta_q dt N(q~) v0,
+ * by running each pair's narrow phase there (sc_col_reposition: a corner
+ * follows its body, the point under a sphere follows the centre), and J and
+ * vc0 = J v0 are evaluated at q~.  In persistent contact v1 - v0 = O(dt),
+ * so J(q~) - J(q^theta(v1)) = O(dt^2), and the contact impulse, itself
+ * O(dt) per step there, is applied with an O(dt^3) error: the step stays
+ * second order, with no iteration and nothing but (q0, v0) (a run continued
+ * from a recorded state repeats it).  Schemes with theta_q = 0 evaluate
+ * everything at q0 anyway. */
+static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0) {
+  const int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double* qdot = d->scratch + 8 * (size_t)nv;
+  sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, qdot);
+  sc_dyn_kinematics(m, d, d->qtheta);
+  sc_col_reposition(m, d);
+  sc_contact_jacobian(m, d);
+  sc_contact_velocity(m, d, v0, d->vc0);
+}
+
+
+sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_solve_status* ss,
+                           sc_error* err) {
+  const int nv = m->nv, nc = d->ncon;
+  const sc_options* o = &m->opt;
+  step_work* w = d->solver_work;
+  *ss = SC_SOLVE_OK;
+  memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  if (d->solver_trace) d->solver_trace->n = 0;
+  d->nisland = 0;
+  d->relinearizations = 0;
+  if (nc == 0) {
+    memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
+    if (w) w->mem.n = 0;
+    return SC_OK;
+  }
+  /* the contacts' past, and their place at the mid configuration */
+  sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
+  if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0);
+  sc_problem* p = &w->prob;
+  const sc_problem p0 = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
+                         d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, o->dt,
+                         SC_MODEL_SAP, NULL};
+  *p = p0;
+  if (sc_sap_delassus_problem(p, w->sap, d->wdiag) != SC_OK)
+    return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                        "t = %.9g s: A is not positive definite in the contact stage", d->time);
+  for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
+  /* Hunt-Crossley models (sap_model.c) for the newton solver; the
+   * stiction tolerance is SAP's creep estimate sigma dt g, so that both
+   * models creep alike */
+  const int use_hc = o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON;
+  if (use_hc) {
+    for (int i = 0; i < nc; i++) {
+      const int a = d->contact[i].geom[0], b = d->contact[i].geom[1];
+      w->hcd[i] = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_hc_dissipation[a],
+                                             m->geom_stiffness[b], m->geom_hc_dissipation[b]);
+    }
+    p->model = o->contact_model;
+    p->hc = w->hc;
+  }
+  contact_params(m, d, w, nc, use_hc);
+  if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {
+    d->contact_stats.status = SC_SOLVE_CAPACITY;
+    return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                        "t = %.9g s: the dense LCP for %d contacts (%d cone edges) would "
+                        "need %.0f MiB, more than its limit of %.4g MiB (room for %d "
+                        "contacts); use --solver newton, fewer contact.lcp.directions, or a "
+                        "larger contact.lcp.max_memory",
+                        d->time, nc, o->lcp_directions,
+                        (double)sc_lcp_work_bytes(nv, nc, o->lcp_directions) / 1048576.0,
+                        o->lcp_max_memory, w->lcp_capacity);
+  }
+  for (int i = 0; i < nc; i++) w->pat_out[i] = 0u;
+  if (o->solver == SC_SOLVER_LCP && o->lcp_warm_start) lcp_guess(w, nc);
+  /* d->v still holds v0; the previous impulses give the second guess
+   * (d->vc is free until after the solve) */
+  double* guess = scr(m, d, SCR_GUESS);
+  const double* g0 = NULL;
+  if (o->solver == SC_SOLVER_NEWTON && warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP)))
+    g0 = guess;
+  *ss = contact_solve(m, d, w, p, g0, v0);
+  if (*ss == SC_SOLVE_CAPACITY) return sc_islands_capacity_error(w->isl, m, d, err);
+  return SC_OK;
+}
+
+sc_solve_status sc_step_contacts_again(const sc_model* m, sc_data* d, const double* v0) {
+  step_work* w = d->solver_work;
+  double* guess = scr(m, d, SCR_GUESS);
+  memcpy(guess, d->v, sizeof(double) * (size_t)m->nv);
+  sc_solver_stats first = d->contact_stats;
+  /* the correction A1^-1 e may lie within the contact tolerance of v1:
+   * at least one Newton step takes it */
+  w->sap_prm = &w->sap_relin;
+  const sc_solve_status ss = contact_solve(m, d, w, &w->prob, guess, v0);
+  w->sap_prm = &w->sap_params;
+  first.iterations += d->contact_stats.iterations;
+  first.linesearch_evals += d->contact_stats.linesearch_evals;
+  first.residual = d->contact_stats.residual;
+  first.cost = d->contact_stats.cost;
+  first.status = d->contact_stats.status;
+  d->contact_stats = first;
+  return ss;
+}
+
+sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss, sc_error* err) {
+  const sc_options* o = &m->opt;
+  const int nc = d->ncon;
+  step_work* w = d->solver_work;
+  if (nc == 0) return SC_OK;
+  if (ss == SC_SOLVE_CAPACITY) return sc_islands_capacity_error(w->isl, m, d, err);
+  if (ss == SC_SOLVE_CANCELLED)
+    return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                        "t = %.9g s: interrupted during the contact solve", d->time);
+  sc_contact_remember(&w->mem, d, w->crel, w->pat_out);
+  if (ss != SC_SOLVE_OK) {
+    d->warning[SC_WARN_CONTACT]++;
+    if (o->on_failure == SC_ON_FAILURE_ABORT || ss == SC_SOLVE_NAN)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: %s contact solver failed (status %d: %s) after %d "
+                          "iterations, residual %.3g, %d contacts",
+                          d->time, o->solver == SC_SOLVER_LCP ? "lcp" : "newton", (int)ss,
+                          sc_solve_status_name(ss), d->contact_stats.iterations,
+                          d->contact_stats.residual, nc);
+  }
+  /* slip after the step, and the work of the impulses over the step,
+   * W = gamma . (vc0 + vc) / 2 (see integrator.c), normal and friction
+   * parts apart */
+  sc_contact_velocity(m, d, d->v, d->vc);
+  double wn = 0, wt = 0;
+  for (int i = 0; i < nc; i++) {
+    const double* g = d->impulse + 3 * i;
+    d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
+    wt += g[0] * 0.5 * (d->vc0[3 * i] + d->vc[3 * i]) +
+          g[1] * 0.5 * (d->vc0[3 * i + 1] + d->vc[3 * i + 1]);
+    wn += g[2] * 0.5 * (d->vc0[3 * i + 2] + d->vc[3 * i + 2]);
+  }
+  d->e_normal -= wn;
+  d->e_friction -= wt;
+  d->e_contact = d->e_normal + d->e_friction;
+  return SC_OK;
+}

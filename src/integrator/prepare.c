@@ -1,0 +1,184 @@
+/* prepare: the step's workspaces, sized once from the model and the
+ * contact capacity (sc_sim_prepare), so that no step allocates: the
+ * Newton solver's parameters and workspace, the LCP's, the islands'
+ * (island/island.h), the contacts' memory of the previous step
+ * (contact/match.h) and the per-contact arrays of the contact laws. */
+#include "integrator/integrator.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "dynamics/dynamics.h"
+#include "integrator/work.h"
+#include "solver_sap/sap_model.h"
+
+/* contact.lcp.max_memory in bytes (MiB given; capped where size_t ends) */
+static size_t lcp_max_bytes(const sc_model* m) {
+  double b = m->opt.lcp_max_memory * 1048576.0;
+  return b >= 0x1p62 ? (size_t)1 << 62 : (size_t)b;
+}
+
+static void step_work_free(void* p) {
+  step_work* w = p;
+  if (!w) return;
+  sc_islands_free(w->isl); /* first: its threads may use w->sap */
+  sc_sap_work_free(w->sap);
+  sc_lcp_work_free(w->lcp);
+  sc_free(w->tree_ptr);
+  sc_free(w->trace_block);
+  sc_contact_memory_free(&w->mem);
+  sc_free(w->pat_guess);
+  sc_free(w->hc);
+  sc_free(w->match);
+  sc_free(w->nload);
+  sc_free(w);
+}
+
+/* the arrays of a trace with room for cap rows, in one block */
+static int trace_create(sc_solver_trace* t, double** block, int cap) {
+  if (cap < 1) cap = 1;
+  const size_t n = (size_t)cap;
+  double* b = sc_malloc(n * (3 * sizeof(double) + 5 * sizeof(int)));
+  *block = b;
+  if (!b) return -1;
+  t->cap = cap;
+  t->n = 0;
+  t->residual = b;
+  t->alpha = b + n;
+  t->cost_decrease = b + 2 * n;
+  int* ib = (int*)(b + 3 * n);
+  t->ls_evals = ib;
+  t->n_separated = ib + n;
+  t->n_stick = ib + 2 * n;
+  t->n_slide = ib + 3 * n;
+  t->n_changed = ib + 4 * n;
+  return 0;
+}
+
+void sc_sim_set_lcp_whole(sc_data* d, int whole) {
+  step_work* w = d->solver_work;
+  if (w) w->lcp_whole = whole != 0;
+}
+
+void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
+  step_work* w = d->solver_work;
+  if (!w) return;
+  w->sap_params.cancel = flag;
+  w->sap_relin.cancel = flag;
+  sc_lcp_set_cancel(w->lcp, flag);
+}
+
+sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
+  const sc_la_blocks cb = sc_model_cliques(m);
+  int nv = m->nv;
+  if (!d->solver_work) {
+    step_work* w = sc_calloc(1, sizeof *w);
+    if (!w) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    d->solver_work = w;
+    d->solver_work_free = step_work_free;
+    sc_sap_params_default(&w->sap_params);
+    w->sap_params.rel_tol = m->opt.contact_tol;
+    w->sap_params.max_iterations = m->opt.contact_maxit;
+    sc_sap_params_for_model(&w->sap_params, m->opt.contact_model);
+    /* a negative option is the model's own value */
+    if (m->opt.slip_curvature >= 0.0) w->sap_params.slip_curvature = m->opt.slip_curvature;
+    /* 0 asks for plain Newton steps: the exact Hessian (no reversal
+     * curvature either) and no Chebyshev correction */
+    if (m->opt.slip_curvature == 0.0) {
+      w->sap_params.reversal_curvature = 0.0;
+      w->sap_params.chebyshev_from = w->sap_params.chebyshev_until = 0.0;
+    }
+    /* contacts touch the dofs of two chains; the blocks are the model's */
+    const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+    w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
+    const size_t ncap = (size_t)d->ncon_max + 1;
+    const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
+    w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
+    w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
+    if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
+    w->match = sc_malloc(sizeof(int) * 2 * ncap);
+    if (w->match) w->matched = w->match + ncap;
+    w->nload = sc_malloc(sizeof(double) * 11 * ncap);
+    if (w->nload) {
+      w->beta_c = w->nload + ncap;
+      w->n0 = w->beta_c + ncap;
+      w->xmax = w->n0 + ncap;
+      w->theta_c = w->xmax + ncap;
+      w->gprev = w->theta_c + ncap;
+      w->crel = w->gprev + 3 * ncap;
+    }
+    {
+      const double* g = m->opt.gravity;
+      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+      if (!(gn > 0)) gn = 9.81;
+      w->vs = m->opt.sigma * m->opt.dt * gn;
+    }
+    if (w->pat_guess) w->pat_out = w->pat_guess + ncap;
+    if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
+        trace_create(&w->trace, &w->trace_block,
+                     m->opt.contact_maxit * (m->opt.contact_passes + 1) *
+                         (m->opt.relinearize + 1)) == 0) {
+      w->sap_params.trace = &w->trace;
+      d->solver_trace = &w->trace;
+    }
+    w->sap_relin = w->sap_params;
+    w->sap_relin.min_iterations = 1;
+    w->sap_prm = &w->sap_params;
+    if (m->opt.solver == SC_SOLVER_LCP) {
+      int dirs = m->opt.lcp_directions;
+      w->lcp_capacity = sc_lcp_capacity_within(nv, d->ncon_max, dirs, lcp_max_bytes(m));
+      if (w->lcp_capacity == 0)
+        return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                            "contact.solver: the dense LCP for %d velocities needs %.3g MiB "
+                            "for a single contact, more than its limit of %.4g MiB "
+                            "(contact.lcp.max_memory); use contact.solver: newton",
+                            nv, (double)sc_lcp_work_bytes(nv, 1, dirs) / 1048576.0,
+                            m->opt.lcp_max_memory);
+      w->lcp = sc_lcp_work_create(nv, w->lcp_capacity, dirs);
+    }
+    w->tree_ptr = sc_calloc((size_t)m->nclique + 1, sizeof(int));
+    int nt = 0;
+    for (int c = 0; c < m->nclique && w->tree_ptr; c++)
+      if (m->clique_dofnum[c] > 0) {
+        w->tree_ptr[nt + 1] = w->tree_ptr[nt] + m->clique_dofnum[c];
+        nt++;
+      }
+    /* cliques are stored in clique order, and clique_dofs lists the
+     * non-empty ones contiguously in the same order */
+    w->ntree = nt;
+    /* threads: contact.threads (0: one per online CPU); the LCP solves the
+     * whole problem on one */
+    w->nthreads = m->opt.threads > 0 ? m->opt.threads : sc_online_cpus();
+    if (w->nthreads > SC_MAX_THREADS) w->nthreads = SC_MAX_THREADS;
+    if (m->opt.solver == SC_SOLVER_LCP) w->nthreads = 1;
+    int pool_failed = 0;
+    if (w->sap && (m->opt.solver != SC_SOLVER_LCP || w->lcp))
+      w->isl = sc_islands_create(m, d, w->nthreads, w->sap, w->lcp, w->lcp_capacity,
+                                 &pool_failed);
+    if (pool_failed)
+      return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
+                          "contact.threads: cannot start %d threads", w->nthreads);
+    if (!w->isl || !w->sap || !w->tree_ptr || !mem_ok || !w->pat_guess || !w->hc ||
+        !w->match || !w->nload ||
+        (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
+        (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
+      return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
+                          "out of memory for the contact solver workspace "
+                          "(nv = %d, contact capacity = %d, %d threads)", nv, d->ncon_max,
+                          w->nthreads);
+  }
+  ((step_work*)d->solver_work)->mem.n = 0;
+  sc_dyn_kinematics(m, d, d->q);
+  sc_dyn_crba(m, d);
+  int info = sc_la_blk_factor(&cb, d->M, d->Afac);
+  if (info > 0) {
+    int dof = info - 1;
+    return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                        "mass matrix is not positive definite at the initial state "
+                        "(first singular velocity: %s); give the bodies on that joint "
+                        "mass and inertia",
+                        m->v_names[dof]);
+  }
+  return SC_OK;
+}
