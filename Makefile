@@ -53,13 +53,14 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
+.PHONY: FORCE valgrind all run test doc debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
 all: $(BIN)/simc $(TOOLS)
 
 help:
 	@echo "make            build bin/simc and tools"
 	@echo "make run        build and run the default scene (scenes/default.yaml)"
 	@echo "make test       build and run every test (ends with 'N passed, N failed')"
+	@echo "make doc        print the scene key reference into doc/scenes.md (src/scene/keys.c)"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
 	@echo "make test-portability  golden runs under other CPUs' BLAS kernels and 1/2 threads"
 	@echo "make test-cluster  sweeps through a local Slurm cluster and sshd started by the test (root)"
@@ -144,6 +145,11 @@ run: $(BIN)/simc
 	@echo "output: out/default.h5  (look at it: h5dump -H out/default.h5, or"
 	@echo "        /usr/bin/python3 tools/plot.py out/default.h5 -o out/default.png)"
 	@echo "replay: out/default.html  (open it in a browser: file://$(CURDIR)/out/default.html)"
+
+# doc/scenes.md's key reference, printed from the loader's key table
+# (src/scene/keys.c); test_scene_keys fails until this has been run
+doc: $(BIN)/test_scene_keys
+	$(BIN)/test_scene_keys --write doc/scenes.md
 
 test: $(BIN)/simc $(TOOLS) $(TESTS) | $(TEST_STAMP)
 	@BIN=$(BIN) test/run_tests.sh

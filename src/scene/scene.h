@@ -1,6 +1,6 @@
 /* scene: YAML scene files -> sc_model.
  *
- * A scene is one YAML document (DESIGN.md section 3).  Loading parses it
+ * A scene is one YAML document (doc/scenes.md).  Loading parses it
  * with libyaml into a small located node tree, applies "--set KEY=VALUE"
  * overrides on that tree, validates it against the schema and builds a
  * finalized sc_model.  Every error carries file:line:col (1-based) and a
@@ -15,25 +15,7 @@
 
 #include "core/core.h"
 #include "model/model.h"
-
-/* Limits that keep hostile input cheap to reject.  Aliases are refused, so
- * the node tree grows at most linearly with the text; the node cap scales
- * with the document (one node per SC_SCENE_BYTES_PER_NODE bytes; honest
- * scenes use about 6 or more, as tools/gen_clutter.sh does) so that large
- * generated scenes load (100 000 clutter bodies: 18.6 MB, 3.05 M nodes) while
- * text packed denser than any scene ("[1,1,1,...") stops early, and the
- * absolute caps bound the memory of the tree (about 100 bytes a node). */
-#define SC_SCENE_MAX_BYTES (32 << 20)    /* document size */
-#define SC_SCENE_MAX_NODES 3500000       /* YAML nodes (scalars + collections) */
-#define SC_SCENE_BYTES_PER_NODE 4        /* node cap per byte of document */
-#define SC_SCENE_MIN_NODES 10000         /* node cap of small documents */
-#define SC_SCENE_MAX_DEPTH 64            /* nesting of collections */
-
-/* The node cap of a document of len bytes. */
-static inline size_t sc_scene_max_nodes(size_t len) {
-  size_t n = SC_SCENE_MIN_NODES + len / SC_SCENE_BYTES_PER_NODE;
-  return n < (size_t)SC_SCENE_MAX_NODES ? n : (size_t)SC_SCENE_MAX_NODES;
-}
+#include "scene/limits.h"
 
 /* Load a scene file, apply overrides "KEY=VALUE" (dotted paths; a list
  * element is addressed by index or by its `name`), validate, and build a

@@ -1,10 +1,172 @@
-/* scene_internal: helpers shared by the scene loader's files. */
+/* scene_internal: what the scene loader's files share (internal to src/scene).
+ *
+ * The loader reads a scene in sections, one file per family of the schema
+ * (keys.c lists every key):
+ *   read.c     located errors and the typed readers every section uses
+ *   options.c  gravity, time, integrator, contact, output
+ *   shapes.c   materials, static shapes and body geometry, solid inertia
+ *   bodies.c   bodies, joints, inertia, initial state; the topological order
+ *   springs.c  joint and linear spring-dampers
+ *   scene.c    the walk over the sections, the model's construction, file I/O
+ * Each section reads into the records below; only when every section has been
+ * read does scene.c allocate and fill the model, so a failed load leaves
+ * nothing half-built behind.  Every reader reports the node it is about
+ * through ctx, so messages read "file:line:col: bodies[2].joint.type: ...". */
 #ifndef SC_SCENE_INTERNAL_H
 #define SC_SCENE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "core/core.h"
+#include "model/model.h"
+#include "scene/scene_tree.h"
 
 #define SC_SCENE_PI 3.14159265358979323846
 
 /* Eigenvalues of a symmetric 3x3 matrix (row-major), unordered. */
 void sc_scene_sym3_eig(const double A[9], double lam[3]);
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define TRY(x)                    \
+  do {                            \
+    sc_status st_ = (x);          \
+    if (st_ != SC_OK) return st_; \
+  } while (0)
+
+enum { RANGE_ANY, RANGE_POS, RANGE_NONNEG, RANGE_UNIT };  /* the range a number is checked against */
+
+/* ---- located errors (read.c) ---- */
+
+/* the dotted path of the key being read, for messages */
+typedef struct ctx {
+  sc_error* err;
+  char path[512];
+  size_t plen;
+} ctx;
+
+/* append ".key" or "[i]" to the path; each returns the length to pop back to */
+size_t sc_rd_push_key(ctx* c, const char* key);
+size_t sc_rd_push_idx(ctx* c, int i);
+void sc_rd_pop(ctx* c, size_t m);
+/* an error about node n itself; an override value is named by its KEY and
+ * located at the start of its KEY=VALUE */
+sc_status sc_rd_fail(ctx* c, const sc_snode* n, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* a required key absent from map: located at the map */
+sc_status sc_rd_fail_missing(ctx* c, const sc_snode* map, const char* key, const char* expected);
+/* "a scalar", "a list", "a map", "an empty value": for messages */
+const char* sc_rd_kind_name(const sc_snode* n);
+void sc_rd_join_names(char* buf, size_t sz, const char* const* names, int n);
+
+/* ---- typed readers (read.c): each checks one node ---- */
+
+int sc_rd_is_plain_scalar(const sc_snode* n);
+sc_status sc_rd_as_num(ctx* c, const sc_snode* n, double* x);
+sc_status sc_rd_as_int(ctx* c, const sc_snode* n, int* x);
+sc_status sc_rd_as_name(ctx* c, const sc_snode* n, const char** s);
+sc_status sc_rd_as_bool(ctx* c, const sc_snode* n, int* b);
+sc_status sc_rd_as_vec(ctx* c, const sc_snode* n, double* x, int len);
+sc_status sc_rd_as_enum(ctx* c, const sc_snode* n, const char* const* names, int count,
+                        const char* what, int* out);
+/* n must be a map whose keys are all in allowed and unique */
+sc_status sc_rd_check_map(ctx* c, const sc_snode* n, const char* const* allowed, int nallowed,
+                          const char* what);
+/* the same with the keys of a section of the key table (keys.h) */
+sc_status sc_rd_check_section(ctx* c, const sc_snode* n, const char* section, const char* what);
+sc_status sc_rd_check_range(ctx* c, const sc_snode* n, double x, int range);
+/* optional keys (required when req); *present, when given, says whether the key was there */
+sc_status sc_rd_get_num(ctx* c, const sc_snode* map, const char* key, double* x, int range,
+                        int req, int* present);
+sc_status sc_rd_get_int(ctx* c, const sc_snode* map, const char* key, int* x, int lo, int req,
+                        int* present);
+sc_status sc_rd_get_vec(ctx* c, const sc_snode* map, const char* key, double* x, int len);
+/* {position, rpy} -> p, R (identity when the key is absent) */
+sc_status sc_rd_get_pose(ctx* c, const sc_snode* map, const char* key, double p[3], double R[9]);
+
+/* names -> index by open addressing (FNV-1a, linear probing, at most half
+ * full), so that resolving names stays linear in the number of bodies and
+ * materials; a scene with 100 000 bodies made this lookup quadratic */
+typedef struct name_index {
+  const char** key; /* not owned: the node tree's strings */
+  int* val;
+  size_t mask;
+} name_index;
+
+int sc_rd_ni_init(name_index* x, int n);
+void sc_rd_ni_free(name_index* x);
+/* the index stored for name, or -1 when absent (then, if add >= 0, name is
+ * inserted with index add: the table, not the struct, changes) */
+int sc_rd_ni_lookup(const name_index* x, const char* name, int add);
+
+/* ---- records read before the model is allocated ---- */
+
+/* contact parameters as given (has_*: the key was there) */
+typedef struct params {
+  int has_k, has_tau, has_mu, has_hcd;
+  double k, tau, mu, hcd; /* hcd: Hunt-Crossley dissipation, s/m */
+} params;
+
+typedef struct material {
+  const char* name;
+  params p;
+} material;
+
+
+typedef struct shape_in {
+  sc_geom_type type;
+  double pos[3], rot[9], size[3];
+  double k, tau, mu, hcd;
+} shape_in;
+
+typedef struct body_in {
+  const sc_snode* node;
+  const char* name;
+  const sc_snode* parent_node;
+  int parent;  /* file index, -1 = world */
+  sc_joint_type jtype;
+  double axis[3], jpos[3], jrot[9];
+  int has_mass, solid;
+  double mass, com[3], inertia[9];
+  const sc_snode* com_node;
+  const sc_snode* inertia_node;
+  const sc_snode* mass_node;
+  int has_q, has_v;
+  double q[7], v[6];
+  const sc_snode* geometry;
+  int geom0, ngeom; /* range in the shape array */
+} body_in;
+
+typedef struct load {
+  sc_options opt;
+  params defaults;
+  material* mat;
+  int nmat;
+  body_in* body;
+  int nbody;
+  int* order;  /* model body b >= 1 is file body order[b - 1] */
+  int* rank;   /* file body -> model body */
+  shape_in* shape;
+  int nshape, nstatic;
+  const sc_snode* springs;
+  const char* name;
+  name_index body_index, mat_index;
+} load;
+
+
+/* ---- sections ---- */
+
+sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root);     /* options.c */
+sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p);     /* shapes.c */
+sc_status sc_rd_materials(ctx* c, load* L, const sc_snode* root);   /* shapes.c */
+sc_status sc_rd_bodies(ctx* c, load* L, const sc_snode* root);      /* bodies.c */
+int sc_rd_find_body(const load* L, const char* name);               /* bodies.c */
+/* static shapes, then each body's in model order; solid inertia */
+sc_status sc_rd_geometry(ctx* c, load* L, const sc_snode* root);    /* shapes.c */
+/* springs go straight into the model: fill 0 counts them, fill 1 (after
+ * sc_model_alloc) stores them */
+sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */
 
 #endif

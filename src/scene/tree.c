@@ -12,7 +12,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "scene/scene.h"
+#include "scene/limits.h"
 
 /* ---- nodes ---- */
 
