@@ -48,13 +48,16 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(OUT)/%.o)
 LIB      := $(OUT)/libsimc.a
 TOOL_SRC := $(wildcard tools/*.c)
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
+# the project's own measuring programs (tools/bench/*.c): built, not installed
+BENCH_SRC   := $(wildcard tools/bench/*.c)
+BENCH_TOOLS := $(BENCH_SRC:tools/bench/%.c=$(BIN)/%)
 TEST_SRC := $(wildcard test/test_*.c)
 TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test doc debug bench results install clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
-all: $(BIN)/simc $(TOOLS)
+.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
+all: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
 
 help:
 	@echo "make            build bin/simc and tools"
@@ -69,7 +72,7 @@ help:
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
 	@echo "make fuzz       fuzz the scene loader and --set (libFuzzer, ASan+UBSan), FUZZ_TIME s per target"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local  the user's tools (DESTDIR too); make uninstall removes them"
 
 # ---- system packages ----
 # install_pkgs(LIST): the missing Debian packages of LIST, as root; otherwise
@@ -132,6 +135,11 @@ $(BIN)/%: $(OUT)/tools/%.o $(LIB)
 	@echo "LD $@"
 	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
 
+$(BENCH_TOOLS): $(BIN)/%: $(OUT)/tools/bench/%.o $(LIB)
+	@mkdir -p $(BIN)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+
 $(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
 	@mkdir -p $(BIN)
 	@echo "LD $@"
@@ -159,7 +167,7 @@ debug:
 
 # the golden runs under other CPUs' OpenBLAS kernels and 1/2 threads
 test-portability: $(BIN)/simc $(TOOLS)
-	@BIN=$(BIN) tools/portability.sh
+	@BIN=$(BIN) tools/dev/portability.sh
 
 # sweeps through a single-node Slurm cluster and an sshd that the tests start
 # on 127.0.0.1 (test/cluster/); the daemons' packages are needed only here
@@ -194,30 +202,42 @@ valgrind: $(BIN)/simc $(TESTS)
 	  || { echo "FAIL valgrind simc"; fail=1; }; exit $$fail
 
 check:
-	@tools/check_includes.sh
+	@tools/dev/check_includes.sh
 
 golden: $(BIN)/simc $(TOOLS)
-	@BIN=$(BIN) tools/regen_golden.sh
+	@BIN=$(BIN) tools/dev/regen_golden.sh
 
 # the validation matrix: analytic cases x every scheme, contact model,
 # stiffness and step (about 3 min on 2 cores) -> results/validation.md;
 # fails when a cell of simc's defaults fails
 validate: $(BIN)/simc $(TOOLS)
-	@/usr/bin/python3 tools/validate.py --simc $(BIN)/simc --out build/validate \
+	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate \
 	  --report results/validation.md
 
-bench: $(BIN)/simc $(TOOLS)
-	@BIN=$(BIN) tools/bench.sh
+bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
+	@BIN=$(BIN) tools/bench/bench.sh
 
 results: $(BIN)/simc $(TOOLS)
-	@BIN=$(BIN) tools/make_results.sh
+	@BIN=$(BIN) tools/results/make_results.sh
 
+# The user's tools (tools/, not its bench/, results/ and dev/ folders): the
+# programs and entry scripts in $(PREFIX)/bin, the Python module the scripts
+# share and the viewer's page template in $(PREFIX)/share/simc, where the
+# scripts look for them (../share/simc from their own resolved path; beside
+# them in tools/).  sweep imports h5summary.py from its own folder.
 PREFIX ?= /usr/local
+USER_SCRIPTS := sweep simc-view plot.py h5summary.py state_at.py compare_report.py sap_trace.py \
+                gen_clutter.sh gen_chain.sh
+USER_SHARE   := simc_h5.py simc_view_page.html
 install: $(BIN)/simc $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BIN)/simc $(TOOLS) tools/sweep tools/h5summary.py tools/simc-view $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/share/simc
-	install -m 644 tools/simc_view_page.html $(DESTDIR)$(PREFIX)/share/simc/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/simc
+	install -m 755 $(BIN)/simc $(TOOLS) $(USER_SCRIPTS:%=tools/%) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(USER_SHARE:%=tools/%) $(DESTDIR)$(PREFIX)/share/simc/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,simc $(notdir $(TOOLS)) $(USER_SCRIPTS))
+	rm -rf $(addprefix $(DESTDIR)$(PREFIX)/share/simc/,$(USER_SHARE) __pycache__)
+	@rmdir $(DESTDIR)$(PREFIX)/share/simc 2>/dev/null || true
 
 # ---- fuzzing (clang's libFuzzer; only this target needs clang) ----
 # (warnings are errors in the gcc build; clang only reports them here)

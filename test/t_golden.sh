@@ -8,7 +8,7 @@
 # that bound, not more.  Measured between OpenBLAS core types (Prescott vs
 # SkylakeX kernels, every case here): max |dq| 4.7e-14, max |dv| 4.8e-12
 # (chain10), far inside it.  The contact set itself is canonical (see
-# sc_col_reduce), so its rows are compared in order.  tools/portability.sh
+# sc_col_reduce), so its rows are compared in order.  tools/dev/portability.sh
 # (make test-portability) runs this file under several core types and thread
 # counts.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The LCP baseline on plain scenes (tools/lcp_check.sh quick: every step
+# The LCP baseline on plain scenes (tools/bench/lcp_check.sh quick: every step
 # solved and verified), its size limit and its reaction to SIGINT mid-solve.
 set -u
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 # 0 failed steps, every residual <= 1e-6 (relative to the data), on the
 # 20 deg incline cube (mu = 0.45: it sticks) and clutter27 at 1 and 10 ms,
 # 4 and 16 cone edges
-BIN=$BIN JOBS=2 tools/lcp_check.sh quick "$tmp/quick" >"$tmp/q.txt" 2>&1; rc=$?
+BIN=$BIN JOBS=2 tools/bench/lcp_check.sh quick "$tmp/quick" >"$tmp/q.txt" 2>&1; rc=$?
 sed 's/^/  /' "$tmp/q.txt"
 ok lcp_quick_no_failed_steps "[ $rc = 0 ] && [ \$(grep -c '^[a-z]' '$tmp/q.txt') = 7 ]"
 # the cube sticks: its centre moved less than 1 mm along the incline in 1 s

@@ -21,7 +21,7 @@ Checks (one PASS/FAIL line each):
     page draws frames (each poses every body and renders) and its time
     advances; the frame rate it measured is printed.  The 30 frames/s
     target itself is a speed target, checked by `make bench`
-    (tools/bench.sh runs this script with --bench), not here: on a shared
+    (tools/bench/bench.sh runs this script with --bench), not here: on a shared
     two-core machine with software GL the figure moves with the load.
 Everything is local (file:// pages, a loopback DevTools socket); the browser
 is killed at the end.  Software WebGL (SwiftShader) is what a machine without

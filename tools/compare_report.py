@@ -34,7 +34,9 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# simc_h5.py: beside this script in tools/, or in ../share/simc when installed
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [_here, os.path.join(_here, "..", "share", "simc")]
 import simc_h5  # noqa: E402
 
 try:
@@ -69,8 +71,17 @@ COLUMNS = [  # key, header, format
 
 
 def default_simc():
+    """Installed: the simc in this script's bin/; in the source tree: bin/simc
+    (BIN overrides bin); else simc on PATH."""
+    beside = os.path.join(_here, "simc")
+    if os.access(beside, os.X_OK):
+        return beside
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.relpath(os.path.join(here, "..", os.environ.get("BIN", "bin"), "simc"))
+    tree = os.path.relpath(os.path.join(here, "..", os.environ.get("BIN", "bin"), "simc"))
+    if os.access(tree, os.X_OK):
+        return tree
+    from shutil import which
+    return which("simc") or tree
 
 
 def run_simc(simc, scene, out, solver, duration, sets):

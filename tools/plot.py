@@ -19,7 +19,9 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# simc_h5.py: beside this script in tools/, or in ../share/simc when installed
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [_here, os.path.join(_here, "..", "share", "simc")]
 import simc_h5  # noqa: E402
 
 try:

@@ -19,7 +19,10 @@ stderr.
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ beside simc_h5.py
+# simc_h5.py: beside this script in tools/, or in ../share/simc when installed
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [_here, os.path.join(_here, "..", "share", "simc")]
 import simc_h5  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-# Sourced by test/cluster/t_*.sh and tools/bench.sh: a single-node Slurm
+# Sourced by test/cluster/t_*.sh and tools/bench/bench.sh: a single-node Slurm
 # cluster (munged, slurmctld, slurmd) and an sshd, started from Debian's
 # packages in a directory of the caller's, on 127.0.0.1 only, with nothing
 # read from /etc/slurm, /etc/munge or /etc/ssh.  Every wait is bounded; the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh: MuJoCo reference figures for simc's benchmark scenes, as a markdown
-# table on stdout.  Builds bin/mjbench and bin/mjinfo (tools/mujoco/Makefile),
+# table on stdout.  Builds bin/mjbench and bin/mjinfo (tools/bench/mujoco/Makefile),
 # runs check.sh (does the MJCF match simc's scene?), then times mj_step on
 #   chain   N = 10, 50, 200      dt = 1e-3, 5 s
 #   clutter N = 8, 64, 216, 512  dt = 1e-3 and 1e-2, 1 s
@@ -13,7 +13,7 @@
 # FULL=1 times every case over its full duration (takes hours for N = 512).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 make -s -C "$here" >/dev/null
 bench=$root/bin/mjbench
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@
 # munge, openssh-server (make test-cluster installs them); without them the
 # section says so.  BENCH_QUICK=1: 8 points.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 BIN=${BIN:-bin}
 export SIMC="$PWD/$BIN/simc"
 . test/cluster/lib.sh

@@ -1,4 +1,4 @@
-"""The Markdown report (and plots) of tools/validate.py: the matrix summary,
+"""The Markdown report (and plots) of tools/results/validate.py: the matrix summary,
 simc's defaults cell by cell, the measured orders, and every failing cell
 grouped by case and configuration."""
 import collections
@@ -130,7 +130,7 @@ def write(path, rows, cases, outdir, wall, command):
     L.append("Analytic contact cases against every integrator scheme, contact model (and the "
              "LCP), contact stiffness and time step.  Made by\n\n    %s\n" % command)
     L.append("(%d cells in %.0f s on this machine; `make validate`; the cells of simc's "
-             "defaults at 1 and 10 ms also run in `make test` as `tools/validate.py --fast`).  "
+             "defaults at 1 and 10 ms also run in `make test` as `tools/results/validate.py --fast`).  "
              "Every cell's numbers are in `validation/validation.csv`.\n" % (len(rows), wall))
     dflt = [r for r in live if r["scheme"] == "default" and r["dt"] in ("0.001", "0.01")]
     L.append("**%d cells, %d not applicable, %d passed, %d failed; simc's defaults at 1 and "

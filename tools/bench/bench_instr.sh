@@ -4,17 +4,17 @@
 # which gives the same count for the same binary and inputs whatever else
 # the machine runs (wall-time ratios on this shared 2-core machine move by
 # 20 % between runs).  Prints markdown on stdout, progress on stderr.
-# tools/bench_ode.sh runs it when ODE and valgrind are there; alone:
-#   tools/bench_instr.sh >>results/bench.md
+# tools/bench/bench_ode.sh runs it when ODE and valgrind are there; alone:
+#   tools/bench/bench_instr.sh >>results/bench.md
 #   BIN (default bin): where simc is; odebench is bin/odebench (make -C
-#   tools/ode); INSTR_CASES (default "64:0.4 216:0.4 1000:0.4 216:2.0"): N:seconds.
+#   tools/bench/ode); INSTR_CASES (default "64:0.4 216:0.4 1000:0.4 216:2.0"): N:seconds.
 # Counted: simc's sc_step (everything a step does, output writing aside),
 # of it the contact stage's island solves (solve_islands), and the Newton
 # iterations summed over the islands (calls of sc_sap_hessian_factor, one
 # per iteration); ODE's dSpaceCollide + dWorldQuickStep (20 iterations) +
 # dJointGroupEmpty, the loop odebench times.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,7 +26,7 @@ if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/nul
 fi
 if [ ! -x bin/odebench ]; then
   echo
-  echo "(Instruction counts skipped: bin/odebench is missing; make -C tools/ode builds it.)"
+  echo "(Instruction counts skipped: bin/odebench is missing; make -C tools/bench/ode builds it.)"
   exit 0
 fi
 

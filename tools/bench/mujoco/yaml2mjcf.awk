@@ -2,7 +2,7 @@
 # and tools/gen_clutter.sh emit: one key per line, flow maps/lists inside a
 # line) to MuJoCo MJCF on stdout.
 #
-# Conventions mapped (DESIGN.md section 3):
+# Conventions mapped (doc/scenes.md):
 #   - simc joint frame J = parent frame * origin; the child body frame equals J
 #     at q = 0  ->  MJCF <body pos/euler = origin> with the joint at the body
 #     origin.  revolute -> hinge, prismatic -> slide, ball -> ball, free -> free
@@ -268,7 +268,7 @@ sect == "static" && /^  - / {
 END {
   if (err) exit 1
   print "<mujoco model=\"" model "\">" > out
-  print "  <!-- generated from a simc scene by tools/mujoco/yaml2mjcf.awk -->" > out
+  print "  <!-- generated from a simc scene by tools/bench/mujoco/yaml2mjcf.awk -->" > out
   print "  <compiler angle=\"radian\" eulerseq=\"XYZ\" inertiafromgeom=\"auto\"/>" > out
   printf "  <option timestep=\"%s\" gravity=\"%s\" integrator=\"%s\" cone=\"%s\" solver=\"Newton\">\n", step, grav, integrator, cone > out
   if (energy) print "    <flag energy=\"enable\"/>" > out

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Failed contact solves and Lemke pivot counts of simc runs, per family.
 
-    tools/lcp_check.py [--md] FAMILY=FILE.h5 ...
+    tools/bench/lcp_check.py [--md] FAMILY=FILE.h5 ...
 
 Reads /solver/status, /solver/iterations (Lemke pivots plus principal-pivoting
 factorizations under --solver lcp;

@@ -8,7 +8,7 @@
 # and named.  Then the same contact run (the sparse block-Cholesky path) with 1 and 2
 # threads must be bit-identical.  Prints a matrix and "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 export BIN
 flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "

@@ -34,7 +34,8 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# simc_h5 (and compare_report) are user tools in tools/, this folder's parent
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import simc_h5  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -42,7 +43,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SIMC = os.path.join(ROOT, os.environ.get("BIN", "bin"), "simc")
 G = 9.81
 SCHEMES = ("explicit_euler", "symplectic_euler", "implicit_euler", "midpoint")
@@ -462,8 +463,7 @@ SCENES = ("sphere_drop", "box_incline_stick", "box_incline_slip", "ball_spin_bou
 
 
 def topic_comparison(out, command):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import compare_report
+    import compare_report  # tools/compare_report.py (tools/ is on sys.path above)
     rows = []
     for sc in SCENES:
         p = os.path.join(out, sc, "summary.json")
@@ -642,7 +642,7 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
-    command = "/usr/bin/python3 tools/results.py %s --out %s" % (a.topic, a.out)
+    command = "/usr/bin/python3 tools/results/results.py %s --out %s" % (a.topic, a.out)
     if a.topic == "comparison":
         topic_comparison(a.out, command)
         return 0

@@ -13,7 +13,7 @@
 # in OUT.xml.part1.xml, ... (included from OUT.xml, same directory).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-tools=$(dirname "$here")
+tools=$(dirname "$(dirname "$here")")  # tools/, the scene generators
 usage() { echo "usage: gen_mjcf.sh [-o OUT.xml] chain N DT | clutter N DT" >&2; exit 2; }
 out=""
 if [ "${1:-}" = "-o" ]; then [ $# -ge 2 ] || usage; out=$2; shift 2; fi

@@ -1,4 +1,4 @@
-# Sourced by tools/bench.sh and tools/bench_ode.sh: reading simc's summary
+# Sourced by tools/bench/bench.sh and tools/bench/bench_ode.sh: reading simc's summary
 # line ("simc: complete: N steps (t = T s) in W s wall, ... mean contacts C,
 # contact iterations median A mean B max C, ...").
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lcp_check.sh [quick|full] [OUTDIR]: run scene families under --solver lcp and
 # count failed contact solves (/solver/status != 0) and Lemke pivots per family
-# (tools/lcp_check.py).  Every step is recorded (output.every = 1).
+# (tools/bench/lcp_check.py).  Every step is recorded (output.every = 1).
 #
 #   scenes   every scenes/*.yaml
 #   incline  a 1 kg, 0.2 m cube on a rigid incline (k = 1e6 N/m, tau_d = 0.01 s,
@@ -24,6 +24,7 @@ BIN=${BIN:-bin}
 JOBS=${JOBS:-2}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 here=$(cd "$(dirname "$0")" && pwd)
+tools=$(dirname "$here")  # the user tools (gen_clutter.sh)
 mkdir -p "$out"
 jobs="$out/jobs.txt"
 : >"$jobs"
@@ -51,8 +52,8 @@ add() { echo "$*" >>"$jobs"; }
 if [ "$mode" = quick ]; then
   dirs="4 16"
   incline 20 0.45 >"$out/incline_20_0.45.yaml"
-  "$here/gen_clutter.sh" 27 1e-3 0.25 lcp >"$out/clutter27_1ms.yaml"
-  "$here/gen_clutter.sh" 27 1e-2 0.3 lcp >"$out/clutter27_10ms.yaml"
+  "$tools/gen_clutter.sh" 27 1e-3 0.25 lcp >"$out/clutter27_1ms.yaml"
+  "$tools/gen_clutter.sh" 27 1e-2 0.3 lcp >"$out/clutter27_10ms.yaml"
   for d in $dirs; do
     add incline_d$d "$out/incline_20_0.45.yaml" "$out/incline_20_0.45_d$d.h5" "--set contact.lcp.directions=$d"
     add clutter27_1ms_d$d "$out/clutter27_1ms.yaml" "$out/clutter27_1ms_d$d.h5" "--set contact.lcp.directions=$d"
@@ -62,7 +63,7 @@ else
   dirs=${DIRS:-4 8 16}
   if [ "${ONLY_CLUTTER:-0}" != 1 ]; then
     for d in $dirs; do
-      for s in "$here"/../scenes/*.yaml; do
+      for s in "$here"/../../scenes/*.yaml; do
         b=$(basename "$s" .yaml)
         add scenes_d$d "$s" "$out/scene_${b}_d$d.h5" "--set contact.lcp.directions=$d"
       done
@@ -80,7 +81,7 @@ else
     dur=${CLUTTER_DUR:-2.0}
     [ "$n" -ge 64 ] && dur=${CLUTTER_DUR_LARGE:-$dur}
     for dt in ${DTS:-1e-3 1e-2}; do
-      "$here/gen_clutter.sh" "$n" "$dt" "$dur" lcp >"$out/clutter${n}_$dt.yaml"
+      "$tools/gen_clutter.sh" "$n" "$dt" "$dur" lcp >"$out/clutter${n}_$dt.yaml"
       for d in $dirs; do
         add clutter${n}_dt${dt}_d$d "$out/clutter${n}_$dt.yaml" "$out/clutter${n}_${dt}_d$d.h5" "--set contact.lcp.directions=$d"
       done

@@ -2,9 +2,9 @@
 # check.sh: the ODE clutter scene is the simc one.  For N = 27 (dt = 1 ms, 3 s):
 # 27 bodies, 2.7 kg in total, the pile settles (kinetic energy < 0.05 J, against
 # about 2.6 J of potential energy released) and no body ends more than 5 mm below
-# the floor, with both steppers.  Needs bin/odebench (make -C tools/ode).
+# the floor, with both steppers.  Needs bin/odebench (make -C tools/bench/ode).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bash "$root/tools/gen_clutter.sh" 27 0.001 3.0 > "$tmp/c27.yaml"
 fail=0

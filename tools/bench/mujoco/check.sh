@@ -14,7 +14,7 @@
 # and exits nonzero on any FAIL.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 info=$root/bin/mjinfo
 make -s -C "$here" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

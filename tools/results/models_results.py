@@ -33,7 +33,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# simc_h5 is a user tool in tools/, this folder's parent
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import simc_h5  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -41,7 +42,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 MODELS = ("sap", "similar", "lagged", "lcp")
 G = 9.81
 ALPHA = 0.3
@@ -209,7 +210,7 @@ def main(argv=None):
     page = os.path.abspath(a.out).rstrip("/") + ".md"
     rel = os.path.basename(os.path.abspath(a.out).rstrip("/"))
     L = ["# Contact models: sap, similar, lagged and lcp", "",
-         "Made by `/usr/bin/python3 tools/models_results.py --out %s` (the simc command lines "
+         "Made by `/usr/bin/python3 tools/results/models_results.py --out %s` (the simc command lines "
          "are in the tool's docstring and below); raw numbers in [models.csv](%s/models.csv). "
          "sap, similar and lagged are `--solver newton --set contact.model=M`, lcp is "
          "`--solver lcp` (8-edge cone, Lemke). Analytic references: rigid Coulomb contact."

@@ -6,7 +6,7 @@
 # goes to OUT.png (default results/sap_iterations.png), the table to stdout.
 # About a minute on a 2-core machine.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 png=${1:-results/sap_iterations.png}
 tmp=$(mktemp -d)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# check_includes.sh: enforce the module layering of STYLE.md: a module may
+# check_includes.sh: enforce the module layering of doc/architecture.md: a module may
 # include only modules of a lower layer (and itself); solvers see only core,
 # linalg and contact/problem.h; yaml.h, hdf5.h and lapacke.h/cblas.h stay in
 # scene, io_h5 and linalg.  Prints one line per violation; exit 1 if any.
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 layer() {
   case "$1" in
     core|contact/problem.h) echo 0;; spatial|linalg) echo 1;; model) echo 2;;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The validation matrix: analytic contact cases x integrator configurations.
 
-    tools/validate.py [--fast] [--jobs N] [--out DIR] [--simc BIN]
+    tools/results/validate.py [--fast] [--jobs N] [--out DIR] [--simc BIN]
                       [--cases NAME,...] [--only KEY=VALUE,...] [--report FILE]
 
 Every case is a scene with a closed-form (or independently integrated)
@@ -39,7 +39,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# simc_h5 is a user tool in tools/, this folder's parent
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import simc_h5  # noqa: E402
 
 G = 9.81
@@ -1053,7 +1054,7 @@ def main(argv):
         import shutil
         import validate_report
         validate_report.write(a.report, rows, cases, a.out, wall,
-                              " ".join(["tools/validate.py"] + argv))
+                              " ".join(["tools/results/validate.py"] + argv))
         shutil.copy(os.path.join(a.out, "validation.csv"),
                     os.path.join(os.path.dirname(os.path.abspath(a.report)), "validation",
                                  "validation.csv"))

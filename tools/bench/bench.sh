@@ -4,7 +4,7 @@
 # own summary line (wall time of the whole run including HDF5 output).
 # BENCH_QUICK=1 shortens every run (for a smoke test of this script).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 out=${BENCH_OUT:-results/bench.md}
 tmp=$(mktemp -d)
@@ -16,7 +16,7 @@ run() {  # run SCENE.yaml EXTRA...: prints the summary line
   "$BIN/simc" "$1" -o "$tmp/out.h5" "${@:2}" 2>&1 >/dev/null | grep '^simc:' | tail -1
 }
 
-. tools/bench_lib.sh
+. tools/bench/bench_lib.sh
 
 {
   echo "# simc benchmarks"
@@ -110,11 +110,11 @@ for n in 64 216 1000; do
     echo "clutter $n slip_curvature $sc: $sps steps/s, its $med/$mean/$max ($status)" >&2
   done
 done
-# MuJoCo on the same scenes (tools/mujoco: the scenes converted from simc's
+# MuJoCo on the same scenes (tools/bench/mujoco: the scenes converted from simc's
 # own generators), when Debian's libmujoco-dev is installed
 if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then
-  echo "running the MuJoCo reference (tools/mujoco/run.sh)..." >&2
-  if tools/mujoco/run.sh >"$tmp/mj.md" 2>"$tmp/mj.err"; then
+  echo "running the MuJoCo reference (tools/bench/mujoco/run.sh)..." >&2
+  if tools/bench/mujoco/run.sh >"$tmp/mj.md" 2>"$tmp/mj.err"; then
     {
       echo
       echo "## simc vs MuJoCo on the same scenes (same machine, same run)"
@@ -145,11 +145,11 @@ if [ "$quick" != 1 ] && dpkg -s libmujoco-dev >/dev/null 2>&1; then
 elif [ "$quick" != 1 ]; then
   { echo; echo "(MuJoCo reference skipped: apt-get install libmujoco-dev to add it.)"; } >>"$out.tmp"
 fi
-# ODE 0.16 on the same clutter scenes (tools/ode, when Debian's libode-dev
+# ODE 0.16 on the same clutter scenes (tools/bench/ode, when Debian's libode-dev
 # is installed) with simc's iterations and memory beside it, and simc's
-# cost-per-step scaling from N = 64 to 4096: tools/bench_ode.sh.
+# cost-per-step scaling from N = 64 to 4096: tools/bench/bench_ode.sh.
 if [ "$quick" != 1 ]; then
-  BIN=$BIN tools/bench_ode.sh >>"$out.tmp"
+  BIN=$BIN tools/bench/bench_ode.sh >>"$out.tmp"
 fi
 # Memory: peak resident size (GNU time's "Maximum resident set size") of
 # simc on clutter scenes of growing N, and the 2000-body pile against a
@@ -224,13 +224,13 @@ if [ "$quick" != 1 ] && [ -x "$BIN/sap_bench" ]; then
 fi
 
 # contact islands on 1 and 2 threads, alternating in one run (ratios, load)
-echo "running the threads section (tools/bench_threads.sh)..." >&2
-{ echo; BIN=$BIN BENCH_QUICK=$quick tools/bench_threads.sh; } >>"$out.tmp"
+echo "running the threads section (tools/bench/bench_threads.sh)..." >&2
+{ echo; BIN=$BIN BENCH_QUICK=$quick tools/bench/bench_threads.sh; } >>"$out.tmp"
 
 # A 64-point sweep through GNU parallel, a Slurm array and ssh (Slurm and
-# ssh on daemons started by tools/bench_sweep.sh; they need root)
-echo "running the sweep benchmark (tools/bench_sweep.sh)..." >&2
-BIN=$BIN BENCH_QUICK=$quick tools/bench_sweep.sh >"$tmp/sweep.md" 2>"$tmp/sweep.err"
+# ssh on daemons started by tools/bench/bench_sweep.sh; they need root)
+echo "running the sweep benchmark (tools/bench/bench_sweep.sh)..." >&2
+BIN=$BIN BENCH_QUICK=$quick tools/bench/bench_sweep.sh >"$tmp/sweep.md" 2>"$tmp/sweep.err"
 { echo; cat "$tmp/sweep.md"; } >>"$out.tmp"
 [ "$quick" != 1 ] && [ -s "$tmp/sweep.md" ] && cp "$tmp/sweep.md" "$(dirname "$out")/sweep.md"
 # LCP baseline: failed steps, residuals and Lemke pivots per scene family.
@@ -239,12 +239,12 @@ BIN=$BIN BENCH_QUICK=$quick tools/bench_sweep.sh >"$tmp/sweep.md" 2>"$tmp/sweep.
 # The full matrix takes hours on two cores: make bench runs the quick set,
 # LCP_CHECK=full make bench the whole matrix (results/lcp.md has its tables).
 lmode=${LCP_CHECK:-quick}
-echo "running the LCP check (tools/lcp_check.sh $lmode)..." >&2
+echo "running the LCP check (tools/bench/lcp_check.sh $lmode)..." >&2
 {
   echo
   echo "## LCP baseline (--solver lcp): failed steps and Lemke pivots"
   echo
-  echo "tools/lcp_check.sh $lmode: every step recorded; a step fails when /solver/status != 0 or its"
+  echo "tools/bench/lcp_check.sh $lmode: every step recorded; a step fails when /solver/status != 0 or its"
   echo "residual (max(-w/s, -z/s, |w z|/s^2), s = max(|q|, |z|), in the scaled LCP) exceeds 1e-6."
   echo "Families: scenes/*.yaml; a 1 kg 0.2 m cube on a rigid incline (k = 1e6 N/m, tau_d = 0.01 s,"
   echo "1 s at 1 ms) over 5..40 deg x mu 0.1..0.9; tools/gen_clutter.sh N at dt = 1 and 10 ms"
@@ -254,7 +254,7 @@ echo "running the LCP check (tools/lcp_check.sh $lmode)..." >&2
   echo "per step the largest island's count."
   echo
   CLUTTER_DUR_LARGE=${CLUTTER_DUR_LARGE:-0.3} LCP_CHECK_MD=1 BIN=$BIN \
-    tools/lcp_check.sh "$lmode" "$tmp/lcp" 2>"$tmp/lcp.err" || echo "(failures: see below)"
+    tools/bench/lcp_check.sh "$lmode" "$tmp/lcp" 2>"$tmp/lcp.err" || echo "(failures: see below)"
   grep -v '^$' "$tmp/lcp.err" | sed 's/^ */    /' | head -40
 } >>"$out.tmp"
 

@@ -2,7 +2,7 @@
 # make golden: regenerate test/golden/*.h5 deliberately, and show for each
 # case how the new file differs from the old one (h5compare's report).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 while IFS='|' read -r name scene args; do
   name=$(echo "$name" | xargs); scene=$(echo "$scene" | xargs)

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The ODE 0.16 reference section of make bench, and simc's cost-per-step
 # scaling on clutter; prints markdown on stdout, progress on stderr.
-# tools/bench.sh runs it; alone: tools/bench_ode.sh >>results/bench.md.
+# tools/bench/bench.sh runs it; alone: tools/bench/bench_ode.sh >>results/bench.md.
 #   BIN (default bin): where simc is (odebench is always the one make -C
-#   tools/ode builds, bin/odebench); SCALE_DUR (default 0.3): the simulated
+#   tools/bench/ode builds, bin/odebench); SCALE_DUR (default 0.3): the simulated
 #   window of the scaling runs; SCALE_NS (default "64 216 1000 4096");
-#   INSTR=0 leaves out the instruction counts (tools/bench_instr.sh, about
+#   INSTR=0 leaves out the instruction counts (tools/bench/bench_instr.sh, about
 #   10 minutes under valgrind).
 # simc runs the same scene over the same window back to back with ODE, so
 # the ratios hold on a loaded machine; the load average is printed with
 # them.  simc's steps/s is its summary line's (whole-run wall time,
 # including HDF5 output every 10th step); its peak RSS is GNU time's.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. tools/bench_lib.sh
+. tools/bench/bench_lib.sh
 # simc_run SCENE.yaml: runs simc under GNU time; sets steps, wall, status,
 # ncon, med, mean, max, rss_mib, cpu (user + sys, s)
 simc_run() {
@@ -35,12 +35,12 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 if ! dpkg -s libode-dev >/dev/null 2>&1; then
   echo
   echo "(ODE 0.16 reference skipped: apt-get install libode-dev to add it.)"
-elif ! { make -s -C tools/ode >"$tmp/ode.err" 2>&1 && [ -x bin/odebench ] &&
-          tools/ode/check.sh >"$tmp/odecheck.txt" 2>&1; }; then
+elif ! { make -s -C tools/bench/ode >"$tmp/ode.err" 2>&1 && [ -x bin/odebench ] &&
+          tools/bench/ode/check.sh >"$tmp/odecheck.txt" 2>&1; }; then
   echo
   echo "(ODE reference failed: $(tail -1 "$tmp/odecheck.txt" 2>/dev/null || tail -1 "$tmp/ode.err"))"
 else
-  echo "running the ODE reference (tools/ode)..." >&2
+  echo "running the ODE reference (tools/bench/ode)..." >&2
   echo
   echo "## ODE 0.16 reference (same clutter scenes, same machine, same run)"
   echo
@@ -53,7 +53,7 @@ else
   echo "of the whole process.  Ratio above 1: simc faster.  The CPU columns compare user + system"
   echo "time of the whole processes (scene loading and output included), which a loaded machine"
   echo "disturbs less than the wall-time steps/s."
-  echo "Scene check (tools/ode/check.sh, N = 27): $(tail -1 "$tmp/odecheck.txt")"
+  echo "Scene check (tools/bench/ode/check.sh, N = 27): $(tail -1 "$tmp/odecheck.txt")"
   echo
   echo "| N | dt (s) | simulated (s) | simc steps/s | simc Newton its median / mean / max | simc RSS (MiB) | ODE QuickStep steps/s | ODE dWorldStep steps/s | mean contacts simc / Quick / Step | ODE RSS Quick / Step (MiB) | simc / Quick | simc / Step | CPU s simc / Quick / Step | CPU ratio simc / Quick, simc / Step | load avg |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -86,7 +86,7 @@ else
     echo "ode clutter $n over $dur s: simc $sps (its $med/$mean/$max, $status), quick $qs, direct $ds steps/s" >&2
   done
   # the same comparison in instructions, which the machine's load does not move
-  [ "${INSTR:-1}" = 1 ] && BIN=$BIN tools/bench_instr.sh
+  [ "${INSTR:-1}" = 1 ] && BIN=$BIN tools/bench/bench_instr.sh
 fi
 
 # Scaling: simc's cost per step on clutter of growing N over the same

@@ -7,11 +7,11 @@
 # (the machine may be shared: read the ratios with the load).
 # REPS (default 3) runs per setting; BENCH_QUICK=1: 1 run of 0.05 s.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. tools/bench_lib.sh
+. tools/bench/bench_lib.sh
 reps=${REPS:-3}; dur=0.4
 [ "${BENCH_QUICK:-0}" = 1 ] && reps=1 && dur=0.05
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -19,7 +19,7 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 
 echo "## Contact islands on threads (--threads 1 vs 2)"
 echo
-echo "tools/bench_threads.sh: tools/gen_clutter.sh N 1e-3 $dur, $reps runs per setting alternating"
+echo "tools/bench/bench_threads.sh: tools/gen_clutter.sh N 1e-3 $dur, $reps runs per setting alternating"
 echo "1, 2, 1, 2, ...; medians.  steps/s from simc's summary line, user CPU from GNU time"
 echo "(all threads of the process).  OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}; $(nproc) CPUs."
 echo

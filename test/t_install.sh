@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make install: exactly the user's tools go to PREFIX (bin/ and share/simc/),
+# and they work from another directory with nothing of the source tree: only
+# PREFIX/bin, /usr/bin and /bin on PATH, an empty environment.  simc on a
+# copied scene, h5compare (a run against itself: 0, against another run:
+# nonzero), simc-view (a page with the run's scene and bodies), sweep over 2
+# points (finding the installed simc beside itself), h5summary.py, plot.py
+# (also through a symlink), compare_report.py, gen_clutter.sh | scene_check;
+# none of the project's own tools (tools/bench, tools/results, tools/dev,
+# sap_bench); DESTDIR stages the same tree under it, which runs where it is;
+# make uninstall leaves nothing.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+BIN=${BIN:-bin}
+. test/shlib.sh
+tmp=$(mktemp -d)
+# INSTALL_KEEP=1 keeps the temporary directory (prefix/, work/, dest/)
+trap 'if [ -n "${INSTALL_KEEP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi' EXIT
+root=$PWD
+build=release; [ "$BIN" = build/debug/bin ] && build=debug
+# a make of its own (not the jobserver of the make test that runs this file),
+# installing the binaries under test (BIN)
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BIN make -s --no-print-directory -C "$root" BUILD=$build "$@"; }
+
+prefix=$tmp/prefix
+mk install PREFIX="$prefix" >"$tmp/install.log" 2>&1
+ok install_exit0 "[ $? = 0 ] || { cat '$tmp/install.log'; false; }"
+
+# exactly these files, nothing else
+cat >"$tmp/want" <<'EOF'
+bin/compare_report.py
+bin/gen_chain.sh
+bin/gen_clutter.sh
+bin/h5compare
+bin/h5summary.py
+bin/plot.py
+bin/sap_trace.py
+bin/scene_check
+bin/simc
+bin/simc-view
+bin/state_at.py
+bin/sweep
+share/simc/simc_h5.py
+share/simc/simc_view_page.html
+EOF
+(cd "$prefix" && find . -type f -o -type l | sed 's|^\./||' | LC_ALL=C sort) >"$tmp/got"
+ok installed_exactly_the_user_tools "diff '$tmp/want' '$tmp/got'"
+ok project_tools_not_installed "! find '$prefix' \\( -name 'bench*' -o -name sap_bench -o -name 'validate*' \
+  -o -name 'results.py' -o -name 'lcp_check*' -o -name 'regen_golden.sh' -o -name 'check_includes.sh' \\) | grep -q ."
+ok entry_points_executable "for f in simc h5compare scene_check sweep simc-view plot.py h5summary.py; do \
+  [ -x '$prefix/bin/'\$f ] || exit 1; done"
+
+# run(DIR, command...): in DIR, with an empty environment and only the
+# installed bin/ (then the system's) on PATH
+run() { local d=$1; shift; (cd "$d" && env -i HOME="$tmp/home" LANG=C.UTF-8 PATH="$prefix/bin:/usr/bin:/bin" "$@"); }
+mkdir -p "$tmp/home" "$tmp/work"
+w=$tmp/work
+cp scenes/sphere_drop.yaml "$w/drop.yaml"
+
+run "$w" simc drop.yaml -o a.h5 --duration 0.4 --quiet >"$tmp/o" 2>&1
+ok simc_runs "[ $? = 0 ] && [ \"\$(status_of '$w/a.h5')\" = complete ]"
+run "$w" simc drop.yaml -o b.h5 --duration 0.4 --quiet --set 'gravity=[0,0,-9.7]' >"$tmp/o" 2>&1
+run "$w" h5compare a.h5 a.h5 >"$tmp/o" 2>&1
+ok h5compare_same_run_0 "[ $? = 0 ]"
+run "$w" h5compare a.h5 b.h5 >"$tmp/o" 2>&1; rc=$?
+ok h5compare_other_run_nonzero "[ $rc != 0 ] && grep -q DIFF '$tmp/o'"
+
+run "$w" simc-view a.h5 -o view.html >"$tmp/o" 2>&1
+ok simc_view_writes_page "[ $? = 0 ] && [ -s '$w/view.html' ] && grep -q sphere_drop '$w/view.html' &&
+  grep -q '\"ball\"' '$w/view.html' && ! grep -q '@@[A-Z_]*@@' '$w/view.html' && grep -qi 'THREE' '$w/view.html'"
+
+run "$w" sweep drop.yaml --out sw --grid contact.defaults.friction=0.2,0.6 -- --duration 0.05 >"$tmp/o" 2>&1
+ok sweep_two_points "[ $? = 0 ] && [ \$(ls '$w'/sw/runs/*.h5 | wc -l) = 2 ] && [ \$(grep -c complete '$w/sw/summary.csv') = 2 ]"
+ok sweep_uses_installed_simc "grep -q '$prefix/bin/simc ' '$w/sw/jobs.txt'"
+
+run "$w" h5summary.py --header a.h5 >"$tmp/sum.csv" 2>&1
+ok h5summary_row "[ $? = 0 ] && [ \$(wc -l <'$tmp/sum.csv') = 2 ] && grep -q '^complete,' '$tmp/sum.csv'"
+png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]; }
+run "$w" plot.py a.h5 -o a.png >"$tmp/o" 2>&1
+ok plot_png "[ $? = 0 ] && png '$w/a.png'"
+# through a symlink elsewhere: the helpers are found from the resolved path
+mkdir -p "$tmp/links" && ln -s "$prefix/bin/plot.py" "$tmp/links/simc-plot"
+run "$w" "$tmp/links/simc-plot" a.h5 -o b.png --what energy >"$tmp/o" 2>&1
+ok plot_through_symlink "[ $? = 0 ] && png '$w/b.png'"
+run "$w" compare_report.py drop.yaml --out cr --duration 0.05 --quiet >"$tmp/o" 2>&1
+ok compare_report_finds_simc "[ $? = 0 ] && [ -s '$w/cr/report.md' ] && [ -f '$w/cr/lcp.h5' ]"
+run "$w" sh -c 'gen_clutter.sh 8 >c8.yaml && scene_check c8.yaml' >"$tmp/o" 2>&1
+ok gen_clutter_scene_check "[ $? = 0 ] && grep -q 'name: clutter8' '$w/c8.yaml'"
+
+# DESTDIR: the PREFIX tree staged under it, runnable where it is
+mk install PREFIX=/opt/simc DESTDIR="$tmp/dest" >"$tmp/install2.log" 2>&1
+ok destdir_staged "[ $? = 0 ] && [ -x '$tmp/dest/opt/simc/bin/simc-view' ] && [ -f '$tmp/dest/opt/simc/share/simc/simc_view_page.html' ] &&
+  [ \"\$(cd '$tmp/dest/opt/simc' && find . -type f | wc -l)\" = \$(wc -l <'$tmp/want') ]"
+run "$w" "$tmp/dest/opt/simc/bin/simc-view" a.h5 -o view2.html >"$tmp/o" 2>&1
+ok destdir_tree_runs "[ $? = 0 ] && cmp -s '$w/view.html' '$w/view2.html'"
+
+mk uninstall PREFIX="$prefix" >"$tmp/uninstall.log" 2>&1
+ok uninstall_leaves_nothing "[ $? = 0 ] && [ -z \"\$(find '$prefix' -type f)\" ] && [ ! -e '$prefix/share/simc' ]"
