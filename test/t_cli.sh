@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The simc command line: options, exit codes, output file and status,
-# determinism, interruption (DESIGN.md §2, §5).
+# determinism, interruption (doc/cli.md, doc/output.md).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}

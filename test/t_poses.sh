@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # /body/position and /body/orientation against forward kinematics computed
 # here, independently of simc's kinematics, from /q: the double pendulum's
-# elbow and tip from seed 001's closed form (p1 = l1 (s1, -c1), p2 = p1 +
+# elbow and tip from the closed form (p1 = l1 (s1, -c1), p2 = p1 +
 # l2 (s12, -c12) in the x-z plane), a free body whose joint frame is offset
 # and rotated (pose = J * (p, quat)), a planar joint in a rotated frame
 # (spring_cylinder); and /model/geometry and /model/body_parent against the
@@ -68,7 +68,7 @@ def quat_err(got, R):
                abs(np.linalg.norm(got) - 1))
 
 
-# ---- double pendulum, seed 001's closed form, l1 = l2 = 1 ----
+# ---- double pendulum, closed form, l1 = l2 = 1 ----
 with h5py.File(tmp + "/dp.h5", "r") as f:
     names = [s.decode() for s in f["model/body_names"][:]]
     q, P, Q = f["q"][:], f["body/position"][:], f["body/orientation"][:]

@@ -109,7 +109,7 @@ static void test_sphere_slide_to_roll(void) {
       ENSURE_CLOSE(r.v_final, v_ref, 0.002, 0);
     } else if (i == 2) {
       /* sap: the convex relaxation gives a sliding contact vn - vhat_n =
-       * mu |v_t| (ref/convex-contact.md 2.1), vhat_n = -phi0 / (dt + tau_d):
+       * mu |v_t| (doc/contact.md 3.3), vhat_n = -phi0 / (dt + tau_d):
        * the sphere hovers at phi = (dt + tau_d) mu |v_t| and leaves with
        * vn <= mu |v_t|, so it lifts by at most
        * (dt + tau_d) mu v0 + (mu v0)^2 / (2 g) */

@@ -77,7 +77,7 @@ static double max_speed_after(const incline_log* L, double t0) {
 }
 
 /* SAP: mu > tan(a) sticks with the regularized slip below sigma dt g
- * (ref/convex-contact.md §2.2); mu < tan(a) slides with
+ * (doc/contact.md 3.3); mu < tan(a) slides with
  * a = g (sin a - mu cos a) within 0.5 %. */
 static void test_incline_sap(void) {
   const char* mus[] = {"contact.defaults.friction=0.5", "contact.defaults.friction=0.32"};
@@ -169,7 +169,8 @@ static void test_frictionless_solvers_agree(void) {
   free(b);
 }
 
-/* ---- seed 001's spinning ball: post-impact map for e = 0 ---- */
+/* ---- the spinning ball of Tedrake's Underactuated Robotics notes:
+ * post-impact map for e = 0 ---- */
 typedef struct bounce_log {
   double vlast[3], vpre[3], vpost[3];
   int impacted;
@@ -196,7 +197,7 @@ static void test_ball_spin_bounce(void) {
   ENSURE(sim_run("scenes/ball_spin_bounce.yaml", sets, 1, bounce_cb, &B, NULL, NULL) == SC_OK);
   ENSURE(B.impacted);
   double r = 0.1, *v = B.vpre;
-  /* q = [x, z, theta] (theta about -y): seed 001's post-impact map, e = 0 */
+  /* q = [x, z, theta] (theta about -y): the notes' post-impact map, e = 0 */
   double xd = 0.6 * v[0] - 0.4 * r * v[2], zd = 0.0, th = -0.6 / r * v[0] + 0.4 * v[2];
   printf("  pre (%.4f %.4f %.4f)  post (%.4f %.4f %.4f)  seed map (%.4f %.4f %.4f)\n", v[0],
          v[1], v[2], B.vpost[0], B.vpost[1], B.vpost[2], xd, zd, th);

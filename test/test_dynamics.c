@@ -1,4 +1,5 @@
-/* Dynamics: kinematic maps, CRBA vs RNEA, the double pendulum of seed 001,
+/* Dynamics: kinematic maps, CRBA vs RNEA, the double pendulum of
+ * Tedrake's Underactuated Robotics notes,
  * the skew-symmetry energy identity, spring forces vs their potential. */
 #include <stdlib.h>
 
@@ -302,7 +303,8 @@ static void test_world_frame_shortcuts_bitwise(void) {
   sc_model_free(mb);
 }
 
-/* Seed 001, "Manipulator Equation form of the Simple Double Pendulum":
+/* Tedrake, Underactuated Robotics, "Manipulator Equation form of the Simple
+ * Double Pendulum":
  * point masses m1, m2 on massless links l1, l2, q measured from the
  * downward vertical; rne(q, v, 0) = C(q,v) v - tau_g(q). */
 static sc_model* double_pendulum(double m1, double m2, double l1, double l2) {

@@ -114,7 +114,7 @@ static void test_damper_work_accounts_for_loss(void) {
   sc_model_free(m);
 }
 
-/* Seed 001's double pendulum (point masses) under midpoint for 10 s at
+/* The double pendulum of Tedrake's Underactuated Robotics notes (point masses) under midpoint for 10 s at
  * dt = 1 ms: the total energy stays within 1e-5 relative of its start. */
 static void test_double_pendulum_energy_midpoint(void) {
   sc_model* m = tb_begin(3, 0, 0, 0);

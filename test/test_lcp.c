@@ -1,6 +1,6 @@
 /* Lemke's algorithm and the contact LCP (src/solver_lcp).
  *
- * References used here: closed forms (textbook LCPs, seed 001's cart and
+ * References used here: closed forms (textbook LCPs, the cart and
  * brick), brute-force enumeration of all 2^n complementary index sets
  * (independent of pivoting), and an active-set enumeration of the
  * frictionless contact KKT system solved in v-space (no Delassus matrix). */
@@ -737,9 +737,9 @@ static void test_lcp_capacity(void) {
   ENSURE(c8 >= 418 && c16 < 418 && mib16 > 512.0 && mib16 < 1400.0);
 }
 
-/* ---- seed 001: cart against a wall and brick with friction ---- */
+/* ---- Underactuated Robotics notes: cart against a wall, brick with friction ---- */
 
-/* The seed's LCP  q1 = (q + h v) + (h^2/m) f >= 0 _|_ f >= 0  (m = 1,
+/* The notes' LCP  q1 = (q + h v) + (h^2/m) f >= 0 _|_ f >= 0  (m = 1,
  * h = 0.1, u = 0) against f = max(0, -m (q + h v)/h^2), q1 = max(0, q + h v),
  * both with sc_lemke on the 1x1 LCP and with sc_lcp_solve on the equivalent
  * sc_problem (nv = 1, contact normal +x, vhat_n = -q/h, R_n = 1e-12). */
@@ -773,7 +773,7 @@ static void test_seed_cart_wall(void) {
   sc_lcp_work_free(cw);
 }
 
-/* Seed 001's brick LCP, z = (f+, f-, v_abs):
+/* The notes' brick LCP, z = (f+, f-, v_abs):
  *   0 <= v_abs + v1 _|_ f+,  0 <= v_abs - v1 _|_ f-,  0 <= mu m g - f+ - f- _|_ v_abs,
  *   v1 = v + h/m (u + f+ - f-).
  * Closed form: with vf = v + h u/m, stuck (v1 = 0) when |vf| <= h mu g, else

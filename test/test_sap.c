@@ -1,5 +1,5 @@
 /* SAP contact solver: projection derivatives, cost derivatives, the Drake
- * "pizza saver" table (ref/convex-contact.md 6.3), a frictionless QP
+ * "pizza saver" test case (its closed forms), a frictionless QP
  * cross-check, warm start and allocation. */
 #include "harness.h"
 #include "core/core.h"

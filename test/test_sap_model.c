@@ -2,7 +2,7 @@
  * and the per-contact gamma and G against finite differences in every
  * regime, G symmetric PSD, the limits mu = 0 and d = 0, the parameter
  * builder, a resting contact that sinks mg/k, a sliding particle without
- * lift (lagged), the pizza-saver table of ref/convex-contact.md 6.3 for
+ * lift (lagged), the closed forms of Drake's pizza-saver test case for
  * both models, and the time order of the theta-generalized normal law. */
 #include "harness.h"
 #include "problem_util.h"
@@ -528,7 +528,7 @@ static void test_theta_order(void) {
   sc_sap_work_free(w);
 }
 
-/* ---------- pizza saver (ref/convex-contact.md 6.3) ---------- */
+/* ---------- pizza saver (Drake's SAP test case; closed forms) ---------- */
 
 #define PZ_M 3.0
 #define PZ_R 1.5

@@ -1,4 +1,4 @@
-/* h5compare: compare the numeric datasets of two HDF5 files (DESIGN.md section 6).
+/* h5compare: compare the numeric datasets of two HDF5 files (doc/tools.md).
  *
  *   h5compare A.h5 B.h5 [--rtol R] [--atol A] [--fields name,name,...]
  *                       [--match-contacts]

@@ -1,4 +1,4 @@
-/* simc: the command-line interface (DESIGN.md §2).
+/* simc: the command-line interface (doc/cli.md).
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
  *                   [--duration T] [--dt H] [--trace-solver] [--max-output BYTES] [--force]

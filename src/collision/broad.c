@@ -9,7 +9,8 @@
  * geom is paired with the following geoms whose min is <= its max, and the
  * pair is kept when the AABBs also overlap on the other two axes.  Planes
  * have infinite AABBs and are tested against every non-static geom, culled by
- * the bounding sphere: z.(c - p0) - rbound > margin means no contact.
+ * the bounding sphere: z.(c - p0) - rbound > margin + the geom's speculative
+ * part means no contact.
  *
  * Speculative margins (contact.speculative).  A point is reported when its
  * gap is at most the pair's margin, so that the contact stage sees a
@@ -26,7 +27,7 @@
  * bodies that do not meet.
  *
  * Output order: contacts are sorted by (geom a, geom b, point index) with a
- * heap sort of their keys (unique, so the result is deterministic), then
+ * radix sort of their keys (unique, so the result is deterministic), then
  * moved into place once.  When the buffer is full, a new point replaces the
  * shallowest stored point if it is deeper, so the deepest points survive. */
 #include "collision/col_internal.h"
@@ -223,8 +224,8 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
   detect_ctx x = {m, d, 0};
   d->ncon = 0;
 
-  // world AABBs, each grown by its margin (half the fixed margin, so that a
-  // pair's boxes overlap within margin + its speculative parts)
+  // world AABBs, each grown by the fixed margin and its speculative part, so
+  // that a pair's boxes overlap whenever its gap can be within its margin
   geom_sweeps(m, d);
   int nn = 0;
   for (int g = 0; g < ng; g++) {

@@ -1,7 +1,7 @@
 /* contact: the contact Jacobian.
  *
  * For contact i between bodies a and b at world point p with frame rows
- * (t1, t2, n), n pointing from a to b (seed 000 §Contact Kinematics):
+ * (t1, t2, n), n pointing from a to b (doc/contact.md section 1):
  *   vc_i = C_i (v_b(p) - v_a(p)),   v_x(p) = J_x(p) v,
  *   J_x(p) columns: S_k.v + S_k.w x p for every dof k on the path from body x
  *   to the root (world-frame Plücker subspaces, see dynamics.c),

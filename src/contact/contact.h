@@ -1,5 +1,5 @@
-/* contact: contact kinematics for the contact stage (seed 000 §Contact
- * Kinematics): the contact Jacobian J(q0) and the per-contact data of the
+/* contact: contact kinematics for the contact stage (doc/contact.md section
+ * 1): the contact Jacobian and the per-contact data of the
  * problem handed to a contact solver. */
 #ifndef SC_CONTACT_H
 #define SC_CONTACT_H

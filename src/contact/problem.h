@@ -4,8 +4,8 @@
  * Solvers see only this: no model, no data.  The unknowns are the next-step
  * generalized velocities v and the contact impulses gamma (N s).  Per contact
  * i the 3 rows of J are expressed in the contact frame C_i = (t1, t2, n):
- * vc_i = J_i v, and vn > 0 means the bodies separate.  See
- * ref/convex-contact.md sections 1-2 for the meaning of R and vhat. */
+ * vc_i = J_i v, and vn > 0 means the bodies separate.  See doc/contact.md
+ * sections 1-4 for the meaning of R and vhat. */
 #ifndef SC_PROBLEM_H
 #define SC_PROBLEM_H
 
@@ -22,10 +22,10 @@
  * J[3 q .. 3 q + 2] are rows (t1, t2, n) of contact i in column jcol[q].
  * Memory is linear in nv + nnz(J) + sum n_t^2: no nv x nv or 3nc x nv array. */
 
-/* Contact model of a Newton solve (ref/hunt-crossley-convex.md); the LCP
+/* Contact model of a Newton solve (doc/contact.md section 4); the LCP
  * ignores it. */
 typedef enum sc_contact_model {
-  SC_MODEL_SAP = 0,     /* Kelvin-Voigt compliance, R and vhat (convex-contact.md) */
+  SC_MODEL_SAP = 0,     /* Kelvin-Voigt compliance, R and vhat (doc/contact.md 4.1) */
   SC_MODEL_SIMILAR = 1, /* Hunt-Crossley, friction from n(vn - mu |vt|) */
   SC_MODEL_LAGGED = 2   /* Hunt-Crossley, friction bounded by the step-start impulse */
 } sc_contact_model;
@@ -112,7 +112,7 @@ typedef struct sc_solver_stats {
  * iteration j + 1: the relative residual there, the step alpha that reached
  * it, the cost decrease l_before - l_after (J), the line-search evaluations,
  * how many contacts are separated / sticking / sliding there (regions III,
- * I, II of ref/convex-contact.md section 3) and how many changed region
+ * I, II of doc/contact.md section 7) and how many changed region
  * since the previous iterate.  n rows were written by the last solve, so
  * n == iterations and residual[n - 1] equals the stats' residual. */
 typedef struct sc_solver_trace {

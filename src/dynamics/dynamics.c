@@ -9,7 +9,7 @@
  *   A_b = A_p + S_b vdot_b + c_b,    c_b = V_p x_m (S_b v_b) + X_wJ (dS_J/dt v_b)
  *
  * where S_J is the joint's motion subspace in J about J's origin (RBDA
- * table 4.1, in the form of DESIGN.md §3):
+ * table 4.1, with the joint coordinates of doc/scenes.md):
  *   revolute  [a; 0]          prismatic [0; a]
  *   planar    [0; ex], [0; ey], [ez; p x ez]        (p = child origin in J)
  *   ball      [e_k; 0]
@@ -21,7 +21,7 @@
  * Bias forces (RNEA, RBDA §5.3) with A_0 = -[0; g] to include gravity:
  *   f_b = I_b A_b + V_b x_f (I_b V_b),   f_p += f_b,   tau_i = S_i . f_b(i).
  * Kinetic energy T = sum_b 1/2 V_b . I_b V_b; gravity U = -sum_b m_b g . c_b.
- * Kinematic map (seed 000 eq. v_to_qdot): qdot = v except quaternions,
+ * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
  *   qdot_quat = 1/2 [0; w] (x) q   (w expressed in J, q the child in J). */
 #include "dynamics/dynamics.h"
 

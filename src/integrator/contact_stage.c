@@ -77,7 +77,7 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * dissipation, the Delassus estimate w and three choices made here:
  *
  * theta of the contact law (contact.theta).  The law is written at the
- * penetration x^theta of the step (ref/convex-contact.md 2.5, with the
+ * penetration x^theta of the step (doc/contact.md 4.2, with the
  * spring at the mid-step gap, sap_cone.c); with theta = 1/2 a compliant
  * contact keeps the energy of its spring, as the midpoint rule should.  But
  * the midpoint rule conserves only what it resolves: a contact spring with
@@ -94,12 +94,14 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * the impulse sets the end-of-step normal velocity, as in Moreau's midpoint
  * scheme, while the positions still advance with v^theta_vq; resolved
  * compliant contacts keep theta_vq and bounce back to their height
- * (within 3e-4 at omega dt <= 0.4).  scheme writes every contact at
+ * (apex within 4.2e-4 up to omega dt = 0.41, results/validation.md, case
+ * bounce).  scheme writes every contact at
  * theta_vq (the published scheme), a number writes them all at it.
  *
  * beta per contact (contact.near_rigid_depth).  A near-rigid contact
  * settles under a load F = n / dt to the depth of its capped spring,
- *   x = n theta tau Rn   (sap: Rn = beta^2 w / (4 pi^2), tau = theta dt + tau_d),
+ *   x = n tau Rn         (sap: Rn = beta^2 w / (4 pi^2), tau = dt + tau_d: a
+ *                         near-rigid contact's law has theta = 1),
  *   x = n / (dt k)       (Hunt-Crossley: k = 4 pi^2 / (beta^2 w dt^2)),
  * both proportional to beta^2 w.  A heavy body on a light one has the
  * light body's large w and a large load: at beta = 1 a 10 t box on a 1 kg
@@ -376,14 +378,15 @@ static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w
 }
 
 /* The contact Jacobian at the step's mid configuration.  The scheme
- * applies the contact impulse through J(q0) (seed 000, eq. scheme_momentum)
+ * applies the contact impulse through J(q0) (the published two-stage scheme)
  * while the other forces act at q^theta: a body pivoting on a corner (a
  * tall box tipping, a rod after its impact) has the lever arm of its
  * support frozen at the step start while it turns by omega dt per step, a
  * first-order error whatever theta (the tipping box's energy error falls
- * 2.4e-4, 2.4e-3, 2.0e-2 at dt = 0.1, 1, 10 ms under the midpoint rule,
- * results/validation.md).  Here the contacts detected at q0 (the set and
- * their gaps phi0 stay) are moved to the mid configuration predicted from
+ * 2.4e-4, 2.4e-3, 2.0e-2 at dt = 0.1, 1, 10 ms under the midpoint rule
+ * with J(q0); 1.7e-6, 2.9e-5, 3.2e-3 with J(q~): doc/step.md).  Here the
+ * contacts detected at q0 (the set and their gaps phi0 stay) are moved to
+ * the mid configuration predicted from
  * the step-start velocity,
  *   q~ = q0 + theta_q dt N(q~) v0,
  * by running each pair's narrow phase there (sc_col_reposition: a corner

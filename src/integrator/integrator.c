@@ -1,6 +1,7 @@
 /* integrator: one step of the two-stage theta-method.
  *
- * Seed 000 (§Discrete Model, §Two-Stage Scheme), ref/convex-contact.md §5:
+ * doc/step.md (the scheme, its stages and the measurements behind each
+ * departure from the published two-stage scheme), doc/contact.md section 2:
  *   x^theta = theta x + (1 - theta) x0 for q (theta_q), v (theta_v), v in the
  *   position update (theta_vq).
  *   Stage 1 (free motion): solve m(v*) = 0 with
@@ -21,7 +22,7 @@
  *     m(v) ~ m(v1) + A1 (v - v1), contact stage again (relinearize_step).
  *   Positions: q = q0 + dt N(q^tq) v_q, quaternions renormalized, with
  *     v_q = v^tvq plus (1 - tvq) A^-1 J^T of the impacts' normal impulses
- *     (contact_kick).
+ *     (sc_step_kick, contact_stage.c).
  * Energy bookkeeping: kinetic, gravity and spring energies of each state;
  * damper work by the trapezoidal rule on the damper power; contact work as
  * gamma . (vc0 + vc) / 2, normal and friction parts apart (the work of the
@@ -227,8 +228,7 @@ static double state_quantities(const sc_model* m, sc_data* d) {
 /* The two-stage scheme solves the contact problem on the linearization
  *   m(v) ~ A (v - v*),   m(v*) = 0,
  * whose A leaves out the velocity-product (Coriolis, gyroscopic) and
- * configuration terms of dm/dv (A = dm/dv + O(dt), seed 000 proposition
- * 1).  With a contact impulse of O(dt) every step (a body resting or
+ * configuration terms of dm/dv (A = dm/dv + O(dt); doc/step.md, "Stage 1").  With a contact impulse of O(dt) every step (a body resting or
  * sliding on something) v1 - v* = O(dt), the linearization error
  * (dm/dv - A)(v1 - v*) is O(dt^2) per step, and the scheme is first
  * order whatever theta: a spinning top on a frictionless floor, whose
@@ -242,9 +242,8 @@ static double state_quantities(const sc_model* m, sc_data* d) {
  * momentum balance of the scheme exactly.  The linearization error at v1,
  *   e = m(v1) - A (v1 - v*),
  * measured in the free-motion stage's scaled norm, decides: the step stops
- * once |D e| <= contact.tolerance times the momentum scale (the contact
- * solve is no more accurate than that) or after integrator.relinearize
- * steps.  Schemes explicit in v (theta_q = theta_v = 0) and affine models
+ * once |D e| <= integrator.newton.tolerance times the momentum scale or
+ * after integrator.relinearize steps.  Schemes explicit in v (theta_q = theta_v = 0) and affine models
  * have A = dm/dv exactly and never need it.
  * Returns 1 when v* and A were updated (solve again), 0 when e is small. */
 static int relinearize_step(const sc_model* m, sc_data* d, const double* v0) {

@@ -1,5 +1,5 @@
-/* integrator: the two-stage theta-method time step (seed 000 §Discrete Model,
- * §Two-Stage Scheme): free motion v*, then contact, then positions. */
+/* integrator: the two-stage theta-method time step (doc/step.md): free
+ * motion v*, then contact, then positions. */
 #ifndef SC_INTEGRATOR_H
 #define SC_INTEGRATOR_H
 

@@ -1,4 +1,4 @@
-/* io_h5: HDF5 trajectory writer (layout: DESIGN.md section 5, io_h5.h).
+/* io_h5: HDF5 trajectory writer (layout: doc/output.md, io_h5.h).
  *
  * Per-frame datasets are chunked and extendible along the first dimension;
  * frames are buffered in blocks and appended with one hyperslab write per

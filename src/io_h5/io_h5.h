@@ -1,4 +1,4 @@
-/* io_h5: the HDF5 trajectory file (DESIGN.md section 5).
+/* io_h5: the HDF5 trajectory file (doc/output.md).
  *
  * This is the only module that includes <hdf5.h>.  A run opens the file
  * once, appends one frame per recorded step and closes it with a status:

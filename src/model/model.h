@@ -69,8 +69,9 @@ typedef struct sc_options {
                             sliding contacts (sc_sap_params), dimensionless; < 0 (the
                             default): the contact model's value */
   double contact_theta; /* theta of the contact law: > 0 that value for every contact;
-                           SC_CONTACT_THETA_AUTO near-rigid contacts 1, the others
-                           theta_vq; SC_CONTACT_THETA_SCHEME every contact theta_vq */
+                           SC_CONTACT_THETA_AUTO 1 for contacts whose spring the step
+                           does not resolve (near-rigid ones always), theta_vq for the
+                           others; SC_CONTACT_THETA_SCHEME every contact theta_vq */
   double near_rigid_depth; /* depth a near-rigid contact may settle to under its load, as a
                               fraction of the smaller geometry's bounding radius (beta is
                               lowered per contact to keep it); 0: beta fixed */

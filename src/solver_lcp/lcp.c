@@ -5,9 +5,9 @@
  * rigid body dynamics with inelastic collisions and Coulomb friction", IJNME
  * 1996; M. Anitescu & F. Potra, "Formulating dynamic multi-rigid-body contact
  * problems with friction as solvable linear complementarity problems",
- * Nonlinear Dynamics 1997; seed 001 ("Time-stepping LCP: Normal force",
- * "Coulomb Friction") and seed 004 (4-direction cone).  The normal law is the
- * compliant one of the convex solver, ref/convex-contact.md sec. 2.2.
+ * Nonlinear Dynamics 1997; doc/contact.md section 11.  The normal law is the
+ * compliant one of the convex solver: each contact's R_n and vhat_n as the
+ * contact stage sets them (doc/contact.md 4.1, 4.2).
  *
  * Variables.  v (nv) next-step generalized velocities; per contact i (frame
  * rows t1, t2, n of J_i) with d = `directions` cone edges
@@ -25,7 +25,7 @@
  *     w_b = D^T vc_t + lambda e                _|_  beta    >= 0
  *     w_l = mu gamma_n - e^T beta              _|_  lambda  >= 0
  * R_n = p->R[3i+2] and vhat_n = p->vhat[3i+2] give the compliant normal law
- * gamma_n = (vhat_n - vc_n)_+ / R_n of sec. 2.2 (R_n -> 0: rigid, vc_n >=
+ * gamma_n = (vhat_n - vc_n)_+ / R_n (doc/contact.md 4.1; R_n -> 0: rigid, vc_n >=
  * vhat_n).  The friction rows are maximum dissipation over the polyhedral
  * cone: when sliding (lambda > 0) the total edge impulse is mu gamma_n and
  * only edges with d_k^T vc_t = -lambda, i.e. the ones most opposed to the

@@ -1,4 +1,5 @@
-/* sap: Newton's method on the SAP cost (ref/convex-contact.md 2.1, 4).
+/* sap: Newton's method on the SAP cost (Castro, Permenter & Han, arXiv
+ * 2110.10107; doc/contact.md sections 3 and 8).
  *
  *   l(v)    = 1/2 (v - v*)^T A (v - v*) + sum_i l_i(vc_i),   vc = J v
  *   grad l  = A (v - v*) - J^T gamma(v)
@@ -53,7 +54,7 @@
  * (eps_a + eps_r max(|D A v|, |D J^T gamma|)) |D^-1 dv| (LS_SLOPE_FRACTION).
  * Backtracking: Armijo with rho = 0.8, c = 1e-4 starting at alpha = 1/rho.
  *
- * Paths (ref 4.4): the problem arrives in block form (tree blocks of A,
+ * Paths (doc/contact.md 9): the problem arrives in block form (tree blocks of A,
  * per-contact column lists of J; problem.h).  The structured path uses it as
  * it is (sap_sparse.c): A x, J x, J^T x over the non-zeros, H assembled in
  * its sparse pattern and factored by a block Cholesky whose supernodes are
@@ -559,7 +560,7 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   ln->evals++;
 }
 
-/* Exact line search (ref 4.3): returns 0 and *alpha, or nonzero on failure.
+/* Exact line search (doc/contact.md 8.2): returns 0 and *alpha, or nonzero on failure.
  * l0 = l(0), dl0 = l'(0) < 0.  Stops at |l'(alpha)| < max(1e-8 |l'(0)|,
  * slope_tol) (see LS_SLOPE_FRACTION) or when the root is bracketed within
  * 1e-8 alpha. */
@@ -650,7 +651,7 @@ static int search_exact(line* ln, const sc_sap_params* prm, double l0, double dl
   return 1;
 }
 
-/* Backtracking (Armijo) line search (ref 4.3): scans alpha = rho^r / rho down
+/* Backtracking (Armijo) line search (doc/contact.md 8.2): scans alpha = rho^r / rho down
  * to the first rise of l (convexity: the previous point was the discrete
  * minimum) that satisfies Armijo. */
 static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, double dl0,

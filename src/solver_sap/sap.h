@@ -1,5 +1,5 @@
 /* solver_sap: the convex Newton contact solver ("SAP", Castro, Permenter &
- * Han, arXiv 2110.10107), see ref/convex-contact.md sections 2-4.
+ * Han, arXiv 2110.10107); the formulation is doc/contact.md sections 3-9.
  *
  * Given an sc_problem (A, v*, J, R, vhat, mu) it minimizes the convex,
  * once-differentiable cost
@@ -19,7 +19,7 @@
 enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };
 
 /* How the Newton Hessian H = A + J^T G J is factored (sc_sap_params.hessian).
- * AUTO: sparse (CHOLMOD) when nv > 64 and the lower-triangle entries of H
+ * AUTO: sparse when nv > 64 and the lower-triangle entries of H
  * (counted with repetition) are at most 3/4 of a dense triangle's, dense
  * otherwise (a single deep tree keeps the dense path).  DENSE: LAPACK Cholesky,
  * the reference.  SPARSE (and AUTO beyond small problems): the block
@@ -112,11 +112,11 @@ sc_sap_work* sc_sap_work_create(int nv_max, int nc_max);
 /* Free a workspace created by sc_sap_work_create (NULL is allowed). */
 void sc_sap_work_free(void* w);
 
-/* Projection of y onto the friction cone in the R-norm (ref section 3):
+/* Projection of y onto the friction cone in the R-norm (doc/contact.md 7):
  * gamma = P_F(y), and when G is non-NULL the 3x3 row-major
  * G = dP/dy R^-1 = -d gamma / d vc (symmetric PSD).  R = (Rt, Rt, Rn).
  * Returns the region 1 (stiction), 2 (sliding) or 3 (separation), and writes
- * the per-contact cost 1/2 gamma^T R gamma (its closed form of ref section 3,
+ * the per-contact cost 1/2 gamma^T R gamma (its closed form of doc/contact.md 7,
  * whose y-gradient is exactly R gamma) to *cost when non-NULL. */
 int sc_sap_project(const double y[3], const double R[3], double mu, double soft_tol,
                    double gamma[3], double G[9], double* cost);
@@ -127,10 +127,10 @@ int sc_sap_project(const double y[3], const double R[3], double mu, double soft_
 int sc_sap_project_dir(const double y[3], const double R[3], double mu, double soft_tol,
                        const double d[3], double* cost, double* dg, double* dGd);
 
-/* Regularization and bias of ref sections 2.2, 2.3 and 2.5, per contact i:
+/* Regularization and bias of doc/contact.md 4.1, 4.2 and 5, per contact i:
  * k (N/m, INFINITY = rigid), taud (s), w (Delassus diagonal estimate, 1/kg),
  * phi0 (m), vn0 (normal velocity at the step start, m/s; NULL means 0),
- * dt, theta (= theta_vq; 1 gives section 2.2), sigma, beta ->
+ * dt, theta (the contact law's theta; 1 gives the SAP paper's law), sigma, beta ->
  * R[3i..3i+2] = (Rt, Rt, Rn), vhat[3i..3i+2] = (0, 0, vhat_n).
  * A contact with k = INFINITY uses the near-rigid value with beta = 1 when
  * beta == 0. */
@@ -145,7 +145,7 @@ void sc_sap_regularize_one(double k, double taud, double w, double phi0, double 
  * spring, with its damper, cannot be resolved by the step), or k = INFINITY. */
 int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta);
 
-/* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (ref 2.3)
+/* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (doc/contact.md 5)
  * for a problem (its R and vhat are not read).  No allocation.  Returns
  * SC_ERR_CAPACITY when the workspace is too small, SC_ERR_SIM when A is not
  * SPD. */
@@ -172,7 +172,7 @@ sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc
                            const double* v, double* cost, double* grad, double* gamma,
                            double* H);
 
-/* Solve min_v l(v) (ref 2.1) by Newton with line search (ref 4).  v holds the
+/* Solve min_v l(v) (doc/contact.md 3.1) by Newton with line search (doc/contact.md 8).  v holds the
  * initial guess on entry (warm start) and the solution on exit; gamma (3nc)
  * receives the impulses.  With nc == 0, v = vstar after 0 iterations.  Never
  * allocates.  Returns SC_SOLVE_OK or a failure status (also in

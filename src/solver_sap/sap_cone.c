@@ -1,4 +1,5 @@
-/* sap_cone: per-contact terms of the SAP cost (ref/convex-contact.md 2.2-2.5, 3).
+/* sap_cone: per-contact terms of the SAP cost (Castro, Permenter & Han, arXiv
+ * 2110.10107; doc/contact.md sections 4.1, 4.2 and 7).
  *
  * Projection onto the friction cone F = {|g_t| <= mu g_n} in the norm
  * |g|_R^2 = g^T R g, R = diag(Rt, Rt, Rn).  With y_r = sqrt(|y_t|^2 + eps^2)
@@ -19,9 +20,9 @@
  * gamma = (0, 0, y_n).
  *
  * Regularization (Kelvin-Voigt normal law gamma_n = dt (-k phi - taud k vn)+,
- * theta-generalized, ref 2.5):
- *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k (dt + taud))),  Rt = sigma w,
- *   vhat_n = -phi0 / (theta (dt + taud)) - ((1 - theta) / theta) vn0. */
+ * the spring at the gap of t + theta dt; doc/contact.md 4.2), tau = theta dt + taud:
+ *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k tau)),  Rt = sigma w,
+ *   vhat_n = -phi0 / (theta tau) - ((1 - theta) / theta) vn0. */
 #include "solver_sap/sap.h"
 
 #include <math.h>
@@ -129,7 +130,7 @@ int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta) {
   if (isinf(k)) return 1;
   if (!(beta > 0.0)) return 0;
   const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  /* the compliant Rn of section 2.2 (theta = 1) below the floor */
+  /* the compliant Rn at theta = 1 (doc/contact.md 4.1) below the floor */
   return dt * k * (dt + taud) * beta * beta * w > four_pi2;
 }
 
@@ -141,10 +142,10 @@ void sc_sap_regularize_one(double k, double taud, double w, double phi0, double 
    *   gamma_n = -dt k [phi0 + (theta dt + tau_d) vn^theta]
    *           = (vhat_n - vn) / Rn,  Rn = 1 / (dt k theta (theta dt + tau_d)),
    *   vhat_n = -phi0 / (theta (theta dt + tau_d)) - (1 - theta) / theta vn0;
-   * theta = 1 is section 2.2; theta = 1/2 keeps the energy of an undamped
-   * spring, as the midpoint rule does (the form of section 2.5, with the
-   * spring at the end-of-step gap, loses 15 % of it per bounce at omega dt =
-   * 0.13) */
+   * theta = 1 is the SAP paper's law; theta = 1/2 keeps the energy of an
+   * undamped spring, as the midpoint rule does (the spring at the
+   * end-of-step gap instead loses 15 % of it per bounce at omega dt = 0.13;
+   * doc/contact.md 4.2) */
   const double tau = theta * dt + taud;
   double b = beta, Rn;
   if (isinf(k)) {

@@ -1,10 +1,11 @@
 /* sap_hessian: dense assembly and Cholesky factorization of the SAP Hessian
  *   H = A + J^T G J,  G = blockdiag(G_i),  G_i = -d gamma_i / d vc_i
- * (ref/convex-contact.md 2.1, 4.4).  H is SPD because A is and each G_i is
+ * (doc/contact.md 3.1 and 9).  H is SPD because A is and each G_i is
  * symmetric PSD, so LAPACK's potrf applies; a failure means round-off (or bad
  * input) destroyed definiteness.  Cost O(nc nv^2) to assemble, O(nv^3) to
  * factor: the dense variant is meant for nv up to a few hundred.  Larger,
- * sparse problems go to sap_sparse.c (CHOLMOD) through the same calls. */
+ * sparse problems go to sap_sparse.c (block Cholesky or CHOLMOD) through the
+ * same calls. */
 #include "solver_sap/sap_hessian.h"
 
 #include "core/core.h"

@@ -3,7 +3,7 @@
  * same Newton iteration (sap.c).  Sources: Castro, Permenter & Han,
  * arXiv 2110.10107 (SAP); Castro, Han & Masterjohn, "A Theory of
  * Irrotational Contact Fields", arXiv 2312.03908 (similar, lagged); the
- * formulas as rewritten in ref/hunt-crossley-convex.md.  vc = (vt1, vt2, vn),
+ * formulas in simc's notation in doc/contact.md section 4.  vc = (vt1, vt2, vn),
  * vn > 0 separating.
  *
  * SAP (model 0): l_i = 1/2 |P_F(y)|_R^2, y = R^-1 (vhat - vc), see sap_cone.c.

@@ -1,5 +1,5 @@
-/* sap_sparse: the SAP Newton Hessian as a sparse matrix, factored by CHOLMOD
- * (ref/convex-contact.md 2.3, 4.4).
+/* sap_sparse: the SAP Newton Hessian as a sparse matrix, factored by the block
+ * Cholesky over the trees (sap_block.c) or by CHOLMOD (doc/contact.md 9).
  *
  *   H = A + J^T G J = A + sum_i J_i^T G_i J_i,   G_i = -d gamma_i / d vc_i
  *
@@ -35,7 +35,7 @@
  * LL^T solve is written here, since cholmod_solve2 reallocates its
  * simplicial workspace on every call.
  *
- * Delassus diagonal (ref 2.3): W_ii = sum over trees c touched by contact i
+ * Delassus diagonal (doc/contact.md 5): W_ii = sum over trees c touched by contact i
  * of J_ic A_c^-1 J_ic^T = Z^T Z, Z = L_c^-1 J_ic^T, with each tree block
  * A_c = L_c L_c^T factored once.  It equals the dense J A^-1 J^T diagonal
  * because A^-1 is block diagonal too.

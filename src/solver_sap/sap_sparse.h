@@ -5,9 +5,10 @@
  * blocks of A) and the column lists of each contact's 3 rows of J (see
  * problem.h; borrowed, not copied).  With that structure the solver does its
  * products A x, J x and J^T x, the Delassus estimate and the Hessian
- * H = A + J^T G J without touching the zeros, and factors H with CHOLMOD
- * (symbolic analysis once per solve, numeric refactorization per Newton
- * iteration).  Every buffer is sized in sc_sap_sparse_create; when a
+ * H = A + J^T G J without touching the zeros, and factors H by the block
+ * Cholesky over the trees (sap_block.c) or, for trees of fewer than 3 dofs
+ * on average or on request, by CHOLMOD (symbolic analysis once per solve,
+ * numeric refactorization per Newton iteration; doc/contact.md 9).  Every buffer is sized in sc_sap_sparse_create; when a
  * problem exceeds a capacity, load returns nonzero and the caller uses the
  * dense path (or refuses the problem). */
 #ifndef SC_SAP_SPARSE_H
@@ -47,7 +48,7 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y);
 void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H);
 
 /* Delassus diagonal estimate per contact, w_i = |W_ii|_F / 3 with
- * W_ii = sum over the trees c touched by i of J_ic A_c^-1 J_ic^T (ref 2.3).
+ * W_ii = sum over the trees c touched by i of J_ic A_c^-1 J_ic^T (doc/contact.md 5).
  * Each tree block of A is factored once into fac (room for sum n_t^2 doubles).
  * Returns 0, or nonzero when a tree block is not SPD. */
 int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag);
