@@ -85,3 +85,29 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 krows=$(rows_of "$tmp/k.h5")
 ok sigkill_readable_running "[ \"\$(status_of $tmp/k.h5)\" = running ] && [ '${krows:-0}' -gt 10 ] && [ \"\$(rows_of $tmp/k.h5 /energy/total)\" = '$krows' ] && [ \"\$(rows_of $tmp/k.h5 /q)\" = '$krows' ]"
+
+# the penetration warning: a 1 kg sphere on a 1000 N/m contact settles
+# mg/k = 9.81 mm deep, 9.8 % of its 0.1 m radius, above the 5 % default:
+# the run completes, stderr and the root attribute `warnings` say so (also
+# under --quiet), and the deepest contact is within 20 % of mg/k; with the
+# threshold at 20 % nothing is reported
+cat >"$tmp/soft.yaml" <<'YAML'
+simc: 1
+time: {step: 1.0e-3, duration: 0.5}
+bodies:
+  - name: ball
+    joint: {type: free}
+    mass: 1.0
+    inertia: solid
+    initial: {q: [0, 0, 0.1, 1, 0, 0, 0]}
+    geometry:
+      - {shape: sphere, radius: 0.1, stiffness: 1000}
+static:
+  - {shape: plane, stiffness: rigid}
+YAML
+"$SIMC" "$tmp/soft.yaml" -o "$tmp/soft.h5" --quiet 2>"$tmp/soft.err"; rc=$?
+pen=$(h5dump -a /max_penetration "$tmp/soft.h5" 2>/dev/null | sed -n 's/.*(0): *//p')
+ok penetration_warning_reported "[ $rc = 0 ] && [ \"\$(status_of $tmp/soft.h5)\" = complete ] && grep -q '^simc: warning: penetration: contacts between world / ball' '$tmp/soft.err' && h5dump -a /warnings '$tmp/soft.h5' | grep -q 'penetration: contacts between world / ball'"
+ok penetration_depth_mg_over_k "awk -v p='${pen:-0}' 'BEGIN { r = p / (9.81 / 1000); exit !(r > 0.8 && r < 1.2) }'"
+"$SIMC" "$tmp/soft.yaml" -o "$tmp/soft2.h5" --quiet --set contact.penetration_warning=0.2 2>"$tmp/soft2.err"; rc=$?
+ok penetration_below_threshold_quiet "[ $rc = 0 ] && ! grep -q warning '$tmp/soft2.err' && ! h5dump -a /warnings '$tmp/soft2.h5' | grep -q penetration"
