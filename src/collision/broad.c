@@ -9,8 +9,8 @@
  * geom is paired with the following geoms whose min is <= its max, and the
  * pair is kept when the AABBs also overlap on the other two axes.  Planes
  * have infinite AABBs and are tested against every non-static geom, culled by
- * the bounding sphere: z.(c - p0) - rbound > margin + the geom's speculative
- * part means no contact.
+ * the bounding sphere: z.(c - p0) - rbound > the pair's margin (pair_margin)
+ * means no contact.
  *
  * Speculative margins (contact.speculative).  A point is reported when its
  * gap is at most the pair's margin, so that the contact stage sees a
@@ -21,7 +21,8 @@
  * through a thin one unseen).  Each geom's margin therefore grows by the
  * distance its bounding sphere can travel in the step,
  *   s_g dt,   s_g = |v(c_g)| + |omega| rbound_g   (the body's velocity at
- * the step start), and a pair uses margin + (s_a + s_b) dt.  A contact
+ * the step start), and a pair uses margin + (s_a + s_b) dt; against a plane
+ * only the approach along its normal counts (pair_margin).  A contact
  * found with a positive gap acts only when the step would close it (the
  * contact laws' vhat, fe0), so speculative contacts change nothing for
  * bodies that do not meet.
@@ -197,6 +198,31 @@ static void geom_sweeps(const sc_model* m, sc_data* d) {
   }
 }
 
+/* The margin of pair (a, b): the fixed margin plus how far the two can
+ * approach each other in the step.  Against a plane only the motion along
+ * its normal closes the gap: (max(0, -v(c) . n) + |omega| rbound) dt for
+ * the other geom, so that a body sliding fast along the ground does not
+ * report its far side (a box at 150 m/s, 15 cm a step, would otherwise
+ * bring its top corners within the margin and the manifold's reduction
+ * could keep them instead of the face it rests on).  Other pairs take the
+ * speed of each geom, s_a + s_b. */
+static double pair_margin(const sc_model* m, const sc_data* d, int a, int b) {
+  const int pa = m->geom_type[a] == SC_GEOM_PLANE, pb = m->geom_type[b] == SC_GEOM_PLANE;
+  if (!pa && !pb) return m->opt.margin + d->geom_sweep[a] + d->geom_sweep[b];
+  const int p = pa ? a : b, g = pa ? b : a, body = m->geom_body[g];
+  if (body <= 0 || !m->opt.speculative) return m->opt.margin;
+  const double* V = d->cvel + 6 * body; /* (omega, v at the world origin) */
+  const double* c = d->geom_xpos + 3 * g;
+  const double v[3] = {V[3] + V[1] * c[2] - V[2] * c[1], V[4] + V[2] * c[0] - V[0] * c[2],
+                       V[5] + V[0] * c[1] - V[1] * c[0]};
+  double n[3];
+  col_axis(n, d->geom_xrot + 9 * p, 2);
+  const double vn = col_dot(v, n);
+  const double w = sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+  const double s = ((vn < 0 ? -vn : 0.0) + w * m->geom_rbound[g]) * m->opt.dt;
+  return m->opt.margin + (s < HUGE_VAL ? s : 0.0);
+}
+
 static void test_pair(detect_ctx* x, int g1, int g2) {
   const sc_model* m = x->m;
   const sc_data* d = x->d;
@@ -210,8 +236,7 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   sc_col_point pts[SC_COL_MAX_POINTS];
   int n = sc_col_pair(m->geom_type[a], d->geom_xpos + 3 * a, d->geom_xrot + 9 * a,
                       m->geom_size + 3 * a, m->geom_type[b], d->geom_xpos + 3 * b,
-                      d->geom_xrot + 9 * b, m->geom_size + 3 * b,
-                      m->opt.margin + d->geom_sweep[a] + d->geom_sweep[b], pts,
+                      d->geom_xrot + 9 * b, m->geom_size + 3 * b, pair_margin(m, d, a, b), pts,
                       SC_COL_MAX_POINTS);
   for (int i = 0; i < n; i++) store(x, a, b, i, &pts[i]);
 }
@@ -311,7 +336,7 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
       if (m->geom_body[g] == m->geom_body[gp]) continue;
       double r[3];
       col_sub(r, d->geom_xpos + 3 * g, d->geom_xpos + 3 * gp);
-      if (col_dot(z, r) - m->geom_rbound[g] > margin + d->geom_sweep[g]) continue;
+      if (col_dot(z, r) - m->geom_rbound[g] > pair_margin(m, d, gp, g)) continue;
       test_pair(&x, gp, g);
     }
   }
@@ -330,7 +355,7 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
   return SC_OK;
 }
 
-void sc_col_reposition(const sc_model* m, sc_data* d) {
+void sc_col_reposition(const sc_model* m, sc_data* d, const double* rel) {
   sc_col_point pts[SC_COL_MAX_POINTS];
   int i = 0;
   while (i < d->ncon) {
@@ -343,19 +368,25 @@ void sc_col_reposition(const sc_model* m, sc_data* d) {
     double gmax = 0.0;
     for (int k = i; k < e; k++)
       if (d->contact[k].dist > gmax) gmax = d->contact[k].dist;
-    const double margin =
-        gmax + 2.0 * (m->opt.margin + d->geom_sweep[a] + d->geom_sweep[b]) + 1e-9;
+    const double margin = gmax + 2.0 * pair_margin(m, d, a, b) + 1e-9;
     const int n = sc_col_pair(m->geom_type[a], d->geom_xpos + 3 * a, d->geom_xrot + 9 * a,
                               m->geom_size + 3 * a, m->geom_type[b], d->geom_xpos + 3 * b,
                               d->geom_xrot + 9 * b, m->geom_size + 3 * b, margin, pts,
                               SC_COL_MAX_POINTS);
     for (int k = i; k < e && n > 0; k++) {
       sc_contact* c = &d->contact[k];
+      /* where the contact went with its moving body: matching the old
+       * world position instead picks the neighbouring corner once a body
+       * moves half its corner spacing in theta_q dt (a box sliding at 100
+       * m/s, 10 cm a step: two contacts on one corner, and it tumbles) */
+      double want[3];
+      const int mb = c->body[1] > 0 ? c->body[1] : c->body[0];
+      for (int r = 0; r < 3; r++) want[r] = rel ? d->xpos[3 * mb + r] + rel[3 * k + r] : c->pos[r];
       int best = 0;
       double best_d2 = HUGE_VAL;
       for (int j = 0; j < n; j++) {
         double d2 = 0;
-        for (int r = 0; r < 3; r++) d2 += (pts[j].pos[r] - c->pos[r]) * (pts[j].pos[r] - c->pos[r]);
+        for (int r = 0; r < 3; r++) d2 += (pts[j].pos[r] - want[r]) * (pts[j].pos[r] - want[r]);
         if (d2 < best_d2) best_d2 = d2, best = j;
       }
       double t1[3], t2[3];

@@ -64,12 +64,15 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped);
 
 /* Move each of d's contacts to the current poses (d->geom_xpos/geom_xrot):
  * the narrow phase of its pair is run again and the contact takes the
- * position and normal (and so the frame) of the nearest point it finds;
- * its gap, pair and parameters stay.  The integrator uses this to place the
- * contacts detected at q0 at the step's mid configuration (contact Jacobian
- * at q^theta).  A pair whose narrow phase finds nothing keeps its contacts
- * as they were.  Never allocates. */
-void sc_col_reposition(const sc_model* m, sc_data* d);
+ * position and normal (and so the frame) of the point it finds nearest to
+ * where the contact went with its moving body: the body's origin now plus
+ * rel[3i ..], the contact's offset from that origin when it was found
+ * (sc_contact_offsets; rel NULL: the contact's own position).  Its gap,
+ * pair and parameters stay.  The integrator uses this to place the contacts
+ * detected at q0 at the step's mid configuration (contact Jacobian at
+ * q^theta).  A pair whose narrow phase finds nothing keeps its contacts as
+ * they were.  Never allocates. */
+void sc_col_reposition(const sc_model* m, sc_data* d, const double* rel);
 
 /* World AABB [min xyz, max xyz] of a posed shape grown by margin (planes:
  * infinite). */

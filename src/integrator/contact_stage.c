@@ -397,13 +397,13 @@ static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w
  * second order, with no iteration and nothing but (q0, v0) (a run continued
  * from a recorded state repeats it).  Schemes with theta_q = 0 evaluate
  * everything at q0 anyway. */
-static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0) {
+static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0, const double* rel) {
   const int nv = m->nv;
   const sc_options* o = &m->opt;
   double* qdot = d->scratch + 8 * (size_t)nv;
   sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, qdot);
   sc_dyn_kinematics(m, d, d->qtheta);
-  sc_col_reposition(m, d);
+  sc_col_reposition(m, d, rel);
   sc_contact_jacobian(m, d);
   sc_contact_velocity(m, d, v0, d->vc0);
 }
@@ -426,7 +426,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   }
   /* the contacts' past, and their place at the mid configuration */
   sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
-  if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0);
+  if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->crel);
   sc_problem* p = &w->prob;
   const sc_problem p0 = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
                          d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, o->dt,
