@@ -179,6 +179,17 @@ static void store(detect_ctx* x, int ga, int gb, int idx, const sc_col_point* p)
   c->mu = 0;
 }
 
+/* the velocity v of geom g's body at the geom's centre and its angular
+ * speed (the body's velocity at the step start, d->cvel) */
+static double geom_velocity(const sc_data* d, int body, int g, double v[3]) {
+  const double* V = d->cvel + 6 * body; /* (omega, v at the world origin) */
+  const double* c = d->geom_xpos + 3 * g;
+  v[0] = V[3] + V[1] * c[2] - V[2] * c[1];
+  v[1] = V[4] + V[2] * c[0] - V[0] * c[2];
+  v[2] = V[5] + V[0] * c[1] - V[1] * c[0];
+  return sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+}
+
 /* the speculative margin of geom g (see the header) */
 static void geom_sweeps(const sc_model* m, sc_data* d) {
   const double dt = m->opt.dt;
@@ -186,11 +197,8 @@ static void geom_sweeps(const sc_model* m, sc_data* d) {
     const int b = m->geom_body[g];
     double s = 0.0;
     if (b > 0 && m->opt.speculative) {
-      const double* V = d->cvel + 6 * b; /* (omega, v at the world origin) */
-      const double* c = d->geom_xpos + 3 * g;
-      const double v[3] = {V[3] + V[1] * c[2] - V[2] * c[1], V[4] + V[2] * c[0] - V[0] * c[2],
-                           V[5] + V[0] * c[1] - V[1] * c[0]};
-      const double w = sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+      double v[3];
+      const double w = geom_velocity(d, b, g, v);
       s = (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + w * m->geom_rbound[g]) * dt;
       if (!(s < HUGE_VAL)) s = 0.0; /* a non-finite state fails its own guard */
     }
@@ -211,14 +219,10 @@ static double pair_margin(const sc_model* m, const sc_data* d, int a, int b) {
   if (!pa && !pb) return m->opt.margin + d->geom_sweep[a] + d->geom_sweep[b];
   const int p = pa ? a : b, g = pa ? b : a, body = m->geom_body[g];
   if (body <= 0 || !m->opt.speculative) return m->opt.margin;
-  const double* V = d->cvel + 6 * body; /* (omega, v at the world origin) */
-  const double* c = d->geom_xpos + 3 * g;
-  const double v[3] = {V[3] + V[1] * c[2] - V[2] * c[1], V[4] + V[2] * c[0] - V[0] * c[2],
-                       V[5] + V[0] * c[1] - V[1] * c[0]};
-  double n[3];
+  double v[3], n[3];
+  const double w = geom_velocity(d, body, g, v);
   col_axis(n, d->geom_xrot + 9 * p, 2);
   const double vn = col_dot(v, n);
-  const double w = sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
   const double s = ((vn < 0 ? -vn : 0.0) + w * m->geom_rbound[g]) * m->opt.dt;
   return m->opt.margin + (s < HUGE_VAL ? s : 0.0);
 }

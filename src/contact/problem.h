@@ -107,6 +107,16 @@ typedef struct sc_solver_stats {
   sc_solve_status status;
 } sc_solver_stats;
 
+/* tot followed by another solve st of the same problem (a refinement pass, a
+ * re-linearization): the counts add up, the final figures are st's. */
+static inline void sc_solver_stats_add(sc_solver_stats* tot, const sc_solver_stats* st) {
+  tot->iterations += st->iterations;
+  tot->linesearch_evals += st->linesearch_evals;
+  tot->residual = st->residual;
+  tot->cost = st->cost;
+  tot->status = st->status;
+}
+
 /* Optional per-iteration record of one Newton solve, sized once by its owner
  * (cap rows, one per Newton iteration).  Row j describes the iterate after
  * iteration j + 1: the relative residual there, the step alpha that reached

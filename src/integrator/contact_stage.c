@@ -152,12 +152,9 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
                           double b, double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
-  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
-  /* the spring's stiffness where the law is set: capped at the near-rigid
-   * stiffness of threshold b0 */
-  const double kc = b0 > 0 ? fmin(d->ck[i], four_pi2 / (b0 * b0 * d->wdiag[i] * dt * dt)) : d->ck[i];
-  const double wdt = sqrt(kc * d->wdiag[i]) * dt;
+  /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
+   * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
+  const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
   const double th = law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
                                      ? (double)INFINITY : wdt);
   sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
@@ -183,6 +180,7 @@ static double contact_depth(const sc_model* m, const sc_data* d, const step_work
 static double beta_for_load(const sc_model* m, const sc_data* d, const step_work* w, int i,
                             int use_hc, double n) {
   const sc_options* o = &m->opt;
+  /* a rigid contact has a threshold even at near_rigid_beta 0 (sap_cone.c) */
   const double b0 = (o->beta == 0.0 && isinf(d->ck[i])) ? 1.0 : o->beta;
   if (!(o->near_rigid_depth > 0) || !(n > 0) || b0 == 0.0) return b0;
   const double x0 = contact_depth(m, d, w, i, use_hc, n, b0);
@@ -299,14 +297,6 @@ static int refine_contacts(const sc_model* m, const sc_data* d, const step_work*
   return changed;
 }
 
-static void add_stats(sc_solver_stats* tot, const sc_solver_stats* st) {
-  tot->iterations += st->iterations;
-  tot->linesearch_evals += st->linesearch_evals;
-  tot->residual = st->residual;
-  tot->cost = st->cost;
-  tot->status = st->status;
-}
-
 /* refine_contacts as the islands call it */
 typedef struct refine_ctx {
   const sc_model* m;
@@ -368,7 +358,7 @@ static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w
       ss = sc_sap_solve_from(p, &prm, w->sap, d->v, pass ? NULL : g0, d->impulse, &one);
     }
     if (pass == 0) d->contact_stats = one;
-    else add_stats(&d->contact_stats, &one);
+    else sc_solver_stats_add(&d->contact_stats, &one);
     if (ss != SC_SOLVE_OK || pass >= o->contact_passes ||
         !refine_contacts(m, d, w, nc, NULL, d->impulse, d->R, d->vhat, p->hc ? w->hc : NULL))
       break;
@@ -484,11 +474,7 @@ sc_solve_status sc_step_contacts_again(const sc_model* m, sc_data* d, const doub
   w->sap_prm = &w->sap_relin;
   const sc_solve_status ss = contact_solve(m, d, w, &w->prob, guess, v0);
   w->sap_prm = &w->sap_params;
-  first.iterations += d->contact_stats.iterations;
-  first.linesearch_evals += d->contact_stats.linesearch_evals;
-  first.residual = d->contact_stats.residual;
-  first.cost = d->contact_stats.cost;
-  first.status = d->contact_stats.status;
+  sc_solver_stats_add(&first, &d->contact_stats);
   d->contact_stats = first;
   return ss;
 }

@@ -153,14 +153,6 @@ void sc_islands_free(sc_islands* w) {
 
 int sc_islands_threads(const sc_islands* w) { return w->nthreads; }
 
-static void add_stats(sc_solver_stats* tot, const sc_solver_stats* st) {
-  tot->iterations += st->iterations;
-  tot->linesearch_evals += st->linesearch_evals;
-  tot->residual = st->residual;
-  tot->cost = st->cost;
-  tot->status = st->status;
-}
-
 static int uf_root(int* uf, int x) {
   while (uf[x] != x) {
     uf[x] = uf[uf[x]];
@@ -286,7 +278,7 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
                              any_match && pass == 0 ? x->sub_guess : NULL, x->sub_gamma, &one);
     }
     if (pass == 0) *st = one;
-    else add_stats(st, &one);
+    else sc_solver_stats_add(st, &one);
     if (ss != SC_SOLVE_OK || pass >= call->passes || !call->refine ||
         !call->refine(call->refine_ctx, ncl, w->clist + c0, x->sub_gamma, x->sub_R, x->sub_vhat,
                       hc ? x->sub_hc : NULL))

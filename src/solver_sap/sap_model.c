@@ -266,13 +266,6 @@ int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], cons
   return sc_sap_project_dir(y, R, p->mu[c], soft_tol, d, cost, dg, dGd);
 }
 
-int sc_sap_hc_near_rigid(double k, double w, double dt, double beta) {
-  if (isinf(k)) return 1;
-  if (!(beta > 0.0)) return 0;
-  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  return k * beta * beta * w * dt * dt > four_pi2;
-}
-
 void sc_sap_hc_params_one(double k, double d, double w, double phi0, double vn0, double mu,
                           double n0, double dt, double theta, double sigma, double beta,
                           double vs, double hc[SC_HC_NPAR]) {

@@ -83,9 +83,6 @@ void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
 void sc_sap_hc_params_one(double k, double d, double w, double phi0, double vn0, double mu,
                           double n0, double dt, double theta, double sigma, double beta,
                           double vs, double hc[SC_HC_NPAR]);
-/* 1 when the stiffness cap 4 pi^2 / (beta^2 w dt^2) applies (k above it, or
- * k = INFINITY): the near-rigid regime of the Hunt-Crossley models. */
-int sc_sap_hc_near_rigid(double k, double w, double dt, double beta);
 
 /* Adds the slip curvature of sc_sap_params.slip_curvature (omega times the
  * curvature across the slip direction, along it) to G of a sliding contact
