@@ -405,6 +405,36 @@ static void test_fast_slide(void) {
   }
 }
 
+/* ---- near-rigid depth control: a heavy load settles at the bound ----
+ * A 10 t box on a 1 kg box (test/stack_heavy.yaml, rigid, dt = 10 ms, sap):
+ * with beta = 1 the light box's contacts would sink about 0.25 m a step;
+ * depth control lowers beta per contact until the depth under the load is
+ * contact.near_rigid_depth (1e-3) times the smaller bounding radius
+ * (sqrt(3) 0.1 m), so the stack settles at that bound, whatever theta the
+ * law is written at (contact.theta auto: 1; scheme: the midpoint's 1/2,
+ * where the depth is n theta (theta dt + tau_d) Rn). */
+typedef struct depth_log {
+  double last;
+} depth_log;
+
+static void depth_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  ((depth_log*)user)->last = d->max_depth;
+}
+
+static void test_depth_bound(void) {
+  const char* thetas[] = {"contact.theta=auto", "contact.theta=scheme"};
+  const double bound = 1e-3 * sqrt(3.0) * 0.1;
+  for (int i = 0; i < 2; i++) {
+    const char* sets[] = {"contact.model=sap", thetas[i]};
+    depth_log L = {0};
+    ENSURE(sim_run("test/stack_heavy.yaml", sets, 2, depth_cb, &L, NULL, NULL) == SC_OK);
+    printf("  %s: settled depth %.4e m, bound %.4e m (%+.2f %%)\n", thetas[i], L.last, bound,
+           100 * (L.last - bound) / bound);
+    ENSURE_CLOSE(L.last, bound, 0.02, 0);
+  }
+}
+
 static void test_no_allocation_with_contacts(void) {
   const char* lcp[] = {"contact.solver=lcp"};
   no_alloc_run("scenes/box_stack.yaml", NULL, 0, 100);
@@ -436,6 +466,7 @@ int main(int argc, char** argv) {
   RUN(test_box_stack_stands);
   RUN(test_clutter_settled_iterations);
   RUN(test_fast_slide);
+  RUN(test_depth_bound);
   RUN(test_no_allocation_with_contacts);
   return TEST_END();
 }

@@ -100,8 +100,8 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  *
  * beta per contact (contact.near_rigid_depth).  A near-rigid contact
  * settles under a load F = n / dt to the depth of its capped spring,
- *   x = n tau Rn         (sap: Rn = beta^2 w / (4 pi^2), tau = dt + tau_d: a
- *                         near-rigid contact's law has theta = 1),
+ *   x = n theta tau Rn   (sap: Rn = beta^2 w / (4 pi^2), tau = theta dt + tau_d,
+ *                         the law's own, sap_cone.c),
  *   x = n / (dt k)       (Hunt-Crossley: k = 4 pi^2 / (beta^2 w dt^2)),
  * both proportional to beta^2 w.  A heavy body on a light one has the
  * light body's large w and a large load: at beta = 1 a 10 t box on a 1 kg
@@ -172,7 +172,7 @@ static double contact_depth(const sc_model* m, const sc_data* d, const step_work
   double R[3], vh[3], hc[SC_HC_NPAR];
   const double th = contact_law(m, d, w, i, b, 0.0, R, vh, use_hc ? hc : NULL);
   if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (m->opt.dt * hc[SC_HC_K]) : (double)INFINITY;
-  return n * th * (m->opt.dt + d->ctaud[i]) * R[2];
+  return n * th * (th * m->opt.dt + d->ctaud[i]) * R[2];
 }
 
 /* the near-rigid threshold that keeps contact i within its depth bound
