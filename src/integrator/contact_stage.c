@@ -373,7 +373,7 @@ static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w
  * tall box tipping, a rod after its impact) has the lever arm of its
  * support frozen at the step start while it turns by omega dt per step, a
  * first-order error whatever theta (the tipping box's energy error falls
- * 2.4e-4, 2.4e-3, 2.0e-2 at dt = 0.1, 1, 10 ms under the midpoint rule
+ * 2.4e-4, 2.5e-3, 2.9e-2 at dt = 0.1, 1, 10 ms under the midpoint rule
  * with J(q0); 1.7e-6, 2.9e-5, 3.2e-3 with J(q~): doc/step.md).  Here the
  * contacts detected at q0 (the set and their gaps phi0 stay) are moved to
  * the mid configuration predicted from

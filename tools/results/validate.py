@@ -354,11 +354,7 @@ class InclineBox(Case):
                               "1 s within 0.5 %% of a t^2 / 2" % (mu, a))
 
     def scene(self, cfg):
-        n = np.array([math.sin(self.alpha), 0, math.cos(self.alpha)])
-        c = n * (self.size[2] / 2 - sink(cfg, G * math.cos(self.alpha), 4))
-        b = body("box", 1.0, list(c) + quat_axis([0, 1, 0], self.alpha), geoms=[
-            "shape: box, size: %s" % fmt(self.size)])
-        return scene(self.name, cfg, self.duration, [b], [incline(self.alpha)], self.mu)
+        return box_on_incline(self, cfg)
 
     def checks(self, run, cfg):
         s = np.array([math.cos(self.alpha), 0, -math.sin(self.alpha)])  # down the slope
@@ -368,6 +364,16 @@ class InclineBox(Case):
         ref = 0.5 * self.a * run.t[-1] ** 2
         return [Check("distance", abs(x[-1] - ref) / ref, 5e-3, "rel",
                       "%.5f m after %g s against %.5f m" % (x[-1], run.t[-1], ref))]
+
+
+def box_on_incline(case, cfg):
+    """a 1 kg box of case.size resting on case's incline (angle case.alpha,
+    friction case.mu), sunk by its static deflection"""
+    n = np.array([math.sin(case.alpha), 0, math.cos(case.alpha)])
+    c = n * (case.size[2] / 2 - sink(cfg, G * math.cos(case.alpha), 4))
+    b = body("box", 1.0, list(c) + quat_axis([0, 1, 0], case.alpha), geoms=[
+        "shape: box, size: %s" % fmt(case.size)])
+    return scene(case.name, cfg, case.duration, [b], [incline(case.alpha)], case.mu)
 
 
 class TallIncline(Case):
@@ -432,11 +438,7 @@ class TallIncline(Case):
         self.edge = np.array([w / 2, 0, -h / 2])  # the downhill bottom edge, body frame
 
     def scene(self, cfg):
-        n = np.array([math.sin(self.alpha), 0, math.cos(self.alpha)])
-        c = n * (self.size[2] / 2 - sink(cfg, G * math.cos(self.alpha), 4))
-        b = body("box", 1.0, list(c) + quat_axis([0, 1, 0], self.alpha), geoms=[
-            "shape: box, size: %s" % fmt(self.size)])
-        return scene(self.name, cfg, self.duration, [b], [incline(self.alpha)], self.mu)
+        return box_on_incline(self, cfg)
 
     def tilt(self, run):
         """rotation of the box about y from its start (rad, downhill positive)"""
