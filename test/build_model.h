@@ -8,17 +8,23 @@
 
 #include "model/model.h"
 
-/* A model with nbody-1 bodies, every array zeroed, names "b1", "b2", ...;
- * the caller fills joints, inertias and geometry, then calls tb_finish. */
-static sc_model* tb_begin(int nbody, int ngeom, int njspring, int nlspring) {
+/* A model with nbody-1 bodies, every array zeroed (the model's defaults
+ * for limits and actuators), names "b1", "b2", ...; nact actuators and ncmd
+ * commands of ncmddata samples in all; the caller fills joints, inertias,
+ * geometry and actuators, then calls tb_finish. */
+static sc_model* tb_begin_act(int nbody, int ngeom, int njspring, int nlspring, int nact,
+                              int ncmd, int ncmddata) {
   sc_model* m = sc_calloc(1, sizeof *m);
   sc_options_default(&m->opt);
+  m->nact = nact;
+  m->ncmd = ncmd;
   m->nbody = nbody;
   m->njnt = nbody - 1;
   m->ngeom = ngeom;
   m->njspring = njspring;
   m->nlspring = nlspring;
   if (sc_model_alloc(m) != SC_OK) return NULL;
+  if (ncmd > 0 && sc_model_alloc_commands(m, ncmddata) != SC_OK) return NULL;
   m->body_name[0] = sc_strdup("world");
   for (int b = 1; b < nbody; b++) {
     char name[32];
@@ -32,6 +38,11 @@ static sc_model* tb_begin(int nbody, int ngeom, int njspring, int nlspring) {
   m->name = sc_strdup("test");
   m->scene_path = sc_strdup("test");
   return m;
+}
+
+/* ... with no actuators or commands */
+static sc_model* tb_begin(int nbody, int ngeom, int njspring, int nlspring) {
+  return tb_begin_act(nbody, ngeom, njspring, nlspring, 0, 0, 0);
 }
 
 static void tb_body(sc_model* m, int b, int parent, sc_joint_type type, double mass,

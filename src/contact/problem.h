@@ -30,6 +30,19 @@ typedef enum sc_contact_model {
   SC_MODEL_LAGGED = 2   /* Hunt-Crossley, friction bounded by the step-start impulse */
 } sc_contact_model;
 
+/* Kind of an entry of the problem (sc_problem.kind).  A box row is a
+ * one-dimensional constraint on a combination of velocities (a joint limit,
+ * a joint's dry friction, a servo: integrator/joint_rows.c): only the third
+ * ("n") row of its J block is used (the other two are zero), and its
+ * impulse is
+ *   gamma_n = clamp((vhat_n - vc_n) / R_n, lo, hi),   gamma_t = 0,
+ * with [lo, hi] = bound[2i], bound[2i + 1] (N s; lo <= hi, either may be
+ * infinite; lo = 0, hi = INFINITY is a frictionless unilateral constraint),
+ * R_n > 0 its regularization ((m/s)/(N s)) and vhat_n its target velocity.
+ * Its cost is the convex, C1 function of vc_n whose derivative is -gamma_n
+ * (doc/actuation.md).  mu, phi0 and R_t of a box row are not used. */
+enum { SC_ROW_CONTACT = 0, SC_ROW_BOX = 1 };
+
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
   int nc;              /* contacts */
@@ -50,7 +63,13 @@ typedef struct sc_problem {
   sc_contact_model model; /* SC_MODEL_SAP (0) unless hc is set */
   const double* hc;       /* (5nc) Hunt-Crossley parameters per contact, layout
                              SC_HC_* of solver_sap/sap_model.h; NULL: SAP */
+  const unsigned char* kind; /* (nc) SC_ROW_CONTACT or SC_ROW_BOX; NULL: all contacts */
+  const double* bound;       /* (2nc) [lo, hi] of each box row, N s (others unused) */
 } sc_problem;
+
+static inline int sc_problem_is_box(const sc_problem* p, int i) {
+  return p->kind && p->kind[i] == SC_ROW_BOX;
+}
 
 /* The block form of a problem written densely by hand (tests, tools): owns
  * the arrays sc_problem_set_dense points p at. */

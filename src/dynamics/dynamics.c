@@ -20,7 +20,9 @@
  *   M_ij = S_i . (I^c_b(j) S_j) for dof i on the path from b(j) to the root.
  * Bias forces (RNEA, RBDA §5.3) with A_0 = -[0; g] to include gravity:
  *   f_b = I_b A_b + V_b x_f (I_b V_b),   f_p += f_b,   tau_i = S_i . f_b(i).
- * Kinetic energy T = sum_b 1/2 V_b . I_b V_b; gravity U = -sum_b m_b g . c_b.
+ * Kinetic energy T = sum_b 1/2 V_b . I_b V_b + sum_i 1/2 a_i v_i^2 (a_i the
+ * armature of dof i, added to M_ii); gravity U = -sum_b m_b g . c_b.
+ * Joint damping is a damper -c_i v_i on each dof (with the springs).
  * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
  *   qdot_quat = 1/2 [0; w] (x) q   (w expressed in J, q the child in J). */
 #include "dynamics/dynamics.h"
@@ -356,7 +358,14 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
         }
       }
     }
-  }
+  }  /* armature: the rotor inertia reflected through a gearbox adds to the
+   * dof's own diagonal only (it turns with the joint, not with the body) */
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_armature[i] != 0.0) {
+      const size_t li = (size_t)m->dof_cliqueloc[i];
+      d->M[m->clique_blkadr[m->dof_clique[i]] + li * ((size_t)m->clique_dofnum[m->dof_clique[i]] + 1)] +=
+          m->dof_armature[i];
+    }
 }
 
 void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],
@@ -390,6 +399,14 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
     if (K) K[blk_entry(m, dof, dof)] += m->jspring_k[s];
     if (D) D[blk_entry(m, dof, dof)] += m->jspring_c[s];
   }
+  /* joint damping: a damper on each dof, -c v */
+  for (int i = 0; i < nv; i++)
+    if (m->dof_damping[i] != 0.0) {
+      const double fd = -m->dof_damping[i] * v[i];
+      d->fspring[i] += fd;
+      d->fdamp[i] += fd;
+      if (D) D[blk_entry(m, i, i)] += m->dof_damping[i];
+    }
   double* Ja = d->jacp;
   double* Jb = d->jacp + 3 * nv;
   for (int s = 0; s < m->nlspring; s++) {
@@ -455,8 +472,10 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
   return energy;
 }
 
-void sc_dyn_energy(const sc_model* m, const sc_data* d, double* kinetic, double* gravity) {
+void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,
+                   double* gravity) {
   double T = 0, U = 0;
+  for (int i = 0; i < m->nv; i++) T += 0.5 * m->dof_armature[i] * v[i] * v[i];
   for (int b = 1; b < m->nbody; b++) {
     double IV[6];
     sc_sp_mat6_vec(IV, d->cinert + 36 * b, d->cvel + 6 * b);

@@ -27,8 +27,10 @@ void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau);
  * and velocity at (q, v).  Returns the spring potential energy, J. */
 double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
                       double* K, double* D);
-/* Kinetic and gravity energies of the current kinematics/velocity, J. */
-void sc_dyn_energy(const sc_model* m, const sc_data* d, double* kinetic, double* gravity);
+/* Kinetic and gravity energies of the current kinematics and velocity v
+ * (the one sc_dyn_velocity was given; v for the armature term), J. */
+void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,
+                   double* gravity);
 /* World Jacobian of the velocity of world point p attached to body b:
  * Jp (3 x nv, column-major, ld 3) is overwritten. */
 void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],

@@ -251,6 +251,22 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     any = 1;
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
   }
+  /* joint rows written at theta = 1 (joint_rows.c): a limit hit faster
+   * than the smooth forces move the joint in a step (there is no size to
+   * bound its depth by), and a servo stiffer than the step resolves, whose
+   * backward-Euler law assumed q = q0 + dt v: their impulse moves the
+   * positions in full, as at the step start (a stiff servo under the
+   * midpoint rule would otherwise flip its velocity every step) */
+  for (int r = 0; r < d->nrow; r++) {
+    const int i = nc + r;
+    if (w->theta_c[i] != 1.0) continue;
+    const double vns = d->Jc[3 * (size_t)d->jptr[i] + 2] * d->vstar[d->jcol[d->jptr[i]]];
+    if (d->row_type[r] != SC_JROW_SERVO && !(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
+    const double dg = d->impulse[3 * i + 2];
+    if (dg == 0.0) continue;
+    any = 1;
+    kick[d->jcol[d->jptr[i]]] += d->Jc[3 * (size_t)d->jptr[i] + 2] * dg;
+  }
   if (any) sc_la_blk_solve(&cb, d->Afac, kick, tmp);
   return any;
 }
@@ -269,6 +285,7 @@ static int refine_contacts(const sc_model* m, const sc_data* d, const step_work*
   int changed = 0;
   for (int l = 0; l < nc; l++) {
     const int i = gidx ? gidx[l] : l;
+    if (i >= d->ncon) continue; /* a joint row: its law is fixed for the step */
     const double n = gamma[3 * l + 2];
     int redo = 0;
     if (o->near_rigid_depth > 0 && w->beta_c[i] > o->beta_min &&
@@ -401,7 +418,7 @@ static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0, co
 
 sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_solve_status* ss,
                            sc_error* err) {
-  const int nv = m->nv, nc = d->ncon;
+  const int nv = m->nv, ncon = d->ncon;
   const sc_options* o = &m->opt;
   step_work* w = d->solver_work;
   *ss = SC_SOLVE_OK;
@@ -409,6 +426,9 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   if (d->solver_trace) d->solver_trace->n = 0;
   d->nisland = 0;
   d->relinearizations = 0;
+  /* the contacts, then the joint rows (joint_rows.c) */
+  sc_rows_place(m, d, v0);
+  const int nc = ncon + d->nrow;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
     if (w) w->mem.n = 0;
@@ -416,22 +436,30 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   }
   /* the contacts' past, and their place at the mid configuration */
   sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
-  if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->crel);
+  if (o->midstep_jacobian && o->theta_q > 0 && ncon > 0) {
+    midstep_contacts(m, d, v0, w->crel);
+    sc_rows_place(m, d, v0); /* (the contacts' Jacobian was rebuilt) */
+  }
+  for (int i = ncon; i < nc; i++) {
+    w->match[i] = -1;
+    w->matched[i] = 0;
+    for (int r = 0; r < 3; r++) w->gprev[3 * i + r] = 0.0;
+  }
   sc_problem* p = &w->prob;
   const sc_problem p0 = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
                          d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, o->dt,
-                         SC_MODEL_SAP, NULL};
+                         SC_MODEL_SAP, NULL, d->nrow > 0 ? d->ckind : NULL, d->cbound};
   *p = p0;
   if (sc_sap_delassus_problem(p, w->sap, d->wdiag) != SC_OK)
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                         "t = %.9g s: A is not positive definite in the contact stage", d->time);
-  for (int i = 0; i < nc; i++) d->vn0[i] = d->vc0[3 * i + 2];
+  for (int i = 0; i < ncon; i++) d->vn0[i] = d->vc0[3 * i + 2];
   /* Hunt-Crossley models (sap_model.c) for the newton solver; the
    * stiction tolerance is SAP's creep estimate sigma dt g, so that both
    * models creep alike */
   const int use_hc = o->contact_model != SC_MODEL_SAP && o->solver == SC_SOLVER_NEWTON;
   if (use_hc) {
-    for (int i = 0; i < nc; i++) {
+    for (int i = 0; i < ncon; i++) {
       const int a = d->contact[i].geom[0], b = d->contact[i].geom[1];
       w->hcd[i] = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_hc_dissipation[a],
                                              m->geom_stiffness[b], m->geom_hc_dissipation[b]);
@@ -439,7 +467,8 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
     p->model = o->contact_model;
     p->hc = w->hc;
   }
-  contact_params(m, d, w, nc, use_hc);
+  contact_params(m, d, w, ncon, use_hc);
+  sc_rows_laws(m, d, v0, use_hc ? w->hc : NULL, w->theta_c);
   if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {
     d->contact_stats.status = SC_SOLVE_CAPACITY;
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
@@ -457,7 +486,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
    * (d->vc is free until after the solve) */
   double* guess = scr(m, d, SCR_GUESS);
   const double* g0 = NULL;
-  if (o->solver == SC_SOLVER_NEWTON && warm_guess(m, d, w, nc, d->vc, guess, scr(m, d, SCR_TMP)))
+  if (o->solver == SC_SOLVER_NEWTON && warm_guess(m, d, w, ncon, d->vc, guess, scr(m, d, SCR_TMP)))
     g0 = guess;
   *ss = contact_solve(m, d, w, p, g0, v0);
   if (*ss == SC_SOLVE_CAPACITY) return sc_islands_capacity_error(w->isl, m, d, err);
@@ -481,7 +510,7 @@ sc_solve_status sc_step_contacts_again(const sc_model* m, sc_data* d, const doub
 
 sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss, sc_error* err) {
   const sc_options* o = &m->opt;
-  const int nc = d->ncon;
+  const int ncon = d->ncon, nc = ncon + d->nrow;
   step_work* w = d->solver_work;
   if (nc == 0) return SC_OK;
   if (ss == SC_SOLVE_CAPACITY) return sc_islands_capacity_error(w->isl, m, d, err);
@@ -504,7 +533,7 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
    * parts apart */
   sc_contact_velocity(m, d, d->v, d->vc);
   double wn = 0, wt = 0;
-  for (int i = 0; i < nc; i++) {
+  for (int i = 0; i < ncon; i++) {
     const double* g = d->impulse + 3 * i;
     d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
     wt += g[0] * 0.5 * (d->vc0[3 * i] + d->vc[3 * i]) +

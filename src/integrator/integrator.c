@@ -141,7 +141,7 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   memset(d->K, 0, sizeof(double) * (size_t)m->nblk);
   memset(d->D, 0, sizeof(double) * (size_t)m->nblk);
   sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
-  for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i];
+  for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i] + d->fmotor[i];
   /* res = M (v - v0) - dt k */
   for (int i = 0; i < nv; i++) tmp[i] = v[i] - v0[i];
   sc_la_blk_gemv(&cb, d->M, tmp, res);
@@ -220,7 +220,7 @@ static double state_quantities(const sc_model* m, sc_data* d) {
   int nv = m->nv;
   sc_dyn_kinematics(m, d, d->q);
   sc_dyn_velocity(m, d, d->q, d->v);
-  sc_dyn_energy(m, d, &d->e_kinetic, &d->e_gravity);
+  sc_dyn_energy(m, d, d->v, &d->e_kinetic, &d->e_gravity);
   d->e_spring = sc_dyn_springs(m, d, d->q, d->v, NULL, NULL);
   return -sc_la_dot(nv, d->v, d->fdamp); /* damper power dissipated, W */
 }
@@ -335,7 +335,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   if (st != SC_OK) return st;
   sc_contact_velocity(m, d, v0, d->vc0);
 
-  /* 2-3 free motion and A */
+  /* 2-3 free motion and A, with the motors' forces of the step */
+  sc_rows_actuate(m, d);
   st = free_motion(m, d, err);
   if (st != SC_OK) return st;
 
@@ -345,19 +346,20 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   if ((st = sc_step_contacts(m, d, v0, &ss, err)) != SC_OK) return st;
   /* re-linearize the momentum balance about the contact solution v1 and
    * solve the contact problem again (see relinearize_step) */
-  const int relin = nc > 0 && !(o->theta_q == 0 && o->theta_v == 0) && !m->free_motion_affine;
+  const int relin = nc + d->nrow > 0 && !(o->theta_q == 0 && o->theta_v == 0) && !m->free_motion_affine;
   for (int r = 0; relin && ss == SC_SOLVE_OK && r < o->relinearize; r++) {
     if (!relinearize_step(m, d, v0)) break;
     d->relinearizations++;
     ss = sc_step_contacts_again(m, d, v0);
   }
   if ((st = sc_step_contacts_end(m, d, ss, err)) != SC_OK) return st;
+  sc_rows_finish(m, d, v0);
 
   /* 5 positions: q = q0 + dt N(q^tq) v_q, v_q = v^tvq (+ the impacts' kick) */
   double* vq = scr(m, d, SCR_VQ);
   double* qdot = d->scratch + 8 * (size_t)nv;
   for (int i = 0; i < nv; i++) vq[i] = o->theta_vq * d->v[i] + (1 - o->theta_vq) * v0[i];
-  if (nc > 0 && o->theta_vq < 1) {
+  if (nc + d->nrow > 0 && o->theta_vq < 1) {
     double* kick = scr(m, d, SCR_GUESS);
     if (sc_step_kick(m, d, kick, scr(m, d, SCR_TMP)))
       for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];

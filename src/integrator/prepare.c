@@ -91,8 +91,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     }
     /* contacts touch the dofs of two chains; the blocks are the model's */
     const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
-    w->sap = sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
-    const size_t ncap = (size_t)d->ncon_max + 1;
+    w->sap = sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols);
+    const size_t ncap = (size_t)d->nprob_max + 1;
     const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
     w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
@@ -127,7 +127,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->sap_prm = &w->sap_params;
     if (m->opt.solver == SC_SOLVER_LCP) {
       int dirs = m->opt.lcp_directions;
-      w->lcp_capacity = sc_lcp_capacity_within(nv, d->ncon_max, dirs, lcp_max_bytes(m));
+      w->lcp_capacity = sc_lcp_capacity_within(nv, d->nprob_max, dirs, lcp_max_bytes(m));
       if (w->lcp_capacity == 0)
         return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
                             "contact.solver: the dense LCP for %d velocities needs %.3g MiB "

@@ -86,4 +86,17 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
  * A^-1 J^T dgamma (nv), tmp: nv scratch; returns 0 when there is none. */
 int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp);
 
+/* The joint rows and motors (joint_rows.c): the inputs and the motors'
+ * forces d->fmotor of the step from d->time (before the free motion); the
+ * step's rows appended after the contacts (J, kinds, gaps, step-start
+ * velocities from v0; before the Delassus estimates); their laws (R, vhat,
+ * bounds; hc: the Hunt-Crossley slots of the problem, or NULL; theta: each
+ * row's law theta, 1 where the positions take its impulse in full at an
+ * impact (sc_step_kick), 0 elsewhere); after the
+ * last solve, their forces and the work of rows and motors over the step. */
+void sc_rows_actuate(const sc_model* m, sc_data* d);
+void sc_rows_place(const sc_model* m, sc_data* d, const double* v0);
+void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, double* theta);
+void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0);
+
 #endif

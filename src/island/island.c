@@ -23,7 +23,8 @@ typedef struct island_ws {
   double* dblock;         /* the double arrays below */
   int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
   double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
-      *sub_phi0, *sub_gamma, *sub_hc;
+      *sub_phi0, *sub_gamma, *sub_hc, *sub_bound;
+  unsigned char* sub_kind; /* the entries' kinds (contact/problem.h) */
 } island_ws;
 
 /* One step's island solve as the threads see it (see sc_islands_solve) */
@@ -65,7 +66,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   if (!w) return NULL;
   const int nv = m->nv;
   const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
-  const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = (size_t)d->ncon_max + 1;
+  const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = (size_t)d->nprob_max + 1;
   w->lcp = lcp;
   w->lcp_capacity = lcp_capacity;
   w->nthreads = nthreads;
@@ -96,7 +97,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
     const size_t jc = (size_t)d->jcap;
     const size_t ni = (ncl + 1) + nv_ + ncm + jc;
     const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
-                      3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm;
+                      3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm + 2 * ncm;
     int* ib = x->iblock = sc_malloc(sizeof(int) * ni);
     double* db = x->dblock = sc_malloc(sizeof(double) * nd);
     if (ib && db) {
@@ -114,14 +115,16 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
       x->sub_mu = db, db += ncm;
       x->sub_phi0 = db, db += ncm;
       x->sub_gamma = db, db += 3 * ncm;
-      x->sub_hc = db;
+      x->sub_hc = db, db += SC_HC_NPAR * ncm;
+      x->sub_bound = db;
     }
-    const int small_nc = d->ncon_max < SMALL_NC ? d->ncon_max : SMALL_NC;
+    x->sub_kind = sc_malloc(ncm);
+    const int small_nc = d->nprob_max < SMALL_NC ? d->nprob_max : SMALL_NC;
     const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
     x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
                                             cols);
-    x->sap = t == 0 ? sap0 : sc_sap_work_create_sized(nv, d->ncon_max, m->nblk, cols);
-    ws_ok = ib && db && x->sap_small && x->sap;
+    x->sap = t == 0 ? sap0 : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols);
+    ws_ok = ib && db && x->sub_kind && x->sap_small && x->sap;
   }
   if (ws_ok && w->nthreads > 1) {
     w->pool = sc_pool_create(w->nthreads);
@@ -143,6 +146,7 @@ void sc_islands_free(sc_islands* w) {
     sc_sap_work_free(x->sap_small);
     sc_free(x->iblock);
     sc_free(x->dblock);
+    sc_free(x->sub_kind);
   }
   sc_free(w->iws);
   sc_free(w->pat_isl_in);
@@ -239,7 +243,7 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
     x->sub_tree_ptr[++nt] = nvl;
   }
   /* contacts, ascending */
-  int ncl = 0, q = 0, any_match = 0;
+  int ncl = 0, q = 0, any_match = 0, any_box = 0;
   for (int e = w->cptr[k]; e < w->cptr[k + 1]; e++, ncl++) {
     const int i = w->clist[e];
     x->sub_jptr[ncl] = q;
@@ -252,13 +256,18 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
     x->sub_mu[ncl] = d->mu[i];
     x->sub_phi0[ncl] = d->phi0[i];
     if (hc) memcpy(x->sub_hc + SC_HC_NPAR * ncl, hc + SC_HC_NPAR * i, SC_HC_NPAR * sizeof(double));
+    x->sub_kind[ncl] = d->ckind[i];
+    x->sub_bound[2 * ncl] = d->cbound[2 * i];
+    x->sub_bound[2 * ncl + 1] = d->cbound[2 * i + 1];
+    any_box |= d->ckind[i] != SC_ROW_CONTACT;
     any_match |= guess && call->matched[i];
   }
   x->sub_jptr[ncl] = q;
   const sc_problem p = {nvl, ncl, nt, x->sub_tree_ptr, x->sub_tree_dofs, x->sub_A,
                         x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
                         x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
-                        call->model, hc ? x->sub_hc : NULL};
+                        call->model, hc ? x->sub_hc : NULL, any_box ? x->sub_kind : NULL,
+                        x->sub_bound};
   /* solved, then again while the caller's refine changes a contact's law
    * (at most call->passes times), each pass from the last one's solution */
   sc_solve_status ss;
@@ -326,7 +335,7 @@ static void island_worker(void* arg, int t) {
 
 sc_solve_status sc_islands_solve(sc_islands* w, const sc_model* m, sc_data* d,
                                  const sc_island_call* call) {
-  const int nc = d->ncon;
+  const int nc = d->ncon + d->nrow; /* the contacts, then the joint rows */
   const double* v0 = call->v0;
   const int nv = m->nv;
   const int nisl = find_islands(m, d, w, nc);

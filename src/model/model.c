@@ -67,6 +67,29 @@ static const char* scheme_names[] = {"explicit_euler", "symplectic_euler", "impl
 const char* sc_joint_type_name(sc_joint_type t) { return joint_names[t]; }
 const char* sc_geom_type_name(sc_geom_type t) { return geom_names[t]; }
 const char* sc_scheme_name(sc_scheme s) { return scheme_names[s]; }
+const char* sc_actuator_type_name(sc_actuator_type t) {
+  static const char* names[] = {"motor", "position", "velocity"};
+  return (unsigned)t < 3 ? names[t] : "?";
+}
+
+double sc_model_command(const sc_model* m, int c, double t) {
+  const double* tt = m->cmd_time + m->cmd_adr[c];
+  const double* vv = m->cmd_value + m->cmd_adr[c];
+  const int n = m->cmd_len[c];
+  if (n <= 0) return 0.0;
+  if (!(t > tt[0])) return vv[0];
+  if (t >= tt[n - 1]) return vv[n - 1];
+  /* the last sample at or before t (binary search: tables may be long) */
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    if (tt[mid] <= t) lo = mid;
+    else hi = mid;
+  }
+  if (m->cmd_interp[c] == SC_INTERP_HOLD) return vv[lo];
+  const double s = (t - tt[lo]) / (tt[hi] - tt[lo]);
+  return vv[lo] + s * (vv[hi] - vv[lo]);
+}
 
 int sc_joint_nq(sc_joint_type t) {
   static const int nq[] = {0, 1, 1, 3, 4, 7};
@@ -123,6 +146,49 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(lspring_k, m->nlspring);
   ALLOC(lspring_c, m->nlspring);
   ALLOC(lspring_rest, m->nlspring);
+  ALLOC(jnt_damping, SC_JNT_MAXDOF * m->njnt);
+  ALLOC(jnt_armature, SC_JNT_MAXDOF * m->njnt);
+  ALLOC(jnt_frictionloss, SC_JNT_MAXDOF * m->njnt);
+  ALLOC(jnt_range, 2 * m->njnt);
+  ALLOC(jnt_limit_k, m->njnt);
+  ALLOC(jnt_limit_taud, m->njnt);
+  for (int j = 0; j < m->njnt; j++) {
+    m->jnt_range[2 * j] = -INFINITY;
+    m->jnt_range[2 * j + 1] = INFINITY;
+    m->jnt_limit_k[j] = INFINITY;
+  }
+  ALLOC(act_name, m->nact);
+  ALLOC(act_type, m->nact);
+  ALLOC(act_jnt, m->nact);
+  ALLOC(act_local, m->nact);
+  ALLOC(act_dof, m->nact);
+  ALLOC(act_qadr, m->nact);
+  ALLOC(act_gear, m->nact);
+  ALLOC(act_kp, m->nact);
+  ALLOC(act_kd, m->nact);
+  ALLOC(act_effort, 2 * m->nact);
+  ALLOC(act_cmd, m->nact);
+  ALLOC(act_input, 2 * m->nact);
+  ALLOC(act_cmd_vel, m->nact);
+  ALLOC(act_theta, m->nact);
+  for (int a = 0; a < m->nact; a++) {
+    m->act_gear[a] = 1.0;
+    m->act_effort[2 * a] = -INFINITY;
+    m->act_effort[2 * a + 1] = INFINITY;
+    m->act_cmd[a] = m->act_cmd_vel[a] = -1;
+    m->act_theta[a] = SC_ACT_THETA_AUTO;
+  }
+  ALLOC(cmd_name, m->ncmd);
+  ALLOC(cmd_interp, m->ncmd);
+  ALLOC(cmd_adr, m->ncmd);
+  ALLOC(cmd_len, m->ncmd);
+  return SC_OK;
+}
+
+sc_status sc_model_alloc_commands(sc_model* m, int ndata) {
+  m->ncmddata = ndata;
+  ALLOC(cmd_time, ndata);
+  ALLOC(cmd_value, ndata);
   return SC_OK;
 }
 
@@ -138,6 +204,8 @@ void sc_model_free(sc_model* m) {
   free_names(m->jnt_name, m->njnt);
   free_names(m->q_names, m->nq);
   free_names(m->v_names, m->nv);
+  free_names(m->act_name, m->nact);
+  free_names(m->cmd_name, m->ncmd);
   void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
                     m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->qpos0,
@@ -148,7 +216,13 @@ void sc_model_free(sc_model* m) {
                     m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
-                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml};
+                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml,
+                    m->jnt_damping, m->jnt_armature, m->jnt_frictionloss, m->jnt_range,
+                    m->jnt_limit_k, m->jnt_limit_taud, m->dof_damping, m->dof_armature,
+                    m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
+                    m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
+                    m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
+                    m->cmd_len, m->cmd_time, m->cmd_value};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
 }
@@ -268,7 +342,9 @@ static sc_status build_cliques(sc_model* m) {
 /* see sc_model.free_motion_affine; exact comparisons: a rounded inertia
  * would leave a gyroscopic term, however small */
 static int free_motion_affine(const sc_model* m) {
-  if (m->njspring > 0 || m->nlspring > 0) return 0;
+  if (m->njspring > 0 || m->nlspring > 0 || m->nact > 0) return 0;
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_damping[i] != 0.0 || m->dof_armature[i] != 0.0) return 0;
   for (int b = 1; b < m->nbody; b++) {
     const int j = b - 1;
     if (m->jnt_nv[j] == 0 && m->body_parent[b] == 0) continue; /* welded to the world */
@@ -308,6 +384,9 @@ sc_status sc_model_finalize(sc_model* m) {
   ALLOC(qvel0, m->nv);
   ALLOC(dof_jnt, m->nv);
   ALLOC(dof_tree, m->nv);
+  ALLOC(dof_damping, m->nv);
+  ALLOC(dof_armature, m->nv);
+  ALLOC(dof_frictionloss, m->nv);
   ALLOC(q_names, m->nq);
   ALLOC(v_names, m->nv);
   for (int j = 0; j < m->njnt; j++) {
@@ -322,6 +401,11 @@ sc_status sc_model_finalize(sc_model* m) {
       int d = m->jnt_vadr[j] + k;
       m->dof_jnt[d] = j;
       m->dof_tree[d] = m->body_tree[b];
+      if (k < SC_JNT_MAXDOF) {
+        m->dof_damping[d] = m->jnt_damping[SC_JNT_MAXDOF * j + k];
+        m->dof_armature[d] = m->jnt_armature[SC_JNT_MAXDOF * j + k];
+        m->dof_frictionloss[d] = m->jnt_frictionloss[SC_JNT_MAXDOF * j + k];
+      }
       m->v_names[d] = joined(bn, vlabel(m->jnt_type[j], k));
       if (!m->v_names[d]) return SC_ERR_NOMEM;
     }
@@ -332,6 +416,18 @@ sc_status sc_model_finalize(sc_model* m) {
     int j = m->jspring_jnt[s];
     m->jspring_dof[s] = m->jnt_vadr[j] + m->jspring_local[s];
     m->jspring_qadr[s] = m->jnt_qadr[j] + m->jspring_local[s];
+  }
+  /* the joint rows of a step (integrator/joint_rows.c): one per finite
+   * side of a limit, per dof with dry friction, per servo */
+  m->nrow_max = 0;
+  for (int j = 0; j < m->njnt; j++)
+    m->nrow_max += isfinite(m->jnt_range[2 * j]) + isfinite(m->jnt_range[2 * j + 1]);
+  for (int i = 0; i < m->nv; i++) m->nrow_max += m->dof_frictionloss[i] > 0;
+  for (int a = 0; a < m->nact; a++) {
+    const int j = m->act_jnt[a];
+    m->act_dof[a] = m->jnt_vadr[j] + m->act_local[a];
+    m->act_qadr[a] = m->jnt_qadr[j] + m->act_local[a];
+    m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
   }
   for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
   m->free_motion_affine = free_motion_affine(m);

@@ -22,6 +22,17 @@ typedef enum sc_joint_type {
   SC_JOINT_FREE = 5       /* nq 7 [p, quat], nv 6 [v_origin, omega], both in J */
 } sc_joint_type;
 
+#define SC_JNT_MAXDOF 6
+
+typedef enum sc_actuator_type {
+  SC_ACT_MOTOR = 0,    /* generalized force gear * u, clamped to the effort bounds */
+  SC_ACT_POSITION = 1, /* implicit PD servo to a commanded position */
+  SC_ACT_VELOCITY = 2  /* implicit servo to a commanded velocity */
+} sc_actuator_type;
+#define SC_ACT_THETA_AUTO (-1.0)
+
+enum { SC_INTERP_LINEAR = 0, SC_INTERP_HOLD = 1 };
+
 typedef enum sc_geom_type {
   SC_GEOM_PLANE = 0,   /* static only; size unused; normal = geom z axis */
   SC_GEOM_SPHERE = 1,  /* size[0] = radius */
@@ -104,6 +115,10 @@ typedef struct sc_model {
   int ngeom;
   int njspring;  /* joint spring-dampers */
   int nlspring;  /* linear point-to-point spring-dampers */
+  int nact;      /* actuators */
+  int ncmd;      /* commands (time series driving the actuators) */
+  int nrow_max;  /* joint rows a step may add to the contact problem (limits,
+                    dry friction, servos), set by finalize */
   int ntree;     /* kinematic trees (subtrees rooted at a child of the world) */
 
   sc_options opt;
@@ -128,12 +143,24 @@ typedef struct sc_model {
   double* jnt_axis;      /* (njnt x 3) unit axis in J (revolute, prismatic) */
   double* jnt_pos;       /* (njnt x 3) J origin in the parent body frame, m */
   double* jnt_rot;       /* (njnt x 9) J orientation in the parent body frame */
+  /* per dof of the joint, SC_JNT_MAXDOF slots per joint (slot k: the joint's
+   * k-th velocity), copied to the dof_ arrays by finalize */
+  double* jnt_damping;   /* (njnt x 6) viscous damping, N s/m or N m s/rad */
+  double* jnt_armature;  /* (njnt x 6) added inertia on the dof's diagonal, kg or kg m^2 */
+  double* jnt_frictionloss; /* (njnt x 6) dry Coulomb friction, N or N m (0: none) */
+  /* limits (revolute and prismatic joints): q in [lower, upper] */
+  double* jnt_range;     /* (njnt x 2) lower, upper, m or rad (-INFINITY / INFINITY: none) */
+  double* jnt_limit_k;   /* stiffness of the limit, N/m or N m/rad (INFINITY: rigid) */
+  double* jnt_limit_taud;/* its dissipation time scale, s */
 
   /* ---- generalized coordinates ---- */
   double* qpos0;         /* (nq) initial positions */
   double* qvel0;         /* (nv) initial velocities */
   int* dof_jnt;          /* (nv) joint that owns each velocity */
   int* dof_tree;         /* (nv) tree of each velocity */
+  double* dof_damping;   /* (nv) from jnt_damping */
+  double* dof_armature;  /* (nv) from jnt_armature */
+  double* dof_frictionloss; /* (nv) from jnt_frictionloss */
   /* 1 when the free-motion residual m(v) is affine in v with the constant
    * slope M, whatever q: every moving body is a free body on the world at
    * the default origin with its centre of mass at its origin and a
@@ -184,6 +211,36 @@ typedef struct sc_model {
   double* lspring_c;     /* N s/m */
   double* lspring_rest;  /* m */
 
+  /* ---- commands (ncmd): piecewise-linear or held tables of (time, value);
+   * outside its time range a command holds its end value ---- */
+  char** cmd_name;
+  int* cmd_interp;       /* SC_INTERP_LINEAR or SC_INTERP_HOLD */
+  int* cmd_adr;          /* first sample in cmd_time / cmd_value */
+  int* cmd_len;          /* samples (>= 1; strictly increasing times) */
+  int ncmddata;          /* samples of all commands */
+  double* cmd_time;      /* (ncmddata) s */
+  double* cmd_value;     /* (ncmddata) the command's unit (see the actuator) */
+
+  /* ---- actuators (nact) on one dof of a revolute, prismatic or planar joint ---- */
+  char** act_name;
+  int* act_type;         /* sc_actuator_type */
+  int* act_jnt;          /* joint */
+  int* act_local;        /* dof within the joint */
+  int* act_dof;          /* velocity index (set by finalize) */
+  int* act_qadr;         /* position index (set by finalize) */
+  double* act_gear;      /* motor: generalized force per unit command */
+  double* act_kp;        /* position servo stiffness, N/m or N m/rad */
+  double* act_kd;        /* servo damping, N s/m or N m s/rad */
+  double* act_effort;    /* (nact x 2) bounds of the generalized force, N or N m
+                            (-INFINITY / INFINITY: none) */
+  int* act_cmd;          /* command of the input (motor: u; position: target q;
+                            velocity: target v), -1: the constant act_input */
+  double* act_input;     /* (nact x 2) constant input and constant commanded velocity
+                            (position servo) when their command is -1 */
+  int* act_cmd_vel;      /* command of a position servo's commanded velocity, -1: constant */
+  double* act_theta;     /* servo law's theta in (0, 1], SC_ACT_THETA_AUTO: see
+                            integrator/joint_rows.c */
+
   /* ---- provenance ---- */
   char* name;            /* scene name */
   char* scene_path;      /* the file it was loaded from */
@@ -210,8 +267,11 @@ void sc_options_default(sc_options* opt);
 #define SC_DEFAULT_HC_DISSIPATION 20.0
 
 /* Building a model (the scene loader and tests do this):
- *  1. set nbody, ngeom, njspring, nlspring (njnt = nbody - 1) and call
- *     sc_model_alloc: every per-body/joint/geom/spring array, zeroed;
+ *  1. set nbody, ngeom, njspring, nlspring, nact, ncmd (njnt = nbody - 1) and
+ *     call sc_model_alloc: every per-body/joint/geom/spring/actuator array,
+ *     zeroed (joint ranges infinite, limits rigid, actuator commands -1,
+ *     efforts unbounded, gears 1, servo thetas auto), then
+ *     sc_model_alloc_commands for the command samples;
  *  2. fill body_parent (topological order), jnt_type, jnt_axis, jnt_pos,
  *     jnt_rot, body_mass/com/inertia, names, geometry and springs (joint
  *     springs by jspring_jnt and jspring_local);
@@ -219,12 +279,19 @@ void sc_options_default(sc_options* opt);
  *     arrays (qpos0 = zero with identity quaternions, qvel0 = 0), q/v names and
  *     bounding radii.  Then set qpos0/qvel0 if wanted. */
 sc_status sc_model_alloc(sc_model* m);
+/* The command tables (after sc_model_alloc): m->ncmd names and ndata
+ * samples in all, zeroed. */
+sc_status sc_model_alloc_commands(sc_model* m, int ndata);
+/* Command c's value at time t (s): linear or held between its samples, its
+ * end values outside them. */
+double sc_model_command(const sc_model* m, int c, double t);
 sc_status sc_model_finalize(sc_model* m);
 char* sc_strdup(const char* s);
 
 const char* sc_joint_type_name(sc_joint_type t);
 const char* sc_geom_type_name(sc_geom_type t);
 const char* sc_scheme_name(sc_scheme s);
+const char* sc_actuator_type_name(sc_actuator_type t);
 int sc_joint_nq(sc_joint_type t);
 int sc_joint_nv(sc_joint_type t);
 

@@ -306,8 +306,9 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   }
   out->costA = 0.5 * sc_la_dot(nv, w->r, w->Ar);
   double costR = 0.0;
-  if (p->model != SC_MODEL_SAP && p->hc)
-    /* one loop in sap_model.c, v^ from prepare() */
+  if (p->model != SC_MODEL_SAP && p->hc && !p->kind)
+    /* one loop in sap_model.c, v^ from prepare(); with box rows the
+     * per-contact calls below (bit for bit the same terms) */
     costR = sc_sap_hc_eval_all(nc, p->model == SC_MODEL_LAGGED, p->hc, w->vh, p->mu, p->dt,
                                w->vc, w->gam, w->G, w->region);
   else
@@ -366,6 +367,7 @@ static int slip_curvature(const sc_problem* p, double soft_tol, double omega, do
   int changed = 0;
   for (int c = 0; c < p->nc; c++) {
     if (w->region[c] != 2 && !(w->region[c] == 3 && p->model == SC_MODEL_LAGGED)) continue;
+    if (sc_problem_is_box(p, c)) continue; /* no slip direction */
     double om = omega;
     if (have_prev && omega_rev > 0.0) {
       const double *v = w->vc + 3 * c, *q = w->vc_prev + 3 * c, *d = w->dvc + 3 * c;
@@ -468,6 +470,8 @@ static sc_solve_status prepare(const sc_problem* p, int hessian, sc_sap_work* w)
     if (!(p->R[i] > 0.0)) return SC_SOLVE_NAN;
   for (int i = 0; i < nc; i++)
     if (!(p->mu[i] >= 0.0)) return SC_SOLVE_NAN;
+  for (int i = 0; i < nc; i++)
+    if (sc_problem_is_box(p, i) && !(p->bound[2 * i] <= p->bound[2 * i + 1])) return SC_SOLVE_NAN;
   if (p->model != SC_MODEL_SAP && p->hc) {
     if (!all_finite(SC_HC_NPAR * nc, p->hc)) return SC_SOLVE_NAN;
     for (int i = 0; i < nc; i++)
@@ -540,7 +544,7 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
   const sc_sap_work* w = ln->w;
   double lr = 0.0, dr = 0.0, hr = 0.0;
   /* the model is chosen once per evaluation, not per contact */
-  if (p->model != SC_MODEL_SAP && p->hc) {
+  if (p->model != SC_MODEL_SAP && p->hc && !p->kind) {
     /* one loop in sap_model.c, v^ from prepare() */
     sc_sap_hc_line_sums(p->nc, p->model == SC_MODEL_LAGGED, p->hc, w->vh, p->mu, p->dt, w->vc,
                         w->dvc, alpha, &lr, &dr, d2 ? &hr : NULL);
@@ -695,6 +699,9 @@ static int search_backtracking(line* ln, const sc_sap_params* prm, double l0, do
 static int chebyshev(const sc_problem* p, sc_sap_work* w) {
   const int nv = p->nv, nc = p->nc;
   sc_sap_hc_lagged_third(nc, p->hc, w->vh, p->mu, p->dt, w->vc, w->dvc, w->t3);
+  /* a box row's cost is piecewise quadratic: no third derivative */
+  for (int c = 0; c < nc; c++)
+    if (sc_problem_is_box(p, c)) w->t3[3 * c] = w->t3[3 * c + 1] = w->t3[3 * c + 2] = 0.0;
   mul_JT(p, w, w->t3, w->tmp);
   if (sc_sap_hessian_solve(&w->hess, w->tmp) != 0) return 1;
   double dl = 0.0, dlc = 0.0, nc2 = 0.0, nd2 = 0.0;

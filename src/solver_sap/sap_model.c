@@ -165,8 +165,44 @@ double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh
   return cost;
 }
 
+/* A box row (problem.h): y = (vhat - vc) / R, gamma = clamp(y, lo, hi),
+ *   l = R y^2 / 2                 for lo <= y <= hi   (G = 1 / R)
+ *   l = R (b y - b^2 / 2)         beyond a bound b     (G = 0),
+ * continuous with its derivative -gamma at the bounds, and convex since
+ * gamma does not increase with vc.  Region 1 between the bounds, 2 at a
+ * bound with gamma != 0, 3 at gamma = 0 (a limit letting go). */
+int sc_sap_box_eval(double vc, double R, double vhat, double lo, double hi, double* gamma,
+                    double* g, double* cost) {
+  const double y = (vhat - vc) / R;
+  if (y >= lo && y <= hi) {
+    *gamma = y;
+    if (g) *g = 1.0 / R;
+    if (cost) *cost = 0.5 * R * y * y;
+    return 1;
+  }
+  const double b = y > hi ? hi : lo;
+  *gamma = b;
+  if (g) *g = 0.0;
+  if (cost) *cost = R * (b * y - 0.5 * b * b);
+  return b == 0.0 ? 3 : 2;
+}
+
+static int box_eval(const sc_problem* p, int c, const double vc[3], double gamma[3], double G[9],
+                    double* cost) {
+  double g;
+  gamma[0] = gamma[1] = 0.0;
+  const int r = sc_sap_box_eval(vc[2], p->R[3 * c + 2], p->vhat[3 * c + 2], p->bound[2 * c],
+                                p->bound[2 * c + 1], gamma + 2, G ? &g : NULL, cost);
+  if (G) {
+    for (int k = 0; k < 9; k++) G[k] = 0.0;
+    G[8] = g;
+  }
+  return r;
+}
+
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
                         double gamma[3], double G[9], double* cost) {
+  if (sc_problem_is_box(p, c)) return box_eval(p, c, vc, gamma, G, cost);
   if (p->model != SC_MODEL_SAP && p->hc)
     return sc_sap_hc_eval(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt,
                           vc, gamma, G, cost);
@@ -257,6 +293,14 @@ void sc_sap_hc_line_sums(int nc, int lagged, const double* hc, const double* vh,
 
 int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], const double d[3],
                             double soft_tol, double* cost, double* dg, double* dGd) {
+  if (sc_problem_is_box(p, c)) {
+    double gam, g;
+    const int r = sc_sap_box_eval(vc[2], p->R[3 * c + 2], p->vhat[3 * c + 2], p->bound[2 * c],
+                                  p->bound[2 * c + 1], &gam, dGd ? &g : NULL, cost);
+    *dg = d[2] * gam;
+    if (dGd) *dGd = g * d[2] * d[2];
+    return r;
+  }
   if (p->model != SC_MODEL_SAP && p->hc)
     return sc_sap_hc_eval_dir(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c],
                               p->dt, vc, d, cost, dg, dGd);

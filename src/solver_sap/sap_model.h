@@ -28,6 +28,14 @@ enum {
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
                         double gamma[3], double G[9], double* cost);
 
+/* A box row's terms (contact/problem.h) at its velocity vc (the J block's
+ * third row): impulse, curvature g = d^2 l / dvc^2 (g non-NULL) and cost;
+ * returns the region (1 between the bounds, 2 at a non-zero bound, 3 at
+ * gamma = 0).  sc_sap_contact_eval and its directional form call it for box
+ * rows, whatever the contact model. */
+int sc_sap_box_eval(double vc, double R, double vhat, double lo, double hi, double* gamma,
+                    double* g, double* cost);
+
 /* The Hunt-Crossley terms alone, for one contact with parameters hc
  * (SC_HC_NPAR values), friction mu and step dt; lagged != 0 selects the
  * lagged model.  Same outputs as sc_sap_contact_eval. */

@@ -29,6 +29,8 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   int nv = m->nv, nq = m->nq, nb = m->nbody, nj = m->njnt, ng = m->ngeom;
   d->ncon_max = m->opt.ncon_max > 0 ? m->opt.ncon_max : default_ncon_max(m);
   int nc = d->ncon_max;
+  d->nprob_max = nc + m->nrow_max;
+  const int np = d->nprob_max;
   DALLOC(q, nq);
   DALLOC(v, nv);
   DALLOC(xpos, 3 * nb);
@@ -78,24 +80,33 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
     sc_free(chain);
   }
   d->chain_max = chain_max;
-  d->jcap = 2 * chain_max * nc + 1;
-  DALLOC(jptr, nc + 1);
+  d->jcap = 2 * chain_max * nc + m->nrow_max + 1;
+  DALLOC(jptr, np + 1);
   DALLOC(jcol, d->jcap);
   DALLOC(Jc, 3 * (size_t)d->jcap);
   DALLOC(jmark, 2 * nv + 1);
   for (int i = 0; i < 2 * nv; i++) d->jmark[i] = -1;
-  DALLOC(R, 3 * nc);
-  DALLOC(vhat, 3 * nc);
-  DALLOC(mu, nc);
-  DALLOC(phi0, nc);
-  DALLOC(ck, nc);
-  DALLOC(ctaud, nc);
-  DALLOC(impulse, 3 * nc);
-  DALLOC(slip, nc);
-  DALLOC(vc0, 3 * nc);
-  DALLOC(vn0, nc);
-  DALLOC(vc, 3 * nc);
-  DALLOC(wdiag, nc);
+  DALLOC(R, 3 * np);
+  DALLOC(vhat, 3 * np);
+  DALLOC(mu, np);
+  DALLOC(phi0, np);
+  DALLOC(ck, np);
+  DALLOC(ctaud, np);
+  DALLOC(impulse, 3 * np);
+  DALLOC(slip, np);
+  DALLOC(vc0, 3 * np);
+  DALLOC(vn0, np);
+  DALLOC(vc, 3 * np);
+  DALLOC(wdiag, np);
+  DALLOC(ckind, np);
+  DALLOC(cbound, 2 * (size_t)np);
+  DALLOC(row_type, m->nrow_max + 1);
+  DALLOC(row_ref, m->nrow_max + 1);
+  DALLOC(act_ctrl, m->nact + 1);
+  DALLOC(act_force, m->nact + 1);
+  DALLOC(jnt_limit_force, nj + 1);
+  DALLOC(dof_friction_force, nv + 1);
+  DALLOC(fmotor, nv + 1);
   sc_data_reset(m, d);
   *out = d;
   return SC_OK;
@@ -113,6 +124,13 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->ncon = 0;
   d->kin_valid = 0;
   d->e_damper = d->e_contact = d->e_normal = d->e_friction = 0;
+  d->e_actuator = d->e_limit = d->e_jfriction = 0;
+  d->nrow = 0;
+  memset(d->act_force, 0, sizeof(double) * (size_t)m->nact);
+  memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
+  memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
+  for (int a = 0; a < m->nact; a++)
+    d->act_ctrl[a] = m->act_cmd[a] >= 0 ? sc_model_command(m, m->act_cmd[a], 0.0) : m->act_input[2 * a];
   d->max_depth = d->max_depth_frac = 0;
   d->relinearizations = 0;
   d->free_iterations = 0;
@@ -128,7 +146,9 @@ void sc_data_free(sc_data* d) {
                     d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_sweep, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
-                    d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark};
+                    d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
+                    d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force,
+                    d->jnt_limit_force, d->dof_friction_force, d->fmotor};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

@@ -32,6 +32,14 @@ typedef enum sc_warning {
   SC_NWARN = 3
 } sc_warning;
 
+/* What a joint row of the contact problem is (integrator/joint_rows.c) */
+typedef enum sc_joint_row_type {
+  SC_JROW_LIMIT_LOWER = 0, /* row_ref: the joint */
+  SC_JROW_LIMIT_UPPER = 1, /* row_ref: the joint */
+  SC_JROW_FRICTION = 2,    /* row_ref: the dof */
+  SC_JROW_SERVO = 3        /* row_ref: the actuator */
+} sc_joint_row_type;
+
 typedef struct sc_data {
   /* ---- state ---- */
   double time;       /* s */
@@ -89,28 +97,38 @@ typedef struct sc_data {
   int ncon;          /* contacts this step */
   int ncon_max;      /* capacity */
   sc_contact* contact; /* (ncon_max) */
+  /* The contact problem of a step has the ncon contacts first, then nrow
+   * joint rows (limits, dry friction, servos: integrator/joint_rows.c), one
+   * entry each in the arrays below from jptr on: nprob_max = ncon_max +
+   * model nrow_max entries.  A row is a box row of contact/problem.h. */
+  int nrow;          /* joint rows this step */
+  int nprob_max;     /* capacity of the problem's per-entry arrays */
+  unsigned char* ckind; /* (nprob_max) SC_ROW_CONTACT / SC_ROW_BOX */
+  double* cbound;    /* (2 nprob_max) box rows' impulse bounds, N s */
+  int* row_type;     /* (nrow_max) sc_joint_row_type of each row */
+  int* row_ref;      /* (nrow_max) its joint (limits), dof (friction) or actuator */
   /* the contact Jacobian per contact, as its non-zero column blocks (the
    * block form of problem.h): contact i touches the columns
    * jcol[jptr[i] .. jptr[i+1]) and Jc[3 q .. 3 q + 2] are its rows (t1, t2, n)
    * in column jcol[q]; no 3 ncon x nv array */
   double* Jc;        /* (3 jcap) */
-  int* jptr;         /* (ncon_max + 1) */
+  int* jptr;         /* (nprob_max + 1) */
   int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
-  int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max */
+  int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max + nrow_max */
   int chain_max;     /* the longest chain of dofs from a body to the world */
   int* jmark;        /* (2 nv) scratch marks for building jcol */
-  double* R;         /* (3 ncon_max) */
-  double* vhat;      /* (3 ncon_max) */
-  double* mu;        /* (ncon_max) */
-  double* phi0;      /* (ncon_max) */
-  double* ck;        /* (ncon_max) */
-  double* ctaud;     /* (ncon_max) */
-  double* impulse;   /* (3 ncon_max) contact impulses (t1, t2, n), N s */
-  double* slip;      /* (ncon_max) tangential speed after the step, m/s */
-  double* vc0;       /* (3 ncon_max) contact velocities at the step start, m/s */
-  double* vn0;       /* (ncon_max) their normal components, m/s */
-  double* vc;        /* (3 ncon_max) contact velocities after the step, m/s */
-  double* wdiag;     /* (ncon_max) Delassus diagonal estimates, 1/kg */
+  double* R;         /* (3 nprob_max) */
+  double* vhat;      /* (3 nprob_max) */
+  double* mu;        /* (nprob_max) */
+  double* phi0;      /* (nprob_max) */
+  double* ck;        /* (nprob_max) */
+  double* ctaud;     /* (nprob_max) */
+  double* impulse;   /* (3 nprob_max) contact impulses (t1, t2, n), N s */
+  double* slip;      /* (nprob_max) tangential speed after the step, m/s */
+  double* vc0;       /* (3 nprob_max) contact velocities at the step start, m/s */
+  double* vn0;       /* (nprob_max) their normal components, m/s */
+  double* vc;        /* (3 nprob_max) contact velocities after the step, m/s */
+  double* wdiag;     /* (nprob_max) Delassus diagonal estimates, 1/kg */
   void* solver_work; /* solver-private workspace, sized once by sc_sim_prepare */
   void (*solver_work_free)(void*);
 
@@ -121,6 +139,18 @@ typedef struct sc_data {
   double e_normal;   /* ... by the normal impulses, J */
   double e_friction; /* ... by the friction impulses, J */
   double damper_power; /* power dissipated by dampers in the current state, W */
+  double e_actuator; /* work done by the actuators so far, J */
+  double e_limit;    /* work dissipated by the joint limits so far, J */
+  double e_jfriction; /* work dissipated by dry joint friction so far, J */
+
+  /* ---- actuation of the last step (integrator/joint_rows.c) ---- */
+  double* act_ctrl;  /* (nact) each actuator's input at the step's time t + theta dt
+                        (motor: u; position: target; velocity: target velocity) */
+  double* act_force; /* (nact) generalized force it applied over the step (impulse / dt),
+                        after clamping, N or N m */
+  double* jnt_limit_force; /* (njnt) generalized force of the joint's limits, N or N m */
+  double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
+  double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */

@@ -1,0 +1,242 @@
+/* joint_rows: joint limits, dry joint friction and servos as one-dimensional
+ * rows of the contact problem, and the motors' forces (doc/actuation.md).
+ *
+ * Every row r acts on one dof i with J_r = s e_i^T (s = +1, or -1 for an
+ * upper limit), vc_r = s v_i, and is a box row of contact/problem.h:
+ *   gamma_r = clamp((vhat_r - vc_r) / R_r, lo_r, hi_r),
+ * the generalized impulse s gamma_r on dof i, solved with the contacts in
+ * the same convex problem (each row's cost is convex and C1 in vc_r, its
+ * derivative -gamma_r) and in the same islands; under --solver lcp the
+ * same rows are complementarity rows (solver_lcp/lcp.c).
+ *
+ * Limit (lower: phi = q_i - lower, s = +1; upper: phi = upper - q_i,
+ * s = -1): the compliant law of a contact with the limit's stiffness k and
+ * dissipation tau_d, gamma = dt (-k phi^theta - tau_d k phi_dot)+
+ * (doc/contact.md 4.1, 4.2; sap_cone.c), R = max(beta^2 w / (4 pi^2),
+ * 1 / (theta dt k tau)), vhat = -phi0 / (theta tau) - (1 - theta) / theta
+ * vn0, tau = theta dt + tau_d, [lo, hi] = [0, inf), with w = J A^-1 J^T the
+ * row's Delassus entry and theta by the contacts' rule (1 for a rigid
+ * limit).  The row is in the problem while phi0 is within reach of a step,
+ * phi0 < contact.margin + 2 dt |v0_i|.
+ *
+ * Dry friction F_i on dof i: gamma in [-dt F_i, dt F_i], vhat = 0,
+ * R = sigma w (the contacts' friction regularization): a stuck joint
+ * creeps at |v_i| = R |gamma| <= sigma w dt F_i, as a sticking contact does.
+ *
+ * Servo on dof i with input (target) u and the theta-method placement
+ *   q^th = q0 + a0 v0 + a v,   v^th = b0 v0 + b v:
+ * position, force Kp (u - q^th) + Kd (u_v - v^th); velocity, Kd (u - v^th);
+ * impulse dt f clamped to dt [effort lo, effort hi].  Linear in v:
+ *   1 / R = dt (Kp a + Kd b),   vhat = R dt (Kp (u - q0 - a0 v0) + Kd (u_v - b0 v0))
+ * (Kp = 0 for a velocity servo).  a = th_q th_vq dt, a0 = th_q (1 - th_vq) dt,
+ * b = th_v, b0 = 1 - th_v: the integrator's own placement of its springs
+ * (integrator.c; for the midpoint rule q^th = (q0 + q) / 2, second order)
+ * when the servo's theta is auto and its spring is resolved by the step
+ * (omega dt = sqrt(Kp w) dt <= 1 and Kd w dt <= 1) and the scheme is
+ * implicit in v; otherwise (a stiff servo, an explicit scheme, or a theta
+ * given) a = th^2 dt, a0 = th (1 - th) dt, b = th, b0 = 1 - th with th = 1
+ * (auto) or the servo's theta: th = 1 is backward Euler, q^th = q, first
+ * order and L-stable -- a servo stiffer than the step can follow settles
+ * without ringing (the midpoint rule would flip it every step), as Drake's
+ * PD-controller constraint does.  Inputs are taken at t0 + th_q dt (t0 +
+ * th dt).
+ *
+ * Motor: the generalized force gear u(t0 + th_v dt), clamped to the effort
+ * bounds, a known force of the free-motion stage (integrator.c adds
+ * d->fmotor to k).
+ *
+ * Work over the step: rows gamma_r (vc0_r + vc_r) / 2, motors dt f (v0_i +
+ * v_i) / 2 -- exact for the midpoint rule on a linear system, the same rule
+ * as the contacts' work. */
+#include <math.h>
+#include <string.h>
+
+#include "integrator/work.h"
+#include "solver_sap/sap.h"
+#include "solver_sap/sap_model.h"
+
+/* the largest omega dt (and Kd w dt) of a servo the auto theta writes at
+ * the scheme's placement, as for contacts (contact_stage.c) */
+#define RESOLVED_WDT 1.0
+
+static double input(const sc_model* m, int a, int which, double t) {
+  const int c = which ? m->act_cmd_vel[a] : m->act_cmd[a];
+  return c >= 0 ? sc_model_command(m, c, t) : m->act_input[2 * a + which];
+}
+
+void sc_rows_actuate(const sc_model* m, sc_data* d) {
+  const sc_options* o = &m->opt;
+  memset(d->fmotor, 0, sizeof(double) * (size_t)m->nv);
+  for (int a = 0; a < m->nact; a++) {
+    if (m->act_type[a] != SC_ACT_MOTOR) continue;
+    const double u = input(m, a, 0, d->time + o->theta_v * o->dt);
+    double f = m->act_gear[a] * u;
+    if (f < m->act_effort[2 * a]) f = m->act_effort[2 * a];
+    if (f > m->act_effort[2 * a + 1]) f = m->act_effort[2 * a + 1];
+    d->act_ctrl[a] = u;
+    d->act_force[a] = f;
+    d->fmotor[m->act_dof[a]] += f;
+  }
+}
+
+static int add_row(const sc_model* m, sc_data* d, int type, int ref, int dof, double s,
+                   double phi0, const double* v0) {
+  const int r = d->nrow++, i = d->ncon + r;
+  d->row_type[r] = type;
+  d->row_ref[r] = ref;
+  d->jptr[i + 1] = d->jptr[i] + 1;
+  d->jcol[d->jptr[i]] = dof;
+  double* J = d->Jc + 3 * (size_t)d->jptr[i];
+  J[0] = J[1] = 0.0;
+  J[2] = s;
+  d->ckind[i] = SC_ROW_BOX;
+  d->mu[i] = 0.0;
+  d->phi0[i] = phi0;
+  d->vc0[3 * i] = d->vc0[3 * i + 1] = 0.0;
+  d->vc0[3 * i + 2] = d->vn0[i] = s * v0[dof];
+  (void)m;
+  return r;
+}
+
+void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
+  const sc_options* o = &m->opt;
+  d->nrow = 0;
+  for (int i = 0; i < d->ncon; i++) d->ckind[i] = SC_ROW_CONTACT;
+  for (int j = 0; j < m->njnt; j++) {
+    const double lo = m->jnt_range[2 * j], hi = m->jnt_range[2 * j + 1];
+    if (!isfinite(lo) && !isfinite(hi)) continue;
+    const int dof = m->jnt_vadr[j];
+    const double q = d->q[m->jnt_qadr[j]], reach = o->margin + 2.0 * o->dt * fabs(v0[dof]);
+    if (isfinite(lo) && q - lo < reach) add_row(m, d, SC_JROW_LIMIT_LOWER, j, dof, 1.0, q - lo, v0);
+    if (isfinite(hi) && hi - q < reach) add_row(m, d, SC_JROW_LIMIT_UPPER, j, dof, -1.0, hi - q, v0);
+  }
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_frictionloss[i] > 0) add_row(m, d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
+  for (int a = 0; a < m->nact; a++)
+    if (m->act_type[a] != SC_ACT_MOTOR) add_row(m, d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
+}
+
+/* a servo row's law (see the top of the file) */
+static double servo_law(const sc_model* m, sc_data* d, int a, double w, const double* v0s,
+                        double* R, double* vhat, double* bound) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  const int pos = m->act_type[a] == SC_ACT_POSITION;
+  const double kp = pos ? m->act_kp[a] : 0.0, kd = m->act_kd[a];
+  double ca, ca0, cb, cb0, th;
+  const int scheme_ok = o->theta_q > 0 && o->theta_vq > 0 && o->theta_v > 0;
+  const int resolved = sqrt(kp * w) * dt <= RESOLVED_WDT && kd * w * dt <= RESOLVED_WDT;
+  if (m->act_theta[a] == SC_ACT_THETA_AUTO && scheme_ok && resolved) {
+    th = o->theta_q;
+    ca = o->theta_q * o->theta_vq * dt;
+    ca0 = o->theta_q * (1.0 - o->theta_vq) * dt;
+    cb = o->theta_v;
+    cb0 = 1.0 - o->theta_v;
+  } else {
+    th = m->act_theta[a] > 0 ? m->act_theta[a] : 1.0;
+    ca = th * th * dt;
+    ca0 = th * (1.0 - th) * dt;
+    cb = th;
+    cb0 = 1.0 - th;
+  }
+  const int at_scheme = ca != th * th * dt || th != 1.0;
+  const double t = d->time + th * dt;
+  const int dof = m->act_dof[a];
+  const double v0 = v0s[dof];
+  const double u = input(m, a, 0, t);
+  d->act_ctrl[a] = u;
+  const double q0 = pos ? d->q[m->act_qadr[a]] : 0.0;
+  const double uv = pos ? input(m, a, 1, t) : u;
+  R[0] = R[1] = 1.0;
+  vhat[0] = vhat[1] = 0.0;
+  R[2] = 1.0 / (dt * (kp * ca + kd * cb));
+  vhat[2] = R[2] * dt * (kp * (u - q0 - ca0 * v0) + kd * (uv - cb0 * v0));
+  bound[0] = dt * m->act_effort[2 * a];
+  bound[1] = dt * m->act_effort[2 * a + 1];
+  return at_scheme ? 0.0 : 1.0;
+}
+
+void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, double* theta) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  for (int r = 0; r < d->nrow; r++) {
+    const int i = d->ncon + r, ref = d->row_ref[r];
+    double* R = d->R + 3 * i;
+    double* vhat = d->vhat + 3 * i;
+    double* bound = d->cbound + 2 * i;
+    /* the Delassus estimate is |W_ii|_F / 3 (sap.c); a row's W_ii has its
+     * one entry */
+    const double w = 3.0 * d->wdiag[i];
+    if (hc) {
+      /* not used by a box row, but valid for the solver's checks */
+      double* h = hc + SC_HC_NPAR * i;
+      for (int k = 0; k < SC_HC_NPAR; k++) h[k] = 0.0;
+      h[SC_HC_EPS] = 1.0;
+    }
+    switch (d->row_type[r]) {
+      case SC_JROW_LIMIT_LOWER:
+      case SC_JROW_LIMIT_UPPER: {
+        const double k = m->jnt_limit_k[ref], taud = m->jnt_limit_taud[ref];
+        const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
+        double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
+        if (o->contact_theta > 0) th = o->contact_theta;
+        else if (o->contact_theta == SC_CONTACT_THETA_AUTO &&
+                 (sc_sap_near_rigid(k, taud, w, dt, b) || !(sqrt(k * w) * dt <= RESOLVED_WDT)))
+          th = 1.0;
+        d->ck[i] = k;
+        d->ctaud[i] = taud;
+        sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
+        theta[i] = th;
+        R[0] = R[1] = 1.0;
+        vhat[0] = vhat[1] = 0.0;
+        bound[0] = 0.0;
+        bound[1] = INFINITY;
+        break;
+      }
+      case SC_JROW_FRICTION:
+        R[0] = R[1] = 1.0;
+        R[2] = o->sigma * w;
+        vhat[0] = vhat[1] = vhat[2] = 0.0;
+        bound[0] = -dt * m->dof_frictionloss[ref];
+        bound[1] = dt * m->dof_frictionloss[ref];
+        theta[i] = 0.0;
+        break;
+      case SC_JROW_SERVO: theta[i] = servo_law(m, d, ref, w, v0, R, vhat, bound); break;
+    }
+  }
+}
+
+void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
+  const double dt = m->opt.dt;
+  memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
+  memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
+  double wm = 0.0;
+  for (int a = 0; a < m->nact; a++)
+    if (m->act_type[a] == SC_ACT_MOTOR) {
+      const int i = m->act_dof[a];
+      wm += dt * d->act_force[a] * 0.5 * (v0[i] + d->v[i]);
+    }
+  d->e_actuator += wm;
+  for (int r = 0; r < d->nrow; r++) {
+    const int i = d->ncon + r, ref = d->row_ref[r];
+    const int dof = d->jcol[d->jptr[i]];
+    const double s = d->Jc[3 * (size_t)d->jptr[i] + 2];
+    const double g = d->impulse[3 * i + 2];
+    const double work = g * 0.5 * (d->vn0[i] + s * d->v[dof]);
+    switch (d->row_type[r]) {
+      case SC_JROW_LIMIT_LOWER:
+      case SC_JROW_LIMIT_UPPER:
+        d->jnt_limit_force[ref] += s * g / dt;
+        d->e_limit -= work;
+        break;
+      case SC_JROW_FRICTION:
+        d->dof_friction_force[ref] = g / dt;
+        d->e_jfriction -= work;
+        break;
+      case SC_JROW_SERVO:
+        d->act_force[ref] = g / dt;
+        d->e_actuator += work;
+        break;
+    }
+  }
+}
