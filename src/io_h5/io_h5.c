@@ -37,6 +37,7 @@ enum {
   F_COUNT, F_START, F_PEN, F_PENF,
   F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN,
   F_BPOS, F_BQUAT,
+  F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
   NF
 };
 /* per-contact datasets */
@@ -663,6 +664,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
           (st = write_names(h, g, "joint_names", m->jnt_name, m->njnt, err)) != SC_OK ||
           (st = write_names(h, g, "q_names", m->q_names, m->nq, err)) != SC_OK ||
           (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK ||
+          (m->nact > 0 &&
+           (st = write_names(h, g, "actuator_names", m->act_name, m->nact, err)) != SC_OK) ||
           (st = write_geometry(h, g, m, err)) != SC_OK) {
         H5Gclose(g);
         goto fail;
@@ -671,6 +674,24 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
     H5Gclose(g);
   }
 
+  /* the joints' and actuators' groups, when the model has any */
+  int any_limit = 0, any_friction = 0;
+  for (int j = 0; j < m->njnt; j++)
+    any_limit |= isfinite(m->jnt_range[2 * j]) || isfinite(m->jnt_range[2 * j + 1]);
+  for (int i = 0; i < m->nv; i++) any_friction |= m->dof_frictionloss[i] > 0;
+  static const char* jgroups[] = {"/actuator", "/joint"};
+  const int jwant[] = {m->nact > 0, any_limit || any_friction};
+  for (int i = 0; i < 2; i++) {
+    if (!jwant[i]) continue;
+    hid_t g = make_group(h->file, jgroups[i]);
+    if (g < 0) {
+      char obj[64];
+      snprintf(obj, sizeof obj, "group %s", jgroups[i]);
+      st = sc_h5_io_fail(path, err, "create", obj);
+      goto fail;
+    }
+    H5Gclose(g);
+  }
   column* f = h->fr;
   col_init(&f[F_TIME], "/time", "s", K_F64, 1, 1);
   col_init(&f[F_Q], "/q", "m, rad or 1 (per /model/q_names)", K_F64, 2, m->nq);
@@ -695,6 +716,25 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_FREEIT], "/solver/free_motion_iterations", "1", K_I32, 1, 1);
   col_init(&f[F_WALL], "/solver/wall_time", "s", K_F64, 1, 1);
   col_init(&f[F_LSEVAL], "/solver/linesearch_evals", "1", K_I32, 1, 1);
+  col_init(&f[F_EACT], "/energy/actuator", "J", K_F64, 1, 1);
+  col_init(&f[F_ELIM], "/energy/joint_limit", "J", K_F64, 1, 1);
+  col_init(&f[F_EJFRIC], "/energy/joint_friction", "J", K_F64, 1, 1);
+  f[F_EACT].present = m->nact > 0;
+  f[F_ELIM].present = any_limit;
+  f[F_EJFRIC].present = any_friction;
+  col_init(&f[F_ACMD], "/actuator/command",
+           "per actuator: N or N m per gear (motor), m or rad (position), m/s or rad/s "
+           "(velocity)", K_F64, 2, m->nact);
+  f[F_ACMD].present = m->nact > 0;
+  col_init(&f[F_AFORCE], "/actuator/force", "N or N m (generalized force on its dof)", K_F64, 2,
+           m->nact);
+  f[F_AFORCE].present = m->nact > 0;
+  col_init(&f[F_JLIM], "/joint/limit_force", "N or N m (per joint, /model/joint_names)", K_F64,
+           2, m->njnt);
+  f[F_JLIM].present = any_limit;
+  col_init(&f[F_JFRIC], "/joint/friction_force", "N or N m (per dof, /model/v_names)", K_F64, 2,
+           m->nv);
+  f[F_JFRIC].present = any_friction;
   col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
   f[F_BPOS].inner = 3;
   col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
@@ -766,7 +806,22 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_EGRAV, double)[r] = d->e_gravity;
   FBUF(F_ESPRING, double)[r] = d->e_spring;
   FBUF(F_ETOTAL, double)[r] = d->e_kinetic + d->e_gravity + d->e_spring;
-  FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact;
+  FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction;
+  if (h->fr[F_EACT].present) FBUF(F_EACT, double)[r] = d->e_actuator;
+  if (h->fr[F_ELIM].present) FBUF(F_ELIM, double)[r] = d->e_limit;
+  if (h->fr[F_EJFRIC].present) FBUF(F_EJFRIC, double)[r] = d->e_jfriction;
+  if (h->fr[F_ACMD].present) {
+    memcpy(FBUF(F_ACMD, double) + (size_t)r * (size_t)m->nact, d->act_ctrl,
+           sizeof(double) * (size_t)m->nact);
+    memcpy(FBUF(F_AFORCE, double) + (size_t)r * (size_t)m->nact, d->act_force,
+           sizeof(double) * (size_t)m->nact);
+  }
+  if (h->fr[F_JLIM].present)
+    memcpy(FBUF(F_JLIM, double) + (size_t)r * (size_t)m->njnt, d->jnt_limit_force,
+           sizeof(double) * (size_t)m->njnt);
+  if (h->fr[F_JFRIC].present)
+    memcpy(FBUF(F_JFRIC, double) + (size_t)r * (size_t)m->nv, d->dof_friction_force,
+           sizeof(double) * (size_t)m->nv);
   FBUF(F_EDAMP, double)[r] = d->e_damper;
   FBUF(F_ENORMAL, double)[r] = d->e_normal;
   FBUF(F_EFRICTION, double)[r] = d->e_friction;
