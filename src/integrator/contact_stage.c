@@ -251,17 +251,14 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     any = 1;
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
   }
-  /* joint rows written at theta = 1 (joint_rows.c): a limit hit faster
-   * than the smooth forces move the joint in a step (there is no size to
-   * bound its depth by), and a servo stiffer than the step resolves, whose
-   * backward-Euler law assumed q = q0 + dt v: their impulse moves the
-   * positions in full, as at the step start (a stiff servo under the
-   * midpoint rule would otherwise flip its velocity every step) */
+  /* a limit written at theta = 1 (joint_rows.c) hit faster than the smooth
+   * forces move the joint in a step (there is no size to bound its depth
+   * by): its impulse moves the positions in full, as an impact does */
   for (int r = 0; r < d->nrow; r++) {
     const int i = nc + r;
-    if (w->theta_c[i] != 1.0) continue;
+    if (w->theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO) continue;
     const double vns = d->Jc[3 * (size_t)d->jptr[i] + 2] * d->vstar[d->jcol[d->jptr[i]]];
-    if (d->row_type[r] != SC_JROW_SERVO && !(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
+    if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
     const double dg = d->impulse[3 * i + 2];
     if (dg == 0.0) continue;
     any = 1;

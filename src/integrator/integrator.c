@@ -364,6 +364,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     if (sc_step_kick(m, d, kick, scr(m, d, SCR_TMP)))
       for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];
   }
+  if (d->nrow > 0) sc_rows_position_velocity(m, d, vq);
   sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];

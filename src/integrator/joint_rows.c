@@ -38,7 +38,13 @@
  * (auto) or the servo's theta: th = 1 is backward Euler, q^th = q, first
  * order and L-stable -- a servo stiffer than the step can follow settles
  * without ringing (the midpoint rule would flip it every step), as Drake's
- * PD-controller constraint does.  Inputs are taken at t0 + th_q dt (t0 +
+ * PD-controller constraint does.  The law assumed q = q0 + dt v on the
+ * servo's dof, so that dof's position advances with v
+ * (sc_rows_position_velocity): with the midpoint's (v0 + v) / 2 instead, the
+ * stiff servo's velocity flips sign every step and its error rings.  (Moving
+ * the positions with the servo's whole impulse instead, as an impact does,
+ * would move a servo that holds a load at rest by dt^2 / 2 times the load's
+ * acceleration every step.)  Inputs are taken at t0 + th_q dt (t0 +
  * th dt).
  *
  * Motor: the generalized force gear u(t0 + th_v dt), clamped to the effort
@@ -203,6 +209,18 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
         break;
       case SC_JROW_SERVO: theta[i] = servo_law(m, d, ref, w, v0, R, vhat, bound); break;
     }
+  }
+}
+
+void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq) {
+  const step_work* w = d->solver_work;
+  (void)m;
+  if (!w) return;
+  for (int r = 0; r < d->nrow; r++) {
+    const int i = d->ncon + r;
+    if (d->row_type[r] != SC_JROW_SERVO || w->theta_c[i] != 1.0) continue;
+    const int dof = d->jcol[d->jptr[i]];
+    vq[dof] = d->v[dof];
   }
 }
 

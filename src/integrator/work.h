@@ -98,5 +98,8 @@ void sc_rows_actuate(const sc_model* m, sc_data* d);
 void sc_rows_place(const sc_model* m, sc_data* d, const double* v0);
 void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, double* theta);
 void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0);
+/* The position update's velocity vq: the dof of a servo written at
+ * theta = 1 advances with the step's end velocity (joint_rows.c). */
+void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq);
 
 #endif
