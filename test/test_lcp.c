@@ -1,9 +1,11 @@
 /* Lemke's algorithm and the contact LCP (src/solver_lcp).
  *
  * References used here: closed forms (textbook LCPs, the cart and
- * brick), brute-force enumeration of all 2^n complementary index sets
- * (independent of pivoting), and an active-set enumeration of the
- * frictionless contact KKT system solved in v-space (no Delassus matrix). */
+ * brick, a box row on one dof), brute-force enumeration of all 2^n
+ * complementary index sets (independent of pivoting), an active-set
+ * enumeration of the frictionless contact KKT system solved in v-space (no
+ * Delassus matrix), and projected Gauss-Seidel on the contact and box-row
+ * laws themselves (no LCP). */
 #include <signal.h>
 #include "problem_util.h"
 #include <stdint.h>
@@ -1194,6 +1196,506 @@ static void test_contact_bad_input(void) {
   sc_lcp_work_free(cw);
 }
 
+/* ---- box rows (sc_problem.kind = SC_ROW_BOX: limits, joint friction, servos) ---- */
+
+/* One box row on a one-dof mass: A = [m], J = [0; 0; 1], so vc_n = v and
+ * v = v* + gamma/m.  The law gamma = clamp((vhat - vc)/R, lo, hi) with
+ * vc = v* + gamma/m has the fixed point
+ *     gamma = clamp((vhat - v*) / (1/m + R), lo, hi)
+ * (the map gamma -> (vhat - v* - gamma/m)/R is decreasing, so clamping its
+ * fixed point gu clamps the answer: at gamma = hi <= gu, w = (1/m + R)(hi -
+ * gu) <= 0, and alike at lo).  Cases, per (m, R, v*, vhat): lo finite/hi
+ * inf with gu inside and below lo, lo inf/hi finite with gu inside and above
+ * hi, both finite with gu below, above and inside, lo = hi, both infinite,
+ * and the limit [0, inf).  The box's mu, R_t and vhat_t are NaN or
+ * nonzero: not used. */
+enum { BOX1_CASES = 11 };
+
+static void box1_bounds(int c, double gu, double* lo, double* hi) {
+  const double sp = 0.3 * fabs(gu) + 0.1;
+  switch (c) {
+    case 0: *lo = gu - sp, *hi = INFINITY; break;          /* L, interior */
+    case 1: *lo = gu + sp, *hi = INFINITY; break;          /* L, at lo */
+    case 2: *lo = -INFINITY, *hi = gu + sp; break;         /* U, interior */
+    case 3: *lo = -INFINITY, *hi = gu - sp; break;         /* U, at hi */
+    case 4: *lo = gu + sp, *hi = gu + 3 * sp; break;       /* LU, at lo */
+    case 5: *lo = gu - 3 * sp, *hi = gu - sp; break;       /* LU, at hi */
+    case 6: *lo = gu - sp, *hi = gu + 2 * sp; break;       /* LU, interior */
+    case 7: *lo = 0.37, *hi = 0.37; break;                 /* fixed */
+    case 8: *lo = -INFINITY, *hi = INFINITY; break;        /* free */
+    case 9: *lo = 0.0, *hi = INFINITY; break;              /* limit */
+    default: *lo = -fabs(gu) - 0.2, *hi = fabs(gu) + 0.2;  /* dry friction, sticking */
+  }
+}
+
+typedef struct box1_problem {
+  double A[1], vstar[1], J[3], R[3], vhat[3], mu[1], phi0[1], bound[2];
+  unsigned char kind[1];
+  sc_problem p;
+} box1_problem;
+
+static void box1_setup(box1_problem* b, double m, double R, double vs, double vh, double lo,
+                       double hi) {
+  static sc_problem_storage st;
+  b->A[0] = m;
+  b->vstar[0] = vs;
+  b->J[0] = b->J[1] = 0.0;
+  b->J[2] = 1.0;
+  b->R[0] = b->R[1] = NAN; /* R_t of a box: not used */
+  b->R[2] = R;
+  b->vhat[0] = b->vhat[1] = NAN;
+  b->vhat[2] = vh;
+  b->mu[0] = 0.8; /* not used: a box has no friction cone */
+  b->phi0[0] = NAN;
+  b->bound[0] = lo;
+  b->bound[1] = hi;
+  b->kind[0] = SC_ROW_BOX;
+  b->p = dense_problem(&st, 1, 1, b->A, b->vstar, b->J, b->R, b->vhat, b->mu, b->phi0, 0.01);
+  b->p.kind = b->kind;
+  b->p.bound = b->bound;
+}
+
+static void test_box_row_one_dof_closed_form(void) {
+  const double ms[2] = {0.5, 4.0}, Rs[2] = {1e-3, 0.2}, vss[2] = {-1.3, 0.4}, vhs[2] = {0.0, 0.25};
+  sc_lcp_work* cw = sc_lcp_work_create(1, 1, 8);
+  double worst_g = 0.0, worst_v = 0.0, worst_res = 0.0;
+  int nsolve = 0;
+  for (int d = 4; d <= 8; d += 4)
+    for (int t = 0; t < 16; t++)
+      for (int c = 0; c < BOX1_CASES; c++) {
+        const double m = ms[t & 1], R = Rs[(t >> 1) & 1], vs = vss[(t >> 2) & 1],
+                     vh = vhs[(t >> 3) & 1];
+        const double gu = (vh - vs) / (1.0 / m + R);
+        double lo, hi;
+        box1_bounds(c, gu, &lo, &hi);
+        const double gref = fmin(fmax(gu, lo), hi), vref = vs + gref / m;
+        box1_problem b;
+        box1_setup(&b, m, R, vs, vh, lo, hi);
+        double v[1], g[3];
+        sc_solver_stats st;
+        ENSURE(sc_lcp_solve(&b.p, d, 0, cw, v, g, &st) == SC_SOLVE_OK);
+        ENSURE(g[0] == 0.0 && g[1] == 0.0);
+        ENSURE_CLOSE(g[2], gref, 1e-10, 1e-15);
+        ENSURE_CLOSE(v[0], vref, 1e-10, 1e-15);
+        ENSURE(st.residual <= 1e-12);
+        worst_g = fmax(worst_g, fabs(g[2] - gref) / fmax(fabs(gref), 1e-300));
+        worst_v = fmax(worst_v, fabs(v[0] - vref) / fmax(fabs(vref), 1e-300));
+        worst_res = fmax(worst_res, st.residual);
+        nsolve++;
+      }
+  printf("  one dof, %d solves: max relative error gamma %.2e, v %.2e; max residual %.2e\n",
+         nsolve, worst_g, worst_v, worst_res);
+  sc_lcp_work_free(cw);
+}
+
+/* Reference for small dense problems with contacts and box rows, sharing
+ * nothing with lcp.c: W = J A^-1 J^T and b = J v* formed here, then
+ * projected Gauss-Seidel on the laws themselves, each row's local problem
+ * solved exactly with the others fixed:
+ *  - box row r:     gamma_r = clamp((vhat_r - vc_r + W_rr gamma_r) / (W_rr + R_r), lo, hi);
+ *  - contact normal gamma_n = max(0, (vhat_n - vc_n + W_nn gamma_n) / (W_nn + R_n));
+ *  - contact tangent: gamma_t minimizes 1/2 g^T W_tt g + (vc_t - W_tt gamma_t)^T g
+ *    over the polygon with vertices mu gamma_n d_k (d_k the d cone edges),
+ *    i.e. maximum dissipation over the polygon with rigid stiction (the
+ *    law of lcp.c's header), solved by the interior point or the best
+ *    point of the d edges.
+ * Each entry's new impulses are relaxed, old + omega (new - old) (omega = 1:
+ * plain PGS, which can settle into a 2-cycle when the normal and tangent
+ * rows are strongly coupled; 0.5 then converges).  Sweeps from gam0 (NULL:
+ * zero) until no impulse moves by more than 1e-14 (relative), at most
+ * `cap`; returns the sweeps taken (cap + 1: not converged).  With cap = 1
+ * and omega = 1 from a candidate answer it checks the laws: a solution is
+ * a fixed point of the sweep. */
+typedef struct dense_box_ref {
+  int nv, nc;
+  double W[81], b[9], Ainv[9]; /* nc <= 3, nv <= 3 */
+} dense_box_ref;
+
+static double poly_f(const double K[4], const double c[2], const double g[2]) {
+  return 0.5 * (K[0] * g[0] * g[0] + 2.0 * K[2] * g[0] * g[1] + K[3] * g[1] * g[1]) + c[0] * g[0] +
+         c[1] * g[1];
+}
+
+/* argmin 1/2 g^T K g + c^T g over conv{r d_k}, K 2x2 SPD (column-major) */
+static void poly_qp(const double K[4], const double c[2], double r, int d, double g[2]) {
+  g[0] = g[1] = 0.0;
+  if (!(r > 0.0)) return;
+  double det = K[0] * K[3] - K[1] * K[2];
+  double u[2] = {-(K[3] * c[0] - K[2] * c[1]) / det, -(-K[1] * c[0] + K[0] * c[1]) / det};
+  int inside = 1;
+  for (int k = 0; k < d; k++) {
+    const double two_pi = 2.0 * 3.14159265358979323846;
+    double a0 = two_pi * k / d, a1 = two_pi * (k + 1) / d;
+    double P[2] = {r * cos(a0), r * sin(a0)}, Q[2] = {r * cos(a1), r * sin(a1)};
+    if ((Q[0] - P[0]) * (u[1] - P[1]) - (Q[1] - P[1]) * (u[0] - P[0]) < 0.0) inside = 0;
+  }
+  if (inside) {
+    g[0] = u[0], g[1] = u[1];
+    return;
+  }
+  double best = INFINITY;
+  for (int k = 0; k < d; k++) {
+    const double two_pi = 2.0 * 3.14159265358979323846;
+    double a0 = two_pi * k / d, a1 = two_pi * (k + 1) / d;
+    double P[2] = {r * cos(a0), r * sin(a0)}, e[2] = {r * cos(a1) - P[0], r * sin(a1) - P[1]};
+    double KP[2] = {K[0] * P[0] + K[2] * P[1], K[1] * P[0] + K[3] * P[1]};
+    double Ke[2] = {K[0] * e[0] + K[2] * e[1], K[1] * e[0] + K[3] * e[1]};
+    double s = -((KP[0] + c[0]) * e[0] + (KP[1] + c[1]) * e[1]) / (e[0] * Ke[0] + e[1] * Ke[1]);
+    s = fmin(fmax(s, 0.0), 1.0);
+    double x[2] = {P[0] + s * e[0], P[1] + s * e[1]}, f = poly_f(K, c, x);
+    if (f < best) best = f, g[0] = x[0], g[1] = x[1];
+  }
+}
+
+static int box_reference(const sc_problem* p, const double* A, const double* J, int d, int cap,
+                         double omega, const double* gam0, double* gam, double* v) {
+  const int nv = p->nv, nc = p->nc, m = 3 * nc;
+  double Ainv[9], X[27], W[81], b[9];
+  for (int j = 0; j < nv; j++) {
+    double e[3] = {0, 0, 0};
+    e[j] = 1.0;
+    ENSURE(dense_solve(nv, A, nv, e, Ainv + j * nv));
+  }
+  for (int r = 0; r < m; r++) { /* X = A^-1 J^T, column r */
+    b[r] = 0.0;
+    for (int j = 0; j < nv; j++) b[r] += J[r + j * m] * p->vstar[j];
+    for (int i = 0; i < nv; i++) {
+      X[i + r * nv] = 0.0;
+      for (int j = 0; j < nv; j++) X[i + r * nv] += Ainv[i + j * nv] * J[r + j * m];
+    }
+  }
+  for (int r = 0; r < m; r++)
+    for (int s = 0; s < m; s++) {
+      W[r + s * m] = 0.0;
+      for (int j = 0; j < nv; j++) W[r + s * m] += J[r + j * m] * X[j + s * nv];
+    }
+  for (int r = 0; r < m; r++) gam[r] = gam0 ? gam0[r] : 0.0;
+  int sweep;
+  for (sweep = 1; sweep <= cap; sweep++) {
+    double dmax = 0.0, gmax = 0.0;
+    for (int i = 0; i < nc; i++) {
+      double old[3] = {gam[3 * i], gam[3 * i + 1], gam[3 * i + 2]}, vc[3];
+      int n = 3 * i + 2;
+      for (int r = 0; r < 3; r++) {
+        vc[r] = b[3 * i + r];
+        for (int s = 0; s < m; s++) vc[r] += W[(3 * i + r) + s * m] * gam[s];
+      }
+      double Wnn = W[n + n * m], Rn = p->R[n];
+      double gn = (p->vhat[n] - vc[2] + Wnn * gam[n]) / (Wnn + Rn);
+      if (sc_problem_is_box(p, i)) {
+        gam[n] = fmin(fmax(gn, p->bound[2 * i]), p->bound[2 * i + 1]);
+      } else {
+        gam[n] = fmax(gn, 0.0);
+        if (p->mu[i] > 0.0) {
+          /* tangential velocity with the new normal impulse, own t part removed */
+          double K[4], c[2];
+          for (int r = 0; r < 2; r++) {
+            c[r] = vc[r] + W[(3 * i + r) + n * m] * (gam[n] - old[2]);
+            for (int s = 0; s < 2; s++) {
+              K[r + 2 * s] = W[(3 * i + r) + (3 * i + s) * m];
+              c[r] -= K[r + 2 * s] * gam[3 * i + s];
+            }
+          }
+          poly_qp(K, c, p->mu[i] * gam[n], d, gam + 3 * i);
+        }
+      }
+      for (int r = 0; r < 3; r++) {
+        gam[3 * i + r] = old[r] + omega * (gam[3 * i + r] - old[r]);
+        dmax = fmax(dmax, fabs(gam[3 * i + r] - old[r]));
+        gmax = fmax(gmax, fabs(gam[3 * i + r]));
+      }
+    }
+    if (dmax <= 1e-14 * fmax(gmax, 1e-300)) break;
+  }
+  for (int i = 0; i < nv; i++) {
+    v[i] = p->vstar[i];
+    for (int r = 0; r < m; r++) v[i] += X[i + r * nv] * gam[r];
+  }
+  return sweep;
+}
+
+/* A 3-dof dense problem with a frictional contact (entry 0, mu = 0.5), a
+ * joint-limit row (entry 1, [0, inf)) and a dry-friction row (entry 2,
+ * [-g, g]), the box rows using only their n row of J; then the same with
+ * the two box rows of random kinds (one-sided either way, two-sided,
+ * fixed, free).  Reference: box_reference (PGS on the laws, to 1e-14).
+ * gamma and v must agree to 1e-8 (the data are O(1); impulses up to ~3).
+ * Every state is visited: the contact separated, sticking and sliding, the
+ * limit active and not, the friction row sticking and slipping. */
+static void test_box_rows_with_contact_vs_pgs(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(3, 3, 8);
+  int n_sep = 0, n_stick = 0, n_slide = 0, n_lim = 0, n_free = 0, n_fstick = 0, n_fslip = 0;
+  int max_sweeps = 0, nfail = 0, ntrial = 0, n_relaxed = 0;
+  double worst = 0.0, worst_res = 0.0, worst_law = 0.0;
+  for (int part = 0; part < 2; part++)
+    for (int trial = 0; trial < 150; trial++) {
+      const int nv = 3, nc = 3, d = trial % 2 ? 8 : 4;
+      double B[9], A[9], vstar[3], J[27], R[9], vhat[9], mu[3], phi0[3] = {0, 0, 0}, bound[6];
+      unsigned char kind[3] = {SC_ROW_CONTACT, SC_ROW_BOX, SC_ROW_BOX};
+      for (int i = 0; i < 9; i++) B[i] = urand();
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          double s = i == j ? 0.5 : 0.0;
+          for (int k = 0; k < 3; k++) s += B[k + 3 * i] * B[k + 3 * j];
+          A[i + 3 * j] = s;
+        }
+      for (int i = 0; i < 3; i++) vstar[i] = 1.5 * urand();
+      for (int i = 0; i < 27; i++) J[i] = urand();
+      for (int i = 1; i < 3; i++)
+        for (int j = 0; j < 3; j++) J[3 * i + 9 * j] = J[3 * i + 1 + 9 * j] = 0.0;
+      for (int i = 0; i < 3; i++) {
+        R[3 * i] = R[3 * i + 1] = 1e-3; /* unused by the LCP */
+        R[3 * i + 2] = pow(10.0, -3.0 + 2.0 * (0.5 * urand() + 0.5));
+        vhat[3 * i] = vhat[3 * i + 1] = 0.0;
+        vhat[3 * i + 2] = 0.3 * urand();
+      }
+      mu[0] = 0.5, mu[1] = 0.3, mu[2] = 0.3; /* the boxes' mu: not used */
+      if (trial % 3 == 0) /* a steeper tangent: more sticking */
+        for (int j = 0; j < 3; j++) J[9 * j] *= 3.0, J[1 + 9 * j] *= 3.0;
+      bound[0] = bound[1] = 0.0;             /* the contact's: not used */
+      const double gf = 0.4 * (0.5 * urand() + 0.5);
+      bound[2] = 0.0, bound[3] = INFINITY;
+      bound[4] = -gf, bound[5] = gf;
+      if (part == 1)
+        for (int i = 1; i < 3; i++) {
+          double lo = urand(), hi = lo + 0.5 * (0.5 * urand() + 0.5);
+          switch (irand(0, 4)) {
+            case 0: hi = INFINITY; break;
+            case 1: lo = -INFINITY; break;
+            case 2: break;
+            case 3: hi = lo; break;
+            default: lo = -INFINITY, hi = INFINITY;
+          }
+          bound[2 * i] = lo, bound[2 * i + 1] = hi;
+        }
+      static sc_problem_storage pst;
+      sc_problem p = dense_problem(&pst, nv, nc, A, vstar, J, R, vhat, mu, phi0, 0.01);
+      p.kind = kind;
+      p.bound = bound;
+      double v[3], g[9], vr[3], gr[9];
+      sc_solver_stats st;
+      sc_solve_status ss = sc_lcp_solve(&p, d, 0, cw, v, g, &st);
+      ENSURE(ss == SC_SOLVE_OK);
+      /* the laws at the LCP's answer: one sweep from it moves nothing */
+      box_reference(&p, A, J, d, 1, 1.0, g, gr, vr);
+      for (int r = 0; r < 9; r++) {
+        ENSURE_NEAR(gr[r], g[r], 1e-9);
+        worst_law = fmax(worst_law, fabs(gr[r] - g[r]));
+      }
+      int sweeps = box_reference(&p, A, J, d, 1000000, 1.0, NULL, gr, vr);
+      if (sweeps > 1000000) {
+        n_relaxed++;
+        sweeps = box_reference(&p, A, J, d, 1000000, 0.5, NULL, gr, vr);
+      }
+      if (sweeps > 1000000) { /* the reference from zero did not settle */
+        nfail++;
+        continue;
+      }
+      ntrial++;
+      max_sweeps = sweeps > max_sweeps ? sweeps : max_sweeps;
+      worst_res = fmax(worst_res, st.residual);
+      ENSURE(st.residual <= 1e-9);
+      for (int r = 0; r < 9; r++) {
+        ENSURE_NEAR(g[r], gr[r], 1e-8);
+        worst = fmax(worst, fabs(g[r] - gr[r]));
+      }
+      for (int j = 0; j < 3; j++) {
+        ENSURE_NEAR(v[j], vr[j], 1e-8);
+        worst = fmax(worst, fabs(v[j] - vr[j]));
+      }
+      for (int i = 1; i < 3; i++) ENSURE(g[3 * i] == 0.0 && g[3 * i + 1] == 0.0);
+      if (part == 0) {
+        double vt[2] = {0.0, 0.0};
+        for (int r = 0; r < 2; r++)
+          for (int j = 0; j < 3; j++) vt[r] += J[r + 9 * j] * vr[j];
+        if (gr[2] <= 1e-12) n_sep++;
+        else if (hypot(vt[0], vt[1]) <= 1e-9) n_stick++;
+        else n_slide++;
+        if (gr[5] > 1e-12) n_lim++;
+        else n_free++;
+        if (fabs(gr[8]) < gf * (1 - 1e-9)) n_fstick++;
+        else n_fslip++;
+      }
+    }
+  printf("  contact + limit + friction row: %d trials, max |error| %.2e (gamma, v), max residual "
+         "%.2e, reference sweeps <= %d (%d relaxed, %d unsettled); laws at the LCP's answers: max "
+         "move %.2e\n",
+         ntrial, worst, worst_res, max_sweeps, n_relaxed, nfail, worst_law);
+  printf("  states: contact separated %d, sticking %d, sliding %d; limit active %d, idle %d; "
+         "friction row sticking %d, slipping %d\n",
+         n_sep, n_stick, n_slide, n_lim, n_free, n_fstick, n_fslip);
+  ENSURE(nfail == 0);
+  ENSURE(n_sep > 0 && n_stick > 0 && n_slide > 0 && n_lim > 0 && n_free > 0 && n_fstick > 0 &&
+         n_fslip > 0);
+  sc_lcp_work_free(cw);
+}
+
+/* Warm start with box rows: solving again with the previous pat_out as
+ * pat_in gives the same gamma and v (to 1e-12 relative to the largest
+ * impulse or velocity) with no more pivots than the cold solve, on the
+ * one-dof problems of every bound case and on the 3-dof mixed problems.
+ * On the one-dof problems the patterns mean bit a = variable a of the box's
+ * block: a (or b) basic when the impulse is off the bound it is shifted
+ * by, lambda basic when a two-sided box is at hi with w < 0, none for
+ * lo = hi, one of a, b for a free row. */
+static void test_box_rows_warm_start(void) {
+  static const uint32_t pat1[BOX1_CASES] = {1, 0, 1, 0, 0, 3, 1, 0, 0, 0, 1};
+  sc_lcp_work* cw = sc_lcp_work_create(3, 3, 8);
+  int cold = 0, warm = 0, nsolve = 0;
+  double worst = 0.0;
+  for (int t = 0; t < 2 * BOX1_CASES; t++) {
+    const int c = t % BOX1_CASES;
+    const double m = t < BOX1_CASES ? 2.0 : 0.3, R = 0.01, vs = t < BOX1_CASES ? -0.8 : 0.6;
+    const double gu = (0.1 - vs) / (1.0 / m + R);
+    double lo, hi;
+    box1_bounds(c, gu, &lo, &hi);
+    box1_problem b;
+    box1_setup(&b, m, R, vs, 0.1, lo, hi);
+    uint32_t pat[1] = {77}, pat2[1] = {77};
+    double v[1], g[3], v2[1], g2[3];
+    sc_solver_stats s1, s2;
+    ENSURE(sc_lcp_solve_from(&b.p, 4, 0, cw, NULL, pat, v, g, &s1) == SC_SOLVE_OK);
+    if (c == 8) ENSURE(pat[0] == 1 || pat[0] == 2);
+    else if (c == 9) ENSURE(pat[0] == (gu > 0.0 ? 1u : 0u)); /* the limit pushes or idles */
+    else ENSURE(pat[0] == pat1[c]);
+    ENSURE(sc_lcp_solve_from(&b.p, 4, 0, cw, pat, pat2, v2, g2, &s2) == SC_SOLVE_OK);
+    ENSURE(pat2[0] == pat[0]);
+    ENSURE(s2.iterations <= s1.iterations);
+    ENSURE_NEAR(g2[2], g[2], 1e-12 * fmax(1.0, fabs(g[2])));
+    ENSURE_NEAR(v2[0], v[0], 1e-12 * fmax(1.0, fabs(v[0])));
+    worst = fmax(worst, fabs(g2[2] - g[2]));
+    cold += s1.iterations, warm += s2.iterations, nsolve++;
+  }
+  for (int trial = 0; trial < 100; trial++) {
+    const int d = trial % 2 ? 8 : 4;
+    double B[9], A[9], vstar[3], J[27], R[9], vhat[9], mu[3] = {0.6, 0, 0}, phi0[3] = {0, 0, 0};
+    double bound[6] = {0, 0, 0, INFINITY, -0.1, 0.1};
+    unsigned char kind[3] = {SC_ROW_CONTACT, SC_ROW_BOX, SC_ROW_BOX};
+    for (int i = 0; i < 9; i++) B[i] = urand();
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double s = i == j ? 0.5 : 0.0;
+        for (int k = 0; k < 3; k++) s += B[k + 3 * i] * B[k + 3 * j];
+        A[i + 3 * j] = s;
+      }
+    for (int i = 0; i < 3; i++) vstar[i] = 1.5 * urand();
+    for (int i = 0; i < 27; i++) J[i] = urand();
+    for (int i = 1; i < 3; i++)
+      for (int j = 0; j < 3; j++) J[3 * i + 9 * j] = J[3 * i + 1 + 9 * j] = 0.0;
+    for (int i = 0; i < 9; i++) R[i] = i % 3 == 2 ? 0.01 * (1.5 + urand()) : 1e-3;
+    for (int i = 0; i < 9; i++) vhat[i] = i % 3 == 2 ? 0.2 * urand() : 0.0;
+    if (trial % 3 == 1) bound[2] = -0.3, bound[3] = 0.4;        /* a servo with effort limits */
+    if (trial % 3 == 2) bound[4] = -INFINITY, bound[5] = INFINITY; /* an unbounded servo */
+    static sc_problem_storage pst;
+    sc_problem p = dense_problem(&pst, 3, 3, A, vstar, J, R, vhat, mu, phi0, 0.01);
+    p.kind = kind;
+    p.bound = bound;
+    uint32_t pat[3], pat2[3];
+    double v[3], g[9], v2[3], g2[9], gmax = 0.0, vmax = 0.0;
+    sc_solver_stats s1, s2;
+    ENSURE(sc_lcp_solve_from(&p, d, 0, cw, NULL, pat, v, g, &s1) == SC_SOLVE_OK);
+    ENSURE(sc_lcp_solve_from(&p, d, 0, cw, pat, pat2, v2, g2, &s2) == SC_SOLVE_OK);
+    ENSURE(s2.iterations <= s1.iterations);
+    for (int r = 0; r < 9; r++) gmax = fmax(gmax, fabs(g[r]));
+    for (int j = 0; j < 3; j++) vmax = fmax(vmax, fabs(v[j]));
+    for (int r = 0; r < 9; r++) {
+      ENSURE_NEAR(g2[r], g[r], 1e-12 * fmax(gmax, 1e-3));
+      worst = fmax(worst, fabs(g2[r] - g[r]) / fmax(gmax, 1e-3));
+    }
+    for (int j = 0; j < 3; j++) ENSURE_NEAR(v2[j], v[j], 1e-12 * fmax(vmax, 1e-3));
+    cold += s1.iterations, warm += s2.iterations, nsolve++;
+  }
+  printf("  warm start, %d problems: pivots cold %d, warm %d; max relative difference %.2e\n",
+         nsolve, cold, warm, worst);
+  ENSURE(warm < cold);
+  sc_lcp_work_free(cw);
+}
+
+/* Input: a box row whose bounds are no interval (lo > hi, NaN, lo = +inf,
+ * hi = -inf, or p->bound NULL) is refused as invalid data (SC_SOLVE_NAN,
+ * v = v*, gamma = 0); kind = all SC_ROW_CONTACT is bit for bit kind = NULL. */
+static void test_box_rows_input(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(6, 4, 8);
+  const double bad[5][2] = {{1.0, 0.5}, {NAN, 1.0}, {0.0, NAN}, {INFINITY, INFINITY},
+                            {-INFINITY, -INFINITY}};
+  for (int k = 0; k <= 5; k++) {
+    box1_problem b;
+    const double lo = k < 5 ? bad[k][0] : 0.0, hi = k < 5 ? bad[k][1] : (double)INFINITY;
+    box1_setup(&b, 2.0, 0.01, -0.5, 0.0, lo, hi);
+    if (k == 5) b.p.bound = NULL;
+    double v[1], g[3];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, g, &st) == SC_SOLVE_NAN);
+    ENSURE(v[0] == -0.5 && g[0] == 0.0 && g[1] == 0.0 && g[2] == 0.0);
+  }
+  box_problem b;
+  box_setup(&b, 2.0, 0.6, 0.01, 9.81, 0.3, -0.1, 1e-6);
+  unsigned char kind[4] = {SC_ROW_CONTACT, SC_ROW_CONTACT, SC_ROW_CONTACT, SC_ROW_CONTACT};
+  double v1[6], g1[12], v2[6], g2[12];
+  sc_solver_stats s1, s2;
+  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v1, g1, &s1) == SC_SOLVE_OK);
+  b.p.kind = kind;
+  ENSURE(sc_lcp_solve(&b.p, 8, 0, cw, v2, g2, &s2) == SC_SOLVE_OK);
+  ENSURE(memcmp(v1, v2, sizeof v1) == 0 && memcmp(g1, g2, sizeof g1) == 0);
+  ENSURE(s1.iterations == s2.iterations && s1.residual == s2.residual);
+  sc_lcp_work_free(cw);
+}
+
+/* Far bounds (lcp.c header): finite bounds many orders beyond the impulses
+ * ("effort 1e9 for unbounded") must not swamp the LCP.  (a) One dof as in
+ * the closed-form test with gu = 0.0495: [0, H] and [-H, H] for H = 1e3 ..
+ * 1e12 and [-H, 0.02] (hi active), against the closed form to 1e-12
+ * relative (before the first pass left such bounds out, [0, 1e9] returned
+ * gamma = 0 and [-1e12, 1e12] lost 1e-3).  (b) Two rows that fight on one
+ * dof (m = 1): a limit pulling to v = +1 and a servo with effort [-H, H]
+ * pulling to v = -1, both nearly rigid (R = 1e-6): unclamped, the impulses
+ * would be ~1e6, far beyond H = 1e4, which is over 1e3 times the stopping
+ * impulses (~1): the first pass breaks the servo's bound, the second one
+ * solves with it.  Closed form: the servo saturates at -H, the limit
+ * gives g1 = (1 + H - v*) / (1 + R1), v = v* + g1 - H. */
+static void test_box_rows_far_bounds(void) {
+  sc_lcp_work* cw = sc_lcp_work_create(1, 2, 4);
+  const double Hs[5] = {1e3, 1e6, 1e9, 1e12, 1e15};
+  double worst = 0.0;
+  for (int k = 0; k < 5; k++)
+    for (int c = 0; c < 3; c++) {
+      const double H = Hs[k], lo = c == 0 ? 0.0 : -H, hi = c == 2 ? 0.02 : H;
+      const double gu = 0.05 / (1.0 + 0.01), gref = fmin(fmax(gu, lo), hi);
+      box1_problem b;
+      box1_setup(&b, 1.0, 0.01, -0.05, 0.0, lo, hi);
+      double v[1], g[3];
+      sc_solver_stats st;
+      ENSURE(sc_lcp_solve(&b.p, 4, 0, cw, v, g, &st) == SC_SOLVE_OK);
+      ENSURE_CLOSE(g[2], gref, 1e-12, 0.0);
+      ENSURE_CLOSE(v[0], -0.05 + gref, 1e-12, 1e-15);
+      ENSURE(st.residual <= 1e-12);
+      worst = fmax(worst, fabs(g[2] - gref) / gref);
+    }
+  {
+    const double H = 1e4, R1 = 1e-6, vs = 0.3;
+    double A[1] = {1.0}, vstar[1] = {vs}, J[6] = {0, 0, 1, 0, 0, 1};
+    double R[6] = {1, 1, R1, 1, 1, 1e-6}, vhat[6] = {0, 0, 1.0, 0, 0, -1.0};
+    double mu[2] = {0, 0}, phi0[2] = {0, 0}, bound[4] = {0.0, INFINITY, -H, H};
+    unsigned char kind[2] = {SC_ROW_BOX, SC_ROW_BOX};
+    static sc_problem_storage pst;
+    sc_problem p = dense_problem(&pst, 1, 2, A, vstar, J, R, vhat, mu, phi0, 0.01);
+    p.kind = kind;
+    p.bound = bound;
+    double v[1], g[6];
+    sc_solver_stats st;
+    ENSURE(sc_lcp_solve(&p, 4, 0, cw, v, g, &st) == SC_SOLVE_OK);
+    const double g1 = (1.0 + H - vs) / (1.0 + R1), vref = vs + g1 - H;
+    ENSURE_CLOSE(g[2], g1, 1e-12, 0.0);
+    ENSURE(g[5] == -H);
+    ENSURE_CLOSE(v[0], vref, 1e-9, 0.0);
+    ENSURE((-1.0 - vref) / 1e-6 < -H); /* the servo is saturated indeed */
+    ENSURE(st.residual <= 1e-12);
+    printf("  far bounds: max relative error %.2e on one dof; fighting rows: g1 %.6g (ref %.6g), "
+           "v %.6g (ref %.6g), %d pivots\n", worst, g[2], g1, v[0], vref, st.iterations);
+  }
+  sc_lcp_work_free(cw);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_lemke_2x2_closed_form);
@@ -1222,5 +1724,10 @@ int main(int argc, char** argv) {
   RUN(test_contact_random_states_sweep);
   RUN(test_contact_no_allocation);
   RUN(test_contact_bad_input);
+  RUN(test_box_row_one_dof_closed_form);
+  RUN(test_box_rows_with_contact_vs_pgs);
+  RUN(test_box_rows_warm_start);
+  RUN(test_box_rows_input);
+  RUN(test_box_rows_far_bounds);
   return TEST_END();
 }

@@ -4,8 +4,9 @@
  *  - sc_lemke: Lemke's complementary pivoting for a dense LCP
  *    0 <= z  _|_  M z + q >= 0 (lemke.c);
  *  - sc_lcp_solve: builds the Stewart-Trinkle / Anitescu-Potra contact LCP
- *    with a polyhedral friction cone from an sc_problem and solves it with
- *    sc_lemke (lcp.c).  The formulation is written out at the top of lcp.c.
+ *    with a polyhedral friction cone from an sc_problem (contacts and box
+ *    rows: limits, joint friction, servos) and solves it with sc_lemke
+ *    (lcp.c).  The formulation is written out at the top of lcp.c.
  *
  * Workspaces are created once; the solve calls never allocate. */
 #ifndef SC_SOLVER_LCP_H
@@ -80,12 +81,14 @@ void sc_lemke_set_cancel(sc_lemke_work* w, const volatile sig_atomic_t* flag);
 typedef struct sc_lcp_work sc_lcp_work;
 
 /* The dense workspace is bounded: at most SC_LCP_MAX_BYTES (512 MiB).  The
- * LCP matrix and Lemke's tableau take 3 n^2 doubles for n = nc (d + 2)
- * unknowns, so beyond a few thousand unknowns the baseline is both too big
- * and too slow (O(n^2) per pivot); the convex solver is the one for that. */
+ * LCP matrix and Lemke's tableau take 3 n^2 doubles for n <= nc (d + 2)
+ * unknowns (a contact has d + 2 or 1, a box row at most 2), so beyond a few
+ * thousand unknowns the baseline is both too big and too slow (O(n^2) per
+ * pivot); the convex solver is the one for that. */
 #define SC_LCP_MAX_BYTES ((size_t)512 << 20)
 
-/* Bytes a workspace for nv velocities, nc contacts and d cone edges takes. */
+/* Bytes a workspace for nv velocities, nc contacts (or box rows) and d cone
+ * edges takes. */
 size_t sc_lcp_work_bytes(int nv, int nc, int directions);
 
 /* The largest contact count (<= nc_max) whose workspace fits in
@@ -107,13 +110,15 @@ void sc_lcp_set_cancel(sc_lcp_work* w, const volatile sig_atomic_t* flag);
 /* Build and solve the contact LCP of lcp.c for problem p with a
  * `directions`-edge polyhedral cone (2 <= directions <= the workspace's).
  * v (nv) receives the next-step velocities, gamma (3 nc) the impulses in the
- * contact frames (t1, t2, n), N s.  stats (may be NULL): iterations = Lemke
- * pivots, residual = scaled complementarity error (defined in lcp.c; +inf
- * on failure),
+ * contact frames (t1, t2, n), N s; a box row's are (0, 0, gamma_n).  stats
+ * (may be NULL): iterations = Lemke pivots, residual = scaled
+ * complementarity error (defined in lcp.c; +inf on failure),
  * linesearch_evals = 0, cost = 0, status = the return value.  Returns
  * SC_SOLVE_OK or Lemke's failure status; SC_SOLVE_FACTOR when A is not
- * positive definite; SC_SOLVE_NAN for non-finite data; SC_SOLVE_CAPACITY
- * for sizes beyond the workspace; SC_SOLVE_CANCELLED when the flag of
+ * positive definite; SC_SOLVE_NAN for non-finite data (of the rows an entry
+ * uses: a box row's R_t, vhat_t and mu are not read) or a box row whose
+ * bounds are not an interval lo <= hi, lo < +inf, hi > -inf (or p->bound is
+ * NULL); SC_SOLVE_CAPACITY for sizes beyond the workspace; SC_SOLVE_CANCELLED when the flag of
  * sc_lcp_set_cancel was seen.  On failure v = v* and gamma = 0. */
 sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots,
                              sc_lcp_work* w, double* v, double* gamma, sc_solver_stats* stats);
@@ -121,9 +126,11 @@ sc_solve_status sc_lcp_solve(const sc_problem* p, int directions, int max_pivots
 /* sc_lcp_solve warm started from a guessed basis (sc_lemke_from).  Per
  * contact a pattern of its LCP variables thought basic: bit 0 gamma_n, bits
  * 1..d the edge impulses beta_k, bit d + 1 lambda (contacts with mu <= 0
- * have only bit 0); e.g. pat_out of the previous time step's solve of the
- * same contact (ignored for d > 30).  pat_in (nc) may be NULL (no guess); pat_out
- * (nc, may be NULL) receives the solution's patterns (0 on failure).  The
+ * have only bit 0); per box row bit 0 its a (b when only hi is finite) and
+ * bit 1 its lambda (two-sided) or b (both bounds infinite), none when
+ * lo = hi, by the bounds the answer used (lcp.c: far bounds); e.g. pat_out of the previous time step's solve of the
+ * same contact or row (ignored for d > 30).  pat_in (nc) may be NULL (no
+ * guess); pat_out (nc, may be NULL) receives the solution's patterns (0 on failure).  The
  * answer is verified as sc_lcp_solve's: a guess changes the cost, not the
  * acceptance. */
 sc_solve_status sc_lcp_solve_from(const sc_problem* p, int directions, int max_pivots,
