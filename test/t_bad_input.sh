@@ -3,6 +3,8 @@
 # message its first line announces:
 #   # expect: LINE:COL: key:          (prefixed with the file's path)
 #   # expect: --set:K:COL: key:       (an error in the K-th override)
+#   # expect: FILE:LINE:COL: key:     (an error in a file the scene reads, FILE
+#                                      beside it: a command's CSV file)
 #   # set: KEY=VALUE                  (zero or more overrides, in order)
 #   # exit: N                         (expected exit status, default 1)
 # plus a few cases made on the fly (missing file, directory, empty file,
@@ -42,7 +44,8 @@ for f in test/bad/*.yaml; do
   while IFS= read -r s; do args+=(--set "$s"); done < <(sed -n 's/^# set: //p' "$f")
   case "$expect" in
     --set:*) want=$expect ;;
-    *) want="$f:$expect" ;;
+    [0-9]*) want="$f:$expect" ;;
+    *) want="$(dirname "$f")/$expect" ;;
   esac
   run "$name" "${rc:-1}" "$want" "$f" ${args[@]+"${args[@]}"}
   n=$((n + 1))

@@ -5,7 +5,7 @@
  * scene that holds every section:
  *  - a default written as YAML text loads the same model as the key left out
  *    (every option, body, joint, shape and spring field compared exactly);
- *  - a range refuses a value just outside it ("> 0": 0, ">= 0": -1, ...),
+ *  - a range refuses a value just outside it ("> 0": 0, ">= 0": -1, "!= 0": 0, ...),
  *    with a message that names the key;
  *  - a type refuses a value of another type (a number: abc, an integer: 1.5,
  *    true/false: maybe, a vector of 3: [1, 2], a name: [a], one of a list of
@@ -35,14 +35,21 @@ static const char* BASE =
     "      - {shape: box, size: [0.1, 0.2, 0.3]}\n"
     "  - name: p\n"
     "    parent: b\n"
-    "    joint: {type: revolute}\n"
+    "    joint: {type: revolute, limits: [-1, 1]}\n"
     "    mass: 2\n"
     "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}\n"
     "static:\n"
     "  - {shape: plane}\n"
     "springs:\n"
     "  - {type: joint, joint: p, stiffness: 3}\n"
-    "  - {type: linear, a: {body: b}, b: {body: world, point: [0, 0, 2]}, stiffness: 4}\n";
+    "  - {type: linear, a: {body: b}, b: {body: world, point: [0, 0, 2]}, stiffness: 4}\n"
+    "actuators:\n"
+    "  - {name: m, type: motor, joint: p}\n"
+    "  - {name: s, type: position, joint: p, kp: 10, command: lift}\n"
+    "  - {name: v, type: velocity, joint: p, kd: 2, command: spin}\n"
+    "commands:\n"
+    "  - {name: lift, time: [0, 1], value: [0, 0.5]}\n"
+    "  - {name: spin, value: 2}\n";
 
 /* integrator.theta exists only with scheme: theta */
 static const char* THETA_BASE = "integrator={scheme: theta, theta: {q: 0.5, v: 0.5, vq: 0.5}}";
@@ -74,6 +81,11 @@ static const char* section_path(const char* section) {
       {"springs[] joint", "springs.0."},
       {"springs[] linear", "springs.1."},
       {"<spring end>", "springs.1.a."},
+      {"actuators[]", "actuators.m."},
+      {"actuators[] motor", "actuators.m."},
+      {"actuators[] position", "actuators.s."},
+      {"actuators[] velocity", "actuators.v."},
+      {"commands[]", "commands.lift."},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i][0], section) == 0) return map[i][1];
@@ -120,11 +132,28 @@ static int same_options(const sc_options* x, const sc_options* y) {
 /* every field the loader fills */
 static int same_model(const sc_model* a, const sc_model* b) {
   if (a->nbody != b->nbody || a->ngeom != b->ngeom || a->nq != b->nq || a->nv != b->nv ||
-      a->njspring != b->njspring || a->nlspring != b->nlspring)
+      a->njspring != b->njspring || a->nlspring != b->nlspring || a->nact != b->nact ||
+      a->ncmd != b->ncmd || a->ncmddata != b->ncmddata)
     return 0;
   if (!same_options(&a->opt, &b->opt)) return 0;
   for (int i = 0; i < a->nbody; i++)
     if (strcmp(a->body_name[i], b->body_name[i]) != 0) return 0;
+  for (int i = 0; i < a->nact; i++)
+    if (strcmp(a->act_name[i], b->act_name[i]) != 0) return 0;
+  for (int i = 0; i < a->ncmd; i++)
+    if (strcmp(a->cmd_name[i], b->cmd_name[i]) != 0) return 0;
+  const int J = SC_JNT_MAXDOF * a->njnt;
+  if (!(SAME_ARR(jnt_damping, J) && SAME_ARR(jnt_armature, J) && SAME_ARR(jnt_frictionloss, J) &&
+        SAME_ARR(jnt_range, 2 * a->njnt) && SAME_ARR(jnt_limit_k, a->njnt) &&
+        SAME_ARR(jnt_limit_taud, a->njnt) && SAME_ARR(act_type, a->nact) &&
+        SAME_ARR(act_jnt, a->nact) && SAME_ARR(act_local, a->nact) && SAME_ARR(act_gear, a->nact) &&
+        SAME_ARR(act_kp, a->nact) && SAME_ARR(act_kd, a->nact) &&
+        SAME_ARR(act_effort, 2 * a->nact) && SAME_ARR(act_cmd, a->nact) &&
+        SAME_ARR(act_input, 2 * a->nact) && SAME_ARR(act_cmd_vel, a->nact) &&
+        SAME_ARR(act_theta, a->nact) && SAME_ARR(cmd_interp, a->ncmd) &&
+        SAME_ARR(cmd_adr, a->ncmd) && SAME_ARR(cmd_len, a->ncmd) &&
+        SAME_ARR(cmd_time, a->ncmddata) && SAME_ARR(cmd_value, a->ncmddata)))
+    return 0;
   return SAME_ARR(body_parent, a->nbody) && SAME_ARR(body_mass, a->nbody) &&
          SAME_ARR(body_com, 3 * a->nbody) && SAME_ARR(body_inertia, 9 * a->nbody) &&
          SAME_ARR(jnt_type, a->njnt) && SAME_ARR(jnt_axis, 3 * a->njnt) &&
@@ -155,17 +184,30 @@ static void test_base_and_comparison(void) {
   sc_model* b = load_with("contact.sigma=2e-3", NULL, msg, sizeof msg);
   sc_model* c = load_with("bodies.b.geometry.3.size=[0.1, 0.2, 0.31]", NULL, msg, sizeof msg);
   sc_model* d = load_with("springs.1.b.point=[0, 0, 2.5]", NULL, msg, sizeof msg);
-  ENSURE(b && c && d);
-  if (a && b && c && d) {
+  /* the joints', actuators' and commands' fields are compared too */
+  sc_model* e = load_with("bodies.p.joint.damping=0.5", NULL, msg, sizeof msg);
+  sc_model* f = load_with("actuators.s.kd=0.5", NULL, msg, sizeof msg);
+  sc_model* g = load_with("commands.lift.value=[0, 0.25]", NULL, msg, sizeof msg);
+  sc_model* h = load_with("bodies.p.joint.limits=[-1, 2]", NULL, msg, sizeof msg);
+  ENSURE(b && c && d && e && f && g && h);
+  if (a && b && c && d && e && f && g && h) {
     ENSURE(same_model(a, a));
     ENSURE(!same_model(a, b));
     ENSURE(!same_model(a, c));
     ENSURE(!same_model(a, d));
+    ENSURE(!same_model(a, e));
+    ENSURE(!same_model(a, f));
+    ENSURE(!same_model(a, g));
+    ENSURE(!same_model(a, h));
   }
   sc_model_free(a);
   sc_model_free(b);
   sc_model_free(c);
   sc_model_free(d);
+  sc_model_free(e);
+  sc_model_free(f);
+  sc_model_free(g);
+  sc_model_free(h);
 }
 
 /* every key of the table is addressable in the base scene */
@@ -245,6 +287,8 @@ static void test_ranges_refuse_the_value_outside(void) {
       ok = refused(&k[i], "1.5", "must be in [0, 1]") && refused(&k[i], "-0.5", "must be in [0, 1]");
     else if (strcmp(r, ">= 1") == 0)
       ok = refused(&k[i], "0", "must be >= 1");
+    else if (strcmp(r, "!= 0") == 0)
+      ok = refused(&k[i], "0", "must be non-zero");
     else if (strcmp(r, ">= 4, even") == 0)
       ok = refused(&k[i], "2", "must be >= 4") && refused(&k[i], "5", "must be even");
     else {

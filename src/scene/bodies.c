@@ -6,7 +6,10 @@
  * An inertia given by its entries must be positive definite and obey the
  * triangle inequality of a real mass distribution.  Parents are named in any
  * order; the model orders bodies so each comes after its parent (a child may
- * precede its parent in the file), and a cycle is reported with its chain. */
+ * precede its parent in the file), and a cycle is reported with its chain.
+ * A joint may carry limits (revolute and prismatic), and damping, armature
+ * and dry friction per velocity: one number for all of them or one each. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,6 +53,72 @@ static sc_status read_inertia(ctx* c, body_in* b, const sc_snode* n) {
                   "(expected each <= the sum of the other two)",
                   lam[0], lam[1], lam[2]);
   return SC_OK;
+}
+
+/* damping, armature or friction: one number >= 0 for every velocity of the
+ * joint, or a list of one per velocity */
+static sc_status read_per_dof(ctx* c, const sc_snode* j, const char* key, const body_in* b,
+                              double* x) {
+  const sc_snode* v = sc_snode_get(j, key);
+  if (!v) return SC_OK;
+  const int nv = sc_joint_nv(b->jtype);
+  size_t m = sc_rd_push_key(c, key);
+  sc_status st = SC_OK;
+  if (nv == 0) {
+    st = sc_rd_fail(c, v, "a fixed joint has no velocities (expected no %s)", key);
+  } else if (v->kind == SC_SN_SEQ) {
+    if (v->n != nv)
+      st = sc_rd_fail(c, v, "a %s joint has %d velocities (got a list of %d)",
+                      sc_joint_type_name(b->jtype), nv, v->n);
+    for (int k = 0; !st && k < nv; k++) {
+      size_t m2 = sc_rd_push_idx(c, k);
+      st = sc_rd_as_num(c, v->kid[k], &x[k]);
+      if (!st) st = sc_rd_check_range(c, v->kid[k], x[k], RANGE_NONNEG);
+      sc_rd_pop(c, m2);
+    }
+  } else if (v->kind == SC_SN_SCALAR && !sc_rd_looks_numeric(v)) {
+    st = sc_rd_fail(c, v, "expected a number >= 0 or a list of %d (got '%s')", nv, v->str);
+  } else {
+    st = sc_rd_as_num(c, v, &x[0]);
+    if (!st) st = sc_rd_check_range(c, v, x[0], RANGE_NONNEG);
+    for (int k = 1; !st && k < nv; k++) x[k] = x[0];
+  }
+  sc_rd_pop(c, m);
+  return st;
+}
+
+/* the joint's limits and their law, damping, armature and dry friction (j:
+ * the joint map, its type read) */
+static sc_status read_joint_dofs(ctx* c, const sc_snode* j, body_in* b) {
+  b->range[0] = -INFINITY;
+  b->range[1] = INFINITY;
+  b->limit_k = INFINITY;
+  b->limit_taud = 0;
+  const sc_snode* lim = sc_snode_get(j, "limits");
+  sc_status st = SC_OK;
+  if (lim) {
+    size_t m = sc_rd_push_key(c, "limits");
+    if (b->jtype != SC_JOINT_REVOLUTE && b->jtype != SC_JOINT_PRISMATIC)
+      st = sc_rd_fail(c, lim, "only revolute and prismatic joints have limits (joint type is %s)",
+                      sc_joint_type_name(b->jtype));
+    if (!st) st = sc_rd_as_bounds(c, lim, b->range);
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+  static const char* const law[] = {"limit_stiffness", "limit_dissipation"};
+  for (int i = 0; i < 2; i++) {
+    const sc_snode* v = sc_snode_get(j, law[i]);
+    if (!v) continue;
+    size_t m = sc_rd_push_key(c, law[i]);
+    if (!lim) st = sc_rd_fail(c, v, "only allowed with limits (expected limits: [lower, upper] on this joint)");
+    if (!st && i == 0) st = sc_rd_as_rigid_or_pos(c, v, &b->limit_k);
+    sc_rd_pop(c, m);
+    TRY(st);
+    if (i == 1) TRY(sc_rd_get_num(c, j, law[i], &b->limit_taud, RANGE_NONNEG, 0, NULL));
+  }
+  TRY(read_per_dof(c, j, "damping", b, b->damping));
+  TRY(read_per_dof(c, j, "armature", b, b->armature));
+  return read_per_dof(c, j, "friction", b, b->friction);
 }
 
 static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
@@ -100,6 +169,7 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
     if (!st) sc_sp_normalize3(b->axis);
     sc_rd_pop(c, m2);
   }
+  if (!st) st = read_joint_dofs(c, j, b);
   sc_rd_pop(c, m);
   TRY(st);
 

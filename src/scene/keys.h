@@ -12,7 +12,8 @@
  * "contact.lcp" a map inside a map, "bodies[]" each element of a list,
  * "materials.<name>" each value of a map of names, "<shape>" the keys every
  * shape has and "<shape> box" those of one shape type, "<pose>" the map of
- * `origin` and `pose`, "springs[] joint" one type of spring. */
+ * `origin` and `pose`, "springs[] joint" one type of spring (and "actuators[]
+ * motor" one type of actuator: its keys add to those of "actuators[]"). */
 #ifndef SC_SCENE_KEYS_H
 #define SC_SCENE_KEYS_H
 
@@ -23,7 +24,7 @@ typedef struct sc_scene_key {
   const char* unit;    /* SI unit, "-" for a pure number, "" when not a quantity */
   const char* def;     /* the default as YAML text (a literal the loader accepts), "required",
                           or a description in parentheses when it depends on other keys */
-  const char* range;   /* "> 0", ">= 0", "[0, 1]", ">= N" for integers, or "" */
+  const char* range;   /* "> 0", ">= 0", "!= 0", "[0, 1]", ">= N" for integers, or "" */
   const char* doc;     /* what the key sets */
 } sc_scene_key;
 

@@ -52,6 +52,17 @@ sc_status sc_rd_fail(ctx* c, const sc_snode* n, const char* fmt, ...) {
   return sc_error_set(c->err, SC_ERR_SCENE, n->file, n->line, col, "%s: %s", path, msg);
 }
 
+sc_status sc_rd_fail_at(ctx* c, const char* file, int line, int col, const char* sub,
+                        const char* fmt, ...) {
+  char msg[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return sc_error_set(c->err, SC_ERR_SCENE, file, line, col, "%s%s%s: %s",
+                      c->path[0] ? c->path : "scene", sub ? "." : "", sub ? sub : "", msg);
+}
+
 /* a required key absent from map: located at the map */
 sc_status sc_rd_fail_missing(ctx* c, const sc_snode* map, const char* key, const char* expected) {
   size_t m = sc_rd_push_key(c, key);
@@ -210,6 +221,49 @@ sc_status sc_rd_check_range(ctx* c, const sc_snode* n, double x, int range) {
     default: break;
   }
   return SC_OK;
+}
+
+int sc_rd_is_null(const sc_snode* n) {
+  return sc_rd_is_plain_scalar(n) && (strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
+                                      strcmp(n->str, "NULL") == 0 || strcmp(n->str, "~") == 0);
+}
+
+int sc_rd_looks_numeric(const sc_snode* n) {
+  char* end;
+  if (!sc_rd_is_plain_scalar(n) || !n->str[0]) return 0;
+  (void)strtod(n->str, &end);
+  return *end == '\0';
+}
+
+sc_status sc_rd_as_bounds(ctx* c, const sc_snode* n, double b[2]) {
+  b[0] = -INFINITY;
+  b[1] = INFINITY;
+  if (n->kind != SC_SN_SEQ)
+    return sc_rd_fail(c, n, "expected [lower, upper] (numbers, or null for no bound), got %s",
+                      sc_rd_kind_name(n));
+  if (n->n != 2)
+    return sc_rd_fail(c, n, "expected [lower, upper] (got a list of %d)", n->n);
+  for (int i = 0; i < 2; i++) {
+    if (sc_rd_is_null(n->kid[i])) continue;
+    size_t m = sc_rd_push_idx(c, i);
+    sc_status st = sc_rd_as_num(c, n->kid[i], &b[i]);
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+  if (isfinite(b[0]) && isfinite(b[1]) && !(b[0] < b[1]))
+    return sc_rd_fail(c, n, "lower %s must be below upper %s", n->kid[0]->str, n->kid[1]->str);
+  return SC_OK;
+}
+
+sc_status sc_rd_as_rigid_or_pos(ctx* c, const sc_snode* n, double* x) {
+  if (sc_rd_is_plain_scalar(n) && strcmp(n->str, "rigid") == 0) {
+    *x = INFINITY;
+    return SC_OK;
+  }
+  if (n->kind == SC_SN_SCALAR && !sc_rd_looks_numeric(n))
+    return sc_rd_fail(c, n, "expected a number > 0 or rigid (got '%s')", n->str);
+  TRY(sc_rd_as_num(c, n, x));
+  return sc_rd_check_range(c, n, *x, RANGE_POS);
 }
 
 /* optional number key (required when req) with a range check; *present set when given */

@@ -3,9 +3,11 @@
  * Reads the file (regular files only, at most SC_SCENE_MAX_BYTES), parses it
  * into the located node tree (tree.c), applies the --set overrides on that
  * tree, reads the sections in dependency order (options, materials, bodies,
- * geometry, springs: scene_internal.h names the file of each), and only then
- * allocates and fills the model, so a failed load leaves nothing half-built
- * behind.  The schema is doc/scenes.md; its keys are keys.c's table. */
+ * geometry, springs, commands, actuators: scene_internal.h names the file of
+ * each; command files are relative to the scene file's directory), and only
+ * then allocates and fills the model, so a failed load leaves nothing
+ * half-built behind.  The schema is doc/scenes.md; its keys are keys.c's
+ * table. */
 #include "scene/scene.h"
 
 #include <errno.h>
@@ -23,6 +25,8 @@ static void load_free(load* L) {
   sc_free(L->order);
   sc_free(L->rank);
   sc_free(L->shape);
+  sc_free(L->act);
+  sc_rd_commands_free(L);
   sc_rd_ni_free(&L->body_index);
   sc_rd_ni_free(&L->mat_index);
 }
@@ -57,6 +61,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
 
   load L;
   memset(&L, 0, sizeof L);
+  L.scene_file = file;
   sc_options_default(&L.opt);
   L.defaults.k = 1.0e6;
   L.defaults.tau = 0.01;
@@ -84,12 +89,17 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
     if (!M) st = SC_ERR_NOMEM;
   }
   if (!st) st = sc_rd_springs(c, &L, springs, M, 0);
+  if (!st) st = sc_rd_commands(c, &L, root);
+  if (!st) st = sc_rd_actuators(c, &L, root);
   if (!st) {
     M->nbody = L.nbody + 1;
     M->njnt = L.nbody;
     M->ngeom = L.nshape;
+    M->nact = L.nact;
+    M->ncmd = L.ncmd;
     st = sc_model_alloc(M);
   }
+  if (!st) st = sc_model_alloc_commands(M, L.ncmddata);
   if (!st) st = sc_rd_springs(c, &L, springs, M, 1);
   if (!st) {
     M->opt = L.opt;
@@ -113,6 +123,43 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
         M->body_inertia[9 * b + d] = B->inertia[d];
       }
       M->body_mass[b] = B->has_mass ? B->mass : 0;
+      M->jnt_range[2 * j] = B->range[0];
+      M->jnt_range[2 * j + 1] = B->range[1];
+      M->jnt_limit_k[j] = B->limit_k;
+      M->jnt_limit_taud[j] = B->limit_taud;
+      for (int k = 0; k < SC_JNT_MAXDOF; k++) {
+        M->jnt_damping[SC_JNT_MAXDOF * j + k] = B->damping[k];
+        M->jnt_armature[SC_JNT_MAXDOF * j + k] = B->armature[k];
+        M->jnt_frictionloss[SC_JNT_MAXDOF * j + k] = B->friction[k];
+      }
+    }
+    for (int k = 0; !st && k < L.ncmd; k++) {
+      const cmd_in* C = &L.cmd[k];
+      if (!(M->cmd_name[k] = sc_strdup(C->name))) st = SC_ERR_NOMEM;
+      M->cmd_interp[k] = C->interp;
+      M->cmd_adr[k] = C->adr;
+      M->cmd_len[k] = C->len;
+    }
+    if (L.ncmddata) {
+      memcpy(M->cmd_time, L.cmd_time, (size_t)L.ncmddata * sizeof *M->cmd_time);
+      memcpy(M->cmd_value, L.cmd_value, (size_t)L.ncmddata * sizeof *M->cmd_value);
+    }
+    for (int a = 0; !st && a < L.nact; a++) {
+      const act_in* A = &L.act[a];
+      if (!(M->act_name[a] = sc_strdup(A->name))) st = SC_ERR_NOMEM;
+      M->act_type[a] = A->type;
+      M->act_jnt[a] = A->jnt;
+      M->act_local[a] = A->local;
+      M->act_gear[a] = A->gear;
+      M->act_kp[a] = A->kp;
+      M->act_kd[a] = A->kd;
+      M->act_effort[2 * a] = A->effort[0];
+      M->act_effort[2 * a + 1] = A->effort[1];
+      M->act_cmd[a] = A->cmd;
+      M->act_input[2 * a] = A->input[0];
+      M->act_input[2 * a + 1] = A->input[1];
+      M->act_cmd_vel[a] = A->cmd_vel;
+      M->act_theta[a] = A->theta;
     }
     for (int g = 0; g < L.nshape; g++) {
       const shape_in* S = &L.shape[g];

@@ -9,7 +9,9 @@
  * among the overrides, col = column within "KEY=VALUE" of the offending path
  * segment or value node; an error about an override's whole VALUE is named by
  * its KEY and located at column 1 ("--set:2:1: bodies.ball.mass: must be > 0
- * (got -1)").  Syntax errors carry libyaml's problem mark and text. */
+ * (got -1)").  Syntax errors carry libyaml's problem mark and text.  An
+ * error inside a command's CSV file is located in that file
+ * ("f.csv:7:12: commands[0].lift: ..."). */
 #ifndef SC_SCENE_H
 #define SC_SCENE_H
 
@@ -26,7 +28,8 @@ sc_status sc_scene_load(const char* path, const char* const* sets, int nsets, sc
                         sc_error* err);
 
 /* Same from a string (tests); `name` is used as the file name in errors and
- * as scene_path. */
+ * as scene_path, and command files are relative to its directory (to the
+ * working directory when it has none). */
 sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,
                                int nsets, sc_model** out, sc_error* err);
 

@@ -7,6 +7,9 @@
  *   shapes.c   materials, static shapes and body geometry, solid inertia
  *   bodies.c   bodies, joints, inertia, initial state; the topological order
  *   springs.c  joint and linear spring-dampers
+ *   commands.c commands: inline tables, constants, CSV files (its own reader)
+ *   h5table.c  commands' HDF5 datasets (the scene module's only HDF5 file)
+ *   actuators.c actuators, and the check that every command drives one
  *   scene.c    the walk over the sections, the model's construction, file I/O
  * Each section reads into the records below; only when every section has been
  * read does scene.c allocate and fill the model, so a failed load leaves
@@ -55,6 +58,14 @@ sc_status sc_rd_fail(ctx* c, const sc_snode* n, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* an error in another file (a command's CSV file) at line:col there, named
+ * by the current path and sub (NULL: the path alone) */
+sc_status sc_rd_fail_at(ctx* c, const char* file, int line, int col, const char* sub,
+                        const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
 /* a required key absent from map: located at the map */
 sc_status sc_rd_fail_missing(ctx* c, const sc_snode* map, const char* key, const char* expected);
 /* "a scalar", "a list", "a map", "an empty value": for messages */
@@ -77,6 +88,15 @@ sc_status sc_rd_check_map(ctx* c, const sc_snode* n, const char* const* allowed,
 /* the same with the keys of a section of the key table (keys.h) */
 sc_status sc_rd_check_section(ctx* c, const sc_snode* n, const char* section, const char* what);
 sc_status sc_rd_check_range(ctx* c, const sc_snode* n, double x, int range);
+/* a plain null (null, Null, NULL, ~) */
+int sc_rd_is_null(const sc_snode* n);
+/* a scalar that reads as a number (then sc_rd_as_num checks it); else a name */
+int sc_rd_looks_numeric(const sc_snode* n);
+/* [lower, upper] with null for an open side (-INFINITY / INFINITY); lower <
+ * upper when both are given */
+sc_status sc_rd_as_bounds(ctx* c, const sc_snode* n, double b[2]);
+/* rigid (INFINITY) or a number > 0 */
+sc_status sc_rd_as_rigid_or_pos(ctx* c, const sc_snode* n, double* x);
 /* optional keys (required when req); *present, when given, says whether the key was there */
 sc_status sc_rd_get_num(ctx* c, const sc_snode* map, const char* key, double* x, int range,
                         int req, int* present);
@@ -135,9 +155,30 @@ typedef struct body_in {
   const sc_snode* mass_node;
   int has_q, has_v;
   double q[7], v[6];
+  /* the joint's limits (range: -INFINITY / INFINITY when open) and per-dof
+   * damping, armature and dry friction, slot k the joint's k-th velocity */
+  double range[2], limit_k, limit_taud;
+  double damping[SC_JNT_MAXDOF], armature[SC_JNT_MAXDOF], friction[SC_JNT_MAXDOF];
   const sc_snode* geometry;
   int geom0, ngeom; /* range in the shape array */
 } body_in;
+
+/* a command: one table of (time, value) samples in load.cmd_time/value */
+typedef struct cmd_in {
+  char* name;               /* owned */
+  const sc_snode* name_node; /* its YAML node; NULL for a CSV column */
+  const char* file;         /* where the name is written (a CSV column: its header) */
+  int line, col;
+  int item;                 /* its element of commands[] */
+  int interp, adr, len, used;
+} cmd_in;
+
+typedef struct act_in {
+  const char* name;
+  int type, jnt, local;     /* jnt: the model's joint */
+  double gear, kp, kd, effort[2], input[2], theta;
+  int cmd, cmd_vel;         /* commands, -1: the constant input[0] / input[1] */
+} act_in;
 
 typedef struct load {
   sc_options opt;
@@ -153,6 +194,16 @@ typedef struct load {
   const sc_snode* springs;
   const char* name;
   name_index body_index, mat_index;
+  const char* scene_file;   /* the scene's file name: command files are relative to its directory */
+  cmd_in* cmd;
+  int ncmd, capcmd;
+  double *cmd_time, *cmd_value; /* samples of all commands */
+  int ncmddata, capdata;
+  char** paths;             /* command files as opened (error locations), owned */
+  int npaths, cappaths;
+  name_index cmd_index;     /* command names; not built until commands are read */
+  act_in* act;
+  int nact;
 } load;
 
 
@@ -168,5 +219,19 @@ sc_status sc_rd_geometry(ctx* c, load* L, const sc_snode* root);    /* shapes.c 
 /* springs go straight into the model: fill 0 counts them, fill 1 (after
  * sc_model_alloc) stores them */
 sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */
+sc_status sc_rd_commands(ctx* c, load* L, const sc_snode* root);    /* commands.c */
+void sc_rd_commands_free(load* L);                                  /* commands.c */
+/* every command drives some actuator (after sc_rd_actuators marks them) */
+sc_status sc_rd_commands_used(ctx* c, const load* L);               /* commands.c */
+/* actuators (after commands, whose names they resolve) */
+sc_status sc_rd_actuators(ctx* c, load* L, const sc_snode* root);   /* actuators.c */
+
+/* h5table.c: the (n, 2) dataset of time and value columns in an HDF5 file,
+ * as n rows of doubles into *tv (sc_malloc'd, 2n; the caller frees).  0 on
+ * success; otherwise why says what is wrong and the return whom it is about:
+ * SC_H5T_FILE the file, SC_H5T_DATASET the dataset, SC_H5T_NOMEM memory. */
+enum { SC_H5T_OK = 0, SC_H5T_FILE = 1, SC_H5T_DATASET = 2, SC_H5T_NOMEM = 3 };
+int sc_rd_h5_table(const char* path, const char* dataset, long max_rows, double** tv, long* n,
+                   char* why, size_t whysz);
 
 #endif
