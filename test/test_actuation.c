@@ -8,6 +8,7 @@
 #include "build_model.h"
 #include "harness.h"
 #include "integrator/integrator.h"
+#include "sim_util.h"
 
 static const double G = 9.81;
 
@@ -405,6 +406,40 @@ static void test_dry_friction_both(void) {
   test_dry_friction(SC_SOLVER_LCP);
 }
 
+/* test/gripper_hold.yaml: two fingers squeezing a box of mass m with force
+ * F hold it (slip < 1 mm in 2 s) when 2 mu F >= 1.03 m g and drop it when
+ * 2 mu F <= 0.97 m g, for the default model, sap, and the LCP */
+static double gripper_drop(double ratio, const char* model, const char* solver) {
+  const double mass = 0.2, mu = 0.5, F = ratio * mass * G / (2 * mu);
+  char f1[64], f2[64], mo[64], so[64];
+  snprintf(f1, sizeof f1, "actuators.left.command=%.17g", F);
+  snprintf(f2, sizeof f2, "actuators.right.command=%.17g", F);
+  snprintf(mo, sizeof mo, "contact.model=%s", model);
+  snprintf(so, sizeof so, "contact.solver=%s", solver);
+  /* the LCP's cone has 32 edges here: its polygon's inscribed radius is
+   * cos(pi / 32) = 0.995 of mu in the worst direction (8 edges: 0.924) */
+  const char* sets[5] = {f1, f2, mo, so, "contact.lcp.directions=32"};
+  sc_model* m = NULL;
+  sc_data* d = NULL;
+  if (sim_run("test/gripper_hold.yaml", sets, 5, NULL, NULL, &m, &d) != SC_OK) return NAN;
+  const double drop = 0.5 - d->xpos[3 * 3 + 2];
+  sc_data_free(d);
+  sc_model_free(m);
+  return drop;
+}
+
+static void test_gripper_threshold(void) {
+  static const char* cases[3][2] = {{"lagged", "newton"}, {"sap", "newton"}, {"lagged", "lcp"}};
+  for (int c = 0; c < 3; c++) {
+    const double hold = gripper_drop(1.03, cases[c][0], cases[c][1]);
+    const double fall = gripper_drop(0.97, cases[c][0], cases[c][1]);
+    printf("  gripper (%s, %s): slip %.3g m in 2 s at 2 mu F = 1.03 m g, %.3g m at 0.97\n",
+           cases[c][0], cases[c][1], hold, fall);
+    ENSURE(fabs(hold) < 1e-3);
+    ENSURE(fall > 0.05);
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_pd_step_response);
@@ -417,5 +452,6 @@ int main(int argc, char** argv) {
   RUN(test_motor_linear);
   RUN(test_motor_hold);
   RUN(test_damping_armature);
+  RUN(test_gripper_threshold);
   return TEST_END();
 }
