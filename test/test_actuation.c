@@ -110,14 +110,14 @@ static void midpoint_pd(double mass, double kp, double kd, double u, double dt, 
 /* PD step response of a 1-dof mass (no gravity) against the midpoint rule's
  * closed-form discrete response (1e-9 of the step), and the continuous
  * response with second-order convergence */
-static void test_pd_step_response(void) {
+static void pd_step_response(int solver) {
   const double mass = 1.5, wn = 10.0, zeta = 0.2, kp = mass * wn * wn, kd = 2 * zeta * wn * mass;
   const double u = 0.3, T = 1.0;
   double err_c[3];
   const double dts[3] = {4e-3, 2e-3, 1e-3};
   for (int s = 0; s < 3; s++) {
     run r;
-    ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, u), SC_SOLVER_NEWTON));
+    ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, u), solver));
     if (!r.d) return;
     r.m->opt.dt = dts[s];
     const long n = lround(T / dts[s]);
@@ -141,14 +141,19 @@ static void test_pd_step_response(void) {
     stop(&r);
   }
   const double p1 = log2(err_c[0] / err_c[1]), p2 = log2(err_c[1] / err_c[2]);
-  printf("  PD step, continuous error at 1 s: %.3g %.3g %.3g m (order %.2f %.2f)\n", err_c[0],
-         err_c[1], err_c[2], p1, p2);
+  printf("  PD step (%s), continuous error at 1 s: %.3g %.3g %.3g m (order %.2f %.2f)\n",
+         solver == SC_SOLVER_LCP ? "lcp" : "newton", err_c[0], err_c[1], err_c[2], p1, p2);
   ENSURE(p1 > 1.9 && p1 < 2.1 && p2 > 1.9 && p2 < 2.1);
+}
+
+static void test_pd_step_response(void) {
+  pd_step_response(SC_SOLVER_NEWTON);
+  pd_step_response(SC_SOLVER_LCP);
 }
 
 /* kp dt^2 / m = 100: the explicit PD is unstable (spectral radius > 1),
  * the implicit one (auto theta -> backward Euler) converges monotonically */
-static void test_pd_stiff(void) {
+static void pd_stiff(int solver) {
   const double mass = 1.0, dt = 0.01, kp = 100 * mass / (dt * dt), kd = 25 * mass / dt;
   /* symplectic Euler PD: v = v0 + dt/m (kp (u - q0) - kd v0), q = q0 + dt v */
   {
@@ -159,7 +164,7 @@ static void test_pd_stiff(void) {
     ENSURE(rho > 1.0);
   }
   run r;
-  ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, 1.0), SC_SOLVER_NEWTON));
+  ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, 1.0), solver));
   if (!r.d) return;
   r.m->opt.dt = dt;
   double prev = 0;
@@ -175,13 +180,18 @@ static void test_pd_stiff(void) {
    * 1/21: after one step from rest q = 100 / 126 (1 - 0) ... checked
    * through the first step: m v = dt (kp (1 - dt v) - kd v) */
   stop(&r);
-  ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, 1.0), SC_SOLVER_NEWTON));
+  ENSURE(start(&r, slider(mass, SC_ACT_POSITION, kp, kd, 1.0), solver));
   if (!r.d) return;
   r.m->opt.dt = dt;
   step(&r);
   const double v1 = dt * kp / (mass + dt * (dt * kp + kd));
   ENSURE_CLOSE(r.d->v[0], v1, 1e-9, 0);
   stop(&r);
+}
+
+static void test_pd_stiff(void) {
+  pd_stiff(SC_SOLVER_NEWTON);
+  pd_stiff(SC_SOLVER_LCP);
 }
 
 /* a servo saturated at its effort bound accelerates at F / m */
