@@ -360,7 +360,7 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
     }
   }  /* armature: the rotor inertia reflected through a gearbox adds to the
    * dof's own diagonal only (it turns with the joint, not with the body) */
-  for (int i = 0; i < m->nv; i++)
+  for (int i = 0; m->any_armature && i < m->nv; i++)
     if (m->dof_armature[i] != 0.0) {
       const size_t li = (size_t)m->dof_cliqueloc[i];
       d->M[m->clique_blkadr[m->dof_clique[i]] + li * ((size_t)m->clique_dofnum[m->dof_clique[i]] + 1)] +=
@@ -400,7 +400,7 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
     if (D) D[blk_entry(m, dof, dof)] += m->jspring_c[s];
   }
   /* joint damping: a damper on each dof, -c v */
-  for (int i = 0; i < nv; i++)
+  for (int i = 0; m->any_damping && i < nv; i++)
     if (m->dof_damping[i] != 0.0) {
       const double fd = -m->dof_damping[i] * v[i];
       d->fspring[i] += fd;
@@ -475,7 +475,7 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
 void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,
                    double* gravity) {
   double T = 0, U = 0;
-  for (int i = 0; i < m->nv; i++) T += 0.5 * m->dof_armature[i] * v[i] * v[i];
+  for (int i = 0; m->any_armature && i < m->nv; i++) T += 0.5 * m->dof_armature[i] * v[i] * v[i];
   for (int b = 1; b < m->nbody; b++) {
     double IV[6];
     sc_sp_mat6_vec(IV, d->cinert + 36 * b, d->cvel + 6 * b);

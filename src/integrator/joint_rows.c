@@ -72,6 +72,7 @@ static double input(const sc_model* m, int a, int which, double t) {
 
 void sc_rows_actuate(const sc_model* m, sc_data* d) {
   const sc_options* o = &m->opt;
+  if (m->nact == 0) return; /* d->fmotor stays zero */
   memset(d->fmotor, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++) {
     if (m->act_type[a] != SC_ACT_MOTOR) continue;
@@ -107,8 +108,9 @@ static int add_row(const sc_model* m, sc_data* d, int type, int ref, int dof, do
 void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
   const sc_options* o = &m->opt;
   d->nrow = 0;
+  if (m->nrow_max == 0) return;
   for (int i = 0; i < d->ncon; i++) d->ckind[i] = SC_ROW_CONTACT;
-  for (int j = 0; j < m->njnt; j++) {
+  for (int j = 0; m->any_limit && j < m->njnt; j++) {
     const double lo = m->jnt_range[2 * j], hi = m->jnt_range[2 * j + 1];
     if (!isfinite(lo) && !isfinite(hi)) continue;
     const int dof = m->jnt_vadr[j];
@@ -116,7 +118,7 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
     if (isfinite(lo) && q - lo < reach) add_row(m, d, SC_JROW_LIMIT_LOWER, j, dof, 1.0, q - lo, v0);
     if (isfinite(hi) && hi - q < reach) add_row(m, d, SC_JROW_LIMIT_UPPER, j, dof, -1.0, hi - q, v0);
   }
-  for (int i = 0; i < m->nv; i++)
+  for (int i = 0; m->any_frictionloss && i < m->nv; i++)
     if (m->dof_frictionloss[i] > 0) add_row(m, d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
   for (int a = 0; a < m->nact; a++)
     if (m->act_type[a] != SC_ACT_MOTOR) add_row(m, d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
@@ -226,6 +228,7 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq) 
 
 void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   const double dt = m->opt.dt;
+  if (m->nrow_max == 0 && m->nact == 0) return;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   double wm = 0.0;

@@ -256,10 +256,12 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
     x->sub_mu[ncl] = d->mu[i];
     x->sub_phi0[ncl] = d->phi0[i];
     if (hc) memcpy(x->sub_hc + SC_HC_NPAR * ncl, hc + SC_HC_NPAR * i, SC_HC_NPAR * sizeof(double));
-    x->sub_kind[ncl] = d->ckind[i];
-    x->sub_bound[2 * ncl] = d->cbound[2 * i];
-    x->sub_bound[2 * ncl + 1] = d->cbound[2 * i + 1];
-    any_box |= d->ckind[i] != SC_ROW_CONTACT;
+    if (d->nrow > 0) {
+      x->sub_kind[ncl] = d->ckind[i];
+      x->sub_bound[2 * ncl] = d->cbound[2 * i];
+      x->sub_bound[2 * ncl + 1] = d->cbound[2 * i + 1];
+      any_box |= d->ckind[i] != SC_ROW_CONTACT;
+    }
     any_match |= guess && call->matched[i];
   }
   x->sub_jptr[ncl] = q;

@@ -420,9 +420,18 @@ sc_status sc_model_finalize(sc_model* m) {
   /* the joint rows of a step (integrator/joint_rows.c): one per finite
    * side of a limit, per dof with dry friction, per servo */
   m->nrow_max = 0;
-  for (int j = 0; j < m->njnt; j++)
-    m->nrow_max += isfinite(m->jnt_range[2 * j]) + isfinite(m->jnt_range[2 * j + 1]);
-  for (int i = 0; i < m->nv; i++) m->nrow_max += m->dof_frictionloss[i] > 0;
+  m->any_damping = m->any_armature = m->any_frictionloss = m->any_limit = 0;
+  for (int j = 0; j < m->njnt; j++) {
+    const int n = isfinite(m->jnt_range[2 * j]) + isfinite(m->jnt_range[2 * j + 1]);
+    m->nrow_max += n;
+    m->any_limit |= n > 0;
+  }
+  for (int i = 0; i < m->nv; i++) {
+    m->nrow_max += m->dof_frictionloss[i] > 0;
+    m->any_frictionloss |= m->dof_frictionloss[i] > 0;
+    m->any_damping |= m->dof_damping[i] != 0.0;
+    m->any_armature |= m->dof_armature[i] != 0.0;
+  }
   for (int a = 0; a < m->nact; a++) {
     const int j = m->act_jnt[a];
     m->act_dof[a] = m->jnt_vadr[j] + m->act_local[a];

@@ -161,6 +161,9 @@ typedef struct sc_model {
   double* dof_damping;   /* (nv) from jnt_damping */
   double* dof_armature;  /* (nv) from jnt_armature */
   double* dof_frictionloss; /* (nv) from jnt_frictionloss */
+  /* 1 when some dof has damping / armature / dry friction, some joint a
+   * limit (set by finalize; the step skips what no dof has) */
+  int any_damping, any_armature, any_frictionloss, any_limit;
   /* 1 when the free-motion residual m(v) is affine in v with the constant
    * slope M, whatever q: every moving body is a free body on the world at
    * the default origin with its centre of mass at its origin and a
