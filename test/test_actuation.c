@@ -255,6 +255,33 @@ static void test_limit_statics(int solver, double dt) {
   stop(&r);
 }
 
+/* a compliant limit (k = 2000 N m/rad, tau_d = 20 ms) settles at the depth
+ * of its spring under the weight: q = lower - m g l cos(q) / k */
+static void test_limit_compliant(int solver) {
+  const double mass = 2.0, l = 0.5, lo = 0.3, k = 2000.0;
+  sc_model* m = limit_pendulum(mass, l, lo, lo + 0.05, 0.0);
+  m->jnt_limit_k[0] = k;
+  m->jnt_limit_taud[0] = 0.02;
+  run r;
+  ENSURE(start(&r, m, solver));
+  if (!r.d) return;
+  for (int i = 0; i < 3000; i++)
+    if (!step(&r)) break;
+  /* the fixed point of q = lo - m g l cos(q) / k */
+  double q = lo;
+  for (int i = 0; i < 50; i++) q = lo - mass * G * l * cos(q) / k;
+  printf("  compliant limit (%s): depth %.6g rad, the spring's %.6g rad\n",
+         solver == SC_SOLVER_LCP ? "lcp" : "newton", lo - r.d->q[0], lo - q);
+  ENSURE_CLOSE(r.d->q[0] - lo, q - lo, 1e-3, 0);
+  ENSURE_CLOSE(r.d->jnt_limit_force[0], mass * G * l * cos(q), 1e-3, 0);
+  stop(&r);
+}
+
+static void test_limit_compliant_both(void) {
+  test_limit_compliant(SC_SOLVER_NEWTON);
+  test_limit_compliant(SC_SOLVER_LCP);
+}
+
 /* thrown at the limit at 20 rad/s, dt = 10 ms: it does not pass through */
 static void test_limit_impact(int solver) {
   run r;
@@ -458,6 +485,7 @@ int main(int argc, char** argv) {
   RUN(test_limit_statics_newton);
   RUN(test_limit_statics_lcp);
   RUN(test_limit_impact_both);
+  RUN(test_limit_compliant_both);
   RUN(test_dry_friction_both);
   RUN(test_motor_linear);
   RUN(test_motor_hold);
