@@ -44,8 +44,9 @@ static void lcp_guess(const step_work* w, int nc) {
   }
 }
 
-/* v = v* + A^-1 J^T gamma_prev (gam: 3nc scratch, tmp: nv scratch); returns
- * the number of contacts matched (0: v is v*) */
+/* v = v* + A^-1 J^T gamma_prev over the nc contacts and the step's joint
+ * rows (gam: 3 (nc + nrow) scratch, tmp: nv scratch); returns the number of
+ * contacts and rows matched (0: v is v*) */
 static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc, double* gam,
                       double* v, double* tmp) {
   const sc_la_blocks cb = sc_model_cliques(m);
@@ -58,6 +59,16 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
     matched += best >= 0;
     matched_c[i] = best >= 0;
   }
+  /* the joint rows: the impulse the same row had last step */
+  for (int r = 0; r < d->nrow; r++) {
+    const int i = nc + r;
+    const double g = w->row_prev[sc_rows_slot(m, d, r)];
+    gam[3 * i] = gam[3 * i + 1] = 0.0;
+    gam[3 * i + 2] = g;
+    matched += g != 0.0;
+    matched_c[i] = g != 0.0;
+  }
+  nc += d->nrow;
   /* J^T gamma over each contact's listed columns */
   for (int i = 0; i < nv; i++) v[i] = 0;
   for (int i = 0; i < nc; i++)

@@ -214,6 +214,16 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
   }
 }
 
+int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
+  const int ref = d->row_ref[r];
+  switch (d->row_type[r]) {
+    case SC_JROW_LIMIT_LOWER: return 2 * ref;
+    case SC_JROW_LIMIT_UPPER: return 2 * ref + 1;
+    case SC_JROW_FRICTION: return 2 * m->njnt + ref;
+    default: return 2 * m->njnt + m->nv + ref;
+  }
+}
+
 void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq) {
   const step_work* w = d->solver_work;
   (void)m;
@@ -238,6 +248,13 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
       wm += dt * d->act_force[a] * 0.5 * (v0[i] + d->v[i]);
     }
   d->e_actuator += wm;
+  /* the warm start's memory of each row (contact_stage.c) */
+  step_work* w = d->solver_work;
+  if (w) {
+    memset(w->row_prev, 0, sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact));
+    for (int r = 0; r < d->nrow; r++)
+      w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
+  }
   for (int r = 0; r < d->nrow; r++) {
     const int i = d->ncon + r, ref = d->row_ref[r];
     const int dof = d->jcol[d->jptr[i]];

@@ -29,6 +29,7 @@ static void step_work_free(void* p) {
   sc_free(w->trace_block);
   sc_contact_memory_free(&w->mem);
   sc_free(w->pat_guess);
+  sc_free(w->row_prev);
   sc_free(w->hc);
   sc_free(w->match);
   sc_free(w->nload);
@@ -115,6 +116,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->vs = m->opt.sigma * m->opt.dt * gn;
     }
     if (w->pat_guess) w->pat_out = w->pat_guess + ncap;
+    w->row_prev = sc_calloc((size_t)(2 * m->njnt + m->nv + m->nact + 1), sizeof(double));
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
         trace_create(&w->trace, &w->trace_block,
                      m->opt.contact_maxit * (m->opt.contact_passes + 1) *
@@ -160,7 +162,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                           "contact.threads: cannot start %d threads", w->nthreads);
     if (!w->isl || !w->sap || !w->tree_ptr || !mem_ok || !w->pat_guess || !w->hc ||
-        !w->match || !w->nload ||
+        !w->match || !w->nload || !w->row_prev ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
@@ -169,6 +171,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
                           w->nthreads);
   }
   ((step_work*)d->solver_work)->mem.n = 0;
+  memset(((step_work*)d->solver_work)->row_prev, 0,
+         sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact + 1));
   sc_dyn_kinematics(m, d, d->q);
   sc_dyn_crba(m, d);
   int info = sc_la_blk_factor(&cb, d->M, d->Afac);

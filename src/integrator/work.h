@@ -54,6 +54,9 @@ typedef struct step_work {
   double* crel;    /* (3 per contact) its point at detection less the origin of its body
                       b (a when b is static), world axes, m: what matching compares */
   double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
+  /* each joint row's impulse at the end of the last step (N s), by a slot
+   * that names the row across steps (sc_rows_slot), 0 when it was absent */
+  double* row_prev;
 } step_work;
 
 /* scratch layout (d->scratch: 8 nv + nq) */
@@ -101,5 +104,8 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0);
 /* The position update's velocity vq: the dof of a servo written at
  * theta = 1 advances with the step's end velocity (joint_rows.c). */
 void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq);
+/* The slot of row r of this step in step_work.row_prev (2 njnt + nv + nact
+ * slots: the limits' sides, the dofs' friction, the servos). */
+int sc_rows_slot(const sc_model* m, const sc_data* d, int r);
 
 #endif
