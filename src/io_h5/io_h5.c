@@ -515,6 +515,88 @@ static hid_t make_fapl(void) {
 
 /* /model/body_parent and /model/geometry/{body,shape,size,position,orientation}:
  * enough to draw any file without its scene */
+/* /model/commands and /model/actuators: the tables the run's inputs came
+ * from (a CSV or HDF5 file a scene names is not in the scene's text), so
+ * that the file alone says what drove the run */
+static sc_status write_actuation(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
+  sc_status st = SC_OK;
+  const int nc = m->ncmd, na = m->nact;
+  int32_t* iv = sc_calloc((size_t)(nc > na ? nc : na) + 2, sizeof *iv);
+  char** str = sc_calloc((size_t)(nc > na ? nc : na) + 1, sizeof *str);
+  hid_t g = -1;
+  if (!iv || !str) {
+    st = sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+    goto done;
+  }
+  if (nc > 0) {
+    const char* G = "/model/commands";
+    if ((g = make_group(model, "commands")) < 0) {
+      st = sc_h5_io_fail(h->path, err, "create", "group /model/commands");
+      goto done;
+    }
+    for (int c = 0; c < nc; c++) {
+      str[c] = m->cmd_interp[c] == SC_INTERP_HOLD ? "hold" : "linear";
+      iv[c] = m->cmd_adr[c];
+    }
+    iv[nc] = m->ncmddata;
+    if ((st = write_names(h, model, "commands/names", m->cmd_name, nc, err)) != SC_OK ||
+        (st = write_names(h, model, "commands/interpolation", str, nc, err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "start", K_I32, nc + 1, 0, iv, "1", err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "time", K_F64, m->ncmddata, 0, m->cmd_time, "s", err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "value", K_F64, m->ncmddata, 0, m->cmd_value,
+                          "the input's unit (see /actuator/command)", err)) != SC_OK)
+      goto done;
+    if (!attr_str(g, "description",
+                  "command c's samples are time and value [start[c], start[c + 1]); between "
+                  "samples linear or held (interpolation), outside them the end values"))
+      st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/commands");
+    H5Gclose(g);
+    g = -1;
+    if (st != SC_OK) goto done;
+  }
+  if (m->any_limit &&
+      (st = write_fixed(h, model, "/model", "joint_range", K_F64, m->njnt, 2, m->jnt_range,
+                        "m or rad (per joint; +-inf: no limit on that side)", err)) != SC_OK)
+    goto done;
+  if (na > 0) {
+    const char* G = "/model/actuators";
+    if ((g = make_group(model, "actuators")) < 0) {
+      st = sc_h5_io_fail(h->path, err, "create", "group /model/actuators");
+      goto done;
+    }
+    for (int a = 0; a < na; a++) {
+      str[a] = (char*)sc_actuator_type_name((sc_actuator_type)m->act_type[a]);
+      iv[a] = m->act_dof[a];
+    }
+    if ((st = write_names(h, model, "actuators/type", str, na, err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "dof", K_I32, na, 0, iv, "1", err)) != SC_OK)
+      goto done;
+    for (int a = 0; a < na; a++) iv[a] = m->act_cmd[a];
+    if ((st = write_fixed(h, g, G, "command", K_I32, na, 0, iv, "1", err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "gear", K_F64, na, 0, m->act_gear, "1", err)) != SC_OK ||
+        (st = write_fixed(h, g, G, "kp", K_F64, na, 0, m->act_kp, "N/m or N m/rad", err)) !=
+            SC_OK ||
+        (st = write_fixed(h, g, G, "kd", K_F64, na, 0, m->act_kd, "N s/m or N m s/rad", err)) !=
+            SC_OK ||
+        (st = write_fixed(h, g, G, "effort", K_F64, na, 2, m->act_effort, "N or N m", err)) !=
+            SC_OK ||
+        (st = write_fixed(h, g, G, "input", K_F64, na, 2, m->act_input,
+                          "the constant input and commanded velocity when command is -1", err)) !=
+            SC_OK)
+      goto done;
+    if (!attr_str(g, "description",
+                  "one row per actuator (/model/actuator_names): type, dof (index into "
+                  "/model/v_names), command (index into /model/commands/names, -1: the constant "
+                  "input), gear (motor), kp, kd (servos), effort bounds (+-inf: none)"))
+      st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/actuators");
+  }
+done:
+  if (g >= 0) H5Gclose(g);
+  sc_free(iv);
+  sc_free(str);
+  return st;
+}
+
 static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
   int nb = m->nbody, ng = m->ngeom;
   size_t nbuf = (size_t)(nb > ng ? nb : ng);
@@ -666,6 +748,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
           (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK ||
           (m->nact > 0 &&
            (st = write_names(h, g, "actuator_names", m->act_name, m->nact, err)) != SC_OK) ||
+          (st = write_actuation(h, g, m, err)) != SC_OK ||
           (st = write_geometry(h, g, m, err)) != SC_OK) {
         H5Gclose(g);
         goto fail;
