@@ -4,11 +4,16 @@
 # held by friction on an incline), its refusals, and the pages it writes in a
 # real browser: headless Chromium (Debian's chromium) driven over the
 # DevTools protocol by test/viewer_browser.py (no console errors, scripted
-# slider, screenshots against the file's positions, a hidden body, a
-# 216-body clutter page that loads and plays, its frame rate printed; the
-# 30 frames/s target is make bench's).  Bounded: the browser part is killed after
-# 300 s.  VIEWER_KEEP=DIR keeps the screenshots it took (drop_t0.00.png,
-# drop_t0.25.png, clutter.png) in DIR.
+# slider, screenshots against the file's positions, a hidden body, the
+# gripper of scenes/gripper_lift.yaml with its actuated bodies and actuator
+# readout, a 216-body clutter page that loads and plays, its frame rate
+# printed; the 30 frames/s target is make bench's).  Also the actuator data
+# a page carries (the bodies and units of each actuator, the forces and
+# commands of the nearest rows, the energy balance with the actuator work),
+# the view framing shapes set off from their body's origin, and a page of a
+# run written without contact rows.  Bounded: the browser part is killed
+# after 300 s.  VIEWER_KEEP=DIR keeps the screenshots it took
+# (drop_t0.00.png, drop_t0.25.png, gripper_t0.png, clutter.png) in DIR.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -42,7 +47,10 @@ bodies:
       - {shape: box, size: [0.2, 0.1, 0.05]}
 Y
 "$BIN/simc" "$tmp/spin.yaml" -o "$tmp/spin.h5" --quiet &&
-"$BIN/simc" scenes/box_incline_stick.yaml -o "$tmp/stick.h5" --duration 0.3 --quiet ||
+"$BIN/simc" scenes/box_incline_stick.yaml -o "$tmp/stick.h5" --duration 0.3 --quiet &&
+"$BIN/simc" scenes/gripper_lift.yaml -o "$tmp/grip.h5" --duration 1 --quiet &&
+"$BIN/simc" scenes/arm_torque.yaml -o "$tmp/arm.h5" --duration 0.3 --quiet &&
+"$BIN/simc" scenes/pendulum_limit.yaml -o "$tmp/pend.h5" --duration 0.5 --quiet ||
   { echo "FAIL simc_runs"; exit 1; }
 "$PY" - "$VIEW" "$tmp" <<'PY'
 import importlib.machinery, importlib.util, sys
@@ -100,6 +108,74 @@ n = np.array([np.sin(0.3), 0, np.cos(0.3)])
 tang = np.abs(imp - (imp @ n)[:, None] * n).sum(1).max()
 print("%s friction_carries_load (largest tangential impulse %.3g N s, expected ~%.3g)" %
       ("PASS" if tang > 0.2 * 9.81e-3 * np.sin(0.3) else "FAIL", tang, 9.81e-3 * np.sin(0.3) / 4))
+
+# actuators: the body, dof and units of each (the gripper's position servos
+# on prismatic joints: N and m; the arm's motors on revolute joints: N m,
+# their command u in N m with gear 1), and the readout's values: the force
+# and command of the recorded row nearest to each frame, here at frames
+# between the rows (--max-frames 37 over 1001 rows)
+def info(path):
+    R = sv.read_run(path)
+    return R, [(a["name"], a["joint"], a["body"], a["type"], a["force_unit"], a["command_unit"])
+               for a in R["act_info"]]
+R, got = info(tmp + "/grip.h5")
+want = [("lift", "lift", 1, "position", "N", "m"), ("left", "left_finger", 2, "position", "N", "m"),
+        ("right", "right_finger", 3, "position", "N", "m")]
+print("%s actuator_bodies_and_units_gripper (%s)" % ("PASS" if got == want else "FAIL", got))
+Ra, got = info(tmp + "/arm.h5")
+want = [("shoulder", "upper_arm", 1, "motor", "N m", "N m"), ("elbow", "forearm", 2, "motor", "N m", "N m")]
+print("%s actuator_bodies_and_units_arm (%s)" % ("PASS" if got == want else "FAIL", got))
+ts = sv.sample_times(R["t"], 37)
+A = sv.pack_actuators(R, ts)
+f = np.frombuffer(base64.b64decode(A["force"]), np.float32).reshape(len(ts), -1)
+c = np.frombuffer(base64.b64decode(A["command"]), np.float32).reshape(len(ts), -1)
+near = np.array([np.argmin(np.abs(R["t"] - x)) for x in ts])
+err = max(np.abs(f - R["act_force"][near].astype(np.float32)).max(),
+          np.abs(c - R["act_command"][near].astype(np.float32)).max())
+rep("actuator_readout_nearest_row", err, 0.0)
+mx = max(abs(a["maxAbs"] - np.abs(R["act_force"][:, j]).max()) for j, a in enumerate(A["info"]))
+rep("actuator_bar_scale_is_largest_force", mx, 0.0)
+# no actuators: no readout
+Rs = sv.read_run(tmp + "/spin.h5")
+print("%s no_actuators_no_readout" % ("PASS" if sv.pack_actuators(Rs, Rs["t"]) is None else "FAIL"))
+
+# the page's energy balance counts the actuator work: its curve is the
+# file's total + dissipated - actuator (float32), and stays flat (within
+# 1e-3 of the work the actuators put in; without the work it would rise by
+# all of it)
+import json, re
+def page_data(h5, out):
+    sv.build(h5, out)
+    txt = open(out, encoding="utf-8").read()
+    return json.loads(re.search(r'id="simc-data">(.*?)</script>', txt, re.S).group(1))
+def f32(s):
+    return np.frombuffer(base64.b64decode(s), np.float32)
+D = page_data(tmp + "/grip.h5", tmp + "/gp.html")
+E = D["energy"]
+bal = f32(E["total+dissipated-actuator"])
+work = f32(E["actuator"])
+with h5py.File(tmp + "/grip.h5", "r") as h:
+    rows = np.abs(h["time"][:][:, None] - f32(E["t"])[None, :]).argmin(axis=0)  # nearest
+    want = (h["energy/total"][:] + h["energy/dissipated"][:] - h["energy/actuator"][:])[rows]
+err = np.abs(bal - want.astype(np.float32)).max()
+ok = ("total+dissipated" not in E and err <= 1e-6 * np.abs(want).max() and
+      np.ptp(bal) < 1e-3 * work.max() and work.max() > 0.1)
+print("%s page_energy_balance_with_actuator_work (curve vs file %.2g J; it varies %.3g J while the "
+      "actuators put in %.3g J)" % ("PASS" if ok else "FAIL", err, np.ptp(bal), work.max()))
+Ds = page_data(tmp + "/spin.h5", tmp + "/sp.html")
+print("%s page_energy_balance_without_actuators" %
+      ("PASS" if "total+dissipated" in Ds["energy"] and "actuator" not in Ds["energy"] else "FAIL"))
+
+# framing: the pendulum's body origin is its pivot, which never moves; the
+# view's extent covers its bob, 0.5 m out along the arm (x = 0.5 cos q,
+# z = 0.5 sin q, the joint turning about -y)
+D = page_data(tmp + "/pend.h5", tmp + "/pe.html")
+with h5py.File(tmp + "/pend.h5", "r") as h:
+    q = h["q"][:, 0]
+ext = np.array(D["extent"])
+want = np.array([0, 0, 0, 0.5 * np.cos(q).max(), 0, 0.5 * np.sin(q).max()])
+want[0], want[2] = min(0, 0.5 * np.cos(q).min()), min(0, 0.5 * np.sin(q).min())
+rep("extent_covers_shapes_off_the_origin", np.abs(ext - want).max(), 1e-9)
 PY
 
 # ---- refusals ----
@@ -122,6 +198,11 @@ ok refuses_overlay_of_other_scene "[ $rc = 1 ] && grep -q 'not a run of the same
 ok refuses_missing_file "[ $rc = 1 ] && grep -q 'no such file' '$tmp/err'"
 "$PY" "$VIEW" "$tmp/spin.h5" --max-frames 1 >/dev/null 2>"$tmp/err"; rc=$?
 ok refuses_max_frames_1 "[ $rc = 2 ]"
+# a run written without contact rows (output.contacts: false): a page, with
+# the contact toggles disabled
+"$BIN/simc" scenes/sphere_drop.yaml -o "$tmp/nc.h5" --duration 0.3 --set output.contacts=false --quiet &&
+"$PY" "$VIEW" "$tmp/nc.h5" -o "$tmp/nc.html" >/dev/null 2>"$tmp/err"; rc=$?
+ok page_without_contact_rows "[ $rc = 0 ] && grep -q '\"contacts\":null' '$tmp/nc.html'"
 # --max-frames: the page holds exactly that many frames, uniform in time
 "$PY" "$VIEW" "$tmp/spin.h5" -o "$tmp/spin.html" --max-frames 7 >"$tmp/out" 2>&1
 ok max_frames_honoured "grep -q '7 frames of 51 recorded rows' '$tmp/out'"
@@ -136,10 +217,11 @@ tools/gen_clutter.sh 216 5e-3 0.5 >"$tmp/clutter216.yaml" &&
   { echo "FAIL simc_runs_for_pages"; exit 1; }
 "$PY" "$VIEW" "$tmp/drop.h5" -o "$tmp/drop.html" >/dev/null &&
 "$PY" "$VIEW" "$tmp/drop.h5" --overlay "$tmp/drop_lcp.h5" -o "$tmp/overlay.html" >/dev/null &&
-"$PY" "$VIEW" "$tmp/clutter216.h5" -o "$tmp/clutter216.html" ||
+"$PY" "$VIEW" "$tmp/clutter216.h5" -o "$tmp/clutter216.html" &&
+"$PY" "$VIEW" "$tmp/grip.h5" -o "$tmp/grip.html" >/dev/null ||
   { echo "FAIL simc_view_pages"; exit 1; }
 timeout -k 5 300 "$PY" test/viewer_browser.py "$tmp" "$tmp/drop.h5" "$tmp/drop.html" \
-  "$tmp/clutter216.h5" "$tmp/clutter216.html" "$tmp/overlay.html"
+  "$tmp/clutter216.h5" "$tmp/clutter216.html" "$tmp/overlay.html" "$tmp/grip.h5" "$tmp/grip.html"
 rc=$?
 [ $rc = 124 ] && echo "FAIL browser_tests_time_limit (300 s)"
 [ -n "${VIEWER_KEEP:-}" ] && cp "$tmp"/*.png "$VIEWER_KEEP"/ 2>/dev/null

@@ -3,7 +3,8 @@
 pages written by tools/simc-view, and checks what they show against the
 simc files they came from.  Used by test/t_viewer.sh:
 
-    viewer_browser.py TMPDIR DROP.h5 DROP.html CLUTTER.h5 CLUTTER.html OVERLAY.html
+    viewer_browser.py TMPDIR DROP.h5 DROP.html CLUTTER.h5 CLUTTER.html OVERLAY.html \
+                      [GRIPPER.h5 GRIPPER.html]
 
 Checks (one PASS/FAIL line each):
   - every page loads with no console error and no uncaught exception;
@@ -17,6 +18,21 @@ Checks (one PASS/FAIL line each):
     at this size, antialiasing moves the edge by under one);
   - the sphere's pixel area matches its projected disc (10 %);
   - a body hidden with its checkbox renders no pixel;
+  - the gripper page (scenes/gripper_lift.yaml; actuators): loads with no
+    error; the bodies it marks as actuated are the three the scene's
+    actuators drive (lift, left_finger, right_finger), drawn in amber tones
+    that no passive body and no static shape has; each of those bodies and
+    the passive box, seen from the front at t = 0 and at the run's end,
+    covers the pixels (found by hiding the body and diffing) whose centroid
+    is where the pinhole projection of its shape's centre from
+    /body/position, /body/orientation and /model/geometry puts it (0.4 %
+    of the image height), covering its projected front face to within a
+    pixel on every side, and is drawn in its own colour (the mean colour of those pixels
+    points the same way in RGB as the colour the page gives the body,
+    cosine > 0.98); the actuator readout is shown and gives, for each
+    actuator, its name, and its force and command with their units equal
+    to /actuator/force and /actuator/command at the nearest recorded row
+    (to the 4 significant digits shown), at two times;
   - the 216-body clutter page loads and plays: over 3 s of wall time the
     page draws frames (each poses every body and renders) and its time
     advances; the frame rate it measured is printed.  The 30 frames/s
@@ -47,7 +63,8 @@ from PIL import Image
 BENCH = "--bench" in sys.argv
 if BENCH:
     sys.argv.remove("--bench")
-TMP, DROP_H5, DROP_HTML, CLUT_H5, CLUT_HTML, OVL_HTML = (sys.argv[1:7] + [""] * 6)[:6]
+TMP, DROP_H5, DROP_HTML, CLUT_H5, CLUT_HTML, OVL_HTML, GRIP_H5, GRIP_HTML = \
+    (sys.argv[1:9] + [""] * 8)[:8]
 W, H = 800, 600
 FPS_MIN = 30.0
 results = []
@@ -363,6 +380,10 @@ def run_checks(br):
     check("overlay_page_loads", not errs and info[0] and info[1] == "lcp",
           "; ".join(errs)[:300] or info[2])
 
+    # ---- the gripper: actuated bodies and the actuator readout ----
+    if GRIP_HTML:
+        gripper_checks(br)
+
     # ---- clutter: loads, plays (frame rate printed; the target is make bench's) ----
     b = clutter_bench(br, 3)
     check("clutter_page_loads_without_errors", not b["errors"] and b["nbodies"] == 216,
@@ -373,6 +394,151 @@ def run_checks(br):
     Image.fromarray(img).save(os.path.join(TMP, "clutter.png"))
     errs = br.errors()
     check("clutter_no_errors_while_playing", not errs, "; ".join(errs)[:300])
+
+
+def quat_rotate(q, v):
+    """v rotated by the unit quaternion q = (w, x, y, z)."""
+    w, u = q[0], np.asarray(q[1:], float)
+    t = 2 * np.cross(u, v)
+    return np.asarray(v, float) + w * t + np.cross(u, t)
+
+
+def parse_quantity(text):
+    """'13.73 N' -> (13.73, 'N'); '-0.5 N m' -> (-0.5, 'N m')."""
+    num, _, unit = text.strip().partition(" ")
+    return float(num), unit
+
+
+def gripper_checks(br):
+    """scenes/gripper_lift.yaml: the actuated bodies, their colours and
+    poses on screen, and the actuator readout (see the module's docstring)."""
+    load_s = br.open(GRIP_HTML)
+    errs = br.errors()
+    check("gripper_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
+    with h5py.File(GRIP_H5, "r") as f:
+        t = f["time"][:]
+        names = [s.decode() for s in f["model/body_names"][:]]
+        bpos, bquat = f["body/position"][:], f["body/orientation"][:]
+        g = f["model/geometry"]
+        gbody, gsize, gpos = g["body"][:], g["size"][:], g["position"][:]
+        gshape = [s.decode() for s in g["shape"][:]]
+        anames = [s.decode() for s in f["model/actuator_names"][:]]
+        aforce, acmd = f["actuator/force"][:], f["actuator/command"][:]
+    # the scene's actuators lift, left and right drive the joints of the
+    # bodies lift, left_finger and right_finger; the box is passive
+    actuated = ["lift", "left_finger", "right_finger"]
+    got = br.eval("simcView.actuatedBodies()")
+    cols = {n: br.eval("simcView.bodyColor(%s)" % json.dumps(n)) for n in names[1:]}
+    static = br.eval("simcView.staticColor")
+
+    def rgb(c):
+        return np.array([(c >> 16) & 255, (c >> 8) & 255, c & 255], float)
+
+    def amber(c):
+        r, gg, b = rgb(c)
+        return r >= 240 and r > gg > b and b < 0.25 * r
+
+    passive = [n for n in names[1:] if n not in actuated]
+    ok = (sorted(got) == sorted(actuated) and all(amber(cols[n]) for n in actuated) and
+          not any(amber(cols[n]) for n in passive) and not amber(static) and
+          not set(cols[n] for n in actuated) & set([cols[n] for n in passive] + [static]))
+    check("gripper_actuated_bodies_coloured_apart", ok,
+          "actuated %s; colours %s; static %06x" % (got, ", ".join("%s %06x" % (n, c) for n, c in
+                                                                  cols.items()), static))
+
+    # each body seen from the front (looking along +y; the gripper below the
+    # image's centre, clear of the panels), at t = 0 (open) and at the end
+    # (closed on the box): its pixels are those that change when it alone is
+    # shown and then hidden too (the fingers reach into the palm: the other
+    # bodies are hidden, so that none covers a part of it)
+    cam, target, fov = np.array([0.0, -2.5, 0.52]), [0.0, 0.0, 0.52], 12.0
+    br.eval("simcView.setCamera(%s, %s, %r)" % (list(cam), target, fov))
+    cw, ch = br.eval("simcView.canvasSize()")
+    panels = br.eval("['info','side','bar','errors'].map(function(id){var r="
+                     "document.getElementById(id).getBoundingClientRect();"
+                     "return [r.left, r.top, r.right, r.bottom];})")
+
+    def frame():
+        br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+        return br.screenshot().astype(int)
+
+    def outside_panels(m):
+        for x0, y0, x1, y1 in panels:
+            m[max(0, int(y0)):int(np.ceil(y1)), max(0, int(x0)):int(np.ceil(x1))] = False
+        return m
+
+    def show_only(keep):
+        for n in names[1:]:
+            br.eval("simcView.setBodyVisible(%s, %s)" % (json.dumps(n), "true" if n in keep else "false"))
+
+    worst, ok_pos, ok_area, ok_col, notes = 0.0, True, True, True, []
+    for ts in (0.0, float(t[-1])):
+        br.eval("simcView.setTime(%r)" % ts)
+        show_only(names[1:])
+        if ts == 0.0:
+            Image.fromarray(frame().astype(np.uint8)).save(os.path.join(TMP, "gripper_t0.png"))
+        show_only([])
+        none = frame()
+        row = int(np.argmin(np.abs(t - ts)))
+        for n in actuated + passive:
+            b = names.index(n)
+            show_only([n])
+            full = frame()
+            m = outside_panels(np.abs(full - none).sum(axis=2) > 24)
+            ys, xs = np.nonzero(m)
+            k = list(gbody).index(b)                   # the body's one shape, a box
+            centre = bpos[row, b] + quat_rotate(bquat[row, b], gpos[k])
+            ex, ey, depth = project(centre, cam, target, fov, cw, ch)
+            px = ch / 2 / np.tan(np.radians(fov) / 2) / depth     # pixels per metre there
+            # its front face, w x h pixels: the pixels it covers are within a
+            # pixel of it on every side (rasterization; the faces seen
+            # edge-on add under a pixel here)
+            w, h = 2 * gsize[k, 0] * px, 2 * gsize[k, 2] * px
+            area = w * h
+            if not len(xs) or gshape[k] != "box":
+                ok_pos = False
+                notes.append("%s at t=%g: no pixels" % (n, ts))
+                continue
+            cx, cy = xs.mean() + 0.5, ys.mean() + 0.5
+            err = max(abs(cx - ex), abs(cy - ey))
+            worst = max(worst, err)
+            ok_pos &= err <= 0.004 * ch
+            ok_area &= (w - 1) * (h - 1) <= len(xs) <= (w + 2) * (h + 2)
+            mean = full[m].mean(axis=0)
+            want = rgb(cols[n])
+            cos = float(mean @ want / (np.linalg.norm(mean) * np.linalg.norm(want)))
+            ok_col &= cos > 0.98
+            notes.append("%s t=%g: (%.1f, %.1f) px vs (%.1f, %.1f), %d px vs %.0f, colour cos %.3f"
+                         % (n, ts, cx, cy, ex, ey, len(xs), area, cos))
+    check("gripper_bodies_where_file_says", ok_pos,
+          "largest centroid error %.2f px, tolerance %.1f px" % (worst, 0.004 * ch))
+    check("gripper_bodies_area", ok_area, "; ".join(x for x in notes if " px vs " in x)[:600])
+    check("gripper_bodies_in_own_colour", ok_col, "; ".join(n.split(", ")[-1] for n in notes)[:300])
+    show_only(names[1:])
+
+    # the readout: shown, one row per actuator, values of the nearest row
+    shown = br.eval("(function(){var e=document.getElementById('actuators');"
+                    "return e.offsetHeight > 0 && getComputedStyle(e).display !== 'none';})()")
+    ok, worst, last = shown, 0.0, None
+    for ts in (0.2, 0.75):
+        br.eval("simcView.setTime(%r)" % ts)
+        rd = br.eval("simcView.actuatorReadout()")
+        row = int(np.argmin(np.abs(t - ts)))
+        ok &= [r[0] for r in rd] == anames
+        for j, (name, ftext, ctext) in enumerate(rd):
+            fv, fu = parse_quantity(ftext)
+            cv, cu = parse_quantity(ctext)
+            for got_v, want_v in ((fv, aforce[row, j]), (cv, acmd[row, j])):
+                e = abs(got_v - want_v) / max(abs(want_v), 1e-3)
+                worst = max(worst, e)
+                ok &= e <= 5e-4
+            ok &= fu == "N" and cu == "m"
+        last = rd
+    check("gripper_actuator_readout", ok,
+          "largest relative error %.2g (4 digits shown); at t = 0.75: %s"
+          % (worst, "; ".join(" ".join(r) for r in (last or []))))
+    errs = br.errors()
+    check("gripper_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
 
 
 if __name__ == "__main__":

@@ -16,14 +16,18 @@ Table columns, per solver:
                 over the common output times (m, rad or 1 per q_names);
   penetration   largest max(0, -gap) over all recorded contacts, m;
   slip          mean and max tangential speed after the step of the contacts
-                that carry a normal impulse, m/s;
+                that carry a normal impulse, m/s ("-" for a run written
+                without contact rows, output.contacts: false; its
+                penetration is then /contact/max_penetration);
   iterations    mean and max Newton iterations (newton) or Lemke pivots (lcp)
                 per step;
   ms/step       mean of /solver/wall_time (the whole step: free motion,
                 detection, contact solve) over the recorded steps;
-  energy drift  (total + dissipated) at the end minus at the start, J (the
-                integrator's energy error; contact energy still stored in a
-                compliant contact at the end is counted as dissipated).
+  energy drift  (total + dissipated - actuator work) at the end minus at the
+                start, J (the integrator's energy error; the actuator work,
+                /energy/actuator, only in runs of models with actuators;
+                contact energy still stored in a compliant contact at the
+                end is counted as dissipated).
 
 Run it with /usr/bin/python3 (python3-h5py python3-numpy python3-matplotlib)."""
 
@@ -123,8 +127,11 @@ def metrics(run, other, label=None):
         "max_dq": dq,
         "max_dq_coordinate": dq_name,
         "max_penetration_m": float(run.penetration().max()) if len(run.t) else 0.0,
-        "mean_slip_mps": float(slips.mean()) if len(slips) else 0.0,
-        "max_slip_mps": float(slips.max()) if len(slips) else 0.0,
+        # no contact rows (output.contacts: false): the slip is not known
+        "mean_slip_mps": (float(slips.mean()) if len(slips) else 0.0) if run.has_contact_rows
+        else float("nan"),
+        "max_slip_mps": (float(slips.max()) if len(slips) else 0.0) if run.has_contact_rows
+        else float("nan"),
         "mean_iterations": float(its.mean()) if len(its) else 0.0,
         "max_iterations": int(its.max()) if len(its) else 0,
         "ms_per_step": 1e3 * float(wall.mean()) if len(wall) else 0.0,
@@ -136,8 +143,14 @@ def metrics(run, other, label=None):
     }
 
 
+def json_safe(rows):
+    """rows with every non-finite float as None (null: JSON has no NaN)."""
+    return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v)
+             for k, v in r.items()} for r in rows]
+
+
 def fmt(v, f):
-    if isinstance(v, float) and not np.isfinite(v):
+    if v is None or (isinstance(v, float) and not np.isfinite(v)):  # null in summary.json
         return "-"
     return f % v
 
@@ -201,8 +214,9 @@ def figures(runs, out, qname):
     for s in labels:
         r = runs[s]
         ax.plot(r.t, r.energy["total"], lw=1.1, label="%s: total" % s, **STYLE[s])
-        ax.plot(r.t, r.energy["total"] + r.energy["dissipated"], lw=1.1,
-                label="%s: total + dissipated" % s, alpha=0.6, color=STYLE[s]["color"],
+        bal = r.energy_balance() + (r.energy["total"][0] if len(r.t) else 0.0)
+        ax.plot(r.t, bal, lw=1.1,
+                label="%s: %s" % (s, r.balance_label()), alpha=0.6, color=STYLE[s]["color"],
                 ls=STYLE[s]["ls"])
     ax.set_xlabel("time (s)")
     ax.set_ylabel("energy (J)")
@@ -286,12 +300,12 @@ def main(argv=None):
         for name, title in made:
             f.write("![%s](%s)\n\n" % (title, name))
     with open(os.path.join(a.out, "summary.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+        json.dump(json_safe(rows), f, indent=1)
     if a.discard_h5:
         for s in labels:
             os.remove(os.path.join(a.out, s + ".h5"))
     if not a.quiet:
-        print(json.dumps(rows))
+        print(json.dumps(json_safe(rows)))
     return 0
 
 

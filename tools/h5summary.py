@@ -10,10 +10,15 @@ Columns (FIELDS below):
                     or cannot be opened
   final_time_s      last entry of /time
   steps             integrator steps taken, round(final_time / time_step)
-  energy_drift_J    (total + dissipated)(T) - (total + dissipated)(0), J
+  energy_drift_J    B(T) - B(0), J, with B = total + dissipated - actuator
+                    work (/energy/actuator; only in files of models with
+                    actuators, 0 otherwise): the integrator's energy error,
+                    what simc's summary line prints as "energy balance error"
   energy_drift_rel  energy_drift_J / |total(0)|; empty when total(0) == 0,
                     where only the absolute column means anything
-  max_penetration_m max(0, -min /contact/gap) over every recorded contact
+  max_penetration_m max(0, -min /contact/gap) over every recorded contact;
+                    for a file written with output.contacts: false (no
+                    contact rows), the largest /contact/max_penetration
   iter_mean, iter_max
                     contact solver iterations (/solver/iterations: Newton
                     iterations, or Lemke pivots with the lcp solver) over the
@@ -114,12 +119,20 @@ def summarize(path):
             dis = np.asarray(f["energy/dissipated"][...], dtype=float)
             if tot.size and dis.size:
                 bal = tot + dis
+                if "energy/actuator" in f:  # work done by the actuators
+                    bal = bal - np.asarray(f["energy/actuator"][...], dtype=float)
                 drift = float(bal[-1] - bal[0])
                 row["energy_drift_J"] = _fmt(drift)
                 if tot[0] != 0:
                     row["energy_drift_rel"] = _fmt(drift / abs(float(tot[0])))
-            gap = np.asarray(f["contact/gap"][...], dtype=float) if "contact/gap" in f else np.zeros(0)
-            row["max_penetration_m"] = _fmt(max(0.0, -float(gap.min())) if gap.size else 0.0)
+            if "contact/gap" in f or "contact/max_penetration" not in f:
+                gap = (np.asarray(f["contact/gap"][...], dtype=float) if "contact/gap" in f
+                       else np.zeros(0))
+                pen = max(0.0, -float(gap.min())) if gap.size else 0.0
+            else:  # output.contacts: false: no contact rows, the per-row figure
+                mp = np.asarray(f["contact/max_penetration"][...], dtype=float)
+                pen = max(0.0, float(mp.max())) if mp.size else 0.0
+            row["max_penetration_m"] = _fmt(pen)
             it = np.asarray(f["solver/iterations"][...], dtype=float)[1:]
             if it.size:
                 row["iter_mean"] = _fmt(float(it.mean()))

@@ -1,13 +1,19 @@
 #!/usr/bin/python3
-"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations,bodies] [--q NAME,...]
-          [--bodies NAME,...] [--overlay B.h5] [--title TEXT] [--dpi N]
+"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations,bodies,actuators]
+          [--q NAME,...] [--bodies NAME,...] [--overlay B.h5] [--title TEXT] [--dpi N]
 
 PNG plots of a simc HDF5 trajectory: the energy log (kinetic, gravity, spring,
-total and total + dissipated vs time), chosen coordinates by their q_names,
-the contact count and largest penetration, and the contact solver's
-iterations (Newton iterations or Lemke pivots) per step, and (bodies) the
-height z of chosen body origins in the world from /body/position (files of
-format_version 2 on; an older file's bodies panel says it has no poses).  --overlay draws a
+total, and the balance total + dissipated - actuator work vs time, the
+actuator work itself when the model has actuators), chosen coordinates by
+their q_names, the contact count and largest penetration, and the contact
+solver's iterations (Newton iterations or Lemke pivots) per step, (bodies)
+the height z of chosen body origins in the world from /body/position (files
+of format_version 2 on; an older file's bodies panel says it has no poses),
+and (actuators) the generalized force each actuator applied, from
+/actuator/force, labelled by /model/actuator_names with its unit (N or N m);
+the actuators panel is added to the default panels when the file has
+actuators.  A file written with output.contacts: false (no contact rows)
+plots too: its penetration is /contact/max_penetration.  --overlay draws a
 second run on the same axes (dashed), e.g. the same scene with --solver lcp;
 the legend names each run by its `solver` attribute.
 
@@ -31,8 +37,8 @@ try:
 except ImportError:
     plt = None
 
-WHAT = ("energy", "q", "contacts", "iterations", "bodies")
-DEFAULT_WHAT = ("energy", "q", "contacts", "iterations")
+WHAT = ("energy", "q", "contacts", "iterations", "bodies", "actuators")
+DEFAULT_WHAT = ("energy", "q", "contacts", "iterations")  # + actuators when a run has them
 STYLES = ("-", "--")
 
 
@@ -55,15 +61,20 @@ def run_labels(runs):
 def panel_energy(ax, runs, labels):
     keys = ("kinetic", "gravity", "spring", "total")
     colors = {"kinetic": "C0", "gravity": "C1", "spring": "C2", "total": "k",
-              "total+dissipated": "C3"}
+              "balance": "C3", "actuator": "C4"}
     for r, lab, ls in zip(runs, labels, STYLES):
         show = keys if len(runs) == 1 else ("total",)
+        if len(runs) == 1 and "actuator" in r.energy:
+            show = show + ("actuator",)
         for k in show:
+            name = "actuator work" if k == "actuator" else k
             ax.plot(r.t, r.energy[k], ls, color=colors[k], lw=1.2,
-                    label=k if len(runs) == 1 else "%s: %s" % (lab, k))
-        ax.plot(r.t, r.energy["total"] + r.energy["dissipated"], ls,
-                color=colors["total+dissipated"], lw=1.2,
-                label="total + dissipated" if len(runs) == 1 else "%s: total + dissipated" % lab)
+                    label=name if len(runs) == 1 else "%s: %s" % (lab, name))
+        # the balance: constant up to the integrator's error
+        bal = r.energy_balance() + r.energy["total"][0] if len(r.t) else r.energy["total"]
+        ax.plot(r.t, bal, ls, color=colors["balance"], lw=1.2,
+                label=r.balance_label() if len(runs) == 1
+                else "%s: %s" % (lab, r.balance_label()))
     ax.set_ylabel("energy (J)")
     ax.set_title("energy")
 
@@ -111,6 +122,46 @@ def panel_bodies(ax, runs, labels, names):
     ax.set_title("bodies")
 
 
+def panel_actuators(ax, runs, labels):
+    """The generalized force of every actuator (/actuator/force), labelled by
+    /model/actuator_names and unit; forces in N on the left axis, torques in
+    N m on a right-hand one when the model has both."""
+    units = []
+    for r in runs:
+        for a in r.actuators():
+            if a["force_unit"] not in units:
+                units.append(a["force_unit"])
+    axes = {units[0]: ax} if units else {}
+    if len(units) > 1:
+        axes[units[1]] = ax.twinx()
+        for u in units[2:]:
+            axes[u] = axes[units[1]]
+    color = {}
+    for r, lab, ls in zip(runs, labels, STYLES):
+        if r.actuator_force is None:
+            print("plot.py: note: %s has no actuators (no /actuator/force)" % r.path,
+                  file=sys.stderr)
+            ax.text(0.5, 0.5, "%s: no actuators" % os.path.basename(r.path),
+                    transform=ax.transAxes, ha="center", fontsize=8)
+            continue
+        for j, a in enumerate(r.actuators()):
+            c = color.setdefault(a["name"], "C%d" % (len(color) % 10))
+            name = "%s (%s)" % (a["name"], a["force_unit"])
+            axes[a["force_unit"]].plot(r.t, r.actuator_force[:, j], ls, color=c, lw=1.2,
+                                       label=name if len(runs) == 1 else "%s: %s" % (lab, name))
+    for k, u in enumerate(units[:2]):
+        shared = [x for x in units[1:] if axes[x] is axes[u]] if k else [u]
+        axes[u].set_ylabel("actuator force (%s)" % ", ".join(shared))
+    ax.set_title("actuators: generalized force applied")
+    hs, ls_ = [], []
+    for a in dict.fromkeys(axes.values()):
+        h, l = a.get_legend_handles_labels()
+        hs += h
+        ls_ += l
+    if hs:
+        ax.legend(hs, ls_, fontsize=7, loc="best")
+
+
 def panel_iterations(ax, runs, labels):
     for r, lab, ls, c in zip(runs, labels, STYLES, ("C0", "C1")):
         name = "Lemke pivots" if r.solver == "lcp" else "Newton iterations"
@@ -125,8 +176,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
     ap.add_argument("-o", "--output", help="PNG to write (default FILE.png)")
-    ap.add_argument("--what", default=",".join(DEFAULT_WHAT),
-                    help="comma-separated panels: " + ",".join(WHAT))
+    ap.add_argument("--what", help="comma-separated panels: " + ",".join(WHAT) +
+                    " (default %s, and actuators when a run has them)" % ",".join(DEFAULT_WHAT))
     ap.add_argument("--q", help="comma-separated q_names to plot (default: the 3 that move most)")
     ap.add_argument("--bodies", help="comma-separated body names for the bodies panel "
                     "(default: the first 3 that are not the world)")
@@ -137,7 +188,8 @@ def main(argv=None):
     if plt is None or simc_h5.h5py is None:
         print("plot.py: needs h5py, numpy and matplotlib: " + simc_h5.APT_LINE, file=sys.stderr)
         return 2
-    what = [w.strip() for w in a.what.split(",") if w.strip()]
+    what = [w.strip() for w in (a.what if a.what is not None else ",".join(DEFAULT_WHAT)).split(",")
+            if w.strip()]
     bad = [w for w in what if w not in WHAT]
     if bad or not what:
         print("plot.py: --what takes %s (got %s)" % (",".join(WHAT), a.what), file=sys.stderr)
@@ -147,6 +199,8 @@ def main(argv=None):
     except (OSError, KeyError) as e:
         print("plot.py: cannot read: %s" % e, file=sys.stderr)
         return 1
+    if a.what is None and any(r.actuator_force is not None for r in runs):
+        what.append("actuators")
     names = [s.strip() for s in a.q.split(",")] if a.q else default_q(runs[0])
     for r in runs:
         for n in names:
@@ -179,7 +233,9 @@ def main(argv=None):
             panel_iterations(ax, runs, labels)
         elif w == "bodies":
             panel_bodies(ax, runs, labels, bodies)
-        if w != "contacts" and ax.get_legend_handles_labels()[0]:
+        elif w == "actuators":
+            panel_actuators(ax, runs, labels)
+        if w not in ("contacts", "actuators") and ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7, loc="best")
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
