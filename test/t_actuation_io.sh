@@ -75,3 +75,19 @@ sys.exit(0 if np.abs(lim[away, j]).max() == 0 and inside else 1)
 PY
 }
 ok gripper_datasets check_grip
+
+# the tools take each actuator's dof from /model/actuators; the scene text
+# (what files without /model/actuators offer) must give the same
+same_info() {
+  $PY - "$1" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+import simc_h5
+r = simc_h5.Run(sys.argv[1])
+a = r.actuators()
+b = simc_h5.actuator_info(r.actuator_names, r.attrs.get("scene_yaml"), r.body_names, r.v_names)
+sys.exit(0 if a == b and all(x["dof"] >= 0 for x in a) else 1)
+PY
+}
+ok tools_actuators_from_model_arm "same_info '$tmp/arm.h5'"
+ok tools_actuators_from_model_gripper "same_info '$tmp/grip.h5'"

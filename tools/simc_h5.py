@@ -44,11 +44,13 @@ def q_unit(name):
 
 # ---- actuators: which joint and dof each drives ----
 #
-# The file names its actuators (/model/actuator_names) but not the joint and
-# dof each drives; the root attribute scene_yaml (the scene as simc used it,
-# re-emitted by simc's YAML writer: block mappings, scalar lists in flow
-# style) says.  scene_actuators() reads its `actuators:` list with the few
-# rules of that writer's output, so the tools need no YAML library.
+# A file names its actuators (/model/actuator_names) and, from format 3 on
+# when it has any, their type, dof and gear (/model/actuators).  For files
+# written before /model/actuators existed, the root attribute scene_yaml (the
+# scene as simc used it, re-emitted by simc's YAML writer: block mappings,
+# scalar lists in flow style) says: scene_actuators() reads its `actuators:`
+# list with the few rules of that writer's output, so the tools need no YAML
+# library.
 
 def _yaml_scalar(text):
     """A plain, single- or double-quoted YAML scalar (one line) as a str."""
@@ -132,14 +134,27 @@ def force_unit(v_name):
     return "N" if v_name.rsplit(".", 1)[-1] in ("vx", "vy", "vz") else "N m"
 
 
-def actuator_info(names, scene_yaml, body_names, v_names):
+def actuator_info(names, scene_yaml, body_names, v_names, model=None):
     """One dict per actuator of /model/actuator_names: name, type, joint (the
     body whose joint it drives, or None), body (that body's index, or -1),
     dof (index into /model/v_names, or -1), force_unit (N, N m, or "N or N m"
     when unknown) and command_unit.  The joint and dof come from the scene
     text (scene_actuators); when it cannot be read, or does not list the
-    same actuators, every actuator is listed without them."""
-    acts = scene_actuators(scene_yaml)
+    same actuators, every actuator is listed without them.  model: the
+    file's /model/actuators as {"type", "dof", "gear"} lists, which take
+    precedence over the scene text."""
+    acts = None
+    if model is not None and len(model.get("dof", [])) == len(names):
+        acts = []
+        for k, n in enumerate(names):
+            dof = int(model["dof"][k])
+            joint = v_names[dof].rsplit(".", 1)[0] if 0 <= dof < len(v_names) else None
+            mine = [i for i, vn in enumerate(v_names) if vn.rsplit(".", 1)[0] == joint]
+            acts.append({"name": n, "type": model["type"][k], "joint": joint,
+                         "dof": str(mine.index(dof)) if dof in mine else "-1",
+                         "gear": "%g" % float(model["gear"][k])})
+    if acts is None:
+        acts = scene_actuators(scene_yaml)
     if acts is None or [a.get("name") for a in acts] != list(names):
         acts = [{"name": n} for n in names]
     out = []
@@ -221,9 +236,16 @@ class Run:
                 self.actuator_force = f["actuator/force"][:]      # [N, nact], N or N m
                 self.actuator_command = (f["actuator/command"][:]
                                          if "actuator/command" in f else None)
+                self.actuator_model = None
+                if "model/actuators/dof" in f:
+                    self.actuator_model = {
+                        "type": [_text(s) for s in f["model/actuators/type"][:]],
+                        "dof": f["model/actuators/dof"][:],
+                        "gear": f["model/actuators/gear"][:]}
             else:
                 self.actuator_names, self.actuator_force = [], None
                 self.actuator_command = None
+                self.actuator_model = None
             self.joint_names = ([_text(s) for s in f["model/joint_names"][:]]
                                 if "model/joint_names" in f else [])
             self.joint_limit_force = f["joint/limit_force"][:] if "joint/limit_force" in f \
@@ -275,7 +297,7 @@ class Run:
     def actuators(self):
         """actuator_info() for this file's actuators ([] without any)."""
         return actuator_info(self.actuator_names, self.attrs.get("scene_yaml"),
-                             self.body_names, self.v_names)
+                             self.body_names, self.v_names, self.actuator_model)
 
     def penetration(self):
         """Largest penetration max(0, -gap) per row, m (0 without contacts);
