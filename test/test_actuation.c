@@ -131,12 +131,13 @@ static void pd_step_response(int solver) {
     /* discrete closed form: to 1e-9 of the step height (round-off of the
      * Newton solve of one quadratic) */
     ENSURE(maxd < 1e-9 * u);
-    if (maxd >= 1e-9 * u) printf("  dt %g: discrete max |q - q_ref| = %.3g m\n", dts[s], maxd);
     const double wd = wn * sqrt(1 - zeta * zeta);
     const double xc = u * (1 - exp(-zeta * wn * T) * (cos(wd * T) + zeta * wn / wd * sin(wd * T)));
     err_c[s] = fabs(r.d->q[0] - xc);
     /* energy balance: kinetic energy gained = the servo's work */
     const double bal = total_energy(r.d) - r.d->e_actuator;
+    printf("  dt %g: max |q - q_scheme| %.3g m (of a %.3g m step), energy balance %.3g of the "
+           "servo's work\n", dts[s], maxd, u, fabs(bal) / fabs(r.d->e_actuator));
     ENSURE(fabs(bal) < 1e-6 * fmax(fabs(r.d->e_actuator), 1e-12) + 1e-15);
     stop(&r);
   }
