@@ -1,6 +1,14 @@
 /* joint_rows: joint limits, dry joint friction and servos as one-dimensional
  * rows of the contact problem, and the motors' forces (doc/actuation.md).
  *
+ * Sources: the compliant constraints of SAP as convex cost terms (Castro,
+ * Permenter & Han, "An Unconstrained Convex Formulation of Compliant
+ * Contact", arXiv 2110.10107, sections on the regularized constraints and
+ * their near-rigid limit), and the same forms as Drake's contact solver
+ * writes a joint limit and a PD controller with effort limits (its
+ * SapLimitConstraint and SapPdControllerConstraint); dry friction is a
+ * box-bounded friction row regularized like SAP's tangential one.
+ *
  * Every row r acts on one dof i with J_r = s e_i^T (s = +1, or -1 for an
  * upper limit), vc_r = s v_i, and is a box row of contact/problem.h:
  *   gamma_r = clamp((vhat_r - vc_r) / R_r, lo_r, hi_r),
