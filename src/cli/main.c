@@ -11,9 +11,16 @@
  * with status "running").  While it runs, OUT.lock next to it holds an
  * exclusive fcntl lock (a second run on the same OUT refuses) and
  * RESERVE_BYTES of space that the writer releases to close the file valid
- * when the disk fills up; the lock file is removed at the end. */
+ * when the disk fills up; the lock file is removed at the end.  OUT.lock is
+ * named from OUT with its links resolved, so every name of the file takes
+ * the same lock, and is used only when it is a regular file of one link
+ * owned by the user (never through a link: it is truncated and filled). */
+/* realpath (XSI): every name of one output resolves to one lock */
+#define _XOPEN_SOURCE 700
+
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -160,16 +167,85 @@ static int same_file(const struct stat* a, const struct stat* b) {
 /* Take OUT.lock (an exclusive fcntl lock, so a second run on the same OUT
  * refuses) and fill it with the space reserve.  Returns the descriptor or
  * -1 with a message on stderr. */
-static int lock_output(const char* out, char* lockpath, size_t n, int* busy) {
-  *busy = 0;
-  if ((size_t)snprintf(lockpath, n, "%s.lock", out) >= n) {
+/* OUT's lock file name: OUT with its links resolved (the file itself when
+ * it exists, else its directory), plus ".lock"; -1 with a message when OUT
+ * is a dangling link or has several names (hard links: a run through
+ * another name would take another lock) */
+static int lock_name(const char* out, char* lockpath, size_t n) {
+  char res[PATH_MAX];
+  struct stat l, st;
+  if (lstat(out, &l) == 0) {
+    if (stat(out, &st) != 0) {
+      fprintf(stderr, "simc: -o %s is a symbolic link to a missing file; refusing to write "
+                      "through it\n", out);
+      return -1;
+    }
+    if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+      fprintf(stderr,
+              "simc: -o %s has %ld names (hard links); a run through another name would not "
+              "see this run's lock, so simc refuses to write it (copy it, or remove the other "
+              "names)\n",
+              out, (long)st.st_nlink);
+      return -1;
+    }
+    if (!realpath(out, res)) {
+      fprintf(stderr, "simc: -o %s: cannot resolve its path: %s\n", out, strerror(errno));
+      return -1;
+    }
+  } else {
+    /* a new file: its directory resolved, its own name kept */
+    const char* slash = strrchr(out, '/');
+    char dir[PATH_MAX];
+    const char* base = slash ? slash + 1 : out;
+    if (slash) {
+      size_t k = (size_t)(slash - out);
+      if (k == 0) k = 1; /* "/name" */
+      if (k >= sizeof dir) {
+        fprintf(stderr, "simc: %s: path too long for its lock file\n", out);
+        return -1;
+      }
+      memcpy(dir, out, k);
+      dir[k] = 0;
+    } else {
+      strcpy(dir, ".");
+    }
+    char rdir[PATH_MAX];
+    if (!realpath(dir, rdir)) {
+      fprintf(stderr, "simc: -o %s: cannot resolve its directory: %s\n", out, strerror(errno));
+      return -1;
+    }
+    if ((size_t)snprintf(res, sizeof res, "%s/%s", strcmp(rdir, "/") ? rdir : "", base) >=
+        sizeof res) {
+      fprintf(stderr, "simc: %s: path too long for its lock file\n", out);
+      return -1;
+    }
+  }
+  if ((size_t)snprintf(lockpath, n, "%s.lock", res) >= n) {
     fprintf(stderr, "simc: %s: path too long for its lock file\n", out);
     return -1;
   }
+  return 0;
+}
+
+static int lock_output(const char* out, char* lockpath, size_t n, int* busy) {
+  *busy = 0;
+  if (lock_name(out, lockpath, n) != 0) return -1;
   for (int attempt = 0; attempt < 10; attempt++) {
-    int fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(lockpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-      fprintf(stderr, "simc: %s: cannot create the lock file: %s\n", lockpath, strerror(errno));
+      fprintf(stderr, "simc: %s: cannot create the lock file: %s%s\n", lockpath, strerror(errno),
+              errno == ELOOP ? " (it is a symbolic link; simc never writes through one)" : "");
+      return -1;
+    }
+    /* it is truncated and filled below: only our own plain file */
+    struct stat lk;
+    if (fstat(fd, &lk) != 0 || !S_ISREG(lk.st_mode) || lk.st_nlink != 1 ||
+        lk.st_uid != geteuid()) {
+      fprintf(stderr,
+              "simc: %s: the lock file is not a regular file of one link owned by you; "
+              "refusing to use it (remove it if no simc run is writing %s)\n",
+              lockpath, out);
+      close(fd);
       return -1;
     }
     struct flock fl;
@@ -611,8 +687,12 @@ int main(int argc, char** argv) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  /* and every other signal that would end the process without a word (a
+   * dropped ssh session's SIGHUP, SIGUSR1/2, SIGALRM, a CPU-time limit):
+   * the run stops at its next step and closes the file valid */
+  static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU};
+  for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+    sigaction(stop_signals[i], &sa, NULL);
   /* overrides: every --set plus the shorthand options, in order */
   const char** sets = calloc((size_t)argc + 1, sizeof *sets);
   char** owned = calloc((size_t)argc + 1, sizeof *owned);
