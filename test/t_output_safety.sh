@@ -7,7 +7,9 @@
 #    link to it) is refused as busy and the first run's file stays valid;
 #  - an output with two names (a hard link) and a dangling link are refused;
 #  - SIGHUP and SIGUSR1 end a run like SIGINT: exit 128 + signal, status
-#    "interrupted", the rows so far kept, no lock left behind.
+#    "interrupted", the rows so far kept, no lock left behind;
+#  - --max-output takes one number format; bodies overlapping at the start
+#    are named as such; tools/h5summary.py has --help.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -59,3 +61,24 @@ for sig in HUP USR1; do
   want=$((128 + $(kill -l $sig)))
   ok "signal_${sig}_closes_valid" "[ $rc = $want ] && [ \"\$(status_of '$tmp/s$sig.h5')\" = interrupted ] && [ \"\$(rows_of '$tmp/s$sig.h5')\" -gt 0 ] && [ ! -e '$tmp/s$sig.h5.lock' ]"
 done
+
+# --max-output takes one number format: decimal, optional suffix k M G T
+bad=0
+for v in 0x10 1e3k 1e-300 -5 0.1 10MB ""; do
+  "$BIN/simc" scenes/sphere_drop.yaml --check --max-output "$v" 2>/dev/null && bad=1
+done
+for v in 0 5000000 10M 1.5G 2T; do
+  "$BIN/simc" scenes/sphere_drop.yaml --check --max-output "$v" 2>/dev/null || bad=1
+done
+ok max_output_one_format "[ $bad = 0 ]"
+
+# bodies overlapping at the start are named as such, not "reduce time.step"
+printf 'simc: 1\ntime: {step: 1.0e-3, duration: 0.01}\nbodies:\n  - name: a\n    joint: {type: free}\n    mass: 1\n    inertia: solid\n    initial: {q: [0, 0, 1, 1, 0, 0, 0]}\n    geometry:\n      - {shape: sphere, radius: 0.1}\n  - name: b\n    joint: {type: free}\n    mass: 1\n    inertia: solid\n    initial: {q: [0.01, 0, 1, 1, 0, 0, 0]}\n    geometry:\n      - {shape: sphere, radius: 0.1}\n' >"$tmp/overlap.yaml"
+"$BIN/simc" "$tmp/overlap.yaml" -o "$tmp/ov.h5" --quiet 2>"$tmp/e6"; rc=$?
+ok overlap_at_start_named "[ $rc = 2 ] && grep -q 'bodies a and b overlap by 0.19 m at the start' '$tmp/e6' && ! grep -q 'reduce time.step' '$tmp/e6'"
+
+# tools/h5summary.py --help
+/usr/bin/python3 tools/h5summary.py --help >"$tmp/help" 2>&1; rc=$?
+ok h5summary_help "[ $rc = 0 ] && grep -q 'one CSV row per file' '$tmp/help' && ! grep -q '^missing,' '$tmp/help'"
+/usr/bin/python3 tools/h5summary.py --bogus >/dev/null 2>"$tmp/e7"; rc=$?
+ok h5summary_unknown_option "[ $rc = 1 ] && grep -q 'unknown option --bogus' '$tmp/e7'"

@@ -148,6 +148,14 @@ def summarize(path):
 
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        sys.stdout.write(__doc__)
+        return 0
+    unknown = [a for a in argv if a.startswith("-") and a != "--header"]
+    if unknown:
+        sys.stderr.write("h5summary.py: unknown option %s (usage: h5summary.py [--header] "
+                         "FILE.h5...; --help for the columns)\n" % unknown[0])
+        return 1
     header = "--header" in argv
     files = [a for a in argv if a != "--header"]
     if not files and not header:

@@ -115,7 +115,16 @@ static void default_output(const char* scene, char* out, size_t n) {
 }
 
 /* "10G", "512k", "1e9": bytes (decimal suffixes); -1 when malformed */
+/* BYTES of --max-output: a decimal number (digits, an optional fraction),
+ * an optional suffix k, M, G or T (powers of 1000), 0 or at least a byte; no
+ * sign, exponent or hexadecimal (strtod alone took 0x10, 1e3k and 1e-300) */
 static double parse_size(const char* s) {
+  const char* c = s;
+  int digits = 0;
+  while (*c >= '0' && *c <= '9') c++, digits++;
+  if (*c == '.')
+    for (c++; *c >= '0' && *c <= '9'; c++) digits++;
+  if (!digits || (*c && (strchr("kMGT", *c) == NULL || c[1] != '\0'))) return -1;
   char* end;
   errno = 0;
   double x = strtod(s, &end);
@@ -127,7 +136,8 @@ static double parse_size(const char* s) {
     if (!p || end[1] != '\0') return -1;
     mult = pow(1e3, (double)(p - u + 1));
   }
-  return x * mult;
+  /* 0 is "no limit"; anything else is at least a byte */
+  return x == 0 || x * mult >= 1 ? x * mult : -1;
 }
 
 /* steps = duration / dt, checked: finite, at most MAX_STEPS, and a whole

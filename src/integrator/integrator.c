@@ -93,6 +93,13 @@ static sc_status guard_penetration(const sc_model* m, const sc_data* d, sc_error
     const sc_contact* c = &d->contact[i];
     double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
     double r = ra < rb ? ra : rb;
+    if (-c->dist > r && d->step == 0)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: bodies %s and %s overlap by %.3g m at the start (more "
+                          "than the smaller geometry's bounding radius %.3g m): move them "
+                          "apart in the scene",
+                          d->time, m->body_name[c->body[0]], m->body_name[c->body[1]], -c->dist,
+                          r);
     if (-c->dist > r)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: implausible penetration %.3g m between bodies %s and %s "
