@@ -393,6 +393,16 @@ void sc_col_reposition(const sc_model* m, sc_data* d, const double* rel) {
         for (int r = 0; r < 3; r++) d2 += (pts[j].pos[r] - want[r]) * (pts[j].pos[r] - want[r]);
         if (d2 < best_d2) best_d2 = d2, best = j;
       }
+      /* a pair whose bodies pass each other within theta_q dt (a ball at
+       * 1e5 m/s against a box) has its mid-configuration normal turned
+       * away from, or against, the one at q0, along which the gap phi0 was
+       * measured: that contact stays where it was detected (the impulse
+       * then stops the approach along the q0 normal; repositioned, the
+       * ball went through the box) */
+      const double* n0 = c->frame + 6;
+      if (pts[best].normal[0] * n0[0] + pts[best].normal[1] * n0[1] +
+              pts[best].normal[2] * n0[2] < 0.5)
+        continue;
       double t1[3], t2[3];
       memcpy(c->pos, pts[best].pos, sizeof c->pos);
       sc_sp_tangents(t1, t2, pts[best].normal);
