@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The state of a recorded step as simc --set arguments.
 
+    simc SCENE.yaml --from RUN.h5:ROW -o OUT.h5          (simc reads it itself)
     simc SCENE.yaml $(/usr/bin/python3 tools/state_at.py RUN.h5 ROW) -o OUT.h5
 
 prints `--set bodies.B.initial.q=[...] --set bodies.B.initial.v=[...]` for
@@ -14,9 +15,12 @@ for profiling a settled pile, or carrying on an interrupted run.  Without
 contact the continuation repeats the original's arithmetic; with contact
 the solver starts without the previous step's guess, so it agrees to the
 solver tolerance (test/t_state_at.sh).  The time of the row goes to
-stderr.
+stderr.  A command substitution $(...) splits the words on blanks and
+ignores quotes, so a file whose body names hold blanks or shell characters
+is refused (exit 1): use simc's own --from, which needs no shell.
 """
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ beside simc_h5.py
@@ -61,8 +65,17 @@ def main(argv):
     for what, data, names in (("q", run.q[row], run.q_names), ("v", run.v[row], run.v_names)):
         for body, idx in groups(names):
             vals = ",".join("%.17g" % data[i] for i in idx)
-            args.append("--set bodies.%s.initial.%s=[%s]" % (body, what, vals))
+            args += ["--set", "bodies.%s.initial.%s=[%s]" % (body, what, vals)]
     sys.stderr.write("state_at: row %d, t = %.9g s\n" % (row, run.t[row]))
+    # the words go through a shell's $(...), which splits them on blanks and
+    # ignores quotes: a body name that a shell would split or expand could
+    # inject options, so such a file is refused (simc --from needs no shell)
+    for a in args:
+        if not re.match(r"^[A-Za-z0-9_.,=+\-\[\]:@/]+$", a):
+            sys.stderr.write("state_at: %s: a body name holds characters a shell would split or "
+                             "expand (%r); use simc SCENE.yaml --from %s:%d instead\n"
+                             % (argv[1], a.split(".initial.")[0][len("bodies."):], argv[1], row))
+            return 1
     print(" ".join(args))
     return 0
 

@@ -2,7 +2,7 @@
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
  *                   [--duration T] [--dt H] [--trace-solver] [--max-output BYTES] [--force]
- *                   [--quiet] [--check] [--version]
+ *                   [--from RUN.h5[:ROW]] [--quiet] [--check] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
  * 3 I/O error.  Only this file prints or exits.
@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dynamics/dynamics.h"
 #include "integrator/integrator.h"
 #include "linalg/linalg.h"
 #include "io_h5/io_h5.h"
@@ -59,7 +60,7 @@ static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
           "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
-          "                       [--max-output BYTES]\n"
+          "                       [--max-output BYTES] [--from RUN.h5[:ROW]]\n"
           "                       [--force] [--quiet] [--check] [--version]\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
@@ -74,6 +75,8 @@ static void usage(FILE* f) {
           "                     (same as --set output.solver_trace=true)\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
           "                     default 10G; 0: no limit)\n"
+          "  --from RUN.h5[:ROW]  start from row ROW (default -1: the last) of a run of this\n"
+          "                     scene: its recorded q and v, read by simc (no shell involved)\n"
           "  --force            replace an OUT.h5 that is not a simc output\n"
           "  --quiet            no progress and no summary line\n"
           "  --check            validate the scene and exit\n"
@@ -341,6 +344,85 @@ static int check_output(const char* out, int force) {
   return 0;
 }
 
+static void print_error(const sc_error* err);
+
+/* --from RUN.h5[:ROW]: the state (q, v) of row ROW of a recorded run
+ * (default -1, the last; negative counts from the end) as this run's initial
+ * state, read by simc itself: the file's coordinates must be this scene's
+ * (/model/q_names and /model/v_names equal), quaternions are renormalized.
+ * desc gets "RUN.h5 row R (t = T s)".  Returns 0 or an exit code, with a
+ * message on stderr. */
+static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc, size_t n,
+                     int quiet) {
+  char path[PATH_MAX];
+  long long row = -1;
+  const char* colon = strrchr(spec, ':');
+  size_t plen = strlen(spec);
+  if (colon && colon[1] != '\0') {
+    char* end;
+    errno = 0;
+    const long long r = strtoll(colon + 1, &end, 10);
+    if (*end == '\0' && errno == 0) row = r, plen = (size_t)(colon - spec);
+  }
+  if (plen == 0 || plen >= sizeof path) {
+    fprintf(stderr, "simc: --from %s: expected RUN.h5 or RUN.h5:ROW\n", spec);
+    return EXIT_SCENE;
+  }
+  memcpy(path, spec, plen);
+  path[plen] = '\0';
+  sc_error err;
+  sc_error_clear(&err);
+  sc_h5r* r = NULL;
+  if (sc_h5r_open(path, &r, &err) != SC_OK) {
+    fprintf(stderr, "simc: --from %s: cannot read it as a simc output\n", path);
+    return EXIT_SCENE;
+  }
+  int code = 0;
+  const int iq = sc_h5r_find(r, "/q"), iv = sc_h5r_find(r, "/v"), it = sc_h5r_find(r, "/time");
+  if (iq < 0 || iv < 0 || it < 0) {
+    fprintf(stderr, "simc: --from %s: not a simc output (no /q, /v or /time)\n", path);
+    code = EXIT_SCENE;
+  } else if (sc_h5r_names_equal(r, "/model/q_names", m->q_names, m->nq) != 1 ||
+             sc_h5r_names_equal(r, "/model/v_names", m->v_names, m->nv) != 1) {
+    fprintf(stderr,
+            "simc: --from %s: its coordinates (/model/q_names, /model/v_names) are not this "
+            "scene's (%d positions, %d velocities)\n",
+            path, m->nq, m->nv);
+    code = EXIT_SCENE;
+  } else {
+    const sc_h5r_dataset *dq = sc_h5r_dataset_at(r, iq), *dv = sc_h5r_dataset_at(r, iv),
+                         *dt = sc_h5r_dataset_at(r, it);
+    long long rows = dq->nrows < dv->nrows ? dq->nrows : dv->nrows;
+    if (dt->nrows < rows) rows = dt->nrows;
+    const long long k = row < 0 ? rows + row : row;
+    double t = 0;
+    if (k < 0 || k >= rows) {
+      fprintf(stderr, "simc: --from %s: row %lld is not among its rows 0..%lld\n", path, row,
+              rows - 1);
+      code = EXIT_SCENE;
+    } else if (sc_h5r_read_rows(r, iq, k, 1, d->q, &err) != SC_OK ||
+               sc_h5r_read_rows(r, iv, k, 1, d->v, &err) != SC_OK ||
+               sc_h5r_read_rows(r, it, k, 1, &t, &err) != SC_OK) {
+      print_error(&err);
+      code = EXIT_IO;
+    } else {
+      int finite = 1;
+      for (int i = 0; i < m->nq; i++) finite &= isfinite(d->q[i]);
+      for (int i = 0; i < m->nv; i++) finite &= isfinite(d->v[i]);
+      if (!finite) {
+        fprintf(stderr, "simc: --from %s: row %lld holds non-finite values\n", path, k);
+        code = EXIT_SCENE;
+      } else {
+        sc_dyn_normalize_q(m, d->q);
+        snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
+        if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
+      }
+    }
+  }
+  sc_h5r_close(r);
+  return code;
+}
+
 static int exit_code(sc_status s) {
   switch (s) {
     case SC_OK: return 0;
@@ -362,6 +444,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   const char* out_arg = NULL;
   int quiet = 0, check = 0, force = 0;
   double max_output = DEFAULT_MAX_OUTPUT;
+  const char* from = NULL; /* --from RUN.h5[:ROW] */
   int nsets = 0, nowned = 0;
   for (int i = 1; i < argc; i++) {
     const char* a = argv[i];
@@ -417,6 +500,9 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       check = 1;
     } else if (strcmp(a, "--force") == 0) {
       force = 1;
+    } else if (strcmp(a, "--from") == 0) {
+      if (!has_next) return arg_error("%s needs RUN.h5 or RUN.h5:ROW", a);
+      from = argv[++i];
     } else if (strcmp(a, "--max-output") == 0) {
       if (!has_next) return arg_error("%s needs a size in bytes", a);
       max_output = parse_size(argv[++i]);
@@ -446,6 +532,15 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   sc_data* d = NULL;
   st = sc_data_create(m, &d, &err);
+  char from_desc[PATH_MAX + 96] = "";
+  if (st == SC_OK && from) {
+    const int fc = load_from(from, m, d, from_desc, sizeof from_desc, quiet);
+    if (fc != 0) {
+      sc_data_free(d);
+      sc_model_free(m);
+      return fc;
+    }
+  }
   if (st == SC_OK) st = sc_sim_prepare(m, d, &err);
   if (st != SC_OK) {
     print_error(&err);
@@ -509,7 +604,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (i) strcat(cmdline, " ");
     strcat(cmdline, argv[i]);
   }
-  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0, lock_fd};
+  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0, lock_fd,
+                     from_desc[0] ? from_desc : NULL};
   sc_h5* h5 = NULL;
   /* an initial state that is already unusable (non-finite, interpenetrating)
    * is recorded as row 0 of a failed run */

@@ -192,3 +192,42 @@ int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out) {
   H5Eclear2(H5E_DEFAULT);
   return ok;
 }
+
+int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, int n) {
+  const int i = sc_h5r_find(r, path);
+  if (i < 0) return 0;
+  const sc_h5r_dataset* d = &r->ds[i];
+  if (d->numeric || d->rank != 1 || d->nrows != n) return 0;
+  if (n == 0) return 1;
+  hid_t ds = H5Dopen2(r->file, d->path, H5P_DEFAULT);
+  if (ds < 0) return -1;
+  /* variable-length strings in the file's character set */
+  hid_t ft = H5Dget_type(ds);
+  const int vlen = ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0;
+  const H5T_cset_t cset = ft >= 0 ? H5Tget_cset(ft) : H5T_CSET_ASCII;
+  if (ft >= 0) H5Tclose(ft);
+  if (!vlen) {
+    H5Dclose(ds);
+    H5Eclear2(H5E_DEFAULT);
+    return 0;
+  }
+  hid_t t = H5Tcopy(H5T_C_S1);
+  char** got = calloc((size_t)n, sizeof *got);
+  int res = -1;
+  if (t >= 0 && got && H5Tset_size(t, H5T_VARIABLE) >= 0 && H5Tset_cset(t, cset) >= 0 &&
+      H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0) {
+    res = 1;
+    for (int k = 0; k < n; k++)
+      if (!got[k] || !names[k] || strcmp(got[k], names[k]) != 0) res = 0;
+    hid_t sp = H5Dget_space(ds);
+    if (sp >= 0) {
+      H5Dvlen_reclaim(t, sp, H5P_DEFAULT, got);
+      H5Sclose(sp);
+    }
+  }
+  free(got);
+  if (t >= 0) H5Tclose(t);
+  H5Dclose(ds);
+  H5Eclear2(H5E_DEFAULT);
+  return res;
+}

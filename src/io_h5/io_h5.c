@@ -437,6 +437,8 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_str(r, "scene_name", m->name) && attr_str(r, "scene_path", m->scene_path) &&
            attr_str(r, "scene_yaml", m->scene_yaml) &&
            attr_str(r, "command_line", meta ? meta->command_line : NULL) &&
+           (!meta || !meta->initial_state ||
+            attr_str(r, "initial_state", meta->initial_state)) &&
            attr_str(r, "solver", o->solver == SC_SOLVER_LCP ? "lcp" : "newton") &&
            attr_str(r, "scheme", sc_scheme_name(o->scheme)) &&
            attr_str(r, "contact_model", o->solver == SC_SOLVER_LCP                ? "lcp"

@@ -76,6 +76,9 @@ typedef struct sc_h5_meta {
    * (full disk) the writer truncates it to 0 before the final metadata
    * write and close, so the file can still be closed valid. */
   int reserve_fd;
+  /* where the initial state came from ("RUN.h5 row 12 (t = 0.012 s)",
+   * simc --from), written as the root attribute initial_state; NULL: none */
+  const char* initial_state;
 } sc_h5_meta;
 
 /* Create the file (truncating), write the root attributes (status "running"),
@@ -157,5 +160,8 @@ int sc_h5r_is_group(const sc_h5r* r, const char* path);
 int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out);
 sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nrows, double* out,
                            sc_error* err);
+/* 1 when the one-dimensional string dataset at path holds exactly
+ * names[0 .. n), 0 when it differs or is absent, -1 on a read error. */
+int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, int n);
 
 #endif
