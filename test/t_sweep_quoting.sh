@@ -29,3 +29,15 @@ tools/sweep scenes/sphere_drop.yaml --out "$tmp/y" --list contact.defaults.frict
 ok sweep_cpus_out_of_range_refused "[ \$? != 0 ]"
 tools/sweep scenes/sphere_drop.yaml --out "$tmp/q\"uote" --list contact.defaults.friction=0.1 --slurm 2>"$tmp/e2" >/dev/null
 ok sweep_out_with_quote_refused "[ \$? != 0 ] && grep -q 'double quote' '$tmp/e2'"
+
+# a 300-character value: the run is named by a hash (a file name has 255
+# bytes), completes, and params.csv keeps the value
+long=$(printf 'n%.0s' $(seq 300))
+tools/sweep scenes/sphere_drop.yaml --out "$tmp/long" --list "name=$long" --jobs 1 -- --duration 0.01 >/dev/null 2>"$tmp/e3"; rc=$?
+ok sweep_long_value_runs "[ $rc = 0 ] && grep -q ',complete,' '$tmp/long/summary.csv' && grep -q '$long' '$tmp/long/params.csv'"
+# a corrupted output: --summarize gives its own reason, not an old log's
+out1=$(ls "$tmp/long/runs/"*.h5 | head -1)
+echo "stale reason" >"$tmp/long/logs/$(basename "$out1" .h5).log"
+printf 'garbage' >"$out1"
+tools/sweep scenes/sphere_drop.yaml --out "$tmp/long" --list "name=$long" --summarize -- --duration 0.01 >/dev/null 2>"$tmp/e4"
+ok sweep_corrupt_output_reason "grep -q 'unreadable' '$tmp/e4' && ! grep -q 'stale reason' '$tmp/e4'"
