@@ -76,15 +76,26 @@ help:
 
 # ---- system packages ----
 # install_pkgs(LIST): the missing Debian packages of LIST, as root; otherwise
-# print the apt-get line and fail
+# print the apt-get line and fail.  Another apt or dpkg holding its lock (an
+# unattended upgrade) is waited for, up to 10 minutes, instead of failing.
 define install_pkgs
 	@missing=""; \
 	for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing system packages:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
-	      || { echo "apt-get install failed"; exit 1; }; \
+	    for try in $$(seq 60); do \
+	      log=$$( (apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	               DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+	                 install -y -qq $$missing) 2>&1 ) && break; \
+	      case "$$log" in \
+	        *"Could not get lock"*|*"is held by process"*|*"Unable to lock"*) \
+	          echo "another package manager holds the dpkg or apt lock; waiting ($$try of 60, 10 s each)"; \
+	          sleep 10;; \
+	        *) printf '%s\n' "$$log" | tail -5; echo "apt-get install failed"; exit 1;; \
+	      esac; \
+	      [ $$try = 60 ] && { echo "apt-get install failed: the lock was held for 10 minutes"; exit 1; }; \
+	    done; \
 	  else \
 	    echo "missing system packages; run:"; \
 	    echo "  sudo apt-get install -y$$missing"; exit 1; \
