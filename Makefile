@@ -56,7 +56,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate
+.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate test-fresh
 all: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
 
 help:
@@ -179,6 +179,12 @@ debug:
 # the golden runs under other CPUs' OpenBLAS kernels and 1/2 threads
 test-portability: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/dev/portability.sh
+
+# the README's `make run` and `make test` in a minimal Debian root built by
+# debootstrap from this machine's mirror (as root; several minutes): proves
+# that the project's own files install everything a build or test uses
+test-fresh:
+	@tools/dev/test_fresh.sh
 
 # sweeps through a single-node Slurm cluster and an sshd that the tests start
 # on 127.0.0.1 (test/cluster/); the daemons' packages are needed only here
