@@ -6,6 +6,7 @@
 #include "io_h5/io_internal.h"
 
 #include <hdf5.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,4 +231,79 @@ int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, in
   H5Dclose(ds);
   H5Eclear2(H5E_DEFAULT);
   return res;
+}
+
+int sc_h5_read_names(const char* file, const char* dpath, char*** out) {
+  *out = NULL;
+  int result = 0;
+  H5E_auto2_t efn = NULL;
+  void* edata = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &efn, &edata);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = -1, ft = -1, sp = -1, mt = -1;
+  hsize_t n = 0;
+  if (f < 0 || H5Lexists(f, "/model", H5P_DEFAULT) <= 0 || H5Lexists(f, dpath, H5P_DEFAULT) <= 0)
+    goto done;
+  if ((d = H5Dopen2(f, dpath, H5P_DEFAULT)) < 0 || (ft = H5Dget_type(d)) < 0 ||
+      (sp = H5Dget_space(d)) < 0 || H5Tget_class(ft) != H5T_STRING ||
+      H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, &n, NULL) != 1 ||
+      n == 0 || n > INT_MAX / 2 || (mt = H5Tcopy(H5T_C_S1)) < 0 ||
+      H5Tset_cset(mt, H5Tget_cset(ft)) < 0)
+    goto done;
+  char** s = calloc((size_t)n, sizeof *s);
+  if (!s) {
+    result = -1;
+    goto done;
+  }
+  int ok = 0;
+  if (H5Tis_variable_str(ft) > 0) {
+    char** raw = calloc((size_t)n, sizeof *raw);
+    if (!raw) {
+      free(s);
+      result = -1;
+      goto done;
+    }
+    if (H5Tset_size(mt, H5T_VARIABLE) >= 0 &&
+        H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) >= 0) {
+      ok = 1;
+      for (hsize_t k = 0; k < n; k++) s[k] = strdup(raw[k] ? raw[k] : "");
+      H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, raw);
+    }
+    free(raw);
+  } else {
+    size_t sz = H5Tget_size(ft);
+    char* buf = sz ? calloc((size_t)n, sz + 1) : NULL;
+    if (buf && H5Tset_size(mt, sz + 1) >= 0 && H5Tset_strpad(mt, H5T_STR_NULLTERM) >= 0 &&
+        H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0) {
+      ok = 1;
+      for (hsize_t k = 0; k < n; k++) {
+        buf[k * (sz + 1) + sz] = '\0';
+        s[k] = strdup(buf + k * (sz + 1));
+      }
+    }
+    free(buf);
+  }
+  for (hsize_t k = 0; ok && k < n; k++) ok = s[k] != NULL;
+  if (ok) {
+    *out = s;
+    result = (int)n;
+  } else {
+    sc_h5_free_names(s, (int)n);
+  }
+done:
+  if (mt >= 0) H5Tclose(mt);
+  if (sp >= 0) H5Sclose(sp);
+  if (ft >= 0) H5Tclose(ft);
+  if (d >= 0) H5Dclose(d);
+  if (f >= 0) H5Fclose(f);
+  H5Eclear2(H5E_DEFAULT);
+  H5Eset_auto2(H5E_DEFAULT, efn, edata);
+  return result;
+}
+
+void sc_h5_free_names(char** names, int n) {
+  if (!names) return;
+  for (int k = 0; k < n; k++) free(names[k]);
+  free(names);
 }

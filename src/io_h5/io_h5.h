@@ -163,5 +163,11 @@ sc_status sc_h5r_read_rows(const sc_h5r* r, int i, long long row0, long long nro
 /* 1 when the one-dimensional string dataset at path holds exactly
  * names[0 .. n), 0 when it differs or is absent, -1 on a read error. */
 int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, int n);
+/* The strings of the one-dimensional string dataset dpath ("/model/q_names")
+ * of file (variable or fixed length): *out gets n malloc'd strings (free
+ * with sc_h5_free_names) and n is returned; 0 when the file, the dataset or
+ * its strings are not there (*out NULL), -1 when out of memory. */
+int sc_h5_read_names(const char* file, const char* dpath, char*** out);
+void sc_h5_free_names(char** names, int n);
 
 #endif
