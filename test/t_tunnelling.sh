@@ -35,3 +35,12 @@ sys.exit(0 if ok and f.attrs["status"] in (b"complete", "complete") else 1)
 PY
 }
 for u in 100 1000 100000; do ok "fast_ball_stopped_$u" "check $u"; done
+
+# with contact.speculative off the contact is missed, and the run says so:
+# a warning on stderr, in the summary line and in the root attribute warnings
+"$BIN/simc" test/fast_ball_box.yaml -o "$tmp/f.h5" --set 'bodies.ball.initial.v=[100000,0,0,0,0,0]' \
+  --set contact.speculative=false 2>"$tmp/f.err"; rc=$?
+ok fast_body_warned "[ $rc = 0 ] && grep -q 'fast body: ball moved 100 m in one step' '$tmp/f.err' && grep -q '\[fast body warning\]' '$tmp/f.err' && h5dump -a /warnings '$tmp/f.h5' | grep -q 'fast body'"
+"$BIN/simc" test/fast_ball_box.yaml -o "$tmp/g.h5" --set 'bodies.ball.initial.v=[1,0,0,0,0,0]' \
+  --set contact.speculative=false 2>"$tmp/g.err"
+ok slow_body_not_warned "! grep -q 'fast body' '$tmp/g.err'"

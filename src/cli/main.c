@@ -729,6 +729,15 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
              "in %ld steps)",
              pen_bodies, frac_depth, frac_time,
              100 * max_frac, 100 * m->opt.penetration_warning, frac_steps);
+  if (d->warning[SC_WARN_FAST]) {
+    const size_t used = strlen(warnings);
+    snprintf(warnings + used, sizeof warnings - used,
+             "%sfast body: %s moved %.3g m in one step at t = %.6g s, more than its size, in no "
+             "contact, with contact.speculative off (in %d steps): contacts in its path may have "
+             "been missed; turn contact.speculative on or reduce time.step",
+             used ? "; " : "", m->body_name[d->fast_body], d->fast_dist, d->fast_time,
+             d->warning[SC_WARN_FAST]);
+  }
   sc_error cerr;
   {
     const sc_h5_summary sum = {max_pen, max_frac, frac_time, pen_bodies, warnings};
@@ -768,12 +777,13 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
             "max penetration %.3g m (%.2g %% of the smaller body's size), "
-            "energy balance error %.3g J (%.2g of |E0|)%s%s -> %s\n",
+            "energy balance error %.3g J (%.2g of |E0|)%s%s%s -> %s\n",
             status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
             k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0,
             max_iter, max_pen, 100 * max_frac, bal, bal / scale,
             d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "",
-            warnings[0] ? " [penetration warning]" : "", out);
+            frac_steps > 0 ? " [penetration warning]" : "",
+            d->warning[SC_WARN_FAST] ? " [fast body warning]" : "", out);
   }
   free(cmdline);
   sc_data_free(d);

@@ -276,6 +276,36 @@ static int relinearize_step(const sc_model* m, sc_data* d, const double* v0) {
   return 1;
 }
 
+/* With contact.speculative off, contacts are found only within
+ * contact.margin at the step start: a body that moves more than its smallest
+ * geometry's bounding radius in a step while in no contact may have passed
+ * something in its path.  Counted (SC_WARN_FAST), the first one kept. */
+static void fast_bodies(const sc_model* m, sc_data* d) {
+  for (int b = 1; b < m->nbody; b++) {
+    double r = INFINITY;
+    for (int g = 0; g < m->ngeom; g++)
+      if (m->geom_body[g] == b && m->geom_rbound[g] < r) r = m->geom_rbound[g];
+    if (!isfinite(r)) continue;
+    double dx = 0;
+    for (int k = 0; k < 3; k++) {
+      const double e = d->xcom[3 * b + k] - d->xcom_prev[3 * b + k];
+      dx += e * e;
+    }
+    dx = sqrt(dx);
+    if (!(dx > r)) continue;
+    int touching = 0;
+    for (int i = 0; i < d->ncon && !touching; i++)
+      touching = d->contact[i].body[0] == b || d->contact[i].body[1] == b;
+    if (touching) continue;
+    if (d->warning[SC_WARN_FAST]++ == 0) {
+      d->fast_body = b;
+      d->fast_dist = dx;
+      d->fast_time = d->time;
+    }
+    return;
+  }
+}
+
 /* the deepest contact of d's contacts, in m and relative to the smaller
  * geometry's bounding radius (the per-step penetration figures) */
 static void contact_depths(const sc_model* m, sc_data* d) {
@@ -333,6 +363,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
    * fixed for the step.  The previous step ended with the kinematics of
    * this q (state_quantities): recomputed only when q was changed since. */
   if (!sc_dyn_kinematics_current(m, d, d->q)) sc_dyn_kinematics(m, d, d->q);
+  /* the step-start centres of mass, for the fast-body check (only without
+   * speculative margins: with them a body's margin covers its path) */
+  if (!o->speculative) memcpy(d->xcom_prev, d->xcom, sizeof(double) * 3 * (size_t)m->nbody);
   detect(m, d);
   sc_contact_jacobian(m, d);
   int nc = d->ncon;
@@ -385,6 +418,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   /* 6 energies of the new state; damper work by the trapezoidal rule */
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
+  if (!o->speculative) fast_bodies(m, d);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
   return guard_state(m, d, err);

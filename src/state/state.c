@@ -107,6 +107,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(jnt_limit_force, nj + 1);
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
+  DALLOC(xcom_prev, 3 * (size_t)nb + 1);
   sc_data_reset(m, d);
   *out = d;
   return SC_OK;
@@ -137,6 +138,8 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->free_residual = 0;
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   memset(d->warning, 0, sizeof d->warning);
+  d->fast_body = 0;
+  d->fast_dist = d->fast_time = 0;
 }
 
 void sc_data_free(sc_data* d) {
@@ -148,7 +151,7 @@ void sc_data_free(sc_data* d) {
                     d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
                     d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force,
-                    d->jnt_limit_force, d->dof_friction_force, d->fmotor};
+                    d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

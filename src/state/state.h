@@ -29,7 +29,10 @@ typedef enum sc_warning {
   SC_WARN_FREE_NEWTON = 0, /* free-motion Newton hit its iteration cap */
   SC_WARN_CONTACT = 1,     /* contact solver did not converge (on_failure: warn) */
   SC_WARN_NCON = 2,        /* contact buffer full: contacts dropped */
-  SC_NWARN = 3
+  SC_WARN_FAST = 3,        /* with contact.speculative off, a body moved more than its
+                              smallest geometry's bounding radius in a step with no
+                              contact: a contact in its path may have been missed */
+  SC_NWARN = 4
 } sc_warning;
 
 /* What a joint row of the contact problem is (integrator/joint_rows.c) */
@@ -168,6 +171,9 @@ typedef struct sc_data {
   int depth_pair[2];          /* bodies of the contact with the largest max_depth_frac */
   double frac_depth;          /* and its depth, m */
   int warning[SC_NWARN];      /* counts */
+  int fast_body;              /* the first body of an SC_WARN_FAST step, */
+  double fast_dist, fast_time; /* how far it moved (m) and when (s) */
+  double* xcom_prev;          /* (nbody x 3) centres of mass at the step start */
 } sc_data;
 
 /* Allocate data for m and set the initial state (q = qpos0, v = qvel0). */
