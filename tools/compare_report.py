@@ -272,7 +272,11 @@ def main(argv=None):
             if rc == 1 or not os.path.exists(h5):
                 print("compare_report.py: %s" % notes[-1], file=sys.stderr)
                 return 1
-        runs[s] = simc_h5.Run(h5)
+        try:
+            runs[s] = simc_h5.Run(h5)
+        except simc_h5.BadFile as e:  # one line naming the dataset
+            print("compare_report.py: %s" % e, file=sys.stderr)
+            return 1
     # max |dq| of each run to the next one (the last to the first)
     rows = [metrics(runs[s], runs[labels[(j + 1) % len(labels)]], s) for j, s in enumerate(labels)]
     qname = pick_q(runs, a.q)

@@ -7,7 +7,10 @@ Columns (FIELDS below):
   status            root attribute `status` ("complete", "failed: ...",
                     "interrupted", "running" for a file whose writer died),
                     or "missing" / "unreadable: ..." when the file is absent
-                    or cannot be opened
+                    or cannot be opened, or is not a readable simc output:
+                    the file is checked against its own counts before
+                    anything is read (tools/simc_h5.py, check_file), and the
+                    reason is one line naming the dataset, also on stderr
   final_time_s      last entry of /time
   steps             integrator steps taken, round(final_time / time_step)
   energy_drift_J    B(T) - B(0), J, with B = total + dissipated - actuator
@@ -38,7 +41,21 @@ numpy: run it with /usr/bin/python3 (Debian python3-h5py python3-numpy).
 """
 import csv
 import math
+import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside simc_h5.py
+# simc_h5.py (the file check): beside this script in tools/, or in
+# ../share/simc when installed; imported when a file is read
+_here = os.path.dirname(os.path.realpath(__file__))
+for _d in (os.path.join(_here, "..", "share", "simc"), _here):
+    if _d not in sys.path:
+        sys.path.insert(0, _d)
+
+# the datasets summarize() reads: the bound on the bytes a tool reads
+# (simc_h5.max_bytes) counts only these
+READS = ("time", "energy/total", "energy/dissipated", "energy/actuator", "contact/gap",
+         "contact/max_penetration", "solver/iterations", "solver/wall_time")
 
 FIELDS = ["status", "final_time_s", "steps", "energy_drift_J", "energy_drift_rel",
           "max_penetration_m", "iter_mean", "iter_max", "solver_wall_s", "path"]
@@ -65,16 +82,17 @@ def _fmt(x):
 
 
 def read_status(path):
-    """The root `status` attribute, "missing", or "unreadable: <why>"."""
-    import os
+    """The root `status` attribute, "missing", or "unreadable: <why>" (one
+    line: "FILE: cannot open: ...")."""
     if not os.path.exists(path):
         return "missing"
     try:
-        import h5py
-        with h5py.File(path, "r") as f:
+        import simc_h5
+        with simc_h5.open_file(path) as f:
             return _str(f.attrs.get("status", "unknown"))
     except Exception as e:  # a truncated or half-written file: rerun it
-        return "unreadable: %s" % str(e).splitlines()[0] if str(e) else "unreadable"
+        lines = str(e).splitlines()
+        return "unreadable: %s" % lines[0] if lines else "unreadable"
 
 
 def read_format_version(path):
@@ -104,10 +122,13 @@ def summarize(path):
     row["status"] = status
     if status == "missing" or status.startswith("unreadable"):
         return row
-    import h5py
     import numpy as np
+    import simc_h5
     try:
-        with h5py.File(path, "r") as f:
+        with simc_h5.open_file(path) as f:
+            # shapes, types and sizes against the file's own counts, before
+            # anything is read: a malformed file is "unreadable: <one line>"
+            simc_h5.check_file(f, path, READS)
             t = np.asarray(f["time"][...], dtype=float)
             if t.size == 0:
                 return row
@@ -142,7 +163,10 @@ def summarize(path):
             wall = np.asarray(f["solver/wall_time"][...], dtype=float)[1:]
             every = int(np.asarray(f.attrs.get("output_every", 1)).item())
             row["solver_wall_s"] = _fmt(float(wall.sum()) * max(every, 1))
-    except Exception as e:  # missing datasets: keep the status, say why
+    except simc_h5.BadFile as e:
+        row.update({k: "" for k in FIELDS if k not in ("status", "path")})
+        row["status"] = "unreadable: %s" % e
+    except Exception as e:  # keep the status, say why
         row["status"] = "%s (summary: %s)" % (status, str(e).splitlines()[0] if str(e) else "error")
     return row
 
@@ -167,12 +191,14 @@ def main(argv):
     bad = 0
     for p in files:
         row = summarize(p)
-        v = read_format_version(p)
+        v = None if row["status"].startswith("unreadable") else read_format_version(p)
         if v is not None and v < 2:
             sys.stderr.write("h5summary.py: note: %s is simc format_version %d: no body poses "
                              "(/body) or geometry (/model/geometry), added in version 2\n"
                              % (p, v))
         bad += row["status"] != "complete"
+        if row["status"].startswith("unreadable: "):  # the one line, on stderr too
+            sys.stderr.write("h5summary.py: %s\n" % row["status"][len("unreadable: "):])
         w.writerow([row[k] for k in FIELDS])
     return 1 if bad else 0
 

@@ -196,8 +196,11 @@ def main(argv=None):
         return 1
     try:
         runs = [simc_h5.Run(a.file)] + ([simc_h5.Run(a.overlay)] if a.overlay else [])
+    except simc_h5.BadFile as e:  # one line naming the dataset
+        print("plot.py: %s" % e, file=sys.stderr)
+        return 1
     except (OSError, KeyError) as e:
-        print("plot.py: cannot read: %s" % e, file=sys.stderr)
+        print("plot.py: cannot read: %s" % simc_h5._why(e), file=sys.stderr)
         return 1
     if a.what is None and any(r.actuator_force is not None for r in runs):
         what.append("actuators")

@@ -17,7 +17,10 @@ the solver starts without the previous step's guess, so it agrees to the
 solver tolerance (test/t_state_at.sh).  The time of the row goes to
 stderr.  A command substitution $(...) splits the words on blanks and
 ignores quotes, so a file whose body names hold blanks or shell characters
-is refused (exit 1): use simc's own --from, which needs no shell.
+is refused (exit 1): use simc's own --from, which needs no shell.  A file
+that is not a readable simc output (tools/simc_h5.py checks every dataset's
+type and shape against the file's own counts before reading it) is refused
+with one line naming the dataset (exit 1).
 """
 import os
 import re
@@ -53,8 +56,14 @@ def main(argv):
         return 2
     try:
         run = simc_h5.Run(argv[1])
-    except (OSError, KeyError, RuntimeError) as e:
-        sys.stderr.write("state_at: %s: cannot open: %s\n" % (argv[1], e))
+    except simc_h5.BadFile as e:  # one line naming the dataset
+        sys.stderr.write("state_at: %s\n" % e)
+        return 1
+    except RuntimeError as e:     # h5py missing
+        sys.stderr.write("state_at: %s\n" % e)
+        return 1
+    except (OSError, KeyError) as e:
+        sys.stderr.write("state_at: %s: cannot read: %s\n" % (argv[1], simc_h5._why(e)))
         return 1
     n = min(len(run.q), len(run.v), len(run.t))
     if not -n <= row < n:
