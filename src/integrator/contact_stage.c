@@ -100,7 +100,7 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * energy at each touch and release ((omega dt)^2 / 4 each: a sphere dropped
  * on a 1e5 N/m contact at dt = 10 ms, omega dt = 4, left with 10 J more than
  * it had; results/validation.md).  auto (the default) writes a contact
- * whose spring the step does not resolve (omega dt > RESOLVED_WDT = 1, at
+ * whose spring the step does not resolve (omega dt > SC_RESOLVED_WDT = 1, at
  * contact.near_rigid_beta; near-rigid and rigid ones always) at theta = 1:
  * the impulse sets the end-of-step normal velocity, as in Moreau's midpoint
  * scheme, while the positions still advance with v^theta_vq; resolved
@@ -142,16 +142,13 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * forming pile (clutter 216: 7.9 -> 16 per step) for a one-step lag the
  * model has by design; new contacts only cost 8 % (8.6). */
 #define TRESCA_TOL 1e-2
-/* the largest omega dt of a contact spring the contact.theta auto rule
- * writes at the scheme's theta_vq (see law_theta) */
-#define RESOLVED_WDT 1.0
 #define DEPTH_SLACK 1.1 /* depth control acts on contacts deeper than this times the bound */
 
 /* theta of a contact's law, from w dt = sqrt(k w) dt of its spring */
-static double law_theta(const sc_options* o, double wdt) {
+double sc_step_law_theta(const sc_options* o, double wdt) {
   const double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
   if (o->contact_theta > 0) return o->contact_theta;
-  if (o->contact_theta == SC_CONTACT_THETA_AUTO && !(wdt <= RESOLVED_WDT)) return 1.0;
+  if (o->contact_theta == SC_CONTACT_THETA_AUTO && !(wdt <= SC_RESOLVED_WDT)) return 1.0;
   return th;
 }
 
@@ -166,12 +163,12 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
   /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
    * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
   const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
-  const double th = law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
+  const double th = sc_step_law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
                                      ? (double)INFINITY : wdt);
   sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
                         o->sigma, b, R, vhat);
   if (!hc) return th;
-  const double hth = law_theta(o, wdt);
+  const double hth = sc_step_law_theta(o, wdt);
   sc_sap_hc_params_one(d->ck[i], w->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
                        hth, o->sigma, b, w->vs, hc);
   return hth;
@@ -434,19 +431,18 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   if (d->solver_trace) d->solver_trace->n = 0;
   d->nisland = 0;
   d->relinearizations = 0;
-  /* the contacts, then the joint rows (joint_rows.c) */
+  /* the contacts' past and their place at the mid configuration, then the
+   * joint rows after them (joint_rows.c) */
+  if (ncon > 0) {
+    sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
+    if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->crel);
+  }
   sc_rows_place(m, d, v0);
   const int nc = ncon + d->nrow;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);
     if (w) w->mem.n = 0;
     return SC_OK;
-  }
-  /* the contacts' past, and their place at the mid configuration */
-  sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
-  if (o->midstep_jacobian && o->theta_q > 0 && ncon > 0) {
-    midstep_contacts(m, d, v0, w->crel);
-    sc_rows_place(m, d, v0); /* (the contacts' Jacobian was rebuilt) */
   }
   for (int i = ncon; i < nc; i++) {
     w->match[i] = -1;

@@ -71,7 +71,7 @@
 
 /* the largest omega dt (and Kd w dt) of a servo the auto theta writes at
  * the scheme's placement, as for contacts (contact_stage.c) */
-#define RESOLVED_WDT 1.0
+#define SC_RESOLVED_WDT 1.0
 
 static double input(const sc_model* m, int a, int which, double t) {
   const int c = which ? m->act_cmd_vel[a] : m->act_cmd[a];
@@ -94,8 +94,8 @@ void sc_rows_actuate(const sc_model* m, sc_data* d) {
   }
 }
 
-static int add_row(const sc_model* m, sc_data* d, int type, int ref, int dof, double s,
-                   double phi0, const double* v0) {
+static void add_row(sc_data* d, int type, int ref, int dof, double s, double phi0,
+                    const double* v0) {
   const int r = d->nrow++, i = d->ncon + r;
   d->row_type[r] = type;
   d->row_ref[r] = ref;
@@ -109,8 +109,6 @@ static int add_row(const sc_model* m, sc_data* d, int type, int ref, int dof, do
   d->phi0[i] = phi0;
   d->vc0[3 * i] = d->vc0[3 * i + 1] = 0.0;
   d->vc0[3 * i + 2] = d->vn0[i] = s * v0[dof];
-  (void)m;
-  return r;
 }
 
 void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
@@ -123,13 +121,13 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
     if (!isfinite(lo) && !isfinite(hi)) continue;
     const int dof = m->jnt_vadr[j];
     const double q = d->q[m->jnt_qadr[j]], reach = o->margin + 2.0 * o->dt * fabs(v0[dof]);
-    if (isfinite(lo) && q - lo < reach) add_row(m, d, SC_JROW_LIMIT_LOWER, j, dof, 1.0, q - lo, v0);
-    if (isfinite(hi) && hi - q < reach) add_row(m, d, SC_JROW_LIMIT_UPPER, j, dof, -1.0, hi - q, v0);
+    if (isfinite(lo) && q - lo < reach) add_row(d, SC_JROW_LIMIT_LOWER, j, dof, 1.0, q - lo, v0);
+    if (isfinite(hi) && hi - q < reach) add_row(d, SC_JROW_LIMIT_UPPER, j, dof, -1.0, hi - q, v0);
   }
   for (int i = 0; m->any_frictionloss && i < m->nv; i++)
-    if (m->dof_frictionloss[i] > 0) add_row(m, d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
+    if (m->dof_frictionloss[i] > 0) add_row(d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
   for (int a = 0; a < m->nact; a++)
-    if (m->act_type[a] != SC_ACT_MOTOR) add_row(m, d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
+    if (m->act_type[a] != SC_ACT_MOTOR) add_row(d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
 }
 
 /* a servo row's law (see the top of the file) */
@@ -140,8 +138,9 @@ static double servo_law(const sc_model* m, sc_data* d, int a, double w, const do
   const int pos = m->act_type[a] == SC_ACT_POSITION;
   const double kp = pos ? m->act_kp[a] : 0.0, kd = m->act_kd[a];
   double ca, ca0, cb, cb0, th;
+  int backward_euler = 0; /* (the dof then advances with the end velocity) */
   const int scheme_ok = o->theta_q > 0 && o->theta_vq > 0 && o->theta_v > 0;
-  const int resolved = sqrt(kp * w) * dt <= RESOLVED_WDT && kd * w * dt <= RESOLVED_WDT;
+  const int resolved = sqrt(kp * w) * dt <= SC_RESOLVED_WDT && kd * w * dt <= SC_RESOLVED_WDT;
   if (m->act_theta[a] == SC_ACT_THETA_AUTO && scheme_ok && resolved) {
     th = o->theta_q;
     ca = o->theta_q * o->theta_vq * dt;
@@ -150,12 +149,12 @@ static double servo_law(const sc_model* m, sc_data* d, int a, double w, const do
     cb0 = 1.0 - o->theta_v;
   } else {
     th = m->act_theta[a] > 0 ? m->act_theta[a] : 1.0;
+    backward_euler = th == 1.0;
     ca = th * th * dt;
     ca0 = th * (1.0 - th) * dt;
     cb = th;
     cb0 = 1.0 - th;
   }
-  const int at_scheme = ca != th * th * dt || th != 1.0;
   const double t = d->time + th * dt;
   const int dof = m->act_dof[a];
   const double v0 = v0s[dof];
@@ -169,7 +168,7 @@ static double servo_law(const sc_model* m, sc_data* d, int a, double w, const do
   vhat[2] = R[2] * dt * (kp * (u - q0 - ca0 * v0) + kd * (uv - cb0 * v0));
   bound[0] = dt * m->act_effort[2 * a];
   bound[1] = dt * m->act_effort[2 * a + 1];
-  return at_scheme ? 0.0 : 1.0;
+  return backward_euler ? 1.0 : 0.0;
 }
 
 void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, double* theta) {
@@ -194,11 +193,9 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
       case SC_JROW_LIMIT_UPPER: {
         const double k = m->jnt_limit_k[ref], taud = m->jnt_limit_taud[ref];
         const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
-        double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
-        if (o->contact_theta > 0) th = o->contact_theta;
-        else if (o->contact_theta == SC_CONTACT_THETA_AUTO &&
-                 (sc_sap_near_rigid(k, taud, w, dt, b) || !(sqrt(k * w) * dt <= RESOLVED_WDT)))
-          th = 1.0;
+        /* the contacts' rule: a near-rigid or unresolved limit at theta = 1 */
+        const double th = sc_step_law_theta(
+            o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
         d->ck[i] = k;
         d->ctaud[i] = taud;
         sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);

@@ -89,6 +89,13 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
  * A^-1 J^T dgamma (nv), tmp: nv scratch; returns 0 when there is none. */
 int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp);
 
+/* the largest omega dt of a spring (a contact's, a limit's, a servo's) the
+ * contact.theta auto rule writes at the scheme's theta (contact_stage.c) */
+#define SC_RESOLVED_WDT 1.0
+/* theta of a contact or limit law whose spring turns by wdt = sqrt(k w) dt
+ * per step (INFINITY: near-rigid), by contact.theta (contact_stage.c) */
+double sc_step_law_theta(const sc_options* o, double wdt);
+
 /* The joint rows and motors (joint_rows.c): the inputs and the motors'
  * forces d->fmotor of the step from d->time (before the free motion); the
  * step's rows appended after the contacts (J, kinds, gaps, step-start
