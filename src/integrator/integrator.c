@@ -282,9 +282,7 @@ static int relinearize_step(const sc_model* m, sc_data* d, const double* v0) {
  * something in its path.  Counted (SC_WARN_FAST), the first one kept. */
 static void fast_bodies(const sc_model* m, sc_data* d) {
   for (int b = 1; b < m->nbody; b++) {
-    double r = INFINITY;
-    for (int g = 0; g < m->ngeom; g++)
-      if (m->geom_body[g] == b && m->geom_rbound[g] < r) r = m->geom_rbound[g];
+    const double r = m->body_rmin[b];
     if (!isfinite(r)) continue;
     double dx = 0;
     for (int k = 0; k < 3; k++) {

@@ -222,7 +222,7 @@ void sc_model_free(sc_model* m) {
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
-                    m->cmd_len, m->cmd_time, m->cmd_value};
+                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
 }
@@ -439,6 +439,11 @@ sc_status sc_model_finalize(sc_model* m) {
     m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
   }
   for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
+  ALLOC(body_rmin, m->nbody > 0 ? m->nbody : 1);
+  for (int b = 0; b < m->nbody; b++) m->body_rmin[b] = INFINITY;
+  for (int g = 0; g < m->ngeom; g++)
+    if (m->geom_rbound[g] < m->body_rmin[m->geom_body[g]])
+      m->body_rmin[m->geom_body[g]] = m->geom_rbound[g];
   m->free_motion_affine = free_motion_affine(m);
   return build_cliques(m);
 }

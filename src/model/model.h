@@ -197,6 +197,8 @@ typedef struct sc_model {
   double* geom_friction; /* mu */
   double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
+  double* body_rmin;     /* (nbody) the smallest geom_rbound of the body's geometries
+                            (INFINITY: none), m (set by finalize) */
 
   /* ---- joint springs (njspring): tau = -k (q - rest) - c v on one dof ---- */
   int* jspring_jnt;      /* joint (revolute, prismatic or planar) */
