@@ -194,56 +194,14 @@ int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out) {
   return ok;
 }
 
-int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, int n) {
-  const int i = sc_h5r_find(r, path);
-  if (i < 0) return 0;
-  const sc_h5r_dataset* d = &r->ds[i];
-  if (d->numeric || d->rank != 1 || d->nrows != n) return 0;
-  if (n == 0) return 1;
-  hid_t ds = H5Dopen2(r->file, d->path, H5P_DEFAULT);
-  if (ds < 0) return -1;
-  /* variable-length strings in the file's character set */
-  hid_t ft = H5Dget_type(ds);
-  const int vlen = ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0;
-  const H5T_cset_t cset = ft >= 0 ? H5Tget_cset(ft) : H5T_CSET_ASCII;
-  if (ft >= 0) H5Tclose(ft);
-  if (!vlen) {
-    H5Dclose(ds);
-    H5Eclear2(H5E_DEFAULT);
-    return 0;
-  }
-  hid_t t = H5Tcopy(H5T_C_S1);
-  char** got = calloc((size_t)n, sizeof *got);
-  int res = -1;
-  if (t >= 0 && got && H5Tset_size(t, H5T_VARIABLE) >= 0 && H5Tset_cset(t, cset) >= 0 &&
-      H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, got) >= 0) {
-    res = 1;
-    for (int k = 0; k < n; k++)
-      if (!got[k] || !names[k] || strcmp(got[k], names[k]) != 0) res = 0;
-    hid_t sp = H5Dget_space(ds);
-    if (sp >= 0) {
-      H5Dvlen_reclaim(t, sp, H5P_DEFAULT, got);
-      H5Sclose(sp);
-    }
-  }
-  free(got);
-  if (t >= 0) H5Tclose(t);
-  H5Dclose(ds);
-  H5Eclear2(H5E_DEFAULT);
-  return res;
-}
-
-int sc_h5_read_names(const char* file, const char* dpath, char*** out) {
+/* the strings of the string dataset dpath of the open file f (see
+ * sc_h5_read_names) */
+static int read_strings(hid_t f, const char* dpath, char*** out) {
   *out = NULL;
   int result = 0;
-  H5E_auto2_t efn = NULL;
-  void* edata = NULL;
-  H5Eget_auto2(H5E_DEFAULT, &efn, &edata);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
   hid_t d = -1, ft = -1, sp = -1, mt = -1;
   hsize_t n = 0;
-  if (f < 0 || H5Lexists(f, "/model", H5P_DEFAULT) <= 0 || H5Lexists(f, dpath, H5P_DEFAULT) <= 0)
+  if (H5Lexists(f, "/model", H5P_DEFAULT) <= 0 || H5Lexists(f, dpath, H5P_DEFAULT) <= 0)
     goto done;
   if ((d = H5Dopen2(f, dpath, H5P_DEFAULT)) < 0 || (ft = H5Dget_type(d)) < 0 ||
       (sp = H5Dget_space(d)) < 0 || H5Tget_class(ft) != H5T_STRING ||
@@ -296,10 +254,32 @@ done:
   if (sp >= 0) H5Sclose(sp);
   if (ft >= 0) H5Tclose(ft);
   if (d >= 0) H5Dclose(d);
+  H5Eclear2(H5E_DEFAULT);
+  return result;
+}
+
+int sc_h5_read_names(const char* file, const char* dpath, char*** out) {
+  *out = NULL;
+  H5E_auto2_t efn = NULL;
+  void* edata = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &efn, &edata);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  const hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  const int n = f >= 0 ? read_strings(f, dpath, out) : 0;
   if (f >= 0) H5Fclose(f);
   H5Eclear2(H5E_DEFAULT);
   H5Eset_auto2(H5E_DEFAULT, efn, edata);
-  return result;
+  return n;
+}
+
+int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, int n) {
+  char** got = NULL;
+  const int m = read_strings(r->file, path, &got);
+  if (m < 0) return -1;
+  int res = m == n;
+  for (int k = 0; res && k < n; k++) res = names[k] && strcmp(got[k], names[k]) == 0;
+  sc_h5_free_names(got, m);
+  return res;
 }
 
 void sc_h5_free_names(char** names, int n) {
