@@ -26,8 +26,8 @@ else
   BIN      := bin
 endif
 
-PKGS    := yaml-0.1 lapacke hdf5 ccd
-DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev \
+PKGS    := yaml-0.1 lapacke hdf5 ccd qhull_r
+DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev libqhull-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three
 # the replay viewer's browser tests (make test) drive headless Chromium
