@@ -61,6 +61,9 @@ static double sdf(sc_geom_type t, const double p[3], const double R[9], const do
       double in = a > b ? a : b;
       return sqrt(oa * oa + ob * ob) + (in < 0 ? in : 0);
     }
+    case SC_GEOM_ELLIPSOID:
+    case SC_GEOM_MESH:
+      break;
   }
   return NAN;
 }
@@ -137,9 +140,14 @@ typedef struct shape {
   double p[3], R[9], s[3];
 } shape;
 
+static sc_col_geom geom_of(const shape* a) {
+  const sc_col_geom g = {a->t, a->p, a->R, a->s, NULL};
+  return g;
+}
+
 static int pair(const shape* a, const shape* b, double margin, sc_col_point* out) {
-  return sc_col_pair(a->t, a->p, a->R, a->s, b->t, b->p, b->R, b->s, margin, out,
-                     SC_COL_MAX_POINTS);
+  const sc_col_geom ga = geom_of(a), gb = geom_of(b);
+  return sc_col_pair(&ga, &gb, margin, out, SC_COL_MAX_POINTS);
 }
 
 /* unit normals; each point midway: within |dist|/2 of both surfaces (to
@@ -742,8 +750,9 @@ static void test_gjk_separated(void) {
     if (brute < 0.01) continue;
     nsep++;
     sc_col_shape A, B;
-    sc_col_shape_make(&A, a.t, a.p, a.R, a.s);
-    sc_col_shape_make(&B, b.t, b.p, b.R, b.s);
+    const sc_col_geom ga = geom_of(&a), gb = geom_of(&b);
+    sc_col_shape_make(&A, &ga);
+    sc_col_shape_make(&B, &gb);
     double d = -1, wa[3], wb[3];
     ENSURE(sc_col_gjk(&A, &B, INFINITY, &d, wa, wb) == 1);
     /* with a cutoff below the distance it may stop early, on a lower bound */
@@ -1077,7 +1086,8 @@ static void test_aabb(void) {
   for (int trial = 0; trial < 40; trial++) {
     shape g = rand_shape(solid_types[trial % 4], 0.5);
     double box[6];
-    sc_col_aabb(box, g.t, g.p, g.R, g.s, 0.01);
+    const sc_col_geom gg = geom_of(&g);
+    sc_col_aabb(box, &gg, 0.01);
     int ns = sample(g.t, g.p, g.R, g.s, 40);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < ns; i++)

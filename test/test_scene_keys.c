@@ -33,6 +33,8 @@ static const char* BASE =
     "      - {shape: capsule, radius: 0.05, length: 0.2}\n"
     "      - {shape: cylinder, radius: 0.05, length: 0.2}\n"
     "      - {shape: box, size: [0.1, 0.2, 0.3]}\n"
+    "      - {shape: ellipsoid, radii: [0.1, 0.05, 0.02]}\n"
+    "      - {shape: mesh, file: test/meshes/cube.obj}\n"
     "  - name: p\n"
     "    parent: b\n"
     "    joint: {type: revolute, limits: [-1, 1]}\n"
@@ -77,6 +79,8 @@ static const char* section_path(const char* section) {
       {"<shape> capsule", "bodies.b.geometry.1."},
       {"<shape> cylinder", "bodies.b.geometry.2."},
       {"<shape> box", "bodies.b.geometry.3."},
+      {"<shape> ellipsoid", "bodies.b.geometry.4."},
+      {"<shape> mesh", "bodies.b.geometry.5."},
       {"<shape> plane", "static.0."},
       {"springs[] joint", "springs.0."},
       {"springs[] linear", "springs.1."},
@@ -136,6 +140,11 @@ static int same_model(const sc_model* a, const sc_model* b) {
       a->ncmd != b->ncmd || a->ncmddata != b->ncmddata)
     return 0;
   if (!same_options(&a->opt, &b->opt)) return 0;
+  if (a->nmesh != b->nmesh || !SAME_ARR(geom_mesh, a->ngeom)) return 0;
+  for (int i = 0; i < a->nmesh; i++)
+    if (a->mesh[i].nvert != b->mesh[i].nvert ||
+        memcmp(a->mesh[i].vert, b->mesh[i].vert, 3 * sizeof(double) * (size_t)a->mesh[i].nvert) != 0)
+      return 0;
   for (int i = 0; i < a->nbody; i++)
     if (strcmp(a->body_name[i], b->body_name[i]) != 0) return 0;
   for (int i = 0; i < a->nact; i++)

@@ -58,13 +58,26 @@ double sc_col_combine_friction(double mua, double mub) {
   return 2 * mua * mub / (mua + mub);
 }
 
-void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double R[9],
-                 const double s[3], double margin) {
-  double e[3];
+sc_col_geom sc_col_geom_of(const sc_model* m, const sc_data* d, int g) {
+  const sc_col_geom G = {m->geom_type[g], d->geom_xpos + 3 * g, d->geom_xrot + 9 * g,
+                         m->geom_size + 3 * g,
+                         m->geom_mesh[g] >= 0 ? &m->mesh[m->geom_mesh[g]] : NULL};
+  return G;
+}
+
+void sc_col_aabb(double box[6], const sc_col_geom* g, double margin) {
+  const double *s = g->size, *R = g->rot;
+  double e[3], c[3];
+  memcpy(c, g->pos, sizeof c);
+  if (g->type == SC_GEOM_MESH) { /* the hull's box need not be centred on the origin */
+    double w[3];
+    sc_sp_mat3_vec(w, R, g->mesh->hbox);
+    sc_sp_add3(c, c, w);
+  }
   for (int i = 0; i < 3; i++) {
     const double* row = R + 3 * i; /* row i: world axis i in local coordinates */
     double az = fabs(row[2]);
-    switch (t) {
+    switch (g->type) {
       case SC_GEOM_SPHERE:
         e[i] = s[0];
         break;
@@ -72,10 +85,15 @@ void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double 
         e[i] = az * 0.5 * s[1] + s[0];
         break;
       case SC_GEOM_BOX:
+      case SC_GEOM_MESH:
         e[i] = fabs(row[0]) * s[0] + fabs(row[1]) * s[1] + az * s[2];
         break;
       case SC_GEOM_CYLINDER:
         e[i] = az * 0.5 * s[1] + s[0] * sqrt(fmax(0, 1 - az * az));
+        break;
+      case SC_GEOM_ELLIPSOID: /* support of the ellipsoid along world axis i */
+        e[i] = sqrt(row[0] * row[0] * s[0] * s[0] + row[1] * row[1] * s[1] * s[1] +
+                    az * az * s[2] * s[2]);
         break;
       case SC_GEOM_PLANE:
       default:
@@ -84,8 +102,8 @@ void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double 
     }
   }
   for (int i = 0; i < 3; i++) {
-    box[i] = isinf(e[i]) ? -HUGE_VAL : p[i] - e[i] - margin;
-    box[3 + i] = isinf(e[i]) ? HUGE_VAL : p[i] + e[i] + margin;
+    box[i] = isinf(e[i]) ? -HUGE_VAL : c[i] - e[i] - margin;
+    box[3 + i] = isinf(e[i]) ? HUGE_VAL : c[i] + e[i] + margin;
   }
 }
 
@@ -238,10 +256,8 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
     return; /* parent-child: the joint governs them */
   if (!sc_col_supported(m->geom_type[a], m->geom_type[b])) return;
   sc_col_point pts[SC_COL_MAX_POINTS];
-  int n = sc_col_pair(m->geom_type[a], d->geom_xpos + 3 * a, d->geom_xrot + 9 * a,
-                      m->geom_size + 3 * a, m->geom_type[b], d->geom_xpos + 3 * b,
-                      d->geom_xrot + 9 * b, m->geom_size + 3 * b, pair_margin(m, d, a, b), pts,
-                      SC_COL_MAX_POINTS);
+  const sc_col_geom ga = sc_col_geom_of(m, d, a), gb = sc_col_geom_of(m, d, b);
+  int n = sc_col_pair(&ga, &gb, pair_margin(m, d, a, b), pts, SC_COL_MAX_POINTS);
   for (int i = 0; i < n; i++) store(x, a, b, i, &pts[i]);
 }
 
@@ -258,8 +274,8 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
   geom_sweeps(m, d);
   int nn = 0;
   for (int g = 0; g < ng; g++) {
-    sc_col_aabb(d->geom_aabb + 6 * g, m->geom_type[g], d->geom_xpos + 3 * g,
-                d->geom_xrot + 9 * g, m->geom_size + 3 * g, margin + d->geom_sweep[g]);
+    const sc_col_geom G = sc_col_geom_of(m, d, g);
+    sc_col_aabb(d->geom_aabb + 6 * g, &G, margin + d->geom_sweep[g]);
     if (m->geom_type[g] != SC_GEOM_PLANE) nn++;
   }
 
@@ -373,10 +389,8 @@ void sc_col_reposition(const sc_model* m, sc_data* d, const double* rel) {
     for (int k = i; k < e; k++)
       if (d->contact[k].dist > gmax) gmax = d->contact[k].dist;
     const double margin = gmax + 2.0 * pair_margin(m, d, a, b) + 1e-9;
-    const int n = sc_col_pair(m->geom_type[a], d->geom_xpos + 3 * a, d->geom_xrot + 9 * a,
-                              m->geom_size + 3 * a, m->geom_type[b], d->geom_xpos + 3 * b,
-                              d->geom_xrot + 9 * b, m->geom_size + 3 * b, margin, pts,
-                              SC_COL_MAX_POINTS);
+    const sc_col_geom ga = sc_col_geom_of(m, d, a), gb = sc_col_geom_of(m, d, b);
+    const int n = sc_col_pair(&ga, &gb, margin, pts, SC_COL_MAX_POINTS);
     for (int k = i; k < e && n > 0; k++) {
       sc_contact* c = &d->contact[k];
       /* where the contact went with its moving body: matching the old

@@ -5,13 +5,23 @@
 #include "collision/collision.h"
 
 /* A shape as a convex "core" swept by a sphere of `radius`:
- * sphere = point + r, capsule = segment + r, box and cylinder have r = 0. */
+ * sphere = point + r, capsule = segment + r; box, cylinder, ellipsoid and
+ * mesh hull have r = 0. */
 typedef enum sc_col_core {
   SC_CORE_POINT = 0,
   SC_CORE_SEGMENT = 1, /* half length hs[2] along the local z axis */
   SC_CORE_BOX = 2,     /* half extents hs[0..2] */
-  SC_CORE_CYLINDER = 3 /* radius hs[0], half length hs[2] */
+  SC_CORE_CYLINDER = 3, /* radius hs[0], half length hs[2] */
+  SC_CORE_ELLIPSOID = 4, /* semi-axes hs[0..2] */
+  SC_CORE_HULL = 5       /* the convex hull of mesh (hs: its bounding box half extents) */
 } sc_col_core;
+
+/* a hull's last support answer: the vertex (-1: none) and the local unit
+ * direction it answered */
+typedef struct sc_col_hint {
+  int v;
+  double dir[3];
+} sc_col_hint;
 
 typedef struct sc_col_shape {
   sc_col_core core;
@@ -19,10 +29,18 @@ typedef struct sc_col_shape {
   double R[9]; /* row-major, local -> world */
   double hs[3];
   double radius;
+  double c[3];          /* a point inside the shape (world): p, or the hull's centroid */
+  const sc_mesh* mesh;  /* SC_CORE_HULL */
+  sc_col_hint* hint;    /* SC_CORE_HULL: the last support answer, where the next
+                           query starts walking (points at hint_store) */
+  sc_col_hint hint_store;
+  int scan;             /* SC_CORE_HULL: find support points by scanning every vertex
+                           instead of walking (0 from sc_col_shape_make; benchmarks) */
 } sc_col_shape;
 
-void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const double R[9],
-                       const double size[3]);
+/* The shape of a posed geometry.  Keep s where it was made: s->hint points
+ * into it. */
+void sc_col_shape_make(sc_col_shape* s, const sc_col_geom* g);
 /* Support point of the core (radius excluded) in world direction d. */
 void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]);
 /* GJK distance between the cores.  Returns 1 and the distance and witness

@@ -39,17 +39,28 @@ typedef struct sc_col_point {
 /* Manifolds are reduced to at most this many well-spread points per pair. */
 #define SC_COL_MANIFOLD 4
 
+/* A posed geometry: world position and row-major rotation (local -> world)
+ * of its frame, its size as in sc_geom_type and, for a mesh, the mesh. */
+typedef struct sc_col_geom {
+  sc_geom_type type;
+  const double* pos;
+  const double* rot;
+  const double* size;
+  const sc_mesh* mesh; /* SC_GEOM_MESH, else NULL */
+} sc_col_geom;
+
+/* Geometry g of the model at d's poses (d->geom_xpos/geom_xrot). */
+sc_col_geom sc_col_geom_of(const sc_model* m, const sc_data* d, int g);
+
 /* 1 if the narrow phase handles this pair of types (either order), else 0. */
 int sc_col_supported(sc_geom_type a, sc_geom_type b);
 
-/* Narrow phase between two posed shapes (world position, row-major world
- * rotation local -> world, size as in sc_geom_type).  Writes up to `max`
- * points with phi <= margin, normal from a to b; returns the count.  Either
- * argument order gives the same points with opposite normals.  Unsupported
- * pairs return 0. */
-int sc_col_pair(sc_geom_type ta, const double pa[3], const double Ra[9], const double sa[3],
-                sc_geom_type tb, const double pb[3], const double Rb[9], const double sb[3],
-                double margin, sc_col_point* out, int max);
+/* Narrow phase between two posed shapes.  Writes up to `max` points with
+ * phi <= margin, normal from a to b; returns the count.  Either argument
+ * order gives the same points with opposite normals.  Unsupported pairs
+ * return 0. */
+int sc_col_pair(const sc_col_geom* a, const sc_col_geom* b, double margin, sc_col_point* out,
+                int max);
 
 /* Broad + narrow phase over the model, using d->geom_xpos/geom_xrot (filled
  * by kinematics).  Fills d->contact[0..d->ncon) with pos, frame (rows t1, t2,
@@ -75,9 +86,8 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped);
 void sc_col_reposition(const sc_model* m, sc_data* d, const double* rel);
 
 /* World AABB [min xyz, max xyz] of a posed shape grown by margin (planes:
- * infinite). */
-void sc_col_aabb(double box[6], sc_geom_type t, const double p[3], const double R[9],
-                 const double s[3], double margin);
+ * infinite; a mesh: its hull's bounding box, rotated). */
+void sc_col_aabb(double box[6], const sc_col_geom* g, double margin);
 
 double sc_col_combine_stiffness(double ka, double kb);
 double sc_col_combine_dissipation(double ka, double ta, double kb, double tb);

@@ -63,13 +63,24 @@
 #include <math.h>
 #include <string.h>
 
-void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const double R[9],
-                       const double size[3]) {
-  memcpy(s->p, p, sizeof s->p);
-  memcpy(s->R, R, sizeof s->R);
+/* the most vertices a contact feature keeps (a hull face with more is
+ * represented by that many of its vertices, spread evenly along it) */
+#define MAXF 32
+/* the most face normals and edges per shape tried as penetration axes */
+#define MAXAX 16
+
+void sc_col_shape_make(sc_col_shape* s, const sc_col_geom* g) {
+  const double* size = g->size;
+  memcpy(s->p, g->pos, sizeof s->p);
+  memcpy(s->R, g->rot, sizeof s->R);
+  memcpy(s->c, g->pos, sizeof s->c);
   s->hs[0] = s->hs[1] = s->hs[2] = 0;
   s->radius = 0;
-  switch (t) {
+  s->mesh = NULL;
+  s->hint_store.v = -1; /* the mesh's table of starts */
+  s->hint = &s->hint_store;
+  s->scan = 0;
+  switch (g->type) {
     case SC_GEOM_SPHERE:
       s->core = SC_CORE_POINT;
       s->radius = size[0];
@@ -83,6 +94,19 @@ void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const
       s->core = SC_CORE_BOX;
       memcpy(s->hs, size, sizeof s->hs);
       break;
+    case SC_GEOM_ELLIPSOID:
+      s->core = SC_CORE_ELLIPSOID;
+      memcpy(s->hs, size, sizeof s->hs);
+      break;
+    case SC_GEOM_MESH: {
+      s->core = SC_CORE_HULL;
+      memcpy(s->hs, size, sizeof s->hs);
+      s->mesh = g->mesh;
+      double w[3];
+      sc_sp_mat3_vec(w, s->R, g->mesh->centroid);
+      sc_sp_add3(s->c, s->p, w);
+      break;
+    }
     case SC_GEOM_CYLINDER:
     default:
       s->core = SC_CORE_CYLINDER;
@@ -93,6 +117,74 @@ void sc_col_shape_make(sc_col_shape* s, sc_geom_type t, const double p[3], const
 }
 
 static double sgn(double x) { return x < 0 ? -1.0 : 1.0; }
+
+/* support of the ellipsoid x^2/a^2 + y^2/b^2 + z^2/c^2 <= 1 (semi-axes r)
+ * in local direction d: x = D^2 d / |D d|, D = diag(r) */
+static void ellipsoid_support(const double r[3], const double d[3], double x[3]) {
+  double q[3], nn = 0;
+  for (int i = 0; i < 3; i++) {
+    q[i] = r[i] * r[i] * d[i];
+    nn += q[i] * d[i];
+  }
+  nn = sqrt(nn);
+  for (int i = 0; i < 3; i++) x[i] = nn > 1e-300 ? q[i] / nn : 0;
+}
+
+/* The feature of a hull facing local direction dl (any length), as hull
+ * vertex indices: the flat patch of the face around the support vertex
+ * most aligned with dl when the patch's normal is within asin(tol) of dl
+ * (its polygon, at most maxn vertices spread evenly along it when it has
+ * more), else the edge from it closest to perpendicular to dl when within
+ * asin(tol) of it, else the vertex.  Returns the count. */
+static int hull_feature(const sc_col_shape* s, const double dl[3], double tol, int* idx,
+                        int maxn) {
+  const sc_mesh* me = s->mesh;
+  const int v = sc_mesh_support(me, dl, s->hint->v);
+  s->hint->v = v;
+  const double len = sqrt(col_dot(dl, dl));
+  if (!(len > 1e-300)) {
+    idx[0] = v;
+    return 1;
+  }
+  int bf = -1;
+  double bc = -2;
+  for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
+    const int f = me->hvf[k];
+    const double c = col_dot(me->hplane + 4 * f, dl) / len;
+    if (c > bc) {
+      bc = c;
+      bf = f;
+    }
+  }
+  if (bf >= 0) {
+    const int p = me->hface_patch[bf];
+    if (col_dot(me->hpatch_plane + 4 * p, dl) / len >= sqrt(1 - tol * tol)) {
+      const int a0 = me->hpatch_adr[p], nf = me->hpatch_adr[p + 1] - a0;
+      const int n = nf < maxn ? nf : maxn;
+      for (int k = 0; k < n; k++) idx[k] = me->hpatch[a0 + (int)((long)k * nf / n)];
+      return n;
+    }
+  }
+  const double* x = me->hvert + 3 * v;
+  int be = -1;
+  double bs = tol;
+  for (int k = me->hadj_adr[v]; k < me->hadj_adr[v + 1]; k++) {
+    const int u = me->hadj[k];
+    double e[3];
+    col_sub(e, me->hvert + 3 * u, x);
+    const double el = sqrt(col_dot(e, e));
+    if (!(el > 0)) continue;
+    const double c = fabs(col_dot(e, dl)) / (el * len);
+    if (c < bs) {
+      bs = c;
+      be = u;
+    }
+  }
+  idx[0] = v;
+  if (be < 0) return 1;
+  idx[1] = be;
+  return 2;
+}
 
 void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]) {
   double dl[3], xl[3] = {0, 0, 0};
@@ -113,6 +205,21 @@ void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]
         xl[1] = s->hs[0] * dl[1] / rho;
       }
       xl[2] = sgn(dl[2]) * s->hs[2];
+      break;
+    }
+    case SC_CORE_ELLIPSOID:
+      ellipsoid_support(s->hs, dl, xl);
+      break;
+    case SC_CORE_HULL: {
+      /* from the last answer when the direction turned by less than about
+       * the table's cell (11 degrees), else from the table */
+      const double len = sqrt(col_dot(dl, dl));
+      sc_col_hint* h = s->hint;
+      const int start = h->v >= 0 && col_dot(dl, h->dir) > 0.98 * len ? h->v : -1;
+      const int i = s->scan ? sc_mesh_support_scan(s->mesh, dl) : sc_mesh_support(s->mesh, dl, start);
+      h->v = i;
+      if (len > 0) sc_sp_scale3(h->dir, dl, 1 / len);
+      memcpy(xl, s->mesh->hvert + 3 * i, sizeof xl);
       break;
     }
   }
@@ -348,7 +455,7 @@ static void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out)
 
 static void ccd_center(const void* obj, ccd_vec3_t* c) {
   const sc_col_shape* s = obj;
-  for (int i = 0; i < 3; i++) c->v[i] = s->p[i];
+  for (int i = 0; i < 3; i++) c->v[i] = s->c[i];
 }
 
 /* Penetration by MPR: 1 with depth, unit normal (a to b) and midpoint. */
@@ -414,6 +521,15 @@ static void central_support(const sc_col_shape* s, const double d[3], double out
       xl[2] = cz * s->hs[2];
       break;
     }
+    case SC_CORE_ELLIPSOID:
+      ellipsoid_support(s->hs, dl, xl);
+      break;
+    case SC_CORE_HULL: { /* the mean of the tied feature's vertices */
+      int idx[MAXF];
+      const int n = hull_feature(s, dl, eps, idx, MAXF);
+      for (int k = 0; k < n; k++) col_axpy(xl, xl, 1.0 / n, s->mesh->hvert + 3 * idx[k]);
+      break;
+    }
   }
   double xw[3];
   sc_sp_mat3_vec(xw, s->R, xl);
@@ -450,9 +566,31 @@ static void try_axis(const sc_col_shape* a, const sc_col_shape* b, const double 
   }
 }
 
+/* the most axes a hull brings of each kind */
+#define HULL_AXES 4
+
+/* keep the n (<= cap) local axes with the lowest scores, in world */
+static void keep_best(double ax[MAXAX][3], double* score, int* n, int cap, const double al[3],
+                      double sc, const double R[9]) {
+  int at = *n;
+  if (*n == cap) {
+    at = 0;
+    for (int i = 1; i < cap; i++)
+      if (score[i] > score[at]) at = i;
+    if (!(sc < score[at])) return;
+  } else {
+    (*n)++;
+  }
+  score[at] = sc;
+  sc_sp_mat3_vec(ax[at], R, al);
+}
+
 /* axes that can carry a flat feature: box face normals; cylinder axis; and
- * straight edges (box edges, segment and cylinder side lines) */
-static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, double edge[3][3]) {
+ * straight edges (box edges, segment and cylinder side lines); for a hull,
+ * the faces and edges around its support vertex along d (the direction
+ * from s toward the other shape), at most MAXAX of each */
+static int shape_axes(const sc_col_shape* s, const double d[3], double face[MAXAX][3],
+                      int* nface, double edge[MAXAX][3]) {
   *nface = 0;
   int nedge = 0;
   if (s->core == SC_CORE_BOX) {
@@ -470,6 +608,28 @@ static int shape_axes(const sc_col_shape* s, double face[3][3], int* nface, doub
   } else if (s->core == SC_CORE_SEGMENT) {
     col_axis(edge[0], s->R, 2);
     nedge = 1;
+  } else if (s->core == SC_CORE_HULL) {
+    /* the HULL_AXES patch normals around the support vertex closest to d,
+     * and the HULL_AXES edges from it closest to perpendicular to d (an
+     * edge carrying an edge-edge contact is perpendicular to the normal):
+     * a valence-16 vertex would otherwise bring 256 edge pairs */
+    const sc_mesh* me = s->mesh;
+    double dl[3], fs[MAXAX], es[MAXAX];
+    sc_sp_mat3_Tvec(dl, s->R, d);
+    const int v = sc_mesh_support(me, dl, s->hint->v);
+    s->hint->v = v;
+    for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
+      const double* pn = me->hpatch_plane + 4 * me->hface_patch[me->hvf[k]];
+      keep_best(face, fs, nface, HULL_AXES, pn, -col_dot(pn, dl), s->R);
+    }
+    for (int k = me->hadj_adr[v]; k < me->hadj_adr[v + 1]; k++) {
+      double e[3];
+      col_sub(e, me->hvert + 3 * me->hadj[k], me->hvert + 3 * v);
+      const double el = sqrt(col_dot(e, e));
+      if (!(el > 0)) continue;
+      sc_sp_scale3(e, e, 1 / el);
+      keep_best(edge, es, &nedge, HULL_AXES, e, fabs(col_dot(e, dl)), s->R);
+    }
   }
   return nedge;
 }
@@ -537,7 +697,7 @@ static int is_local_min(const sc_col_shape* a, const sc_col_shape* b, const doub
                         double f, double edges[][3], int ne) {
   double t1[3], t2[3];
   sc_sp_tangents(t1, t2, u);
-  double dirs[8 + 12 + 1][3];
+  double dirs[8 + 4 * MAXAX + 1][3];
   int nd = 0;
   if (descent_dir(a, b, u, dirs[nd])) nd++;
   for (int k = 0; k < 8; k++) {
@@ -566,9 +726,10 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
                                double* depth) {
   double u[3], f = INFINITY;
   try_axis(a, b, n, u, &f);
-  double fa[3][3], fb[3][3], ea[3][3], eb[3][3];
+  double fa[MAXAX][3], fb[MAXAX][3], ea[MAXAX][3], eb[MAXAX][3], mn[3];
   int nfa, nfb;
-  int nea = shape_axes(a, fa, &nfa, ea), neb = shape_axes(b, fb, &nfb, eb);
+  sc_sp_scale3(mn, n, -1);
+  int nea = shape_axes(a, n, fa, &nfa, ea), neb = shape_axes(b, mn, fb, &nfb, eb);
   for (int i = 0; i < nfa; i++) try_axis(a, b, fa[i], u, &f);
   for (int i = 0; i < nfb; i++) try_axis(a, b, fb[i], u, &f);
   for (int i = 0; i < nea; i++)
@@ -579,7 +740,7 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
     }
   /* a candidate that no small move improves is a kink minimum (face
    * contacts, the common resting case): done */
-  double edges[6][3];
+  double edges[2 * MAXAX][3];
   int ne = 0;
   for (int i = 0; i < nea; i++) memcpy(edges[ne++], ea[i], sizeof edges[0]);
   for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
@@ -703,10 +864,10 @@ static int box_sat(const sc_col_shape* a, const sc_col_shape* b, double* depth, 
 
 /* The feature of s's surface facing direction d (unit, world): 1 vertex, 2
  * (a segment) or >= 3 (a convex polygon in order).  Returns the count. */
-static int feature(const sc_col_shape* s, const double d[3], double V[8][3]) {
+static int feature(const sc_col_shape* s, const double d[3], double V[MAXF][3]) {
   double dl[3];
   sc_sp_mat3_Tvec(dl, s->R, d);
-  double L[8][3];
+  double L[MAXF][3];
   int m = 0;
   switch (s->core) {
     case SC_CORE_POINT:
@@ -777,6 +938,17 @@ static int feature(const sc_col_shape* s, const double d[3], double V[8][3]) {
       }
       break;
     }
+    case SC_CORE_ELLIPSOID:
+    case SC_CORE_HULL:
+      break;
+  }
+  if (s->core == SC_CORE_ELLIPSOID) {
+    ellipsoid_support(s->hs, dl, L[0]);
+    m = 1;
+  } else if (s->core == SC_CORE_HULL) {
+    int idx[MAXF];
+    m = hull_feature(s, dl, FEATURE_TOL, idx, MAXF);
+    for (int k = 0; k < m; k++) memcpy(L[k], s->mesh->hvert + 3 * idx[k], sizeof L[k]);
   }
   /* swept radius: a vertex moves along d (the support point); a capsule's
    * side line moves along the part of d normal to the axis, which keeps it
@@ -815,7 +987,7 @@ static double cross2(const double a[2], const double b[2], const double c[2]) {
 }
 
 /* Height along n of feature F (m vertices) above the plane point q. */
-static double feature_height(const plane2* P, double F[8][3], int m, const double q[2]) {
+static double feature_height(const plane2* P, double F[MAXF][3], int m, const double q[2]) {
   if (m >= 3) {
     double N[3] = {0, 0, 0};
     for (int i = 0; i < m; i++) { /* Newell's normal */
@@ -847,10 +1019,10 @@ static double feature_height(const plane2* P, double F[8][3], int m, const doubl
   return col_dot(r, P->n);
 }
 
-#define MAXQ 32
+#define MAXQ (2 * MAXF + 8) /* a MAXF-gon clipped by a MAXF-gon has at most 2 MAXF */
 
 /* Sutherland-Hodgman: clip polygon S (ns) by convex CCW polygon C (nc). */
-static int clip_poly(double S[MAXQ][2], int ns, double C[8][2], int nc) {
+static int clip_poly(double S[MAXQ][2], int ns, double C[MAXF][2], int nc) {
   double T[MAXQ][2];
   for (int e = 0; e < nc && ns > 0; e++) {
     const double *c0 = C[e], *c1 = C[(e + 1) % nc];
@@ -877,7 +1049,7 @@ static int clip_poly(double S[MAXQ][2], int ns, double C[8][2], int nc) {
 }
 
 /* Cyrus-Beck: clip segment a-b by convex CCW polygon C; writes 0 or 2 points. */
-static int clip_segment(const double a[2], const double b[2], double C[8][2], int nc,
+static int clip_segment(const double a[2], const double b[2], double C[MAXF][2], int nc,
                         double out[2][2]) {
   double t0 = 0, t1 = 1;
   for (int e = 0; e < nc; e++) {
@@ -970,7 +1142,7 @@ static double closest_seg2(const double p0[2], const double p1[2], const double 
 static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n[3],
                     const double o[3], double margin, double scale, int single,
                     sc_col_point* out) {
-  double FA[8][3], FB[8][3], mn[3];
+  double FA[MAXF][3], FB[MAXF][3], mn[3];
   sc_sp_scale3(mn, n, -1);
   int ma = feature(a, n, FA), mb = feature(b, mn, FB);
   if ((ma < 2 || mb < 2) && !single) return 0;
@@ -978,7 +1150,7 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
   memcpy(P.o, o, sizeof P.o);
   memcpy(P.n, n, sizeof P.n);
   sc_sp_tangents(P.t1, P.t2, n);
-  double A2[8][2] = {{0}}, B2[8][2] = {{0}};
+  double A2[MAXF][2] = {{0}}, B2[MAXF][2] = {{0}};
   for (int i = 0; i < ma; i++) proj2(A2[i], &P, FA[i]);
   for (int i = 0; i < mb; i++) proj2(B2[i], &P, FB[i]);
   double Q[MAXQ][2];
@@ -1011,7 +1183,8 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
         double r2 = (F[0][0] - cx) * (F[0][0] - cx) + (F[0][1] - cy) * (F[0][1] - cy);
         inside = (q[0] - cx) * (q[0] - cx) + (q[1] - cy) * (q[1] - cy) <= r2 * (1 + 1e-12);
       }
-      for (int i = 0; i < mf && inside && mf != 8; i++) {
+      const int disc = mf == 8 && fs->core == SC_CORE_CYLINDER;
+      for (int i = 0; i < mf && inside && !disc; i++) {
         double c = cross2(F[i], F[(i + 1) % mf], q), area2 = 0;
         for (int k = 0; k < mf; k++)
           area2 += F[k][0] * F[(k + 1) % mf][1] - F[(k + 1) % mf][0] * F[k][1];
@@ -1055,7 +1228,7 @@ static int manifold(const sc_col_shape* a, const sc_col_shape* b, const double n
     for (int i = 0; i < nc; i++)
       area += C[i][0] * C[(i + 1) % nc][1] - C[(i + 1) % nc][0] * C[i][1];
     if (fabs(area) <= 1e-12 * scale * scale) return 0;
-    double Cc[8][2];
+    double Cc[MAXF][2];
     for (int i = 0; i < nc; i++) { /* make it counter-clockwise */
       int j = area > 0 ? i : nc - 1 - i;
       Cc[i][0] = C[j][0];

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <string.h>
 
-#define MAXP 16
+#define MAXP 64 /* candidate points of one pair (a hull face lying on a plane: its vertices) */
 
 int sc_col_supported(sc_geom_type a, sc_geom_type b) {
   if ((int)a < 0 || (int)a >= SC_NGEOMTYPE || (int)b < 0 || (int)b >= SC_NGEOMTYPE) return 0;
@@ -75,9 +75,52 @@ static void plane_point(sc_col_point* buf, int* n, const double p0[3], const dou
   emit(buf, n, wa, q, z, dist);
 }
 
+/* a mesh's hull against the plane: the vertices with phi <= margin of the
+ * flat patch (mesh/mesh.h) of the hull face around the deepest vertex whose
+ * normal is closest to -z (its polygon spread over at most MAXP of them).  That face is the one turning
+ * onto the plane: a prism rolling on its edge gets the edge it pivots on
+ * and the edge about to land, where all hull vertices within the margin
+ * would bring farther, receding ones, and the reduction to SC_COL_MANIFOLD
+ * points could keep those instead of the landing edge. */
+static void plane_hull(sc_col_point* buf, int* n, const double p0[3], const double z[3],
+                       const sc_col_geom* b, double margin) {
+  sc_col_shape S;
+  sc_col_shape_make(&S, b);
+  double mz[3], q[3], zl[3];
+  sc_sp_scale3(mz, z, -1);
+  sc_col_core_support(&S, mz, q);
+  const sc_mesh* me = b->mesh;
+  const int v = S.hint->v;
+  sc_sp_mat3_Tvec(zl, b->rot, z);
+  int bf = -1;
+  double bc = INFINITY;
+  for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
+    const double c = col_dot(me->hplane + 4 * me->hvf[k], zl); /* most negative: facing -z */
+    if (c < bc) {
+      bc = c;
+      bf = me->hvf[k];
+    }
+  }
+  if (bf < 0) { /* no face (cannot happen on a built hull): the vertex alone */
+    plane_point(buf, n, p0, z, q, margin);
+    return;
+  }
+  const int p = me->hface_patch[bf];
+  const int a0 = me->hpatch_adr[p], nf = me->hpatch_adr[p + 1] - a0;
+  const int nk = nf < MAXP ? nf : MAXP;
+  for (int k = 0; k < nk; k++) {
+    const int u = me->hpatch[a0 + (int)((long)k * nf / nk)];
+    double w[3];
+    sc_sp_mat3_vec(w, b->rot, me->hvert + 3 * u);
+    sc_sp_add3(q, w, b->pos);
+    plane_point(buf, n, p0, z, q, margin);
+  }
+}
+
 static void plane_shape(sc_col_point* buf, int* n, const double p0[3], const double Rp[9],
-                        sc_geom_type tb, const double pb[3], const double Rb[9],
-                        const double sb[3], double margin) {
+                        const sc_col_geom* b, double margin) {
+  const sc_geom_type tb = b->type;
+  const double *pb = b->pos, *Rb = b->rot, *sb = b->size;
   double z[3], ax[3], q[3];
   col_axis(z, Rp, 2);
   col_axis(ax, Rb, 2);
@@ -133,6 +176,18 @@ static void plane_shape(sc_col_point* buf, int* n, const double p0[3], const dou
       }
       break;
     }
+    case SC_GEOM_ELLIPSOID: { /* its support point along -z */
+      sc_col_shape S;
+      double mz[3];
+      sc_col_shape_make(&S, b);
+      sc_sp_scale3(mz, z, -1);
+      sc_col_core_support(&S, mz, q);
+      plane_point(buf, n, p0, z, q, margin);
+      break;
+    }
+    case SC_GEOM_MESH:
+      plane_hull(buf, n, p0, z, b, margin);
+      break;
     default:
       break;
   }
@@ -267,16 +322,17 @@ static void capsule_capsule(sc_col_point* buf, int* n, const double pa[3], const
   sphere_sphere(buf, n, x, sa[0], y, sb[0], fb, margin);
 }
 
-/* ta <= tb (type order), canonical */
-static int pair_ordered(sc_geom_type ta, const double pa[3], const double Ra[9],
-                        const double sa[3], sc_geom_type tb, const double pb[3],
-                        const double Rb[9], const double sb[3], double margin,
+/* a <= b (type order), canonical */
+static int pair_ordered(const sc_col_geom* a, const sc_col_geom* b, double margin,
                         sc_col_point* out, int max) {
+  const sc_geom_type ta = a->type, tb = b->type;
+  const double *pa = a->pos, *Ra = a->rot, *sa = a->size;
+  const double *pb = b->pos, *Rb = b->rot, *sb = b->size;
   sc_col_point buf[MAXP];
   int n = 0;
   if (ta == SC_GEOM_PLANE) {
-    plane_shape(buf, &n, pa, Ra, tb, pb, Rb, sb, margin);
-  } else if (ta == SC_GEOM_SPHERE) {
+    plane_shape(buf, &n, pa, Ra, b, margin);
+  } else if (ta == SC_GEOM_SPHERE && tb <= SC_GEOM_CYLINDER) {
     double fb[3];
     col_axis(fb, Rb, 0);
     if (tb == SC_GEOM_SPHERE) {
@@ -293,8 +349,8 @@ static int pair_ordered(sc_geom_type ta, const double pa[3], const double Ra[9],
     capsule_capsule(buf, &n, pa, Ra, sa, pb, Rb, sb, margin);
   } else {
     sc_col_shape A, B;
-    sc_col_shape_make(&A, ta, pa, Ra, sa);
-    sc_col_shape_make(&B, tb, pb, Rb, sb);
+    sc_col_shape_make(&A, a);
+    sc_col_shape_make(&B, b);
     n = sc_col_convex(&A, &B, margin, buf, MAXP);
   }
   int limit = max < SC_COL_MANIFOLD ? max : SC_COL_MANIFOLD;
@@ -317,13 +373,13 @@ static int shape_cmp(const double pa[3], const double Ra[9], const double sa[3],
   return 0;
 }
 
-int sc_col_pair(sc_geom_type ta, const double pa[3], const double Ra[9], const double sa[3],
-                sc_geom_type tb, const double pb[3], const double Rb[9], const double sb[3],
-                double margin, sc_col_point* out, int max) {
-  if (max <= 0 || !sc_col_supported(ta, tb)) return 0;
-  int swap = ta > tb || (ta == tb && shape_cmp(pa, Ra, sa, pb, Rb, sb) > 0);
-  if (!swap) return pair_ordered(ta, pa, Ra, sa, tb, pb, Rb, sb, margin, out, max);
-  int n = pair_ordered(tb, pb, Rb, sb, ta, pa, Ra, sa, margin, out, max);
+int sc_col_pair(const sc_col_geom* a, const sc_col_geom* b, double margin, sc_col_point* out,
+                int max) {
+  if (max <= 0 || !sc_col_supported(a->type, b->type)) return 0;
+  int swap = a->type > b->type ||
+             (a->type == b->type && shape_cmp(a->pos, a->rot, a->size, b->pos, b->rot, b->size) > 0);
+  if (!swap) return pair_ordered(a, b, margin, out, max);
+  int n = pair_ordered(b, a, margin, out, max);
   for (int i = 0; i < n; i++) sc_sp_scale3(out[i].normal, out[i].normal, -1);
   return n;
 }

@@ -599,6 +599,56 @@ done:
   return st;
 }
 
+/* /model/meshes/<k>: each mesh once, as read (its triangles, drawn by the
+ * viewer) and its convex hull (what collides; faces fanned into triangles) */
+static sc_status write_meshes(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
+  _Static_assert(sizeof(int) == sizeof(int32_t), "mesh indices are written as int32");
+  hid_t top = make_group(model, "meshes");
+  if (top < 0) return sc_h5_io_fail(h->path, err, "create", "group /model/meshes");
+  sc_status st = SC_OK;
+  int* tri = NULL;
+  for (int k = 0; !st && k < m->nmesh; k++) {
+    const sc_mesh* me = &m->mesh[k];
+    char name[64];
+    snprintf(name, sizeof name, "/model/meshes/%d", k);
+    hid_t g = make_group(top, name + sizeof "/model/meshes");
+    if (g < 0) {
+      st = sc_h5_io_fail(h->path, err, "create", name);
+      break;
+    }
+    int nt = 0;
+    for (int f = 0; f < me->hnface; f++) nt += me->hface_adr[f + 1] - me->hface_adr[f] - 2;
+    tri = sc_malloc(3 * (size_t)(nt > 0 ? nt : 1) * sizeof *tri);
+    if (!tri) st = sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+    for (int f = 0, t = 0; !st && f < me->hnface; f++) /* fans keep the outward winding */
+      for (int i = me->hface_adr[f] + 1; i + 1 < me->hface_adr[f + 1]; i++, t++) {
+        tri[3 * t] = me->hface[me->hface_adr[f]];
+        tri[3 * t + 1] = me->hface[i];
+        tri[3 * t + 2] = me->hface[i + 1];
+      }
+    if (!st) st = write_fixed(h, g, name, "vertices", K_F64, me->nvert, 3, me->vert, "m", err);
+    if (!st) st = write_fixed(h, g, name, "faces", K_I32, me->nface, 3, me->face, "1", err);
+    if (!st) st = write_fixed(h, g, name, "hull_vertices", K_F64, me->hnvert, 3, me->hvert, "m", err);
+    if (!st) st = write_fixed(h, g, name, "hull_faces", K_I32, nt, 3, tri, "1", err);
+    if (!st && (!attr_str(g, "file", me->file) || !attr_int(g, "closed", me->closed) ||
+                !attr_dbl(g, "volume", me->volume) ||
+                !attr_num(g, "centroid", K_F64, 3, me->centroid) ||
+                !attr_str(g, "description",
+                          "a mesh in its geometry's frame (m): vertices and faces (triangles, "
+                          "indices into vertices, counter-clockwise seen from outside) as "
+                          "read and scaled; hull_vertices and hull_faces: its convex hull, "
+                          "which is what collides; volume (m^3) and centroid (m) of the "
+                          "solid its mass properties come from: the mesh when closed is 1, "
+                          "else its hull")))
+      st = sc_h5_io_fail(h->path, err, "write", name);
+    sc_free(tri);
+    tri = NULL;
+    H5Gclose(g);
+  }
+  H5Gclose(top);
+  return st;
+}
+
 static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
   int nb = m->nbody, ng = m->ngeom;
   size_t nbuf = (size_t)(nb > ng ? nb : ng);
@@ -634,10 +684,17 @@ static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_err
   if (!attr_str(g, "description",
                 "one row per geometry: body (index into /model/body_names; -1 = static, "
                 "pose in the world), shape, size (sphere: radius; capsule: radius, segment "
-                "length along z; box: half extents; cylinder: radius, length along z; plane: "
+                "length along z; box: half extents; cylinder: radius, length along z; "
+                "ellipsoid: semi-axes; mesh: half extents of its hull's bounding box; plane: "
                 "unused, the plane is the local x-y plane with normal +z), position and "
-                "orientation (quaternion w, x, y, z) in the body frame"))
+                "orientation (quaternion w, x, y, z) in the body frame; mesh (when the "
+                "model has meshes): index into /model/meshes, -1 for other shapes"))
     st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/geometry");
+  if (!st && m->nmesh > 0) {
+    for (int i = 0; i < ng; i++) iv[i] = m->geom_mesh[i];
+    st = write_fixed(h, g, G, "mesh", K_I32, ng, 0, iv, "1", err);
+    if (!st) st = write_meshes(h, model, m, err);
+  }
 done:
   if (g >= 0) H5Gclose(g);
   sc_free(iv);

@@ -60,7 +60,7 @@ void sc_options_default(sc_options* o) {
 }
 
 static const char* joint_names[] = {"fixed", "revolute", "prismatic", "planar", "ball", "free"};
-static const char* geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+static const char* geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder", "ellipsoid", "mesh"};
 static const char* scheme_names[] = {"explicit_euler", "symplectic_euler", "implicit_euler",
                                      "midpoint", "theta"};
 
@@ -134,6 +134,9 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(geom_friction, m->ngeom);
   ALLOC(geom_hc_dissipation, m->ngeom);
   ALLOC(geom_rbound, m->ngeom);
+  ALLOC(geom_mesh, m->ngeom);
+  for (int g = 0; g < m->ngeom; g++) m->geom_mesh[g] = -1;
+  ALLOC(mesh, m->nmesh);
   ALLOC(jspring_jnt, m->njspring);
   ALLOC(jspring_local, m->njspring);
   ALLOC(jspring_dof, m->njspring);
@@ -222,7 +225,9 @@ void sc_model_free(sc_model* m) {
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
-                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin};
+                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->geom_mesh,
+                    m->mesh};
+  for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
 }
@@ -277,6 +282,8 @@ static double bound_radius(sc_geom_type t, const double* s) {
     case SC_GEOM_CAPSULE: return s[0] + 0.5 * s[1];
     case SC_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
     case SC_GEOM_CYLINDER: return sqrt(s[0] * s[0] + 0.25 * s[1] * s[1]);
+    case SC_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
+    case SC_GEOM_MESH: return INFINITY; /* set from the mesh in finalize */
   }
   return INFINITY;
 }
@@ -438,7 +445,26 @@ sc_status sc_model_finalize(sc_model* m) {
     m->act_qadr[a] = m->jnt_qadr[j] + m->act_local[a];
     m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
   }
-  for (int g = 0; g < m->ngeom; g++) m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
+  for (int g = 0; g < m->ngeom; g++) {
+    if (m->geom_type[g] == SC_GEOM_MESH) {
+      /* the hull's bounding box in the geom frame (for the broad phase) and
+       * the largest distance of a vertex from the geom origin */
+      sc_mesh* me = &m->mesh[m->geom_mesh[g]];
+      double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+      for (int v = 0; v < me->hnvert; v++)
+        for (int k = 0; k < 3; k++) {
+          lo[k] = fmin(lo[k], me->hvert[3 * v + k]);
+          hi[k] = fmax(hi[k], me->hvert[3 * v + k]);
+        }
+      for (int k = 0; k < 3; k++) {
+        me->hbox[k] = 0.5 * (lo[k] + hi[k]);
+        me->hbox[3 + k] = m->geom_size[3 * g + k] = 0.5 * (hi[k] - lo[k]);
+      }
+      m->geom_rbound[g] = me->rbound;
+    } else {
+      m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);
+    }
+  }
   ALLOC(body_rmin, m->nbody > 0 ? m->nbody : 1);
   for (int b = 0; b < m->nbody; b++) m->body_rmin[b] = INFINITY;
   for (int g = 0; g < m->ngeom; g++)

@@ -12,6 +12,7 @@
 #include "spatial/spatial.h"
 #include "contact/problem.h" /* sc_contact_model */
 #include "linalg/blockdiag.h"
+#include "mesh/mesh.h"
 
 typedef enum sc_joint_type {
   SC_JOINT_FIXED = 0,     /* nq 0, nv 0 */
@@ -38,9 +39,12 @@ typedef enum sc_geom_type {
   SC_GEOM_SPHERE = 1,  /* size[0] = radius */
   SC_GEOM_CAPSULE = 2, /* size[0] = radius, size[1] = segment length (along z) */
   SC_GEOM_BOX = 3,     /* size[0..2] = half extents */
-  SC_GEOM_CYLINDER = 4 /* size[0] = radius, size[1] = length (along z) */
+  SC_GEOM_CYLINDER = 4, /* size[0] = radius, size[1] = length (along z) */
+  SC_GEOM_ELLIPSOID = 5, /* size[0..2] = semi-axes along x, y, z */
+  SC_GEOM_MESH = 6      /* geom_mesh: the mesh (its convex hull collides); size = the
+                           hull's bounding box half extents (set by finalize) */
 } sc_geom_type;
-#define SC_NGEOMTYPE 5
+#define SC_NGEOMTYPE 7
 #define SC_MAX_THREADS 256 /* contact.threads upper bound */
 
 typedef enum sc_scheme {
@@ -113,6 +117,7 @@ typedef struct sc_model {
   int njnt;    /* = nbody - 1 */
   int nq, nv;
   int ngeom;
+  int nmesh;     /* meshes (each read once, shared by the geometries naming it) */
   int njspring;  /* joint spring-dampers */
   int nlspring;  /* linear point-to-point spring-dampers */
   int nact;      /* actuators */
@@ -197,6 +202,8 @@ typedef struct sc_model {
   double* geom_friction; /* mu */
   double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
+  int* geom_mesh;        /* SC_GEOM_MESH: index into mesh, else -1 */
+  sc_mesh* mesh;         /* (nmesh) the meshes, with their hulls and mass properties */
   double* body_rmin;     /* (nbody) the smallest geom_rbound of the body's geometries
                             (INFINITY: none), m (set by finalize) */
 
@@ -272,7 +279,7 @@ void sc_options_default(sc_options* opt);
 #define SC_DEFAULT_HC_DISSIPATION 20.0
 
 /* Building a model (the scene loader and tests do this):
- *  1. set nbody, ngeom, njspring, nlspring, nact, ncmd (njnt = nbody - 1) and
+ *  1. set nbody, ngeom, nmesh, njspring, nlspring, nact, ncmd (njnt = nbody - 1) and
  *     call sc_model_alloc: every per-body/joint/geom/spring/actuator array,
  *     zeroed (joint ranges infinite, limits rigid, actuator commands -1,
  *     efforts unbounded, gears 1, servo thetas auto), then

@@ -193,9 +193,7 @@ static sc_status read_inline(ctx* c, load* L, const sc_snode* n, cmd_in k) {
 
 /* ---- files ---- */
 
-/* the scene-relative path of a command file, kept in L->paths (errors are
- * located in it) */
-static sc_status resolve_path(load* L, const char* file, const char** out) {
+sc_status sc_rd_resolve_path(load* L, const char* file, const char** out) {
   const char* slash = L->scene_file ? strrchr(L->scene_file, '/') : NULL;
   size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - L->scene_file) + 1;
   size_t n = strlen(file);
@@ -601,7 +599,7 @@ static sc_status read_command(ctx* c, load* L, const sc_snode* n, int item) {
   }
   if (!file) return read_inline(c, L, n, k);
   const char* path;
-  TRY(resolve_path(L, fname, &path));
+  TRY(sc_rd_resolve_path(L, fname, &path));
   if (!dataset) return read_csv(c, L, file, path, item, k.interp);
   return read_h5(c, L, file, dataset, path, k);
 }

@@ -10,6 +10,10 @@
  *                    c.o.m. Ixx = (2/5 - 9/64) Mh r^2 = 83/320 Mh r^2, and it sits at
  *                    d = L/2 + 3r/8 from the capsule centre (parallel axis: + Mh d^2);
  *                    Izz gets 2/5 Mh r^2 per hemisphere.
+ *   ellipsoid a,b,c: V = 4/3 pi abc,  Ixx = M (b^2 + c^2) / 5, ...
+ *   mesh:            its own volume, centroid and inertia (mesh/mesh.c: the
+ *                    divergence theorem over its triangles, or over its hull's
+ *                    when the mesh is not closed), about its centroid.
  * (Standard tables, e.g. Meriam & Kraige, Engineering Mechanics: Dynamics, App. D.)
  * Body totals combine shapes by the parallel-axis theorem,
  *   I_body = sum_i rho (R_i I_i R_i^T + V_i (|d_i|^2 E - d_i d_i^T)),  d_i = c_i - c,
@@ -46,6 +50,15 @@ double sc_scene_shape_inertia(sc_geom_type type, const double s[3], double I[9])
       ixx = iyy = V * (3 * r * r + h * h) / 12;
       break;
     }
+    case SC_GEOM_ELLIPSOID: {
+      double a = s[0], b = s[1], c = s[2];
+      V = 4.0 / 3.0 * SC_SCENE_PI * a * b * c;
+      ixx = V * (b * b + c * c) / 5;
+      iyy = V * (a * a + c * c) / 5;
+      izz = V * (a * a + b * b) / 5;
+      break;
+    }
+    case SC_GEOM_MESH: return 0; /* from the mesh itself (shapes.c) */
     case SC_GEOM_CAPSULE: {
       double r = s[0], L = s[1];
       double Vc = SC_SCENE_PI * r * r * L, Vh = 2.0 / 3.0 * SC_SCENE_PI * r * r * r;

@@ -169,7 +169,7 @@ static const sc_scene_key keys[] = {
      "rotation R = Rz(yaw) Ry(pitch) Rx(roll)"},
 
     /* ---- shapes ---- */
-    {"<shape>", "shape", "sphere | capsule | box | cylinder | plane", "", "required", "",
+    {"<shape>", "shape", "sphere | capsule | box | cylinder | ellipsoid | mesh | plane", "", "required", "",
      "the shape's type (plane only in static)"},
     {"<shape>", "pose", "<pose>", "", "(the body's frame)", "",
      "the shape's frame in its body (or the world); not for planes"},
@@ -189,6 +189,12 @@ static const sc_scene_key keys[] = {
     {"<shape> cylinder", "radius", "number", "m", "required", "> 0", ""},
     {"<shape> cylinder", "length", "number", "m", "required", "> 0", "height (along the shape's z)"},
     {"<shape> box", "size", "[lx, ly, lz]", "m", "required", "", "full edge lengths, each > 0"},
+    {"<shape> ellipsoid", "radii", "[a, b, c]", "m", "required", "",
+     "semi-axes along the shape's x, y, z, each > 0"},
+    {"<shape> mesh", "file", "path", "", "required", "",
+     "an OBJ or STL file, relative to the scene's directory; its convex hull collides"},
+    {"<shape> mesh", "scale", "[sx, sy, sz] | number", "-", "[1, 1, 1]", "",
+     "multiplies the file's coordinates, each > 0 (e.g. 0.001 for millimetres)"},
     {"<shape> plane", "normal", "[x, y, z]", "-", "[0, 0, 1]", "",
      "outward normal (normalized; non-zero)"},
     {"<shape> plane", "offset", "number", "m", "0", "",

@@ -26,6 +26,9 @@ static void load_free(load* L) {
   sc_free(L->rank);
   sc_free(L->shape);
   sc_free(L->act);
+  for (int i = 0; i < L->nmesh; i++) sc_mesh_free(&L->mesh[i]);
+  sc_free(L->mesh);
+  sc_free(L->mesh_scale);
   sc_rd_commands_free(L);
   sc_rd_ni_free(&L->body_index);
   sc_rd_ni_free(&L->mat_index);
@@ -95,6 +98,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
     M->nbody = L.nbody + 1;
     M->njnt = L.nbody;
     M->ngeom = L.nshape;
+    M->nmesh = L.nmesh;
     M->nact = L.nact;
     M->ncmd = L.ncmd;
     st = sc_model_alloc(M);
@@ -174,7 +178,11 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       M->geom_friction[g] = S->mu;
       M->geom_hc_dissipation[g] = S->hcd;
       M->geom_body[g] = 0;
+      M->geom_mesh[g] = S->mesh;
     }
+    /* the model takes the meshes over */
+    if (L.nmesh) memcpy(M->mesh, L.mesh, (size_t)L.nmesh * sizeof *M->mesh);
+    L.nmesh = 0;
     for (int b = 1; b < M->nbody; b++) {
       const body_in* B = &L.body[L.order[b - 1]];
       for (int g = B->geom0; g < B->geom0 + B->ngeom; g++) M->geom_body[g] = b;

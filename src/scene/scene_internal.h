@@ -139,6 +139,7 @@ typedef struct shape_in {
   sc_geom_type type;
   double pos[3], rot[9], size[3];
   double k, tau, mu, hcd;
+  int mesh; /* SC_GEOM_MESH: index into load.mesh */
 } shape_in;
 
 typedef struct body_in {
@@ -204,6 +205,10 @@ typedef struct load {
   name_index cmd_index;     /* command names; not built until commands are read */
   act_in* act;
   int nact;
+  sc_mesh* mesh;            /* the meshes read (one per distinct file and scale) */
+  double* mesh_scale;       /* (nmesh x 3) */
+  int nmesh, capmesh;
+  long mesh_verts;          /* vertices of all meshes (SC_MESH_MAX_TOTAL_VERTS) */
 } load;
 
 
@@ -220,6 +225,9 @@ sc_status sc_rd_geometry(ctx* c, load* L, const sc_snode* root);    /* shapes.c 
  * sc_model_alloc) stores them */
 sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */
 sc_status sc_rd_commands(ctx* c, load* L, const sc_snode* root);    /* commands.c */
+/* a file named in the scene, relative to the scene's directory unless
+ * absolute; the path is kept in L->paths (errors are located in it) */
+sc_status sc_rd_resolve_path(load* L, const char* file, const char** out); /* commands.c */
 void sc_rd_commands_free(load* L);                                  /* commands.c */
 /* every command drives some actuator (after sc_rd_actuators marks them) */
 sc_status sc_rd_commands_used(ctx* c, const load* L);               /* commands.c */

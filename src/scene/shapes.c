@@ -48,17 +48,68 @@ sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p) {
   return SC_OK;
 }
 
-static const char* const geom_names[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+static const char* const geom_names[] = {"plane",    "sphere",    "capsule", "box",
+                                         "cylinder", "ellipsoid", "mesh"};
+
+/* the mesh of a shape: read once per distinct (file, scale), the error of a
+ * bad mesh located in its own file when it has a line there, else at the
+ * scene's file value */
+static sc_status read_mesh(ctx* c, load* L, const sc_snode* fnode, const double scale[3],
+                           int* out) {
+  const char* path;
+  TRY(sc_rd_resolve_path(L, fnode->str, &path));
+  for (int i = 0; i < L->nmesh; i++)
+    if (strcmp(L->mesh[i].file, path) == 0 && memcmp(L->mesh_scale + 3 * i, scale, 3 * sizeof(double)) == 0) {
+      *out = i;
+      return SC_OK;
+    }
+  if (L->nmesh == L->capmesh) {
+    int cap = L->capmesh ? 2 * L->capmesh : 4;
+    sc_mesh* m = sc_calloc((size_t)cap, sizeof *m);
+    double* sc = sc_calloc((size_t)cap * 3, sizeof *sc);
+    if (!m || !sc) {
+      sc_free(m);
+      sc_free(sc);
+      return SC_ERR_NOMEM;
+    }
+    if (L->nmesh) {
+      memcpy(m, L->mesh, (size_t)L->nmesh * sizeof *m);
+      memcpy(sc, L->mesh_scale, (size_t)L->nmesh * 3 * sizeof *sc);
+    }
+    sc_free(L->mesh);
+    sc_free(L->mesh_scale);
+    L->mesh = m;
+    L->mesh_scale = sc;
+    L->capmesh = cap;
+  }
+  sc_error e;
+  sc_error_clear(&e);
+  sc_mesh* me = &L->mesh[L->nmesh];
+  sc_status st = sc_mesh_read(path, scale, me, &e);
+  if (st == SC_ERR_NOMEM) return st;
+  if (st) {
+    if (e.line > 0) return sc_rd_fail_at(c, e.file, e.line, e.col, NULL, "%s", e.msg);
+    return sc_rd_fail(c, fnode, "mesh '%s': %s", path, e.msg);
+  }
+  memcpy(L->mesh_scale + 3 * L->nmesh, scale, 3 * sizeof(double));
+  L->nmesh++;
+  L->mesh_verts += me->nvert;
+  if (L->mesh_verts > SC_MESH_MAX_TOTAL_VERTS)
+    return sc_rd_fail(c, fnode, "the meshes of this scene hold %ld vertices in all (the limit is %d)",
+                      L->mesh_verts, SC_MESH_MAX_TOTAL_VERTS);
+  *out = L->nmesh - 1;
+  return SC_OK;
+}
 
 static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, shape_in* g) {
   if (n->kind != SC_SN_MAP) return sc_rd_fail(c, n, "expected a shape map {shape: ..., ...}, got %s", sc_rd_kind_name(n));
   const sc_snode* sh = sc_snode_get(n, "shape");
-  if (!sh) return sc_rd_fail_missing(c, n, "shape", "sphere, capsule, box, cylinder or plane");
+  if (!sh) return sc_rd_fail_missing(c, n, "shape", "sphere, capsule, box, cylinder, ellipsoid, mesh or plane");
   int t;
   size_t m = sc_rd_push_key(c, "shape");
   sc_status st = sc_rd_as_enum(c, sh, geom_names, NELEM(geom_names), "shape", &t);
   if (!st && t == SC_GEOM_PLANE && on_body)
-    st = sc_rd_fail(c, sh, "a plane is only allowed in static (expected sphere, capsule, box, cylinder)");
+    st = sc_rd_fail(c, sh, "a plane is only allowed in static (expected sphere, capsule, box, cylinder, ellipsoid or mesh)");
   sc_rd_pop(c, m);
   TRY(st);
   g->type = (sc_geom_type)t;
@@ -77,7 +128,49 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   TRY(sc_rd_check_map(c, n, allowed, na, what));
 
   g->size[0] = g->size[1] = g->size[2] = 0;
+  g->mesh = -1;
   switch (g->type) {
+    case SC_GEOM_ELLIPSOID:
+    case SC_GEOM_MESH: {
+      const int ell = g->type == SC_GEOM_ELLIPSOID;
+      const char* key = ell ? "radii" : "scale";
+      double v[3] = {1, 1, 1};
+      const sc_snode* s = sc_snode_get(n, key);
+      if (!s && ell) return sc_rd_fail_missing(c, n, "radii", "[a, b, c]");
+      if (s) {
+        m = sc_rd_push_key(c, key);
+        if (!ell && s->kind == SC_SN_SCALAR) { /* one factor for all axes */
+          st = sc_rd_as_num(c, s, &v[0]);
+          v[1] = v[2] = v[0];
+          if (!st && !(v[0] > 0)) st = sc_rd_fail(c, s, "scale must be > 0 (got %s)", s->str);
+        } else {
+          st = sc_rd_as_vec(c, s, v, 3);
+          for (int i = 0; !st && i < 3; i++)
+            if (!(v[i] > 0)) {
+              size_t m2 = sc_rd_push_idx(c, i);
+              st = sc_rd_fail(c, s->kid[i], "must be > 0 (got %s)", s->kid[i]->str);
+              sc_rd_pop(c, m2);
+            }
+        }
+        sc_rd_pop(c, m);
+        TRY(st);
+      }
+      if (ell) {
+        memcpy(g->size, v, sizeof v);
+        break;
+      }
+      const sc_snode* f = sc_snode_get(n, "file");
+      if (!f) return sc_rd_fail_missing(c, n, "file", "the path of an OBJ or STL file");
+      m = sc_rd_push_key(c, "file");
+      if (f->kind != SC_SN_SCALAR)
+        st = sc_rd_fail(c, f, "expected a file name, got %s", sc_rd_kind_name(f));
+      else if (!f->str[0])
+        st = sc_rd_fail(c, f, "expected a file name");
+      if (!st) st = read_mesh(c, L, f, v, &g->mesh);
+      sc_rd_pop(c, m);
+      TRY(st);
+      break;
+    }
     case SC_GEOM_SPHERE: TRY(sc_rd_get_num(c, n, "radius", &g->size[0], RANGE_POS, 1, NULL)); break;
     case SC_GEOM_CAPSULE:
       TRY(sc_rd_get_num(c, n, "radius", &g->size[0], RANGE_POS, 1, NULL));
@@ -185,24 +278,39 @@ sc_status sc_rd_materials(ctx* c, load* L, const sc_snode* root) {
   return st;
 }
 
+/* a shape's volume, inertia per unit density about its centroid (shape
+ * axes) and centroid in the body frame */
+static double shape_mass(const load* L, const shape_in* s, double I[9], double c[3]) {
+  if (s->type != SC_GEOM_MESH) {
+    memcpy(c, s->pos, 3 * sizeof(double));
+    return sc_scene_shape_inertia(s->type, s->size, I);
+  }
+  const sc_mesh* me = &L->mesh[s->mesh];
+  double w[3];
+  sc_sp_mat3_vec(w, s->rot, me->centroid);
+  sc_sp_add3(c, s->pos, w);
+  memcpy(I, me->inertia, 9 * sizeof(double));
+  return me->volume;
+}
+
 static void solid_inertia(const load* L, body_in* b) {
   double Vt = 0, c[3] = {0, 0, 0};
   for (int g = b->geom0; g < b->geom0 + b->ngeom; g++) {
-    double I[9];
-    double V = sc_scene_shape_inertia(L->shape[g].type, L->shape[g].size, I);
+    double I[9], cg[3];
+    double V = shape_mass(L, &L->shape[g], I, cg);
     Vt += V;
-    sc_sp_addscl3(c, c, L->shape[g].pos, V);
+    sc_sp_addscl3(c, c, cg, V);
   }
   sc_sp_scale3(c, c, 1 / Vt);
   double rho = b->mass / Vt;
   double Ib[9] = {0};
   for (int g = b->geom0; g < b->geom0 + b->ngeom; g++) {
     const shape_in* s = &L->shape[g];
-    double I[9], RI[9], RIRt[9], d[3];
-    double V = sc_scene_shape_inertia(s->type, s->size, I);
+    double I[9], RI[9], RIRt[9], d[3], cg[3];
+    double V = shape_mass(L, s, I, cg);
     sc_sp_mat3_mul(RI, s->rot, I);
     sc_sp_mat3_mulT(RIRt, RI, s->rot);
-    sc_sp_sub3(d, s->pos, c);
+    sc_sp_sub3(d, cg, c);
     double dd = sc_sp_dot3(d, d);
     for (int i = 0; i < 3; i++)
       for (int k = 0; k < 3; k++)
