@@ -39,6 +39,37 @@ Checks (one PASS/FAIL line each):
     target itself is a speed target, checked by `make bench`
     (tools/bench/bench.sh runs this script with --bench), not here: on a shared
     two-core machine with software GL the figure moves with the load.
+With --mesh (test/t_viewer_mesh.sh):
+
+    viewer_browser.py --mesh TMPDIR MESH.h5 MESH.html MANY.h5 MANY.html OVERLAY.html
+
+on a run of test/mesh_view.yaml (a cube mesh on an actuated slider, the same
+cube static, an L-shaped mesh and an ellipsoid) and one of 21 bodies
+sharing one mesh of 24 544 triangles (the size of MuJoCo's mug), each
+shape seen alone (the other bodies hidden) through a camera set by script,
+its pixels found by painting it flat red and diffing against a frame with
+it hidden:
+  - the pages load with no console error;
+  - the cube (a mesh small enough to be merged into the bodies' buffers)
+    covers the area of its projected convex hull (the file's hull_vertices
+    posed by /body and /model/geometry, projected with the page's camera,
+    the area of their 2-D convex hull) to within 5 %; lit, its pixels take
+    a few flat colours, one per face seen (flat shading: 97 % of them
+    within 2 levels of the 3 commonest colours), in the amber of an
+    actuated body (the mean colour's cosine with the body's colour > 0.98);
+  - the static cube covers its projected hull to within 5 %;
+  - the L-shaped mesh covers the pixels of its own triangles (rasterized
+    here at the pixel centres: intersection over union >= 0.97), well
+    under its projected hull (under 0.85 of it: its triangles are drawn,
+    not its hull);
+  - the ellipsoid covers its projected ellipse (the 2-D hull of its surface
+    sampled densely and projected) to within 10 %, and the projection of
+    the faceted sphere the page scales (three.js's 16 x 10 segments) to
+    within 3 %;
+  - the 21-body page embeds the mesh once, draws it with one instanced
+    draw of 21 instances, one of those bodies covers its projected hull to
+    within 5 %, and nothing of it is drawn once hidden;
+  - the overlay page (the mesh run over itself) loads without errors.
 Everything is local (file:// pages, a loopback DevTools socket); the browser
 is killed at the end.  Software WebGL (SwiftShader) is what a machine without
 a GPU has; the frame rate is measured with it."""
@@ -65,6 +96,10 @@ if BENCH:
     sys.argv.remove("--bench")
 TMP, DROP_H5, DROP_HTML, CLUT_H5, CLUT_HTML, OVL_HTML, GRIP_H5, GRIP_HTML = \
     (sys.argv[1:9] + [""] * 8)[:8]
+MESH = "--mesh" in sys.argv
+if MESH:
+    sys.argv.remove("--mesh")
+    TMP, MESH_H5, MESH_HTML, MANY_H5, MANY_HTML, MESH_OVL_HTML = (sys.argv[1:7] + [""] * 6)[:6]
 W, H = 800, 600
 FPS_MIN = 30.0
 results = []
@@ -247,7 +282,10 @@ def main():
     try:
         if BENCH:
             return bench_only(br)
-        run_checks(br)
+        if MESH:
+            mesh_checks(br)
+        else:
+            run_checks(br)
     finally:
         br.close()
     return 0 if all(results) else 1
@@ -539,6 +577,322 @@ def gripper_checks(br):
           % (worst, "; ".join(" ".join(r) for r in (last or []))))
     errs = br.errors()
     check("gripper_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
+
+
+# ---- meshes and ellipsoids (--mesh) ----
+
+def hull_area(P):
+    """Area of the convex hull of 2-D points P [n, 2] (Andrew's monotone
+    chain)."""
+    P = np.unique(np.asarray(P, float), axis=0)      # sorted by x, then y
+    if len(P) < 3:
+        return 0.0
+
+    def turn(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    lower, upper = [], []
+    for p in P:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in P[::-1]:
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    h = np.array(lower[:-1] + upper[:-1])
+    x, y = h[:, 0], h[:, 1]
+    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def raster(tris, w, h):
+    """Pixels whose centres lie in any of the 2-D triangles tris [m, 3, 2]."""
+    m = np.zeros((h, w), bool)
+    for a, b, c in tris:
+        x0, x1 = int(max(0, np.floor(min(a[0], b[0], c[0])))), int(min(w, np.ceil(max(a[0], b[0], c[0]))))
+        y0, y1 = int(max(0, np.floor(min(a[1], b[1], c[1])))), int(min(h, np.ceil(max(a[1], b[1], c[1]))))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        X, Y = np.meshgrid(np.arange(x0, x1) + 0.5, np.arange(y0, y1) + 0.5)
+        e = [(q[0] - p[0]) * (Y - p[1]) - (q[1] - p[1]) * (X - p[0])
+             for p, q in ((a, b), (b, c), (c, a))]
+        inside = ((e[0] >= 0) & (e[1] >= 0) & (e[2] >= 0)) | ((e[0] <= 0) & (e[1] <= 0) & (e[2] <= 0))
+        m[y0:y1, x0:x1] |= inside
+    return m
+
+
+def three_sphere(ws, hs):
+    """The vertices of three.js's SphereBufferGeometry(1, ws, hs)."""
+    out = []
+    for iy in range(hs + 1):
+        v = iy / hs
+        for ix in range(ws + 1):
+            u = ix / ws
+            out.append([-np.cos(2 * np.pi * u) * np.sin(np.pi * v), np.cos(np.pi * v),
+                        np.sin(2 * np.pi * u) * np.sin(np.pi * v)])
+    return np.array(out)
+
+
+def page_data(html):
+    import re
+    with open(html, encoding="utf-8") as fh:
+        txt = fh.read()
+    return json.loads(re.search(r'id="simc-data">(.*?)</script>', txt, re.S).group(1))
+
+
+class Scene:
+    """A run's bodies and shapes, read from its file, for projecting them."""
+
+    def __init__(self, path):
+        with h5py.File(path, "r") as f:
+            self.t = f["time"][:]
+            self.names = [s.decode() for s in f["model/body_names"][:]]
+            self.bpos, self.bquat = f["body/position"][:], f["body/orientation"][:]
+            g = f["model/geometry"]
+            self.gbody, self.gsize = g["body"][:], g["size"][:]
+            self.gpos, self.gquat = g["position"][:], g["orientation"][:]
+            self.gshape = [s.decode() for s in g["shape"][:]]
+            self.gmesh = g["mesh"][:] if "mesh" in g else np.full(len(self.gbody), -1)
+            self.meshes = {}
+            if "model/meshes" in f:
+                for k in f["model/meshes"]:
+                    M = f["model/meshes"][k]
+                    self.meshes[int(k)] = {x: M[x][:] for x in
+                                           ("vertices", "faces", "hull_vertices", "hull_faces")}
+
+    def geom_of(self, body):
+        b = self.names.index(body)
+        return [i for i in range(len(self.gbody)) if self.gbody[i] == b][0]
+
+    def world(self, gi, row, local):
+        """Points local [n, 3] of shape gi in the world at row."""
+        p = self.gpos[gi] + quat_rotate(self.gquat[gi], local)
+        b = self.gbody[gi]
+        if b < 0:
+            return p
+        return self.bpos[row, b] + quat_rotate(self.bquat[row, b], p)
+
+
+def mesh_checks(br):
+    S = Scene(MESH_H5)
+    row = len(S.t) - 1                 # the last row: the bodies have turned
+    ts = float(S.t[row])
+
+    load_s = br.open(MESH_HTML)
+    errs = br.errors()
+    check("mesh_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
+    cw, ch = br.eval("simcView.canvasSize()")
+    panels = br.eval("['info','side','bar','errors'].map(function(id){var r="
+                     "document.getElementById(id).getBoundingClientRect();"
+                     "return [r.left, r.top, r.right, r.bottom];})")
+    br.eval("simcView.setTime(%r)" % ts)
+    bodies = S.names[1:]
+
+    def frame():
+        br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+        return br.screenshot().astype(int)
+
+    def outside_panels(m):
+        for x0, y0, x1, y1 in panels:
+            m[max(0, int(y0)):int(np.ceil(y1)), max(0, int(x0)):int(np.ceil(x1))] = False
+        return m
+
+    def clear_of_panels(xy):
+        """No projected point within 2 px of a panel, nor off the canvas."""
+        for x0, y0, x1, y1 in panels:
+            if np.any((xy[:, 0] > x0 - 2) & (xy[:, 0] < x1 + 2) & (xy[:, 1] > y0 - 2) & (xy[:, 1] < y1 + 2)):
+                return False
+        return bool(np.all((xy[:, 0] > 2) & (xy[:, 0] < cw - 2) & (xy[:, 1] > 2) & (xy[:, 1] < ch - 2)))
+
+    def show_only(keep):
+        for n in bodies:
+            br.eval("simcView.setBodyVisible(%s, %s)" % (json.dumps(n), "true" if n in keep else "false"))
+
+    def aim(pts, direction, r_px=90.0):
+        """Camera looking at the centre of world points pts from direction,
+        at a distance and field of view giving them about r_px pixels of
+        radius; returns (cam, target, fov)."""
+        c = 0.5 * (pts.min(0) + pts.max(0))
+        r = np.linalg.norm(pts - c, axis=1).max()
+        d = np.asarray(direction, float)
+        d /= np.linalg.norm(d)
+        dist = 8 * r
+        fov = float(np.degrees(2 * np.arctan(r * ch / (2 * dist * r_px))))
+        cam = c + dist * d
+        br.eval("simcView.setCamera(%s, %s, %r)" % (list(cam), list(c), fov))
+        return cam, c, fov
+
+    def proj(pts, cam, target, fov):
+        x, y, _ = project(pts, cam, target, fov, cw, ch)
+        return np.column_stack([x, y])
+
+    def body_pixels(name, flat_red=True):
+        """The pixels of body name alone on screen (the others hidden), and
+        the frame with it shown."""
+        show_only([name])
+        if flat_red:
+            br.eval("simcView.setBodyColor(%s, 0xff0000, true)" % json.dumps(name))
+        full = frame()
+        br.eval("simcView.setBodyVisible(%s, false)" % json.dumps(name))
+        none = frame()
+        br.eval("simcView.setBodyVisible(%s, true)" % json.dumps(name))
+        return outside_panels(np.abs(full - none).sum(axis=2) > 24), full, none
+
+    # the mesh shared by the slider and the static cube is in the page once
+    D = page_data(MESH_HTML)
+    gm = [G.get("mesh") for G in D["geoms"]]
+    ok = (len(D["meshes"]) == 2 and all(M is not None for M in D["meshes"]) and
+          gm.count(0) == 2 and gm.count(1) == 1 and
+          D["meshes"][0]["n"] == len(S.meshes[0]["vertices"]) and
+          D["meshes"][0]["m"] == len(S.meshes[0]["faces"]))
+    check("mesh_embedded_once_per_mesh", ok, "meshes %s, the shapes' meshes %s"
+          % ([(M["n"], M["m"]) for M in D["meshes"]], gm))
+
+    # ---- the cube mesh on the actuated slider (merged into the bodies' buffers) ----
+    gi = S.geom_of("slider")
+    hull = S.world(gi, row, S.meshes[int(S.gmesh[gi])]["hull_vertices"])
+    cam, tgt, fov = aim(hull, [0.7, -1.0, 0.8])
+    xy = proj(hull, cam, tgt, fov)
+    area = hull_area(xy)
+    # lit first: flat faces, in the actuated body's colour
+    m, full, _ = body_pixels("slider", flat_red=False)
+    Image.fromarray(full.astype(np.uint8)).save(os.path.join(TMP, "mesh_cube.png"))
+    inner = m.copy()
+    inner[1:, :] &= m[:-1, :]
+    inner[:-1, :] &= m[1:, :]
+    inner[:, 1:] &= m[:, :-1]
+    inner[:, :-1] &= m[:, 1:]
+    px = full[inner]
+    cols, counts = np.unique(px, axis=0, return_counts=True)
+    top = cols[np.argsort(-counts)[:3]]
+    near = np.min(np.abs(px[:, None, :] - top[None]).max(axis=2), axis=1) <= 2
+    big = int((np.sort(counts)[::-1][:3] >= 0.05 * len(px)).sum())
+    frac = float(near.mean()) if len(px) else 0.0
+    check("mesh_flat_shaded", frac >= 0.97 and big >= 2,
+          "%.3f of the cube's inner pixels within 2 levels of its 3 commonest colours %s; "
+          "%d faces of >= 5 %% of them" % (frac, [list(map(int, c)) for c in top], big))
+    colour = br.eval("simcView.bodyColor('slider')")
+    want = np.array([(colour >> 16) & 255, (colour >> 8) & 255, colour & 255], float)
+    mean = full[m].mean(axis=0) if m.any() else np.zeros(3)
+    cos = float(mean @ want / (np.linalg.norm(mean) * np.linalg.norm(want) + 1e-12))
+    act = br.eval("simcView.actuatedBodies()")
+    check("mesh_actuated_body_colour", act == ["slider"] and cos > 0.98 and want[0] >= 240 and want[2] < 64,
+          "actuated %s, colour %06x, mean colour %s, cosine %.4f" % (act, colour, np.round(mean), cos))
+    m, full, _ = body_pixels("slider")
+    n = int(m.sum())
+    check("mesh_cube_covers_projected_hull", clear_of_panels(xy) and abs(n / area - 1) <= 0.05,
+          "%d px vs projected hull %.0f px (ratio %.4f, tolerance 5 %%)" % (n, area, n / area))
+
+    # ---- the static cube (the same mesh) ----
+    gs = [i for i in range(len(S.gbody)) if S.gbody[i] < 0 and S.gshape[i] == "mesh"][0]
+    hull = S.world(gs, row, S.meshes[int(S.gmesh[gs])]["hull_vertices"])
+    cam, tgt, fov = aim(hull, [-0.5, -1.0, 0.6])
+    xy = proj(hull, cam, tgt, fov)
+    area = hull_area(xy)
+    show_only([])
+    img = frame()
+    bg = np.array([0x20, 0x24, 0x2c])
+    m = outside_panels(np.abs(img - bg).sum(axis=2) > 24)
+    n = int(m.sum())
+    check("mesh_static_covers_projected_hull", clear_of_panels(xy) and abs(n / area - 1) <= 0.05,
+          "%d px vs projected hull %.0f px (ratio %.4f, tolerance 5 %%)" % (n, area, n / area))
+
+    # ---- the L-shaped mesh: its own triangles, not its hull ----
+    gi = S.geom_of("ell")
+    M = S.meshes[int(S.gmesh[gi])]
+    verts = S.world(gi, row, M["vertices"])
+    hull = S.world(gi, row, M["hull_vertices"])
+    # looking along the prism's thickness (its local z), tilted a little
+    b = S.names.index("ell")
+    axis = quat_rotate(S.bquat[row, b], quat_rotate(S.gquat[gi], [0, 0, 1.0]))
+    side = np.cross(axis, [0, 0, 1.0]) if abs(axis[2]) < 0.9 else np.cross(axis, [1.0, 0, 0])
+    cam, tgt, fov = aim(verts, axis + 0.25 * side / np.linalg.norm(side))
+    xy = proj(verts, cam, tgt, fov)
+    area = hull_area(proj(hull, cam, tgt, fov))
+    m, full, _ = body_pixels("ell")
+    ref = outside_panels(raster(xy[M["faces"]], full.shape[1], full.shape[0]))
+    Image.fromarray(full.astype(np.uint8)).save(os.path.join(TMP, "mesh_ell.png"))
+    n = int(m.sum())
+    iou = (m & ref).sum() / max(1, (m | ref).sum())
+    check("mesh_concave_draws_its_triangles", clear_of_panels(xy) and iou >= 0.97 and n / area < 0.85,
+          "%d px; its triangles rasterized %d px, intersection over union %.4f (>= 0.97); "
+          "projected hull %.0f px, ratio %.3f (< 0.85)" % (n, int(ref.sum()), iou, area, n / area))
+
+    # ---- the ellipsoid ----
+    gi = S.geom_of("egg")
+    a, bb, c = S.gsize[gi]
+    u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 721), np.linspace(0, np.pi, 361))
+    surf = np.column_stack([(a * np.cos(u) * np.sin(v)).ravel(), (bb * np.sin(u) * np.sin(v)).ravel(),
+                            (c * np.cos(v)).ravel()])
+    surf = S.world(gi, row, surf)
+    facet = S.world(gi, row, three_sphere(16, 10) * [a, bb, c])
+    cam, tgt, fov = aim(surf, [0.3, -1.0, 0.5])
+    xy = proj(surf, cam, tgt, fov)
+    area = hull_area(xy)
+    area_f = hull_area(proj(facet, cam, tgt, fov))
+    m, full, _ = body_pixels("egg")
+    Image.fromarray(full.astype(np.uint8)).save(os.path.join(TMP, "mesh_egg.png"))
+    n = int(m.sum())
+    check("ellipsoid_covers_projected_ellipse",
+          clear_of_panels(xy) and abs(n / area - 1) <= 0.10 and abs(n / area_f - 1) <= 0.03,
+          "%d px vs projected ellipse %.0f px (ratio %.4f, tolerance 10 %%) and projected "
+          "16 x 10 faceted ellipsoid %.0f px (ratio %.4f, tolerance 3 %%)"
+          % (n, area, n / area, area_f, n / area_f))
+    show_only(bodies)
+    errs = br.errors()
+    check("mesh_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
+
+    # ---- 21 bodies sharing one large mesh: embedded once, instanced ----
+    S = Scene(MANY_H5)
+    D = page_data(MANY_HTML)
+    M0 = S.meshes[0]
+    nv, nf = len(M0["vertices"]), len(M0["faces"])
+    users = sum(1 for G in D["geoms"] if G.get("mesh") == 0)
+    want_v, want_f = 4 * -(-nv * 12 // 3), 4 * -(-nf * (6 if nv <= 65536 else 12) // 3)
+    E = D["meshes"][0] if D["meshes"] and len(D["meshes"]) == 1 else None
+    size = os.path.getsize(MANY_HTML)
+    check("large_mesh_embedded_once", E is not None and users == 21 and len(E["v"]) == want_v and
+          len(E["f"]) == want_f,
+          "%d shapes use the mesh of %d vertices and %d triangles; embedded once: %d + %d "
+          "base64 characters (float32 vertices, %s faces); page %.2f MB"
+          % (users, nv, nf, len(E["v"]) if E else 0, len(E["f"]) if E else 0,
+             "uint16" if nv <= 65536 else "uint32", size / 1e6))
+    load_s = br.open(MANY_HTML)
+    errs = br.errors()
+    info = br.eval("simcView.meshes()")
+    ok = not errs and info and info[0]["instanced"] and info[0]["draws"] == 1 and \
+        info[0]["instances"] == 21 and info[0]["triangles"] == nf
+    check("large_mesh_page_instanced", ok, "; ".join(errs)[:300] or
+          "loaded in %.2f s; %s" % (load_s, json.dumps(info)))
+    cw, ch = br.eval("simcView.canvasSize()")
+    row = len(S.t) - 1
+    br.eval("simcView.setTime(%r)" % float(S.t[row]))
+    bodies = S.names[1:]
+    gi = S.geom_of("blob10")
+    hull = S.world(gi, row, M0["hull_vertices"])
+    cam, tgt, fov = aim(hull, [0.4, -1.0, 0.7])
+    xy = proj(hull, cam, tgt, fov)
+    area = hull_area(xy)
+    m, full, none = body_pixels("blob10")
+    Image.fromarray(full.astype(np.uint8)).save(os.path.join(TMP, "mesh_blob.png"))
+    n = int(m.sum())
+    check("large_mesh_covers_projected_hull", clear_of_panels(xy) and abs(n / area - 1) <= 0.05,
+          "%d px vs projected hull %.0f px (ratio %.4f, tolerance 5 %%)" % (n, area, n / area))
+    n_hidden = int(red_mask(none, panels).sum())
+    check("hidden_instanced_body_renders_nothing", n_hidden == 0 and n > 100,
+          "%d red px hidden, %d shown" % (n_hidden, n))
+    show_only(bodies)
+    prof = br.eval("simcView.profile(3)", timeout=300)
+    print("  21 x %d triangles: render %.0f ms a frame (%d draw calls, %d triangles, "
+          "canvas %dx%d)" % (nf, prof["render"], prof["draw_calls"], prof["triangles"],
+                             prof["canvas"][0], prof["canvas"][1]))
+    errs = br.errors()
+    check("large_mesh_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
+
+    if MESH_OVL_HTML:
+        br.open(MESH_OVL_HTML)
+        errs = br.errors()
+        check("mesh_overlay_page_loads", not errs and br.eval("!!simcView.data.overlay"),
+              "; ".join(errs)[:300])
 
 
 if __name__ == "__main__":

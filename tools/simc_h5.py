@@ -38,7 +38,9 @@ def _text(x):
 # before anything large is read: N = the rows of /time; nq, nv, nbody, njnt,
 # nact = the lengths of /model/q_names, v_names, body_names, joint_names,
 # actuator_names; M = the contact rows (/contact/gap); G = the shapes of
-# /model/geometry.  What it finds wrong it raises as BadFile, one line that
+# /model/geometry; K = the meshes, the groups /model/meshes/0 .. K-1, each
+# with n vertices, m faces, h hull vertices and t hull faces.  What it finds
+# wrong it raises as BadFile, one line that
 # names the dataset.  Where numbers are expected, integers are accepted as
 # well as floats (they convert exactly); where integers are expected (counts,
 # indices, statuses) only integers are; names are strings.
@@ -46,6 +48,12 @@ def _text(x):
 MAX_RATIO = 50          # the datasets' declared bytes over the file's size on disk
 MAX_BYTES = 4 << 30     # the declared bytes a tool reads; SIMC_H5_MAX_BYTES overrides
 MAX_BYTES_ENV = "SIMC_H5_MAX_BYTES"
+# the mesh rows a file may declare, over all its meshes (checked from the
+# shapes, before any is read): simc's own cap on a model's mesh vertices
+# (SC_MESH_MAX_TOTAL_VERTS), and twice that in triangles (a closed
+# triangle mesh of n vertices has 2 n - 4 of them)
+MESH_MAX_VERTICES = 8_000_000
+MESH_MAX_FACES = 16_000_000
 
 # datasets checked by name (also when reached through a link, which the walk
 # over the file's own objects does not follow)
@@ -53,7 +61,7 @@ _KNOWN = ("time", "q", "v", "body/position", "body/orientation",
           "model/q_names", "model/v_names", "model/body_names", "model/joint_names",
           "model/actuator_names", "model/body_parent",
           "model/geometry/body", "model/geometry/shape", "model/geometry/size",
-          "model/geometry/position", "model/geometry/orientation",
+          "model/geometry/position", "model/geometry/orientation", "model/geometry/mesh",
           "model/actuators/type", "model/actuators/dof", "model/actuators/gear",
           "actuator/force", "actuator/command", "joint/limit_force", "joint/friction_force",
           "contact/count", "contact/start", "contact/max_penetration",
@@ -472,11 +480,148 @@ class _Check:
             for k, cols in (("size", 3), ("position", 3), ("orientation", 4)):
                 f.check("model/geometry/" + k, "num", ("G", cols), True)
             self.indices("model/geometry/body", gb, -1, "a static shape")
+            self.meshes(d)
+        elif f.obj("model/meshes") is not None:
+            self.meshes(None)
         # format_version 2 added /model/body_parent with /model/geometry
         d = f.check("model/body_parent", "int", ("nbody",),
                     f.obj("model/geometry") is not None, " (a file with /model/geometry has it)")
         if d is not None:
             self.indices("model/body_parent", d, -1, "the world")
+
+    # -- the meshes (/model/meshes/<k>, /model/geometry/mesh) --
+
+    def meshes(self, shape_ds):
+        """The mesh groups /model/meshes/0 .. K-1: vertices [n, 3] finite
+        numbers, faces [m, 3] integers in 0 .. n - 1, hull_vertices [h, 3]
+        (h <= n, a hull's vertices are some of the mesh's) finite,
+        hull_faces [t, 3] (t <= 2 h) in 0 .. h - 1, their attributes' kinds;
+        the rows of all meshes together within MESH_MAX_VERTICES and
+        MESH_MAX_FACES, checked from the shapes before any is read; and
+        /model/geometry/mesh [G], integers in -1 .. K - 1, >= 0 for every
+        shape "mesh".  shape_ds: /model/geometry/shape (None without
+        /model/geometry)."""
+        top = self.group("model/meshes")
+        keys = []
+        if top is not None:
+            try:
+                keys = list(top.keys())
+            except Exception as e:
+                self.bad("model/meshes", "cannot read (%s)" % _why(e))
+        K = len(keys)
+        want = set(str(k) for k in range(K))
+        for k in keys:
+            if k not in want:
+                self.bad("model/meshes/" + k, "unexpected member (expected the groups "
+                         "/model/meshes/0 .. /model/meshes/%d, one per mesh, named by "
+                         "their index)" % (K - 1))
+        self.count("K", K, "groups in /model/meshes")
+        rows, nv_all, nf_all = [], 0, 0
+        for k in range(K):
+            g = "model/meshes/%d" % k
+            if self.group(g) is None:
+                self.bad(g, "missing")
+            why = " (every mesh has vertices, faces, hull_vertices and hull_faces)"
+            v = self.check(g + "/vertices", "num", (None, 3), True, why)
+            fc = self.check(g + "/faces", "int", (None, 3), True, why)
+            hv = self.check(g + "/hull_vertices", "num", (None, 3), True, why)
+            hf = self.check(g + "/hull_faces", "int", (None, 3), True, why)
+            n, m, h, t = (int(x.shape[0]) for x in (v, fc, hv, hf))
+            if h > n:
+                self.bad(g + "/hull_vertices", "wrong shape (expected at most the n = %d rows of "
+                         "%s/vertices, a hull's vertices being some of the mesh's; found %s)"
+                         % (n, "/" + g, _shape_text(hv.shape)))
+            if t > 2 * h:
+                self.bad(g + "/hull_faces", "wrong shape (expected at most 2 h = %d triangles "
+                         "for the h = %d hull vertices; found %s)" % (2 * h, h, _shape_text(hf.shape)))
+            nv_all += n
+            nf_all += m
+            if nv_all > MESH_MAX_VERTICES:
+                self.bad(g + "/vertices", "too many mesh vertices (expected at most %d in all "
+                         "meshes; found %d up to this one, shape %s here)"
+                         % (MESH_MAX_VERTICES, nv_all, _shape_text(v.shape)))
+            if nf_all > MESH_MAX_FACES:
+                self.bad(g + "/faces", "too many mesh faces (expected at most %d in all "
+                         "meshes; found %d up to this one, shape %s here)"
+                         % (MESH_MAX_FACES, nf_all, _shape_text(fc.shape)))
+            rows.append((g, v, fc, hv, hf, n, h))
+        for g, v, fc, hv, hf, n, h in rows:
+            for name, d in ((g + "/vertices", v), (g + "/hull_vertices", hv)):
+                a = self.read(name, d)
+                bad = np.flatnonzero(~np.all(np.isfinite(a), axis=1)) if a.dtype.kind == "f" \
+                    else []
+                if len(bad):
+                    r = int(bad[0])
+                    self.bad(name, "row %d is (%s) (expected finite coordinates, m)"
+                             % (r, ", ".join("%g" % x for x in a[r])))
+                del a
+            for name, d, lim, of in ((g + "/faces", fc, n, "vertices"),
+                                     (g + "/hull_faces", hf, h, "hull_vertices")):
+                a = self.read(name, d)
+                out = np.flatnonzero(np.any((a < 0) | (a >= lim), axis=1)) if a.size else []
+                if len(out):
+                    r = int(out[0])
+                    self.bad(name, "row %d is (%s) (expected vertex indices 0 .. %d, into the "
+                             "%d rows of /%s/%s)" % (r, ", ".join(str(int(x)) for x in a[r]),
+                                                     lim - 1, lim, g, of))
+                del a
+            self.mesh_attrs(g)
+        # which mesh each shape draws
+        gm = self.ds("model/geometry/mesh")
+        shapes = None
+        if shape_ds is not None:
+            shapes = [_text(x) for x in self.read("model/geometry/shape", shape_ds)]
+        if gm is None:
+            if shapes is not None and "mesh" in shapes:
+                self.bad("model/geometry/mesh", "missing (shape %d is a mesh: a file with mesh "
+                         "shapes has /model/geometry/mesh, each one's index into /model/meshes)"
+                         % shapes.index("mesh"))
+            return
+        if shape_ds is None:
+            self.bad("model/geometry/mesh", "unexpected (a file without /model/geometry/shape)")
+        self.typed("model/geometry/mesh", gm, "int")
+        self.shaped("model/geometry/mesh", gm, ("G",))
+        a = self.read("model/geometry/mesh", gm)
+        out = np.flatnonzero((a < -1) | (a >= K))
+        if len(out):
+            r = int(out[0])
+            self.bad("model/geometry/mesh", "row %d is %d (expected -1 for a shape that is not "
+                     "a mesh, else an index 0 .. K - 1 into /model/meshes: K = %d groups in "
+                     "/model/meshes)" % (r, int(a[r]), K))
+        for r, sh in enumerate(shapes):
+            if sh == "mesh" and a[r] < 0:
+                self.bad("model/geometry/mesh", "row %d is %d for a mesh shape (expected its "
+                         "index 0 .. K - 1 into /model/meshes: K = %d groups in /model/meshes)"
+                         % (r, int(a[r]), K))
+
+    def mesh_attrs(self, g):
+        """The attributes of a mesh group, when present: file (a string),
+        closed (an integer), volume (a number), centroid (3 numbers)."""
+        try:
+            at = self.f[g].attrs
+            keys = list(at.keys())
+        except Exception as e:
+            self.bad(g, "cannot read its attributes (%s)" % _why(e))
+        for k in keys:
+            if k not in ("file", "closed", "volume", "centroid"):
+                continue
+            where = "attribute %s of /%s" % (k, g)
+            try:
+                v = at[k]
+            except Exception as e:
+                raise BadFile(self.path, where, "cannot read (%s)" % _why(e))
+            if k == "file":
+                if not isinstance(_text(v), str):
+                    raise BadFile(self.path, where, "wrong type (expected a string, found %s)"
+                                  % _value_text(v))
+                continue
+            a = np.asarray(v)
+            kinds = "iu" if k == "closed" else "iuf"
+            shape_ok = a.shape == () if k != "centroid" else a.shape == (3,)
+            if not (shape_ok and a.dtype.names is None and a.dtype.kind in kinds):
+                raise BadFile(self.path, where, "wrong type (expected %s, found %s)"
+                              % ({"closed": "an integer", "volume": "a number",
+                                  "centroid": "3 numbers"}[k], _value_text(v)))
 
     def indices(self, name, d, low, low_means):
         """Body indices: low .. nbody - 1."""
@@ -520,8 +665,10 @@ def check_file(f, path, loads=None):
     datasets in loads, default all but /solver/trace, at most max_bytes()),
     the root attributes the tools use, and every dataset's type and shape
     against the file's own counts, the contact starts and counts against the
-    contact rows, and the body indices of /model/geometry and
-    /model/body_parent.  Raises BadFile."""
+    contact rows, the body indices of /model/geometry and
+    /model/body_parent, and the meshes (_Check.meshes: finite vertices,
+    face indices in range, /model/geometry/mesh, the caps MESH_MAX_VERTICES
+    and MESH_MAX_FACES).  Raises BadFile."""
     c = _Check(f, path)
     c.sizes(loads)
     c.attrs()
