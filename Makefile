@@ -31,7 +31,7 @@ DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-de
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil
+TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples
 TEST_STAMP := build/.test-deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

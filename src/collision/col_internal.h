@@ -55,11 +55,20 @@ int sc_col_gjk(const sc_col_shape* a, const sc_col_shape* b, double cutoff, doub
 int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
                   sc_col_point* out, int max);
 /* Put the n points in canonical order (lexicographic in world x, y, z, with
- * round-off ties) and keep at most `limit` of them: the deepest, then
+ * round-off ties) and keep at most `limit` of them: the deepest (points
+ * within tie of the deepest count as tied with it), then
  * repeatedly the one farthest from those kept, near-ties going to the first
  * in canonical order, so last-bit differences cannot change the set or its
  * order.  Returns the new count. */
-int sc_col_reduce(sc_col_point* pts, int n, int limit);
+int sc_col_reduce(sc_col_point* pts, int n, int limit, double tie);
+/* The depth band within which a reduction takes a mesh's contact points as
+ * equally deep (sc_col_reduce's tie, m): 1e-3 of the larger mesh's bounding
+ * radius, 0 without a mesh.  A mug standing on its foot rocks by microns;
+ * were its deepest rim vertex chosen first, the four points kept would turn
+ * round the rim with the rocking from step to step and feed it (a limit
+ * cycle of 4 mm/s was measured); within the band the first in canonical
+ * order starts the selection, which the rocking does not move. */
+double sc_col_tie(const sc_mesh* a, const sc_mesh* b);
 
 /* small vector helpers */
 static inline double col_dot(const double a[3], const double b[3]) {

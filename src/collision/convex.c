@@ -1312,7 +1312,12 @@ static int point_before(const sc_col_point* a, const sc_col_point* b, double tol
   return 0;
 }
 
-int sc_col_reduce(sc_col_point* pts, int n, int limit) {
+double sc_col_tie(const sc_mesh* a, const sc_mesh* b) {
+  const double r = fmax(a ? a->rbound : 0.0, b ? b->rbound : 0.0);
+  return 1e-3 * r;
+}
+
+int sc_col_reduce(sc_col_point* pts, int n, int limit, double tie) {
   if (n <= 0) return n;
   /* tie tolerance: round-off of the points' coordinates, m */
   double ext = 0;
@@ -1339,7 +1344,7 @@ int sc_col_reduce(sc_col_point* pts, int n, int limit) {
   double dmin = pts[0].dist;
   for (int i = 1; i < n; i++) dmin = fmin(dmin, pts[i].dist);
   int deep = 0;
-  while (pts[deep].dist > dmin + tol) deep++;
+  while (pts[deep].dist > dmin + fmax(tol, tie)) deep++;
   keep[deep] = 1;
   for (int i = 0; i < n; i++) {
     double e[3];
@@ -1437,7 +1442,7 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
   }
   if (cand[0].dist > margin) return 0;
   int limit = max < SC_COL_MANIFOLD ? max : SC_COL_MANIFOLD;
-  nc = sc_col_reduce(cand, nc, limit);
+  nc = sc_col_reduce(cand, nc, limit, sc_col_tie(a->mesh, b->mesh));
   memcpy(out, cand, sizeof(sc_col_point) * (size_t)nc);
   return nc;
 }

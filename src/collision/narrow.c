@@ -354,7 +354,7 @@ static int pair_ordered(const sc_col_geom* a, const sc_col_geom* b, double margi
     n = sc_col_convex(&A, &B, margin, buf, MAXP);
   }
   int limit = max < SC_COL_MANIFOLD ? max : SC_COL_MANIFOLD;
-  n = sc_col_reduce(buf, n, limit);
+  n = sc_col_reduce(buf, n, limit, sc_col_tie(a->mesh, b->mesh));
   memcpy(out, buf, sizeof(sc_col_point) * (size_t)n);
   return n;
 }
