@@ -68,6 +68,12 @@
 #define MAXF 32
 /* the most face normals and edges per shape tried as penetration axes */
 #define MAXAX 16
+/* hulls of at most this many vertices are scanned rather than walked: the
+ * walk's bookkeeping costs more than a scan of a few vertices (measured by
+ * bin/mesh_bench: a cube's support takes 19 ns walking, 8 ns scanning; the
+ * two cost the same near 60 vertices) */
+#define HULL_SCAN_MAX 32
+
 
 void sc_col_shape_make(sc_col_shape* s, const sc_col_geom* g) {
   const double* size = g->size;
@@ -216,7 +222,8 @@ void sc_col_core_support(const sc_col_shape* s, const double d[3], double out[3]
       const double len = sqrt(col_dot(dl, dl));
       sc_col_hint* h = s->hint;
       const int start = h->v >= 0 && col_dot(dl, h->dir) > 0.98 * len ? h->v : -1;
-      const int i = s->scan ? sc_mesh_support_scan(s->mesh, dl) : sc_mesh_support(s->mesh, dl, start);
+      const int i = s->scan || s->mesh->hnvert <= HULL_SCAN_MAX ? sc_mesh_support_scan(s->mesh, dl)
+                                                               : sc_mesh_support(s->mesh, dl, start);
       h->v = i;
       if (len > 0) sc_sp_scale3(h->dir, dl, 1 / len);
       memcpy(xl, s->mesh->hvert + 3 * i, sizeof xl);
