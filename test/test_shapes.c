@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "core/core.h"
 #include "integrator/integrator.h"
 #include "scene/scene.h"
 
@@ -156,6 +157,7 @@ static void make_cylinder(tri_mesh* t, double r, double L, int n) {
 
 typedef struct traj {
   int n;
+  long allocs; /* sc_malloc/sc_calloc calls while stepping (must be 0) */
   double q[600][14]; /* the first two free bodies */
   double v[600][6]; /* the first free body's velocity */
   double e[600]; /* total energy, J */
@@ -175,7 +177,8 @@ static int run(const char* text, traj* out) {
   long n = st ? 0 : lround(m->opt.duration / m->opt.dt);
   int every = (int)(n / 500 + 1), k = 0;
   out->n = 0;
-  for (long s = 0; s <= n && !st; s++) {
+  const long a0 = sc_alloc_count_process();
+  for (long s = 0; s <= n && !st; s++) { /* the model and data are made: nothing to allocate */
     if ((s % every == 0 || s == n) && k < 600) { /* the last row is the end */
       for (int i = 0; i < 14 && i < m->nq; i++) out->q[k][i] = d->q[i];
       for (int i = 0; i < 6 && i < m->nv; i++) out->v[k][i] = d->v[i];
@@ -188,6 +191,8 @@ static int run(const char* text, traj* out) {
     if (s < n) st = sc_step(m, d, &err);
   }
   out->n = k;
+  out->allocs = sc_alloc_count_process() - a0;
+  if (out->allocs) printf("  %ld allocations while stepping\n", out->allocs);
   if (st) {
     char buf[1200];
     sc_error_format(&err, buf, sizeof buf);
@@ -237,6 +242,7 @@ static void test_mesh_cube_toss(void) {
     double dq = max_qdiff(&ta, &tb);
     printf("  %s: max |q - q_box| over 1 s = %.3g (tolerance 1e-9)\n", files[i], dq);
     ENSURE(dq <= 1e-9);
+    ENSURE(ta.allocs == 0 && tb.allocs == 0);
   }
   /* it did land and tumble onto a face */
   printf("  z: %.4f m at the start, %.6f m at the end\n", ta.q[0][2], ta.q[ta.n - 1][2]);
@@ -271,6 +277,7 @@ static void test_mesh_cube_on_box(void) {
   printf("  rest: top z %.9f (box) %.9f (mesh), max |dq| %.2g, |dE| %.2g J (tolerances 1e-6)\n",
          ta.q[a][9], tb.q[b][9], dq, de);
   ENSURE(dq <= 1e-6 && de <= 1e-6);
+  ENSURE(tb.allocs == 0); /* hull against box: the convex path */
   ENSURE(fabs(ta.q[a][9] - 0.3) < 1e-3);
 }
 
@@ -398,6 +405,7 @@ static void test_icosphere_roll(void) {
          "deepest %.2e m\n",
          TROLL, x_smooth, xs, ic, xm, vm, v_low, ico_angle, v_ref, pen);
   ENSURE(fabs(xs - x_smooth) <= 1e-3 * x_smooth);
+  ENSURE(tb.allocs == 0);
   ENSURE(vm <= v_ref * (1 + 1e-3) && vm >= v_low * (1 - 1e-3));
   ENSURE(fabs(xm - x_ref) <= 0.0024 + 1e-3 * x_ref);
   ENSURE(fabs(tb.q[tb.n - 1][1]) < 0.02 * xm); /* it rolls downhill, not sideways */
@@ -435,6 +443,7 @@ static void test_ellipsoid_roll(void) {
   printf("  x(%.1f s): closed form %.6f m, spheroid %.6f (rel. %.2e)\n", TROLL, x_ref, x,
          (x - x_ref) / x_ref);
   ENSURE(fabs(x - x_ref) <= 1e-3 * x_ref);
+  ENSURE(ta.allocs == 0);
   /* it stays on its side: the axis across the slope, centre at a */
   ENSURE(fabs(ta.q[ta.n - 1][2] - 0.1) < 1e-4);
 }

@@ -106,41 +106,12 @@ for scene in scenes/gripper_lift.yaml tools/bench/arm7_push.yaml; do
     echo "$(basename "$scene" .yaml) $solver: $sps steps/s, its $med/$mean/$max ($status)" >&2
   done
 done
-# Meshes: collision cost per hull pair (bin/mesh_bench) and MuJoCo's mug
-# dropped into a bin (tools/gen_mugs.sh), when Debian's libmujoco-samples
-# is installed
-{
-  echo
-  echo "## Meshes: convex hulls (doc/collision.md)"
-  echo
-  echo "Collision per call with hulls of 8, 100 and 1000 vertices (bin/mesh_bench: medians of 5 x 2000"
-  echo "random poses in shallow contact), support points found by walking the hull (as shipped;"
-  echo "hulls of at most 32 vertices are scanned) against scanning every vertex:"
-  echo
-  "$BIN/mesh_bench"
-} >>"$out.tmp"
-mug=/usr/share/mujoco/model/mug/mug.obj
-if [ -r "$mug" ]; then
-  {
-    echo
-    echo "MuJoCo's mug (12 676 vertices, hull 1 873) dropped at random orientations into a bin"
-    echo "(tools/gen_mugs.sh N $mug T 1.0e-3), default contact model:"
-    echo
-    echo "| mugs | simulated (s) | steps/s | mean contacts | Newton its median / mean / max | max penetration (m) | status |"
-    echo "|---|---|---|---|---|---|---|"
-  } >>"$out.tmp"
-  for n in 21 100; do
-    dur=3.0; [ "$n" = 100 ] && dur=1.5
-    [ "$quick" = 1 ] && dur=0.01
-    tools/gen_mugs.sh "$n" "$mug" "$dur" 1.0e-3 >"$tmp/mugs.yaml"
-    line=$(run "$tmp/mugs.yaml")
-    read_summary "$line"
-    pen=$(field "max penetration" "$line")
-    sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
-    echo "| $n | $dur | $sps | $ncon | $med / $mean / $max | $pen | ${status:-?} |" >>"$out.tmp"
-    echo "mugs $n: $sps steps/s, its $med/$mean/$max, penetration $pen ($status)" >&2
-  done
-fi
+# Meshes: collision cost per hull pair and MuJoCo's mugs in a bin
+# (tools/bench/bench_meshes.sh; also kept in results/meshes.md)
+echo "running the meshes section (tools/bench/bench_meshes.sh)..." >&2
+BIN=$BIN BENCH_QUICK=$quick tools/bench/bench_meshes.sh >"$tmp/meshes.md"
+{ echo; cat "$tmp/meshes.md"; } >>"$out.tmp"
+[ "$quick" != 1 ] && [ -s "$tmp/meshes.md" ] && cp "$tmp/meshes.md" "$(dirname "$out")/meshes.md"
 {
   echo
   echo "### Newton iterations per step at dt = 1 ms (results/sap_iterations.md)"
