@@ -95,27 +95,6 @@ ok many_page_size "[ $size -lt 2500000 ]"
 "$PY" "$VIEW" "$tmp/mesh.h5" --overlay "$tmp/mesh.h5" -o "$tmp/overlay.html" >/dev/null 2>"$tmp/err"
 ok overlay_page "[ $? = 0 ] && [ ! -s '$tmp/err' ]"
 
-# scenes/mug_drop.yaml, when the repository has it: 0.1 s of it makes a page
-# holding each of its meshes once
-if [ -f scenes/mug_drop.yaml ]; then
-  "$BIN/simc" scenes/mug_drop.yaml -o "$tmp/mug.h5" --duration 0.1 --quiet &&
-    "$PY" "$VIEW" "$tmp/mug.h5" -o "$tmp/mug.html" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  ok mug_drop_page "[ $rc = 0 ] && [ ! -s '$tmp/err' ] && $PY - '$tmp/mug.h5' '$tmp/mug.html' <<'PY'
-import json, re, sys
-import h5py
-with h5py.File(sys.argv[1], 'r') as f:
-    k = len(f['model/meshes']) if 'model/meshes' in f else 0
-    used = sorted(set(int(x) for x in f['model/geometry/mesh'][()] if x >= 0)) if k else []
-txt = open(sys.argv[2], encoding='utf-8').read()
-D = json.loads(re.search(r'id=\"simc-data\">(.*?)</script>', txt, re.S).group(1))
-M = D['meshes'] or []
-print('  mug_drop page: %d bytes, %d meshes embedded (%s base64 characters)'
-      % (len(txt.encode()), sum(m is not None for m in M),
-         ' + '.join(str(len(m['v']) + len(m['f'])) for m in M if m)))
-sys.exit(0 if used and [i for i, m in enumerate(M) if m] == used else 1)
-PY"
-fi
-
 # ---- the page's data: each mesh once, and the budget for mesh data ----
 "$PY" - "$VIEW" "$tmp" <<'PY'
 import base64, importlib.machinery, importlib.util, json, re, sys

@@ -70,6 +70,20 @@ it hidden:
     draw of 21 instances, one of those bodies covers its projected hull to
     within 5 %, and nothing of it is drawn once hidden;
   - the overlay page (the mesh run over itself) loads without errors.
+With --mugs (test/t_mugs.sh):
+
+    viewer_browser.py --mugs TMPDIR MUGS.h5 MUGS.html
+
+on a run of 21 of MuJoCo's mugs dropped into a bin (tools/gen_mugs.sh):
+the page loads with no console error and draws the mug's mesh (itself,
+not its hull) with one instanced draw of 21 instances; at the run's last
+row, the first, a middle and the last mug, each alone and flat red, seen
+from above the bin's rim (no wall in the line of sight):
+  - the pixels it covers (found by diffing against a frame with it hidden:
+    the bin's floor and walls are in both) are at most 1.01 of the area of
+    its projected convex hull and at least 0.85 of it (the handle's hole);
+  - they match its own triangles rasterized here (intersection over union
+    >= 0.97).
 Everything is local (file:// pages, a loopback DevTools socket); the browser
 is killed at the end.  Software WebGL (SwiftShader) is what a machine without
 a GPU has; the frame rate is measured with it."""
@@ -100,6 +114,10 @@ MESH = "--mesh" in sys.argv
 if MESH:
     sys.argv.remove("--mesh")
     TMP, MESH_H5, MESH_HTML, MANY_H5, MANY_HTML, MESH_OVL_HTML = (sys.argv[1:7] + [""] * 6)[:6]
+MUGS = "--mugs" in sys.argv
+if MUGS:
+    sys.argv.remove("--mugs")
+    TMP, MUGS_H5, MUGS_HTML = (sys.argv[1:4] + [""] * 3)[:3]
 W, H = 800, 600
 FPS_MIN = 30.0
 results = []
@@ -284,6 +302,8 @@ def main():
             return bench_only(br)
         if MESH:
             mesh_checks(br)
+        elif MUGS:
+            mug_checks(br)
         else:
             run_checks(br)
     finally:
@@ -672,42 +692,39 @@ class Scene:
         return self.bpos[row, b] + quat_rotate(self.bquat[row, b], p)
 
 
-def mesh_checks(br):
-    S = Scene(MESH_H5)
-    row = len(S.t) - 1                 # the last row: the bodies have turned
-    ts = float(S.t[row])
+class Shots:
+    """An open page seen through a camera set by script: its canvas, the
+    panels over it, and each body's pixels alone on screen."""
 
-    load_s = br.open(MESH_HTML)
-    errs = br.errors()
-    check("mesh_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
-    cw, ch = br.eval("simcView.canvasSize()")
-    panels = br.eval("['info','side','bar','errors'].map(function(id){var r="
-                     "document.getElementById(id).getBoundingClientRect();"
-                     "return [r.left, r.top, r.right, r.bottom];})")
-    br.eval("simcView.setTime(%r)" % ts)
-    bodies = S.names[1:]
+    def __init__(self, br, bodies):
+        self.br, self.bodies = br, list(bodies)
+        self.cw, self.ch = br.eval("simcView.canvasSize()")
+        self.panels = br.eval("['info','side','bar','errors'].map(function(id){var r="
+                              "document.getElementById(id).getBoundingClientRect();"
+                              "return [r.left, r.top, r.right, r.bottom];})")
 
-    def frame():
-        br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
-        return br.screenshot().astype(int)
+    def frame(self):
+        self.br.eval("new Promise(function(r){requestAnimationFrame(function(){r(1)})})", True)
+        return self.br.screenshot().astype(int)
 
-    def outside_panels(m):
-        for x0, y0, x1, y1 in panels:
+    def outside_panels(self, m):
+        for x0, y0, x1, y1 in self.panels:
             m[max(0, int(y0)):int(np.ceil(y1)), max(0, int(x0)):int(np.ceil(x1))] = False
         return m
 
-    def clear_of_panels(xy):
+    def clear_of_panels(self, xy):
         """No projected point within 2 px of a panel, nor off the canvas."""
-        for x0, y0, x1, y1 in panels:
+        for x0, y0, x1, y1 in self.panels:
             if np.any((xy[:, 0] > x0 - 2) & (xy[:, 0] < x1 + 2) & (xy[:, 1] > y0 - 2) & (xy[:, 1] < y1 + 2)):
                 return False
-        return bool(np.all((xy[:, 0] > 2) & (xy[:, 0] < cw - 2) & (xy[:, 1] > 2) & (xy[:, 1] < ch - 2)))
+        return bool(np.all((xy[:, 0] > 2) & (xy[:, 0] < self.cw - 2) &
+                           (xy[:, 1] > 2) & (xy[:, 1] < self.ch - 2)))
 
-    def show_only(keep):
-        for n in bodies:
-            br.eval("simcView.setBodyVisible(%s, %s)" % (json.dumps(n), "true" if n in keep else "false"))
+    def show_only(self, keep):
+        for n in self.bodies:
+            self.br.eval("simcView.setBodyVisible(%s, %s)" % (json.dumps(n), "true" if n in keep else "false"))
 
-    def aim(pts, direction, r_px=90.0):
+    def aim(self, pts, direction, r_px=90.0):
         """Camera looking at the centre of world points pts from direction,
         at a distance and field of view giving them about r_px pixels of
         radius; returns (cam, target, fov)."""
@@ -716,26 +733,43 @@ def mesh_checks(br):
         d = np.asarray(direction, float)
         d /= np.linalg.norm(d)
         dist = 8 * r
-        fov = float(np.degrees(2 * np.arctan(r * ch / (2 * dist * r_px))))
+        fov = float(np.degrees(2 * np.arctan(r * self.ch / (2 * dist * r_px))))
         cam = c + dist * d
-        br.eval("simcView.setCamera(%s, %s, %r)" % (list(cam), list(c), fov))
+        self.br.eval("simcView.setCamera(%s, %s, %r)" % (list(cam), list(c), fov))
         return cam, c, fov
 
-    def proj(pts, cam, target, fov):
-        x, y, _ = project(pts, cam, target, fov, cw, ch)
+    def proj(self, pts, cam, target, fov):
+        x, y, _ = project(pts, cam, target, fov, self.cw, self.ch)
         return np.column_stack([x, y])
 
-    def body_pixels(name, flat_red=True):
-        """The pixels of body name alone on screen (the others hidden), and
-        the frame with it shown."""
-        show_only([name])
+    def body_pixels(self, name, flat_red=True):
+        """The pixels of body name alone on screen (the others hidden; the
+        static shapes, drawn in both frames, cancel), and the frames with it
+        shown and hidden."""
+        self.show_only([name])
         if flat_red:
-            br.eval("simcView.setBodyColor(%s, 0xff0000, true)" % json.dumps(name))
-        full = frame()
-        br.eval("simcView.setBodyVisible(%s, false)" % json.dumps(name))
-        none = frame()
-        br.eval("simcView.setBodyVisible(%s, true)" % json.dumps(name))
-        return outside_panels(np.abs(full - none).sum(axis=2) > 24), full, none
+            self.br.eval("simcView.setBodyColor(%s, 0xff0000, true)" % json.dumps(name))
+        full = self.frame()
+        self.br.eval("simcView.setBodyVisible(%s, false)" % json.dumps(name))
+        none = self.frame()
+        self.br.eval("simcView.setBodyVisible(%s, true)" % json.dumps(name))
+        return self.outside_panels(np.abs(full - none).sum(axis=2) > 24), full, none
+
+
+def mesh_checks(br):
+    S = Scene(MESH_H5)
+    row = len(S.t) - 1                 # the last row: the bodies have turned
+    ts = float(S.t[row])
+
+    load_s = br.open(MESH_HTML)
+    errs = br.errors()
+    check("mesh_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
+    br.eval("simcView.setTime(%r)" % ts)
+    bodies = S.names[1:]
+    V = Shots(br, bodies)
+    panels = V.panels
+    frame, outside_panels, clear_of_panels = V.frame, V.outside_panels, V.clear_of_panels
+    show_only, aim, proj, body_pixels = V.show_only, V.aim, V.proj, V.body_pixels
 
     # the mesh shared by the slider and the static cube is in the page once
     D = page_data(MESH_HTML)
@@ -863,10 +897,13 @@ def mesh_checks(br):
         info[0]["instances"] == 21 and info[0]["triangles"] == nf
     check("large_mesh_page_instanced", ok, "; ".join(errs)[:300] or
           "loaded in %.2f s; %s" % (load_s, json.dumps(info)))
-    cw, ch = br.eval("simcView.canvasSize()")
     row = len(S.t) - 1
     br.eval("simcView.setTime(%r)" % float(S.t[row]))
     bodies = S.names[1:]
+    V = Shots(br, bodies)
+    panels = V.panels
+    clear_of_panels, show_only, aim, proj, body_pixels = \
+        V.clear_of_panels, V.show_only, V.aim, V.proj, V.body_pixels
     gi = S.geom_of("blob10")
     hull = S.world(gi, row, M0["hull_vertices"])
     cam, tgt, fov = aim(hull, [0.4, -1.0, 0.7])
@@ -893,6 +930,102 @@ def mesh_checks(br):
         errs = br.errors()
         check("mesh_overlay_page_loads", not errs and br.eval("!!simcView.data.overlay"),
               "; ".join(errs)[:300])
+
+
+# ---- MuJoCo's mugs in a bin (--mugs) ----
+
+def segments_hit_box(a, b, centre, quat, half):
+    """Which of the segments from point a to the points b [n, 3] pass
+    through the box of half extents half at centre turned by quat (slabs)."""
+    qc = np.array([quat[0], -quat[1], -quat[2], -quat[3]], float)
+    p = quat_rotate(qc, np.asarray(a, float) - centre)
+    d = quat_rotate(qc, np.asarray(b, float) - a)
+    lo, hi = np.zeros(len(d)), np.ones(len(d))
+    for k in range(3):
+        dk = d[:, k]
+        par = np.abs(dk) < 1e-15
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0 = (-half[k] - p[k]) / dk
+            t1 = (half[k] - p[k]) / dk
+        lo = np.where(par, lo, np.maximum(lo, np.minimum(t0, t1)))
+        hi = np.where(par, hi, np.minimum(hi, np.maximum(t0, t1)))
+        outside = par & (np.abs(p[k]) > half[k])
+        hi = np.where(outside, -1.0, hi)
+    return lo <= hi
+
+
+# the area a mug covers over that of its convex hull, seen from any
+# direction: from 0.88 (the handle's hole face on) to 1 (the handle behind
+# the cup); the camera's perspective moves it by little at 8 radii
+MUG_HULL_MIN = 0.85
+
+
+def mug_checks(br):
+    """test/t_mugs.sh: at the run's last row, three of the mugs (the first,
+    a middle one, the last), each shown alone and flat red, seen from above
+    the bin's rim over its centre (no wall between the camera and the mug),
+    its pixels those that change when it is hidden too (the bin's floor and
+    walls, static, are in both frames): the pixels it covers against the
+    projected area of its convex hull (at most 1.01 of it; at least
+    MUG_HULL_MIN: the handle's hole and the corners where the handle meets
+    the cup are all it lacks) and against its own triangles rasterized
+    through the same camera (intersection over union >= 0.97)."""
+    S = Scene(MUGS_H5)
+    row = len(S.t) - 1
+    load_s = br.open(MUGS_HTML)
+    errs = br.errors()
+    check("mugs_page_loads_without_errors", not errs, "; ".join(errs)[:300] or "%.2f s" % load_s)
+    bodies = S.names[1:]
+    mugs = [i for i in range(len(S.gbody)) if S.gbody[i] >= 0 and S.gshape[i] == "mesh"]
+    nf = len(S.meshes[0]["faces"]) if 0 in S.meshes else 0
+    info = br.eval("simcView.meshes()")
+    ok = (len(mugs) == 21 and all(S.gmesh[i] == 0 for i in mugs) and info and len(info) == 1 and
+          info[0]["instanced"] and not info[0]["hull"] and info[0]["draws"] == 1 and
+          info[0]["instances"] == 21 and info[0]["triangles"] == nf)
+    check("mugs_page_draws_one_instanced_mesh", ok, json.dumps(info))
+    br.eval("simcView.setTime(%r)" % float(S.t[row]))
+    V = Shots(br, bodies)
+    boxes = [i for i in range(len(S.gbody)) if S.gbody[i] < 0 and S.gshape[i] == "box"]
+    planes = [i for i in range(len(S.gbody)) if S.gbody[i] < 0 and S.gshape[i] == "plane"]
+    # a mug at rest against a wall: its hull reaches into it by its
+    # penetration (under 1 mm, test/t_mugs.sh); only a wall deeper in the
+    # line of sight hides it
+    PEN = 1e-3
+    tilt = np.radians(35.0)
+    for name in (bodies[0], bodies[len(bodies) // 2], bodies[-1]):
+        gi = S.geom_of(name)
+        M = S.meshes[int(S.gmesh[gi])]
+        verts = S.world(gi, row, M["vertices"])
+        hull = S.world(gi, row, M["hull_vertices"])
+        # from above, leaning out over the bin's centre
+        c = 0.5 * (hull.min(0) + hull.max(0))
+        h = -c[:2]
+        h = h / np.linalg.norm(h) if np.linalg.norm(h) > 1e-3 else np.array([0.0, -1.0])
+        cam, tgt, fov = V.aim(hull, [np.sin(tilt) * h[0], np.sin(tilt) * h[1], np.cos(tilt)], 120.0)
+        walls = sum(int(segments_hit_box(cam, hull, S.gpos[i], S.gquat[i], S.gsize[i] - PEN).sum())
+                    for i in boxes)
+        above = all((cam - S.gpos[i]) @ quat_rotate(S.gquat[i], [0, 0, 1.0]) > 0 for i in planes)
+        xy = V.proj(verts, cam, tgt, fov)
+        area = hull_area(V.proj(hull, cam, tgt, fov))
+        m, full, _ = V.body_pixels(name)
+        Image.fromarray(full.astype(np.uint8)).save(os.path.join(TMP, "mug_%s.png" % name))
+        ref = V.outside_panels(raster(xy[M["faces"]], full.shape[1], full.shape[0]))
+        n = int(m.sum())
+        red = int((m & red_mask(full, V.panels)).sum())
+        iou = (m & ref).sum() / max(1, (m | ref).sum())
+        ratio = n / area
+        view = V.clear_of_panels(xy) and walls == 0 and above
+        check("mug_covers_its_hull_less_its_hole_%s" % name,
+              view and MUG_HULL_MIN <= ratio <= 1.01 and red >= 0.97 * n,
+              "%d px (%d of them red) vs projected hull %.0f px: ratio %.4f (%.2f to 1.01); "
+              "camera %s, no wall in the way: %s"
+              % (n, red, area, ratio, MUG_HULL_MIN, np.round(cam, 3).tolist(), walls == 0 and above))
+        check("mug_draws_its_triangles_%s" % name, view and iou >= 0.97,
+              "its %d triangles rasterized %d px, drawn %d px: intersection over union %.4f (>= 0.97)"
+              % (len(M["faces"]), int(ref.sum()), n, iou))
+    V.show_only(bodies)
+    errs = br.errors()
+    check("mugs_page_no_errors_after_use", not errs, "; ".join(errs)[:300])
 
 
 if __name__ == "__main__":
