@@ -31,7 +31,7 @@ fi
 tools/gen_mugs.sh 21 "$MUG" 3.0 1.0e-3 >"$tmp/mugs.yaml"
 "$BIN/simc" "$tmp/mugs.yaml" -o "$tmp/mugs.h5" --quiet
 ok mugs_run_complete '[ "$(status_of "$tmp/mugs.h5")" = complete ]'
-$PY - "$tmp/mugs.h5" <<'PY'
+$PY - "$tmp/mugs.h5" "$MUG" <<'PY'
 import sys
 import h5py
 import numpy as np
@@ -59,6 +59,18 @@ rep("mugs_inside_the_bin", inside,
 tot = f["energy/total"][:] + f["energy/dissipated"][:]
 bal = abs(tot[-1] - tot[0]) / drop
 rep("mugs_energy_balance", bal < 1e-3, "|E + dissipated - E0| = %.3g of the energy released" % bal)
+# the mesh is in the file once, as read and scaled, its hull with it
+m = f["model/meshes"]
+gm = f["model/geometry/mesh"][:]
+shapes = [x.decode() if isinstance(x, bytes) else x for x in f["model/geometry/shape"][:]]
+V = f["model/meshes/0/vertices"][:]
+obj = np.array([[float(x) for x in l.split()[1:4]] for l in open(sys.argv[2]) if l.startswith("v ")])
+H = f["model/meshes/0/hull_vertices"][:]
+HF = f["model/meshes/0/hull_faces"][:]
+rep("mugs_mesh_stored_once", len(m) == 1 and list(gm[[s == "mesh" for s in shapes]]) == [0] * 21
+    and V.shape == obj.shape and np.array_equal(V, obj * 0.01) and len(H) > 3 and HF.max() < len(H),
+    "%d mesh group(s) for %d mesh shapes; %d vertices = the file's x 0.01; hull %d vertices, %d triangles"
+    % (len(m), shapes.count("mesh"), len(V), len(H), len(HF)))
 it = f["solver/iterations"][:]
 rep("mugs_newton_iterations", np.median(it) <= 10,
     "Newton iterations per step: median %g, mean %.2f, max %d" % (np.median(it), it.mean(), it.max()))
