@@ -26,12 +26,12 @@ else
   BIN      := bin
 endif
 
-PKGS    := yaml-0.1 lapacke hdf5 ccd qhull_r
-DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev libqhull-dev \
+PKGS    := yaml-0.1 lapacke hdf5 ccd qhull_r libxml-2.0
+DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev libqhull-dev libxml2-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples
+TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev
 TEST_STAMP := build/.test-deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -155,6 +155,11 @@ $(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
 	@mkdir -p $(BIN)
 	@echo "LD $@"
 	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS)
+
+# the MJCF tests compare with MuJoCo itself (Debian libmujoco-dev, a test
+# package): its headers and library come with the test packages
+$(OUT)/test/test_mjcf.o: | $(TEST_STAMP)
+$(BIN)/test_mjcf: LDLIBS += -lmujoco
 
 # ---- use ----
 run: $(BIN)/simc

@@ -60,8 +60,10 @@ static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
           "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
-          "                       [--max-output BYTES] [--from RUN.h5[:ROW]]\n"
+          "                       [--max-output BYTES] [--from RUN.h5[:ROW]] [--allow-unsupported]\n"
           "                       [--force] [--quiet] [--check] [--version]\n"
+          "  SCENE              a simc scene (YAML) or a MuJoCo model (MJCF XML, told by its\n"
+          "                     first character, '<'), translated into a scene\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
           "  --set KEY=VALUE    override a scene value by its dotted path, e.g.\n"
@@ -73,6 +75,8 @@ static void usage(FILE* f) {
           "                     whatever N (same as --set contact.threads=N)\n"
           "  --trace-solver     record every Newton iteration in /solver/trace\n"
           "                     (same as --set output.solver_trace=true)\n"
+          "  --allow-unsupported  an MJCF model's elements that change the dynamics and are\n"
+          "                     not translated (listed in the error) are ignored, not refused\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
           "                     default 10G; 0: no limit)\n"
           "  --from RUN.h5[:ROW]  start from row ROW (default -1: the last) of a run of this\n"
@@ -494,6 +498,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       sets[nsets++] = s;
     } else if (strcmp(a, "--trace-solver") == 0) {
       sets[nsets++] = "output.solver_trace=true";
+    } else if (strcmp(a, "--allow-unsupported") == 0) {
+      sets[nsets++] = "import.allow_unsupported=true"; /* an MJCF model's; see doc/import.md */
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       quiet = 1;
     } else if (strcmp(a, "--check") == 0) {

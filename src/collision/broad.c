@@ -251,9 +251,9 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   int a = g1 < g2 ? g1 : g2, b = g1 < g2 ? g2 : g1;
   int ba = m->geom_body[a], bb = m->geom_body[b];
   if (ba == bb) return; /* same body, or both static */
-  if ((bb != 0 && m->body_parent[bb] == ba && ba != 0) ||
-      (ba != 0 && m->body_parent[ba] == bb && bb != 0))
-    return; /* parent-child: the joint governs them */
+  if ((bb != 0 && m->body_cparent[bb] == ba && ba != 0) ||
+      (ba != 0 && m->body_cparent[ba] == bb && bb != 0))
+    return; /* parent-child (through massless links): the joint governs them */
   if (!sc_col_supported(m->geom_type[a], m->geom_type[b])) return;
   sc_col_point pts[SC_COL_MAX_POINTS];
   const sc_col_geom ga = sc_col_geom_of(m, d, a), gb = sc_col_geom_of(m, d, b);

@@ -30,8 +30,10 @@ sc_status sc_error_set(sc_error* err, sc_status code, const char* file, int line
 }
 
 void sc_error_format(const sc_error* err, char* buf, size_t bufsz) {
-  if (err->file[0] && err->line > 0) {
+  if (err->file[0] && err->line > 0 && err->col > 0) {
     snprintf(buf, bufsz, "%s:%d:%d: %s", err->file, err->line, err->col, err->msg);
+  } else if (err->file[0] && err->line > 0) { /* a line without columns (XML) */
+    snprintf(buf, bufsz, "%s:%d: %s", err->file, err->line, err->msg);
   } else if (err->file[0]) {
     snprintf(buf, bufsz, "%s: %s", err->file, err->msg);
   } else {

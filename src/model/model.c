@@ -225,7 +225,7 @@ void sc_model_free(sc_model* m) {
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
-                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->geom_mesh,
+                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->geom_mesh,
                     m->mesh};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
@@ -466,6 +466,20 @@ sc_status sc_model_finalize(sc_model* m) {
     }
   }
   ALLOC(body_rmin, m->nbody > 0 ? m->nbody : 1);
+  ALLOC(body_cparent, m->nbody > 0 ? m->nbody : 1);
+  {
+    /* links (mass 0, no geometry) are transparent to contact filtering:
+     * bodies joined through them count as parent and child */
+    int* ngeom_of = sc_calloc((size_t)(m->nbody > 0 ? m->nbody : 1), sizeof *ngeom_of);
+    if (!ngeom_of) return SC_ERR_NOMEM;
+    for (int g = 0; g < m->ngeom; g++) ngeom_of[m->geom_body[g]]++;
+    for (int b = 0; b < m->nbody; b++) {
+      int p = b > 0 ? m->body_parent[b] : -1;
+      while (p > 0 && m->body_mass[p] == 0 && ngeom_of[p] == 0) p = m->body_parent[p];
+      m->body_cparent[b] = p;
+    }
+    sc_free(ngeom_of);
+  }
   for (int b = 0; b < m->nbody; b++) m->body_rmin[b] = INFINITY;
   for (int g = 0; g < m->ngeom; g++)
     if (m->geom_rbound[g] < m->body_rmin[m->geom_body[g]])

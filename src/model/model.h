@@ -204,6 +204,9 @@ typedef struct sc_model {
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
   int* geom_mesh;        /* SC_GEOM_MESH: index into mesh, else -1 */
   sc_mesh* mesh;         /* (nmesh) the meshes, with their hulls and mass properties */
+  int* body_cparent;     /* (nbody) the parent for contact filtering: the nearest
+                            ancestor that is not a link (a body of mass 0 without
+                            geometry; 0 = the world; set by finalize) */
   double* body_rmin;     /* (nbody) the smallest geom_rbound of the body's geometries
                             (INFINITY: none), m (set by finalize) */
 

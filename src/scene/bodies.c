@@ -42,6 +42,12 @@ static sc_status read_inertia(ctx* c, body_in* b, const sc_snode* n) {
   double lam[3];
   sc_scene_sym3_eig(I, lam);
   double tr = lam[0] + lam[1] + lam[2];
+  if (b->has_mass && b->mass == 0) { /* a massless link */
+    if (lam[0] != 0 || lam[1] != 0 || lam[2] != 0)
+      return sc_rd_fail(c, n, "a body of mass 0 has no inertia (got principal moments %g, %g, %g)",
+                        lam[0], lam[1], lam[2]);
+    return SC_OK;
+  }
   if (!(lam[0] > 0 && lam[1] > 0 && lam[2] > 0))
     return sc_rd_fail(c, n, "inertia is not positive definite (principal moments %g, %g, %g)", lam[0],
                 lam[1], lam[2]);
@@ -175,7 +181,7 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
 
   int fixed = b->jtype == SC_JOINT_FIXED;
   b->mass_node = sc_snode_get(n, "mass");
-  TRY(sc_rd_get_num(c, n, "mass", &b->mass, RANGE_POS, !fixed, &b->has_mass));
+  TRY(sc_rd_get_num(c, n, "mass", &b->mass, RANGE_NONNEG, !fixed, &b->has_mass));
   b->com_node = sc_snode_get(n, "com");
   TRY(sc_rd_get_vec(c, n, "com", b->com, 3));
   b->inertia_node = sc_snode_get(n, "inertia");
@@ -186,7 +192,7 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
       st = sc_rd_fail(c, b->inertia_node, "inertia needs a mass (expected mass: > 0 on this body)");
     sc_rd_pop(c, m);
     TRY(st);
-  } else if (!fixed) {
+  } else if (!fixed && !(b->has_mass && b->mass == 0)) {
     return sc_rd_fail_missing(c, n, "inertia", "{ixx, iyy, izz, ixy, ixz, iyz} or solid");
   }
   if (b->solid && b->com_node) {
@@ -348,6 +354,22 @@ sc_status sc_rd_bodies(ctx* c, load* L, const sc_snode* root) {
       sc_rd_pop(c, m3);
       sc_rd_pop(c, m2);
       break;
+    }
+  }
+  /* a massless body is a link between its joint and its children's (a
+   * MuJoCo body with several joints becomes a chain of them); one without
+   * children would leave its joint with nothing to move */
+  for (int i = 0; !st && i < L->nbody; i++) {
+    const body_in* b = &L->body[i];
+    if (!b->has_mass || b->mass > 0) continue;
+    int child = 0;
+    for (int k = 0; k < L->nbody && !child; k++) child = L->body[k].parent == i;
+    if (!child) {
+      size_t m2 = sc_rd_push_idx(c, i);
+      size_t m3 = sc_rd_push_key(c, "mass");
+      st = sc_rd_fail(c, b->mass_node, "a body of mass 0 must have children (it links its joint to theirs)");
+      sc_rd_pop(c, m3);
+      sc_rd_pop(c, m2);
     }
   }
   sc_rd_pop(c, m);

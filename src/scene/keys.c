@@ -122,7 +122,8 @@ static const sc_scene_key keys[] = {
     {"bodies[]", "name", "name", "", "required", "", "unique; world is reserved"},
     {"bodies[]", "parent", "name", "", "world", "", "the body the joint attaches to (any order in the file)"},
     {"bodies[]", "joint", "map", "", "required", "", "the joint to the parent"},
-    {"bodies[]", "mass", "number", "kg", "(required unless the joint is fixed)", "> 0", "the body's mass"},
+    {"bodies[]", "mass", "number", "kg", "(required unless the joint is fixed)", ">= 0",
+     "the body's mass; 0 only for a body with children (a massless link between joints)"},
     {"bodies[]", "com", "[x, y, z]", "m", "[0, 0, 0]", "",
      "centre of mass in the body frame (not with inertia: solid)"},
     {"bodies[]", "inertia", "map | solid", "", "(required unless the joint is fixed)", "",
@@ -167,6 +168,8 @@ static const sc_scene_key keys[] = {
     {"<pose>", "position", "[x, y, z]", "m", "[0, 0, 0]", "", "translation"},
     {"<pose>", "rpy", "[roll, pitch, yaw]", "rad", "[0, 0, 0]", "",
      "rotation R = Rz(yaw) Ry(pitch) Rx(roll)"},
+    {"<pose>", "quat", "[qw, qx, qy, qz]", "-", "(rpy)", "",
+     "the rotation as a quaternion (normalized; not with rpy)"},
 
     /* ---- shapes ---- */
     {"<shape>", "shape", "sphere | capsule | box | cylinder | ellipsoid | mesh | plane", "", "required", "",

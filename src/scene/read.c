@@ -310,6 +310,21 @@ sc_status sc_rd_get_pose(ctx* c, const sc_snode* map, const char* key, double p[
     sc_status st = sc_rd_check_section(c, v, "<pose>", "a pose");
     if (!st) st = sc_rd_get_vec(c, v, "position", p, 3);
     if (!st) st = sc_rd_get_vec(c, v, "rpy", rpy, 3);
+    const sc_snode* qn = st ? NULL : sc_snode_get(v, "quat");
+    if (qn) { /* exact where rpy would round-trip through angles */
+      double q[4];
+      size_t m2 = sc_rd_push_key(c, "quat");
+      if (sc_snode_get(v, "rpy"))
+        st = sc_rd_fail(c, qn, "give either rpy or quat (got both)");
+      if (!st) st = sc_rd_as_vec(c, qn, q, 4);
+      if (!st && !(sc_sp_quat_normalize(q) > 1e-12))
+        st = sc_rd_fail(c, qn, "the quaternion is zero (expected a non-zero [qw, qx, qy, qz])");
+      sc_rd_pop(c, m2);
+      sc_rd_pop(c, m);
+      TRY(st);
+      sc_sp_quat_to_mat3(R, q);
+      return SC_OK;
+    }
     sc_rd_pop(c, m);
     TRY(st);
   }

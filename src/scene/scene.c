@@ -214,7 +214,34 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
 
 /* text[len] is the document (NUL bytes inside are reported by the reader) */
 static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
+                           int nsets, sc_model** out, sc_error* err);
+
+/* An MJCF model: translated into a scene (mjcf.c), then loaded as one.  The
+ * set import.allow_unsupported=true is the translator's, not the scene's. */
+static sc_status load_mjcf(const char* text, size_t len, const char* name, const char* const* sets,
                            int nsets, sc_model** out, sc_error* err) {
+  const char** rest = sc_calloc((size_t)nsets + 1, sizeof *rest);
+  if (!rest) return sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
+  int nrest = 0, allow = 0;
+  for (int k = 0; k < nsets; k++) {
+    if (strcmp(sets[k], "import.allow_unsupported=true") == 0)
+      allow = 1;
+    else
+      rest[nrest++] = sets[k];
+  }
+  char* yaml = NULL;
+  size_t ylen = 0;
+  sc_status st = sc_mjcf_translate(name, text, len, allow, &yaml, &ylen, err);
+  if (!st) st = load_text(yaml, ylen, name, rest, nrest, out, err);
+  sc_free(yaml);
+  sc_free(rest);
+  return st;
+}
+
+static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
+                           int nsets, sc_model** out, sc_error* err) {
+  /* (a translation starts with a comment line, so it is not taken for XML) */
+  if (sc_mjcf_is_xml(text, len)) return load_mjcf(text, len, name, sets, nsets, out, err);
   sc_snode* root = NULL;
   sc_status st = sc_snode_parse(text, len, name, 0, 0, &root, err);
   for (int k = 0; !st && k < nsets; k++) {

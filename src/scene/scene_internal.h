@@ -212,6 +212,17 @@ typedef struct load {
 } load;
 
 
+/* ---- MJCF (mjcf.c) ---- */
+
+/* 1 when the text's first non-blank character (after a UTF-8 byte order
+ * mark) is '<': an XML model rather than a YAML scene */
+int sc_mjcf_is_xml(const char* text, size_t len);
+/* The MJCF model in text (len bytes, read from path; includes relative to
+ * it) as a simc scene in YAML, *yaml sc_malloc'ed (len *ylen).  Errors are
+ * located in the XML file. */
+sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, int allow_unsupported,
+                            char** yaml, size_t* ylen, sc_error* err);
+
 /* ---- sections ---- */
 
 sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root);     /* options.c */

@@ -2,7 +2,7 @@
 # check_includes.sh: enforce the module layering of doc/architecture.md: a module may
 # include only modules of a lower layer (and itself); solvers see only core,
 # linalg and contact/problem.h; yaml.h, hdf5.h and lapacke.h/cblas.h stay in
-# scene, io_h5 and linalg, qhull in mesh (and hdf5.h in src/scene/h5table.c, the loader's
+# scene, io_h5 and linalg, qhull in mesh, libxml2 in scene (and hdf5.h in src/scene/h5table.c, the loader's
 # reader of command datasets, which sits below io_h5).  Prints one line per
 # violation; exit 1 if any.
 cd "$(dirname "$0")/../.." || exit 2
@@ -32,7 +32,7 @@ for f in src/*/*.c src/*/*.h; do
       esac;;
     esac
   done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-  for sys in yaml.h:scene hdf5.h:io_h5 lapacke.h:linalg cblas.h:linalg libqhull_r/qhull_ra.h:mesh; do
+  for sys in yaml.h:scene hdf5.h:io_h5 lapacke.h:linalg cblas.h:linalg libqhull_r/qhull_ra.h:mesh libxml/parser.h:scene; do
     h=${sys%%:*}; owner=${sys##*:}
     [ "$h" = hdf5.h ] && [ "$f" = src/scene/h5table.c ] && continue
     if grep -q "^#include <$h>" "$f" && [ "$mod" != "$owner" ]; then

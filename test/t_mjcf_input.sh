@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# MJCF models in (src/scene/mjcf.c): a small arm (test/mjcf/arm.xml) runs
+# with MuJoCo's names for bodies, joints and actuators; includes resolve
+# relative to the including file; what changes the dynamics and is not
+# translated is refused with its line unless --allow-unsupported; bad input
+# is an error located in the XML file (file:line: element <...>: ...),
+# never a crash, and the parser loads no external entity.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+PY=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. test/shlib.sh
+
+"$BIN/simc" test/mjcf/arm.xml -o "$tmp/arm.h5" --quiet
+ok arm_runs '[ "$(status_of "$tmp/arm.h5")" = complete ]'
+ok arm_names "$PY - '$tmp/arm.h5' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+names = lambda k: [x.decode() if isinstance(x, bytes) else x for x in f[k][:]]
+ok = (names('/model/body_names') == ['world', 'shoulder', 'upper', 'elbow', 'lower'] and
+      names('/model/q_names') == ['shoulder.angle', 'elbow.angle'] and
+      names('/model/actuator_names') == ['m_shoulder', 'p_elbow'])
+sys.exit(0 if ok else 1)
+PY"
+
+# an include, relative to the including file, brings the defaults
+mkdir -p "$tmp/sub"
+cat >"$tmp/sub/defaults.xml" <<'XML'
+<mujoco>
+  <default>
+    <geom type="sphere" size="0.1"/>
+  </default>
+</mujoco>
+XML
+cat >"$tmp/inc.xml" <<'XML'
+<mujoco model="inc">
+  <include file="sub/defaults.xml"/>
+  <worldbody>
+    <body name="ball" pos="0 0 1">
+      <freejoint/>
+      <geom/>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+"$BIN/simc" "$tmp/inc.xml" -o "$tmp/inc.h5" --quiet --duration 0.01
+ok include_relative "$PY - '$tmp/inc.h5' <<'PY'
+import sys, h5py, math
+f = h5py.File(sys.argv[1], 'r')
+r = f['/model/geometry/size'][0][0]
+m = f['/model/body_mass'][:] if '/model/body_mass' in f else None
+sys.exit(0 if abs(r - 0.1) < 1e-15 else 1)
+PY"
+
+expect() { # NAME FILE WANT...: simc --check FILE fails with exit 1 and every WANT in its message
+  local name=$1 file=$2; shift 2
+  out=$("$BIN/simc" "$file" --check 2>&1); rc=$?
+  local good=1
+  [ $rc = 1 ] || good=0
+  for w in "$@"; do grep -qF -- "$w" <<<"$out" || good=0; done
+  if [ $good = 1 ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  rc $rc: $out"; fi
+  echo "  $out" | head -2
+}
+sed 's|range="-1.5 1.5"|range="1.5 -1.5"|' test/mjcf/arm.xml >"$tmp/bad_range.xml"
+expect range_lower_above_upper "$tmp/bad_range.xml" "bad_range.xml:13: element <joint name=\"shoulder\">: attribute range: lower must be below upper"
+printf '<mujoco>\n<worldbody>\n<body name="a">\n</worldbody></mujoco>\n' >"$tmp/malformed.xml"
+expect malformed_xml "$tmp/malformed.xml" "malformed.xml:"
+printf '<mujoco>\n  <include file="nothere.xml"/>\n</mujoco>\n' >"$tmp/missing_include.xml"
+expect missing_include "$tmp/missing_include.xml" "missing_include.xml:2: element <include>: attribute file: cannot open" "nothere.xml"
+printf '<mujoco>\n <worldbody>\n  <body name="leaf">\n   <joint type="hinge"/>\n  </body>\n </worldbody>\n</mujoco>\n' >"$tmp/massless.xml"
+expect massless_moving_body "$tmp/massless.xml" 'massless.xml:3: element <body name="leaf">: a moving body needs mass'
+printf '<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<mujoco model="&x;"><worldbody/></mujoco>\n' >"$tmp/xxe.xml"
+expect external_entity_not_loaded "$tmp/xxe.xml" "xxe.xml:2:"
+printf '<mujoco>\n <worldbody>\n  <body name="b"><joint type="screw"/><geom size="0.1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/joint_type.xml"
+expect unknown_joint_type "$tmp/joint_type.xml" "joint_type.xml:3: element <joint>: attribute type: unknown joint type 'screw'"
+printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1" class="nope"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/class.xml"
+expect unknown_class "$tmp/class.xml" "class.xml:3: element <geom>: attribute class: unknown class 'nope'"
+printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1 x"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/number.xml"
+expect malformed_number "$tmp/number.xml" "number.xml:3: element <geom>: attribute size: expected 1 to 3 numbers (got '0.1 x')"
+printf '<robot name="r"><link name="a"/></robot>\n' >"$tmp/r.urdf"
+expect urdf_not_yet "$tmp/r.urdf" "the root element is <robot> (expected <mujoco>"
+# unsupported: refused with its kind and line, accepted with --allow-unsupported
+cat >"$tmp/tendon.xml" <<'XML'
+<mujoco>
+  <worldbody>
+    <body name="b" pos="0 0 1"><joint name="j" type="slide"/><geom size="0.1"/></body>
+  </worldbody>
+  <tendon>
+    <fixed name="t"><joint joint="j" coef="1"/></fixed>
+  </tendon>
+</mujoco>
+XML
+expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon (first at" "tendon.xml:5:" "--allow-unsupported"
+"$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
+ok unsupported_allowed '[ $? = 0 ]'
