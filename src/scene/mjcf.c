@@ -61,10 +61,13 @@
 enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, NKIND };
 static const char* const kind_names[NKIND] = {"geom", "joint", "motor", "position", "velocity", "mesh"};
 
+#define MAX_DEFNODES 8 /* top-level <default> sections merged into main */
+
 typedef struct mj_class {
   const char* name;
   int parent;
-  xmlNode* node[NKIND];
+  xmlNode* node[NKIND][MAX_DEFNODES]; /* later sections override earlier */
+  int nnode[NKIND];
 } mj_class;
 
 typedef struct obuf {
@@ -196,7 +199,8 @@ static const char* attr_d(const tr* t, const xmlNode* n, int k, int c, const cha
   const char* v = xattr(n, a);
   if (v) return v;
   while (k >= 0 && c >= 0) {
-    if (t->cls[c].node[k] && (v = xattr(t->cls[c].node[k], a))) return v;
+    for (int i = t->cls[c].nnode[k] - 1; i >= 0; i--)
+      if ((v = xattr(t->cls[c].node[k][i], a))) return v;
     c = t->cls[c].parent;
   }
   return NULL;
@@ -460,12 +464,16 @@ static sc_status read_default(tr* t, xmlNode* n, int parent) {
   const char* name = xattr(n, "class");
   if (!name) name = parent < 0 ? "main" : NULL;
   if (!name) return fail(t, n, "class", "a nested default needs a class");
-  if (find_class(t, name) >= 0) return fail(t, n, "class", "class '%s' is defined twice", name);
-  if (t->ncls == (int)(sizeof t->cls / sizeof t->cls[0])) return fail(t, n, NULL, "too many default classes");
-  int me = t->ncls++;
-  memset(&t->cls[me], 0, sizeof t->cls[me]);
-  t->cls[me].name = name;
-  t->cls[me].parent = parent;
+  int me = find_class(t, name);
+  if (me >= 0 && !(parent < 0 && me == 0)) /* top-level sections add to main */
+    return fail(t, n, "class", "class '%s' is defined twice", name);
+  if (me < 0) {
+    if (t->ncls == (int)(sizeof t->cls / sizeof t->cls[0])) return fail(t, n, NULL, "too many default classes");
+    me = t->ncls++;
+    memset(&t->cls[me], 0, sizeof t->cls[me]);
+    t->cls[me].name = name;
+    t->cls[me].parent = parent;
+  }
   for (xmlNode* c = n->children; c; c = c->next) {
     if (c->type != XML_ELEMENT_NODE) continue;
     if (strcmp(xname(c), "default") == 0) {
@@ -473,8 +481,11 @@ static sc_status read_default(tr* t, xmlNode* n, int parent) {
       continue;
     }
     for (int k = 0; k < NKIND; k++)
-      if (strcmp(xname(c), kind_names[k]) == 0) t->cls[me].node[k] = c;
-    if (strcmp(xname(c), "freejoint") == 0) continue;
+      if (strcmp(xname(c), kind_names[k]) == 0) {
+        mj_class* cl = &t->cls[me];
+        if (cl->nnode[k] == MAX_DEFNODES) return fail(t, c, NULL, "more than %d defaults of one kind in a class", MAX_DEFNODES);
+        cl->node[k][cl->nnode[k]++] = c;
+      }
     if (strcmp(xname(c), "general") == 0 || strcmp(xname(c), "tendon") == 0 || strcmp(xname(c), "muscle") == 0 ||
         strcmp(xname(c), "equality") == 0)
       unsupported(t, c, xname(c));
@@ -969,8 +980,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
 
 /* ---- actuators ---- */
 
-static sc_status actuators(tr* t, xmlNode* a) {
-  int idx = 0;
+static sc_status actuators(tr* t, xmlNode* a, int* count) {
+  int idx = *count;
   for (xmlNode* n = a->children; n; n = n->next) {
     if (n->type != XML_ELEMENT_NODE) continue;
     const char* e = xname(n);
@@ -1041,6 +1052,7 @@ static sc_status actuators(tr* t, xmlNode* a) {
     }
     put(&t->acts, "}\n");
   }
+  *count = idx;
   return SC_OK;
 }
 
@@ -1082,7 +1094,6 @@ static sc_status translate(tr* t, xmlNode* root, int allow) {
       for (xmlNode* c = n->children; c; c = c->next)
         if (c->type == XML_ELEMENT_NODE && strcmp(xname(c), "flag") == 0) unsupported(t, c, "option flag");
     } else if (strcmp(e, "default") == 0) {
-      if (t->ncls) return fail(t, n, NULL, "a second top-level <default>");
       TRY(read_default(t, n, -1));
     }
   }
@@ -1113,8 +1124,9 @@ static sc_status translate(tr* t, xmlNode* root, int allow) {
   }
   if (!nworld) return sc_error_set(t->err, SC_ERR_SCENE, doc_file(root), (int)xmlGetLineNo(root), 0,
                                    "element <mujoco>: no <worldbody>");
+  int nact = 0; /* unnamed actuators are numbered across every <actuator> */
   for (int i = 0; i < t->ntop; i++)
-    if (strcmp(xname(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i]));
+    if (strcmp(xname(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i], &nact));
   if (t->nun && !allow) {
     char list[1600] = "";
     size_t o = 0;

@@ -1,0 +1,769 @@
+/* MJCF models (src/scene/mjcf.c) against MuJoCo 2.2.2 itself on the same
+ * files (Debian libmujoco-dev and libmujoco-samples):
+ *   1. every body's mass, centre of mass and inertia tensor against the
+ *      compiled mjModel (1e-12 relative: of the mass; of the larger of the
+ *      coordinate and the body's largest radius of gyration; of its largest
+ *      principal moment);
+ *   2. at 20 random configurations and velocities: world poses of the bodies
+ *      (1e-12 m and 1e-12 in each rotation-matrix entry), the joint-space
+ *      mass matrix (entry ij relative to sqrt(M_ii M_jj)), the bias forces
+ *      and the passive forces (each entry relative to the largest of its
+ *      kinematic tree), all to 1e-10;
+ *   3. the humanoid with its torso welded to the world, unactuated, without
+ *      contact and joint limits, for 1 s: simc's midpoint scheme against
+ *      MuJoCo's RK4 at dt = 0.1 ms (1e-6 rad).
+ *
+ * The translation's contract: a MuJoCo body B is the simc body of the same
+ * name (frame, mass, com, inertia about the com in B's frame); B's joints
+ * j1..jk become a chain of massless simc bodies, one per joint (named after
+ * the joint, else "<B>_joint<i>"), and B is fixed to the last.  q has
+ * qpos's layout.  v has qvel's order, but a free joint's angular velocity
+ * is in the world frame in simc (MuJoCo: the body frame) and a ball joint's
+ * in the parent frame (MuJoCo: the child frame): v_simc = T(q) v_mj with T
+ * block diagonal (3 x 3 rotation blocks on those dofs, identity elsewhere),
+ * so M_mj = T^T M_simc T and f_mj = T^T f_simc.  The bias forces map alike
+ * because dT/dt v_mj = R [w]x w = 0 on each rotated block. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mujoco/mujoco.h>
+
+#include "dynamics/dynamics.h"
+#include "harness.h"
+#include "integrator/integrator.h"
+#include "scene/scene.h"
+
+#define MJ_MODELS "/usr/share/mujoco/model/"
+static const char* const HUMANOID = MJ_MODELS "humanoid/humanoid.xml";
+static const char* const HUMANOID22 = MJ_MODELS "humanoid/22_humanoids.xml";
+static const char* const HUMANOID100 = MJ_MODELS "humanoid100/humanoid100.xml";
+
+static const double TOL_INERTIA = 1e-12; /* check 1, relative */
+static const double TOL_POSE = 1e-12;    /* check 2: m and rotation-matrix entries */
+static const double TOL_DYN = 1e-10;     /* check 2: M, bias, passive, relative */
+static const double TOL_TRAJ = 1e-6;     /* check 3, rad */
+static const int NCONFIG = 20;
+
+/* ---- helpers ---- */
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int missing(const char* path) {
+  if (access(path, R_OK) == 0) return 0;
+  printf("  skipped: %s is missing (Debian package libmujoco-samples)\n", path);
+  return 1;
+}
+
+static mjModel* mj_open(const char* path) {
+  char err[1000] = "";
+  mjModel* m = mj_loadXML(path, NULL, err, sizeof err);
+  if (!m) printf("  MuJoCo cannot load %s: %s\n", path, err);
+  return m;
+}
+
+/* simc's model of path.  The loader refuses what it does not translate
+ * unless import.allow_unsupported=true is set: here the contact and limit
+ * softness (solref, solimp) and condim, which none of the compared
+ * quantities depends on.  So a refusal is printed, and the model loaded with
+ * the set. */
+static sc_model* simc_open(const char* path, const char* const* sets, int nsets) {
+  sc_model* m = NULL;
+  sc_error err;
+  char buf[1200];
+  if (sc_scene_load(path, sets, nsets, &m, &err) == SC_OK) return m;
+  sc_error_format(&err, buf, sizeof buf);
+  if (!strstr(buf, "allow-unsupported")) {
+    printf("  simc cannot load %s: %s\n", path, buf);
+    return NULL;
+  }
+  printf("  simc: %s\n  (loaded with import.allow_unsupported=true)\n", buf);
+  const char** all = malloc(sizeof(char*) * (size_t)(nsets + 1));
+  if (!all) return NULL;
+  all[0] = "import.allow_unsupported=true";
+  for (int k = 0; k < nsets; k++) all[k + 1] = sets[k];
+  const sc_status st = sc_scene_load(path, all, nsets + 1, &m, &err);
+  free(all);
+  if (st != SC_OK) {
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  simc cannot load %s: %s\n", path, buf);
+    return NULL;
+  }
+  return m;
+}
+
+static uint64_t rng_state;
+
+static double urand(void) { /* splitmix64, [0, 1) */
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (double)(z >> 11) * 0x1.0p-53;
+}
+
+static double nrand(void) { /* Box-Muller */
+  const double u = 1.0 - urand(), w = urand();
+  return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * w);
+}
+
+/* uniform on the unit sphere of quaternions */
+static void rand_quat(double* q) {
+  double n = 0;
+  while (n < 1e-6) {
+    n = 0;
+    for (int k = 0; k < 4; k++) {
+      q[k] = nrand();
+      n += q[k] * q[k];
+    }
+  }
+  n = sqrt(n);
+  for (int k = 0; k < 4; k++) q[k] /= n;
+}
+
+static const char* mj_type_name(int t) {
+  switch (t) {
+    case mjJNT_FREE: return "free";
+    case mjJNT_BALL: return "ball";
+    case mjJNT_SLIDE: return "slide";
+    case mjJNT_HINGE: return "hinge";
+    default: return "?";
+  }
+}
+
+static sc_joint_type simc_type_of(int t) {
+  switch (t) {
+    case mjJNT_FREE: return SC_JOINT_FREE;
+    case mjJNT_BALL: return SC_JOINT_BALL;
+    case mjJNT_SLIDE: return SC_JOINT_PRISMATIC;
+    default: return SC_JOINT_REVOLUTE;
+  }
+}
+
+static int find_body(const sc_model* s, const char* name) {
+  for (int b = 0; b < s->nbody; b++)
+    if (s->body_name[b] && strcmp(s->body_name[b], name) == 0) return b;
+  return -1;
+}
+
+/* ---- the two models of one file ---- */
+
+typedef struct pair {
+  mjModel* mm;
+  mjData* md;
+  sc_model* sm;
+  sc_data* sd;
+  int* body; /* (mm->nbody) the simc body of each MuJoCo body */
+} pair;
+
+static void pair_close(pair* p) {
+  if (p->md) mj_deleteData(p->md);
+  if (p->mm) mj_deleteModel(p->mm);
+  sc_data_free(p->sd);
+  sc_model_free(p->sm);
+  free(p->body);
+  memset(p, 0, sizeof *p);
+}
+
+/* The simc body of every MuJoCo body: by name; an unnamed MuJoCo body by its
+ * place among the simc bodies on fixed joints (the bodies MuJoCo's become,
+ * in the same order), checked against the named ones.  Then the structure:
+ * each body on a fixed joint below the chain of its joints (massless, named
+ * after the joints, same types, qpos and dof addresses) down from its
+ * parent's body.  Returns 0 (printing why) when it does not hold. */
+static int map_bodies(pair* p) {
+  const mjModel* mm = p->mm;
+  const sc_model* s = p->sm;
+  int ok = 1, unnamed = 0, nfix = 0, order_ok = 1;
+  int* fix = malloc(sizeof(int) * (size_t)s->nbody);
+  p->body = malloc(sizeof(int) * (size_t)mm->nbody);
+  if (!fix || !p->body) {
+    free(fix);
+    return 0;
+  }
+  for (int b = 1; b < s->nbody; b++)
+    if (s->jnt_type[s->body_jnt[b]] == SC_JOINT_FIXED) fix[nfix++] = b;
+  if (nfix != mm->nbody - 1) order_ok = 0;
+  p->body[0] = 0;
+  for (int b = 1; b < mm->nbody; b++) {
+    const char* name = mj_id2name(mm, mjOBJ_BODY, b);
+    if (name && name[0]) {
+      p->body[b] = find_body(s, name);
+      if (p->body[b] < 0) {
+        printf("  MuJoCo body %d \"%s\" has no simc body of that name\n", b, name);
+        ok = 0;
+      }
+      if (order_ok && p->body[b] != fix[b - 1]) order_ok = 0;
+    } else {
+      unnamed++;
+      p->body[b] = -1;
+    }
+  }
+  if (unnamed) {
+    if (!order_ok) {
+      printf("  %d unnamed MuJoCo bodies: simc's bodies on fixed joints (%d for MuJoCo's %d) "
+             "are not in MuJoCo's order, so they cannot be matched\n",
+             unnamed, nfix, mm->nbody - 1);
+      ok = 0;
+    } else {
+      for (int b = 1; b < mm->nbody; b++)
+        if (p->body[b] < 0) p->body[b] = fix[b - 1];
+      printf("  %d unnamed MuJoCo bodies matched by order (e.g. body %d is simc's \"%s\")\n",
+             unnamed, mm->nbody - 1, s->body_name[p->body[mm->nbody - 1]]);
+    }
+  }
+  free(fix);
+  if (!ok) return 0;
+
+  if (s->nq != mm->nq || s->nv != mm->nv) {
+    printf("  nq, nv: simc %d, %d; MuJoCo %d, %d\n", s->nq, s->nv, mm->nq, mm->nv);
+    ok = 0;
+  }
+  int bad = 0;
+  for (int b = 1; b < mm->nbody; b++) {
+    const int sb = p->body[b];
+    const char* bname = mj_id2name(mm, mjOBJ_BODY, b);
+    if (s->jnt_type[s->body_jnt[sb]] != SC_JOINT_FIXED) {
+      if (bad++ < 10)
+        printf("  body %s: on a %s joint in simc, not a fixed one\n", s->body_name[sb],
+               sc_joint_type_name(s->jnt_type[s->body_jnt[sb]]));
+      continue;
+    }
+    int a = s->body_parent[sb];
+    for (int i = mm->body_jntnum[b] - 1; i >= 0; i--) {
+      const int j = mm->body_jntadr[b] + i;
+      const char* jname = mj_id2name(mm, mjOBJ_JOINT, j);
+      char want[512] = "";
+      if (jname && jname[0]) snprintf(want, sizeof want, "%s", jname);
+      else snprintf(want, sizeof want, "%s_joint%d", bname && bname[0] ? bname : s->body_name[sb], i);
+      const int sj = a > 0 ? s->body_jnt[a] : -1;
+      if (a <= 0 || strcmp(s->body_name[a], want) != 0 ||
+          s->jnt_type[sj] != simc_type_of(mm->jnt_type[j]) ||
+          s->jnt_qadr[sj] != mm->jnt_qposadr[j] || s->jnt_vadr[sj] != mm->jnt_dofadr[j] ||
+          s->body_mass[a] != 0.0) {
+        if (bad++ < 10) {
+          if (a <= 0)
+            printf("  body %s: joint %d (%s) has no chain body\n", s->body_name[sb], j, want);
+          else
+            printf("  body %s: MuJoCo joint %d \"%s\" (%s, qposadr %d, dofadr %d) vs simc body "
+                   "%d \"%s\" (%s, qadr %d, vadr %d, mass %g)\n",
+                   s->body_name[sb], j, want, mj_type_name(mm->jnt_type[j]), mm->jnt_qposadr[j],
+                   mm->jnt_dofadr[j], a, s->body_name[a], sc_joint_type_name(s->jnt_type[sj]),
+                   s->jnt_qadr[sj], s->jnt_vadr[sj], s->body_mass[a]);
+        }
+      }
+      if (a <= 0) break;
+      a = s->body_parent[a];
+    }
+    if (a != p->body[mm->body_parentid[b]] && bad++ < 10)
+      printf("  body %s: the chain of its %d joints starts at simc body %d \"%s\", not at its "
+             "parent's \"%s\"\n",
+             s->body_name[sb], mm->body_jntnum[b], a, a >= 0 ? s->body_name[a] : "-",
+             s->body_name[p->body[mm->body_parentid[b]]]);
+  }
+  if (bad) {
+    printf("  %d mismatches of the body/joint structure\n", bad);
+    ok = 0;
+  }
+  for (int i = 0; ok && i < mm->nq; i++)
+    if (fabs(s->qpos0[i] - mm->qpos0[i]) > 1e-12) {
+      printf("  qpos0[%d]: simc %.17g, MuJoCo %.17g\n", i, s->qpos0[i], mm->qpos0[i]);
+      ok = 0;
+    }
+  return ok;
+}
+
+/* MuJoCo's model of path, simc's (with sets), and the body map; 0 on
+ * failure (printed) */
+static int pair_open(pair* p, const char* path, const char* const* sets, int nsets) {
+  memset(p, 0, sizeof *p);
+  p->mm = mj_open(path);
+  if (!p->mm) return 0;
+  p->md = mj_makeData(p->mm);
+  p->sm = simc_open(path, sets, nsets);
+  if (!p->sm || !p->md) return 0;
+  sc_error err;
+  if (sc_data_create(p->sm, &p->sd, &err) != SC_OK) {
+    char buf[1200];
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  sc_data_create: %s\n", buf);
+    return 0;
+  }
+  return map_bodies(p);
+}
+
+/* ---- the velocity map T ---- */
+
+typedef struct tmap {
+  int n;        /* rotated 3-dof blocks */
+  int* adr;     /* (n) first dof */
+  double* R;    /* (n x 9) row-major */
+} tmap;
+
+/* T at MuJoCo's qpos: a free joint's angular dofs turn by the body's world
+ * rotation, a ball joint's by its relative rotation (both the joint's
+ * quaternion) */
+static void tmap_build(const mjModel* mm, const double* qpos, tmap* t) {
+  t->n = 0;
+  for (int j = 0; j < mm->njnt; j++) {
+    int qa = mm->jnt_qposadr[j], da = mm->jnt_dofadr[j];
+    if (mm->jnt_type[j] == mjJNT_FREE) {
+      qa += 3;
+      da += 3;
+    } else if (mm->jnt_type[j] != mjJNT_BALL) {
+      continue;
+    }
+    double quat[4];
+    mju_normalize4(memcpy(quat, qpos + qa, sizeof quat));
+    mju_quat2Mat(t->R + 9 * t->n, quat);
+    t->adr[t->n++] = da;
+  }
+}
+
+/* y = T x */
+static void tmap_apply(const tmap* t, int nv, const double* x, double* y) {
+  memcpy(y, x, sizeof(double) * (size_t)nv);
+  for (int k = 0; k < t->n; k++) {
+    const double* R = t->R + 9 * k;
+    const double* xi = x + t->adr[k];
+    for (int r = 0; r < 3; r++) y[t->adr[k] + r] = R[3 * r] * xi[0] + R[3 * r + 1] * xi[1] + R[3 * r + 2] * xi[2];
+  }
+}
+
+/* y = T^T x */
+static void tmap_apply_t(const tmap* t, int nv, const double* x, double* y) {
+  memcpy(y, x, sizeof(double) * (size_t)nv);
+  for (int k = 0; k < t->n; k++) {
+    const double* R = t->R + 9 * k;
+    const double* xi = x + t->adr[k];
+    for (int r = 0; r < 3; r++) y[t->adr[k] + r] = R[r] * xi[0] + R[3 + r] * xi[1] + R[6 + r] * xi[2];
+  }
+}
+
+/* A = T^T A T in place (A dense nv x nv, row-major) */
+static void tmap_congruence(const tmap* t, int nv, double* A) {
+  for (int k = 0; k < t->n; k++) {
+    const double* R = t->R + 9 * k;
+    const int a = t->adr[k];
+    for (int r = 0; r < nv; r++) { /* rows: A[r, a..a+2] R */
+      double* x = A + (size_t)r * (size_t)nv + a;
+      const double x0 = x[0], x1 = x[1], x2 = x[2];
+      for (int c = 0; c < 3; c++) x[c] = x0 * R[c] + x1 * R[3 + c] + x2 * R[6 + c];
+    }
+    for (int c = 0; c < nv; c++) { /* columns: R^T A[a..a+2, c] */
+      double* y0 = A + (size_t)a * (size_t)nv + c;
+      const double y[3] = {y0[0], y0[nv], y0[2 * (size_t)nv]};
+      for (int r = 0; r < 3; r++)
+        y0[(size_t)r * (size_t)nv] = R[r] * y[0] + R[3 + r] * y[1] + R[6 + r] * y[2];
+    }
+  }
+}
+
+/* simc's packed clique blocks of M (column-major each) as a dense nv x nv */
+static void simc_dense(const sc_model* s, const double* blk, double* A) {
+  const int nv = s->nv;
+  memset(A, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+  for (int c = 0; c < s->nclique; c++) {
+    const int n = s->clique_dofnum[c];
+    const int* dofs = s->clique_dofs + s->clique_dofadr[c];
+    const double* B = blk + s->clique_blkadr[c];
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        A[(size_t)dofs[i] * (size_t)nv + (size_t)dofs[j]] = B[i + (size_t)j * (size_t)n];
+  }
+}
+
+/* ---- check 1: mass properties ---- */
+
+static void inertia_check(const char* path) {
+  if (missing(path)) return;
+  const double t0 = now();
+  pair p;
+  const int opened = pair_open(&p, path, NULL, 0);
+  ENSURE(opened);
+  if (!opened) {
+    pair_close(&p);
+    return;
+  }
+  const mjModel* mm = p.mm;
+  const sc_model* s = p.sm;
+  double emass = 0, ecom = 0, einert = 0;
+  int nbad = 0;
+  for (int b = 1; b < mm->nbody; b++) {
+    const int sb = p.body[b];
+    const double mass = mm->body_mass[b];
+    const double* pm = mm->body_inertia + 3 * b;
+    const double imax = fmax(pm[0], fmax(pm[1], pm[2]));
+    /* the body's length scale: its largest radius of gyration */
+    const double len = mass > 0 && imax > 0 ? sqrt(imax / mass) : 1.0;
+    double R[9], I[9];
+    mju_quat2Mat(R, mm->body_iquat + 4 * b);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        I[3 * r + c] = R[3 * r] * pm[0] * R[3 * c] + R[3 * r + 1] * pm[1] * R[3 * c + 1] +
+                       R[3 * r + 2] * pm[2] * R[3 * c + 2];
+    const double em = fabs(s->body_mass[sb] - mass) / fmax(mass, 1e-300);
+    double ec = 0, ei = 0;
+    for (int k = 0; k < 3; k++) {
+      const double c = mm->body_ipos[3 * b + k];
+      ec = fmax(ec, fabs(s->body_com[3 * sb + k] - c) / fmax(fabs(c), len));
+    }
+    for (int k = 0; k < 9; k++)
+      ei = fmax(ei, fabs(s->body_inertia[9 * sb + k] - I[k]) / fmax(imax, 1e-300));
+    if ((em > TOL_INERTIA || ec > TOL_INERTIA || ei > TOL_INERTIA) && nbad++ < 8) {
+      printf("  body %s: mass %.17g vs %.17g, com [%.17g %.17g %.17g] vs [%.17g %.17g %.17g]\n",
+             s->body_name[sb], s->body_mass[sb], mass, s->body_com[3 * sb],
+             s->body_com[3 * sb + 1], s->body_com[3 * sb + 2], mm->body_ipos[3 * b],
+             mm->body_ipos[3 * b + 1], mm->body_ipos[3 * b + 2]);
+      printf("    inertia simc [%.17g %.17g %.17g; %.17g %.17g %.17g; %.17g %.17g %.17g]\n",
+             s->body_inertia[9 * sb], s->body_inertia[9 * sb + 1], s->body_inertia[9 * sb + 2],
+             s->body_inertia[9 * sb + 3], s->body_inertia[9 * sb + 4],
+             s->body_inertia[9 * sb + 5], s->body_inertia[9 * sb + 6],
+             s->body_inertia[9 * sb + 7], s->body_inertia[9 * sb + 8]);
+      printf("    inertia MuJoCo [%.17g %.17g %.17g; %.17g %.17g %.17g; %.17g %.17g %.17g]\n",
+             I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
+    }
+    emass = fmax(emass, em);
+    ecom = fmax(ecom, ec);
+    einert = fmax(einert, ei);
+  }
+  printf("  %s: %d bodies (simc %d), max relative error: mass %.3g, com %.3g, inertia %.3g "
+         "(tolerance %g); %.2f s\n",
+         path, mm->nbody - 1, s->nbody - 1, emass, ecom, einert, TOL_INERTIA, now() - t0);
+  ENSURE(emass <= TOL_INERTIA);
+  ENSURE(ecom <= TOL_INERTIA);
+  ENSURE(einert <= TOL_INERTIA);
+  pair_close(&p);
+}
+
+/* ---- check 2: kinematics and dynamics at random states ---- */
+
+/* A random configuration and velocity into MuJoCo's qpos, qvel: hinge and
+ * slide coordinates uniform within their range (+-1 without one), free
+ * joints a position in [-1, 1]^3 and a uniform unit quaternion, ball joints
+ * a uniform unit quaternion; velocities uniform in [-1, 1]. */
+static void random_state(const mjModel* mm, double* qpos, double* qvel) {
+  for (int j = 0; j < mm->njnt; j++) {
+    double* q = qpos + mm->jnt_qposadr[j];
+    switch (mm->jnt_type[j]) {
+      case mjJNT_FREE:
+        for (int k = 0; k < 3; k++) q[k] = 2 * urand() - 1;
+        rand_quat(q + 3);
+        break;
+      case mjJNT_BALL: rand_quat(q); break;
+      default:
+        if (mm->jnt_limited[j]) {
+          const double lo = mm->jnt_range[2 * j], hi = mm->jnt_range[2 * j + 1];
+          q[0] = lo + (hi - lo) * urand();
+        } else {
+          q[0] = 2 * urand() - 1;
+        }
+    }
+  }
+  for (int i = 0; i < mm->nv; i++) qvel[i] = 2 * urand() - 1;
+}
+
+/* max over i of |a_i - b_i| / (the largest |b| of i's kinematic tree) */
+static double tree_rel_err(const mjModel* mm, const double* a, const double* b, double* scale) {
+  for (int r = 0; r < mm->nbody; r++) scale[r] = 0;
+  for (int i = 0; i < mm->nv; i++) {
+    const int r = mm->body_rootid[mm->dof_bodyid[i]];
+    scale[r] = fmax(scale[r], fabs(b[i]));
+  }
+  double e = 0;
+  for (int i = 0; i < mm->nv; i++) {
+    const int r = mm->body_rootid[mm->dof_bodyid[i]];
+    const double d = fabs(a[i] - b[i]);
+    if (d > 0) e = fmax(e, scale[r] > 0 ? d / scale[r] : (double)INFINITY);
+  }
+  return e;
+}
+
+static void dynamics_check(const char* path) {
+  if (missing(path)) return;
+  const double t0 = now();
+  pair p;
+  const int opened = pair_open(&p, path, NULL, 0);
+  if (!opened && p.mm && p.md) {
+    /* MuJoCo's side alone, so that its half of the harness runs */
+    printf("  MuJoCo: %s: nbody %d, njnt %d, nq %d, nv %d\n", path, p.mm->nbody, p.mm->njnt,
+           p.mm->nq, p.mm->nv);
+  }
+  ENSURE(opened);
+  mjModel* mm = p.mm;
+  mjData* md = p.md;
+  if (!mm || !md) {
+    pair_close(&p);
+    return;
+  }
+  mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT;
+  const int nv = mm->nv;
+  const size_t nv2 = (size_t)nv * (size_t)nv;
+  double* Mmj = malloc(sizeof(double) * nv2);
+  double* Ms = malloc(sizeof(double) * nv2);
+  double* work = malloc(sizeof(double) * (size_t)(6 * nv + mm->nbody));
+  tmap t = {0, malloc(sizeof(int) * (size_t)(mm->njnt + 1)),
+            malloc(sizeof(double) * 9 * (size_t)(mm->njnt + 1))};
+  if (!Mmj || !Ms || !work || !t.adr || !t.R) {
+    ENSURE(0);
+    goto done;
+  }
+  double* vs = work;        /* simc v */
+  double* tau = vs + nv;    /* simc bias */
+  double* fb = tau + nv;    /* T^T of it */
+  double* fp = fb + nv;     /* T^T of simc's passive */
+  double* tmp = fp + nv;
+  double* scale = tmp + 2 * nv;
+  double epos = 0, erot = 0, eM = 0, ebias = 0, epass = 0, ew = 0;
+  rng_state = 20220922u;
+  for (int n = 0; n < NCONFIG; n++) {
+    random_state(mm, md->qpos, md->qvel);
+    mj_kinematics(mm, md);
+    mj_comPos(mm, md);
+    mj_crb(mm, md);
+    mj_fullM(mm, Mmj, md->qM);
+    mj_comVel(mm, md);
+    mj_passive(mm, md);
+    mj_rne(mm, md, 0, md->qfrc_bias);
+    tmap_build(mm, md->qpos, &t);
+    tmap_apply(&t, nv, md->qvel, vs);
+    /* the map's free-joint blocks against MuJoCo's own world angular
+     * velocity of those bodies (cvel: rotation first, world axes) */
+    for (int j = 0; j < mm->njnt; j++)
+      if (mm->jnt_type[j] == mjJNT_FREE) {
+        const int b = mm->jnt_bodyid[j], a = mm->jnt_dofadr[j] + 3;
+        for (int k = 0; k < 3; k++) ew = fmax(ew, fabs(md->cvel[6 * b + k] - vs[a + k]));
+      }
+    if (!opened) continue;
+
+    const sc_model* s = p.sm;
+    sc_data* sd = p.sd;
+    sc_dyn_kinematics(s, sd, md->qpos);
+    sc_dyn_velocity(s, sd, md->qpos, vs);
+    sc_dyn_crba(s, sd);
+    sc_dyn_rne(s, sd, NULL, tau);
+    sc_dyn_springs(s, sd, md->qpos, vs, NULL, NULL);
+    for (int b = 1; b < mm->nbody; b++) {
+      const int sb = p.body[b];
+      for (int k = 0; k < 3; k++)
+        epos = fmax(epos, fabs(sd->xpos[3 * sb + k] - md->xpos[3 * b + k]));
+      for (int k = 0; k < 9; k++)
+        erot = fmax(erot, fabs(sd->xrot[9 * sb + k] - md->xmat[9 * b + k]));
+    }
+    simc_dense(s, sd->M, Ms);
+    tmap_congruence(&t, nv, Ms);
+    for (int i = 0; i < nv; i++)
+      for (int j = 0; j < nv; j++) {
+        const size_t ij = (size_t)i * (size_t)nv + (size_t)j;
+        const double sc = sqrt(Mmj[(size_t)i * (size_t)nv + (size_t)i] *
+                               Mmj[(size_t)j * (size_t)nv + (size_t)j]);
+        eM = fmax(eM, fabs(Ms[ij] - Mmj[ij]) / sc);
+      }
+    tmap_apply_t(&t, nv, tau, fb);
+    tmap_apply_t(&t, nv, sd->fspring, fp);
+    ebias = fmax(ebias, tree_rel_err(mm, fb, md->qfrc_bias, scale));
+    epass = fmax(epass, tree_rel_err(mm, fp, md->qfrc_passive, scale));
+    if (n == 0) { /* the largest entries of the first state, for the log */
+      int ib = 0, ip = 0;
+      for (int k = 0; k < nv; k++) {
+        if (fabs(md->qfrc_bias[k]) > fabs(md->qfrc_bias[ib])) ib = k;
+        if (fabs(md->qfrc_passive[k]) > fabs(md->qfrc_passive[ip])) ip = k;
+      }
+      printf("  state 0: bias[%d] simc %.17g MuJoCo %.17g; passive[%d] simc %.17g MuJoCo %.17g\n",
+             ib, fb[ib], md->qfrc_bias[ib], ip, fp[ip], md->qfrc_passive[ip]);
+    }
+  }
+  printf("  %s: nv %d, %d states: free joints' world angular velocity from T vs MuJoCo's "
+         "cvel %.3g\n",
+         path, nv, NCONFIG, ew);
+  ENSURE(ew <= 1e-14);
+  if (opened) {
+    printf("  max error: body position %.3g m, rotation %.3g (tolerance %g); M %.3g, bias "
+           "%.3g, passive %.3g relative (tolerance %g); %.2f s\n",
+           epos, erot, TOL_POSE, eM, ebias, epass, TOL_DYN, now() - t0);
+    ENSURE(epos <= TOL_POSE);
+    ENSURE(erot <= TOL_POSE);
+    ENSURE(eM <= TOL_DYN);
+    ENSURE(ebias <= TOL_DYN);
+    ENSURE(epass <= TOL_DYN);
+  }
+done:
+  free(Mmj);
+  free(Ms);
+  free(work);
+  free(t.adr);
+  free(t.R);
+  pair_close(&p);
+}
+
+/* ---- check 3: smooth motion ---- */
+
+/* path's text without its <freejoint .../> elements, into a new file under
+ * a new temporary directory (both removed by the caller); 0 on failure */
+static int write_welded(const char* path, char* dir, size_t dirsz, char* out, size_t outsz) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return 0;
+  char* text = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 + 1 > cap) {
+      cap = 2 * cap + 8192;
+      char* nt = realloc(text, cap);
+      if (!nt) break;
+      text = nt;
+    }
+    const size_t r = fread(text + len, 1, 4096, f);
+    len += r;
+    if (r == 0) break;
+  }
+  fclose(f);
+  if (!text) return 0;
+  text[len] = 0;
+  int removed = 0;
+  for (char* a = strstr(text, "<freejoint"); a; a = strstr(a, "<freejoint")) {
+    char* e = strstr(a, "/>");
+    if (!e) break;
+    memmove(a, e + 2, strlen(e + 2) + 1);
+    removed++;
+  }
+  snprintf(dir, dirsz, "%s", "/tmp/simc_mjcf_XXXXXX");
+  int ok = removed > 0 && mkdtemp(dir) != NULL;
+  if (ok) {
+    snprintf(out, outsz, "%s/humanoid_welded.xml", dir);
+    FILE* g = fopen(out, "wb");
+    ok = g && fwrite(text, 1, strlen(text), g) == strlen(text);
+    if (g && fclose(g) != 0) ok = 0;
+  }
+  free(text);
+  return ok;
+}
+
+static void trajectory_check(void) {
+  if (missing(HUMANOID)) return;
+  const double t0 = now();
+  char dir[64], file[128];
+  const int written = write_welded(HUMANOID, dir, sizeof dir, file, sizeof file);
+  ENSURE(written);
+  if (!written) return;
+  const double dt = 1e-4, T = 1.0;
+  /* simc's options, and contact and limits off: every body's geometry and
+   * the static shapes removed (the mass properties are the translation's
+   * numbers, not the shapes'), every joint's limits opened */
+  const char* base[] = {"integrator.scheme=midpoint", "time.step=0.0001", "time.duration=1"};
+  const int nbase = (int)(sizeof base / sizeof base[0]);
+  mjModel* m0 = mj_open(file);
+  const int cap = nbase + 1 + (m0 ? m0->nbody + m0->njnt : 0);
+  char** sets = calloc((size_t)cap, sizeof(char*));
+  int nsets = 0;
+  for (int k = 0; sets && k < nbase; k++) sets[nsets++] = strdup(base[k]);
+  for (int b = 0; sets && m0 && b < m0->nbody; b++) {
+    const char* name = mj_id2name(m0, mjOBJ_BODY, b);
+    if (!m0->body_geomnum[b]) continue;
+    char set[600];
+    if (b == 0) snprintf(set, sizeof set, "static=[]");
+    else snprintf(set, sizeof set, "bodies.%s.geometry=[]", name ? name : "");
+    sets[nsets++] = strdup(set);
+  }
+  for (int j = 0; sets && m0 && j < m0->njnt; j++) {
+    if (!m0->jnt_limited[j]) continue;
+    const char* name = mj_id2name(m0, mjOBJ_JOINT, j);
+    char set[600];
+    snprintf(set, sizeof set, "bodies.%s.joint.limits=[null, null]", name ? name : "");
+    sets[nsets++] = strdup(set);
+  }
+  if (m0) mj_deleteModel(m0);
+  pair p = {NULL, NULL, NULL, NULL, NULL};
+  const int opened = sets && pair_open(&p, file, (const char* const*)sets, nsets);
+  ENSURE(opened);
+  for (int k = 0; sets && k < nsets; k++) free(sets[k]);
+  free(sets);
+  if (opened) {
+    printf("  simc without contact and limits: %d geometries, limits %d\n", p.sm->ngeom,
+           p.sm->any_limit);
+    ENSURE(p.sm->ngeom == 0 && !p.sm->any_limit);
+  }
+  mjModel* mm = p.mm;
+  mjData* md = p.md;
+  if (mm && md) {
+    mm->opt.integrator = mjINT_RK4;
+    mm->opt.timestep = dt;
+    mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT;
+    mj_resetData(mm, md);
+    for (int i = 0; i < mm->nu; i++) md->ctrl[i] = 0;
+    mj_forward(mm, md);
+  }
+  sc_error err;
+  const int started = opened && sc_sim_prepare(p.sm, p.sd, &err) == SC_OK &&
+                      sc_forward(p.sm, p.sd, &err) == SC_OK;
+  if (opened) ENSURE(started);
+  const long nstep = lround(T / dt);
+  double* emax = calloc((size_t)(mm ? mm->nq : 1), sizeof(double));
+  double e = 0, qmax = 0;
+  long k = 0;
+  for (; mm && md && emax && k < nstep; k++) {
+    mj_step(mm, md);
+    for (int i = 0; i < mm->nq; i++) qmax = fmax(qmax, fabs(md->qpos[i]));
+    if (!started) continue;
+    if (sc_step(p.sm, p.sd, &err) != SC_OK) {
+      char buf[1200];
+      sc_error_format(&err, buf, sizeof buf);
+      printf("  simc step %ld: %s\n", k, buf);
+      ENSURE(0);
+      break;
+    }
+    for (int i = 0; i < mm->nq; i++) {
+      emax[i] = fmax(emax[i], fabs(p.sd->q[i] - md->qpos[i]));
+      e = fmax(e, emax[i]);
+    }
+  }
+  if (mm && md) {
+    printf("  %s welded: MuJoCo RK4, %ld steps of %g s: largest |q| %.3g rad, final q:", file, k,
+           dt, qmax);
+    for (int i = 0; i < mm->nq; i++) printf(" %.4g", md->qpos[i]);
+    printf("\n");
+  }
+  if (started && emax) {
+    int worst = 0;
+    for (int i = 0; i < mm->nq; i++)
+      if (emax[i] > emax[worst]) worst = i;
+    const char* wname = "?";
+    for (int j = 0; j < mm->njnt; j++)
+      if (mm->jnt_qposadr[j] <= worst) wname = mj_id2name(mm, mjOBJ_JOINT, j);
+    printf("  simc midpoint vs MuJoCo RK4 over %g s: max |q_simc - q_mj| %.3g rad (joint %s; "
+           "tolerance %g); %.2f s\n",
+           T, e, wname, TOL_TRAJ, now() - t0);
+    ENSURE(e <= TOL_TRAJ);
+  }
+  free(emax);
+  pair_close(&p);
+  remove(file);
+  rmdir(dir);
+}
+
+static void test_inertia_humanoid(void) { inertia_check(HUMANOID); }
+static void test_inertia_22_humanoids(void) { inertia_check(HUMANOID22); }
+static void test_inertia_humanoid100(void) { inertia_check(HUMANOID100); }
+static void test_dynamics_humanoid(void) { dynamics_check(HUMANOID); }
+static void test_dynamics_22_humanoids(void) { dynamics_check(HUMANOID22); }
+static void test_dynamics_humanoid100(void) { dynamics_check(HUMANOID100); }
+static void test_trajectory_humanoid_welded(void) { trajectory_check(); }
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_inertia_humanoid);
+  RUN(test_inertia_22_humanoids);
+  RUN(test_inertia_humanoid100);
+  RUN(test_dynamics_humanoid);
+  RUN(test_dynamics_22_humanoids);
+  RUN(test_dynamics_humanoid100);
+  RUN(test_trajectory_humanoid_welded);
+  return TEST_END();
+}
