@@ -380,7 +380,7 @@ static void test_override_errors(void) {
   char e[1200];
   const char* s1[] = {"time.step=0.002", "bodies.base.mass=-1"};
   ENSURE(load_error(CHAIN, s1, 2, e, sizeof e) == SC_ERR_SCENE);
-  ENSURE_PREFIX(e, "--set:2:1: bodies.base.mass: must be > 0 (got -1)");
+  ENSURE_PREFIX(e, "--set:2:1: bodies.base.mass: must be >= 0 (got -1)");
   const char* s2[] = {"bodies.nobody.mass=1"};
   load_error(CHAIN, s2, 1, e, sizeof e);
   ENSURE_PREFIX(e, "--set:1:8: bodies.nobody: no list element named 'nobody'");
