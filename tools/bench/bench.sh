@@ -106,6 +106,13 @@ for scene in scenes/gripper_lift.yaml tools/bench/arm7_push.yaml; do
     echo "$(basename "$scene" .yaml) $solver: $sps steps/s, its $med/$mean/$max ($status)" >&2
   done
 done
+# MuJoCo's own models (MJCF) in simc and in MuJoCo 2.2.2 on the same file
+# (tools/bench/bench_mjcf.sh; also kept in results/mjcf.md)
+echo "running the MJCF section (tools/bench/bench_mjcf.sh)..." >&2
+BIN=$BIN BENCH_QUICK=$quick tools/bench/bench_mjcf.sh >"$tmp/mjcf.md"
+{ echo; cat "$tmp/mjcf.md"; } >>"$out.tmp"
+[ "$quick" != 1 ] && [ -s "$tmp/mjcf.md" ] && cp "$tmp/mjcf.md" "$(dirname "$out")/mjcf.md"
+
 # Meshes: collision cost per hull pair and MuJoCo's mugs in a bin
 # (tools/bench/bench_meshes.sh; also kept in results/meshes.md)
 echo "running the meshes section (tools/bench/bench_meshes.sh)..." >&2

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench_mjcf.sh: MuJoCo's own models run by MuJoCo 2.2.2 and by simc on the
+# same file, at the file's timestep (markdown on stdout).  MuJoCo: its
+# defaults (Newton, pyramidal cone; tools/bench/mujoco/mjbench times the
+# mj_step loop alone).  simc: the translated model with its defaults (simc
+# --allow-unsupported: the models' solref/solimp and condim 4 are not
+# translated), recording every 100th step; wall time of the whole run
+# (loading and output included).  Peak memory by GNU time when installed.
+# BENCH_QUICK=1 shortens the runs.
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-bin}
+quick=${BENCH_QUICK:-0}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tools/bench/bench_lib.sh
+models=/usr/share/mujoco/model
+[ -r "$models/humanoid/humanoid.xml" ] || { echo "(MuJoCo's models are missing: install libmujoco-samples)"; exit 0; }
+make -s -C tools/bench/mujoco >/dev/null 2>&1 || { echo "(libmujoco-dev is missing: no MuJoCo figures)"; exit 0; }
+echo "## MuJoCo's models in simc and in MuJoCo 2.2.2"
+echo
+echo "Made by \`tools/bench/bench_mjcf.sh\` ($(git describe --always --dirty 2>/dev/null)) on $(date -u +%Y-%m-%d),"
+echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg)."
+echo
+echo "| model | dt (s) | steps asked | MuJoCo steps/s | MuJoCo contacts, solver its | simc steps/s | simc contacts, Newton its median / mean | simc / MuJoCo | simc max penetration (m) | simc status | simc peak RSS (MiB) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+for f in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100.xml; do
+  p=$models/$f
+  nstep=2000; [ "$quick" = 1 ] && nstep=20
+  mj=$("$BIN/mjbench" "$p" "$nstep" 2>/dev/null | tail -1)
+  mjs=$(sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$mj")
+  mjc=$(sed -n 's/.*mean_ncon=\([0-9.]*\).*/\1/p' <<<"$mj")
+  mji=$(sed -n 's/.*mean_solver_iter=\([0-9.]*\).*/\1/p' <<<"$mj")
+  dt=$(sed -n 's/.*timestep="\([0-9.e-]*\)".*/\1/p' "$p" | head -1)
+  [ -z "$dt" ] && dt=0.002
+  dur=$(awk -v s="$nstep" -v h="$dt" 'BEGIN { printf "%.6g", s * h }')
+  if command -v /usr/bin/time >/dev/null; then
+    line=$(/usr/bin/time -v "$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" \
+             --set output.every=100 2>"$tmp/err" >/dev/null; grep '^simc:' "$tmp/err" | tail -1)
+    rss=$(awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$tmp/err")
+  else
+    line=$("$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" --set output.every=100 2>&1 >/dev/null | grep '^simc:' | tail -1)
+    rss="-"
+  fi
+  read_summary "$line" # steps: those simc completed
+  pen=$(field "max penetration" "$line")
+  sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
+  ratio=$(awk -v a="$sps" -v b="$mjs" 'BEGIN { if (b > 0 && a > 0) printf "%.2f", a / b; else print "-" }')
+  echo "| $(basename "$f") | $dt | $nstep | ${mjs%.*} | $mjc, $mji | $sps | $ncon, $med / $mean | $ratio | $pen | ${status:-?} | $rss |"
+  echo "$(basename "$f"): simc $sps steps/s, MuJoCo ${mjs%.*} ($status)" >&2
+done
