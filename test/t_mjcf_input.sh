@@ -79,8 +79,27 @@ printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1" class="nope"/>
 expect unknown_class "$tmp/class.xml" "class.xml:3: element <geom>: attribute class: unknown class 'nope'"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1 x"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/number.xml"
 expect malformed_number "$tmp/number.xml" "number.xml:3: element <geom>: attribute size: expected 1 to 3 numbers (got '0.1 x')"
-printf '<robot name="r"><link name="a"/></robot>\n' >"$tmp/r.urdf"
-expect urdf_not_yet "$tmp/r.urdf" "the root element is <robot> (expected <mujoco>"
+printf '<html><body/></html>\n' >"$tmp/page.xml"
+expect unknown_root "$tmp/page.xml" "the root element is <html> (expected <mujoco>, an MJCF model, or <robot>, a URDF)"
+# URDF: the arm runs with its names, fixed or floating; bad input located
+"$BIN/simc" test/mjcf/arm3.urdf -o "$tmp/a3.h5" --quiet
+ok urdf_arm_names "$PY - '$tmp/a3.h5' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+names = lambda k: [x.decode() if isinstance(x, bytes) else x for x in f[k][:]]
+sys.exit(0 if names('/model/body_names') == ['world', 'base', 'j1', 'l1', 'j2', 'l2', 'j3', 'l3']
+         and names('/model/q_names') == ['j1.angle', 'j2.angle', 'j3.x'] else 1)
+PY"
+"$BIN/simc" test/mjcf/arm3.urdf --floating-base -o "$tmp/a3f.h5" --quiet
+ok urdf_floating_base "[ \"\$(h5dump -H -d /q '$tmp/a3f.h5' | grep -o '( [0-9]*, 10 )' | head -1)\" != '' ]"
+printf '<robot name="r">\n <link name="a"/>\n <joint name="j" type="revolute">\n  <parent link="nope"/>\n  <child link="a"/>\n </joint>\n</robot>\n' >"$tmp/parent.urdf"
+expect urdf_unknown_parent "$tmp/parent.urdf" 'parent.urdf:4: element <parent>: attribute link: no link named'
+printf '<robot name="r">\n <link name="a"/>\n <link name="b"/>\n</robot>\n' >"$tmp/roots.urdf"
+expect urdf_two_roots "$tmp/roots.urdf" "expected one root link"
+printf '<robot name="r">\n <link name="a">\n  <collision><geometry><mesh filename="package://arm/a.stl"/></geometry></collision>\n </link>\n</robot>\n' >"$tmp/pkg.urdf"
+expect urdf_package_needs_model_path "$tmp/pkg.urdf" "pkg.urdf:3: element <mesh>: attribute filename: 'package://arm/a.stl' needs --model-path DIR"
+"$BIN/simc" "$tmp/pkg.urdf" --check --model-path "$tmp/models" >"$tmp/out" 2>&1
+ok urdf_model_path_resolves "grep -qF '$tmp/models/arm/a.stl' '$tmp/out'"
 # unsupported: refused with its kind and line, accepted with --allow-unsupported
 cat >"$tmp/tendon.xml" <<'XML'
 <mujoco>

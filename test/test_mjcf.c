@@ -283,12 +283,15 @@ static int map_bodies(pair* p) {
 
 /* MuJoCo's model of path, simc's (with sets), and the body map; 0 on
  * failure (printed) */
-static int pair_open(pair* p, const char* path, const char* const* sets, int nsets) {
+/* MuJoCo loads mj_path, simc sc_path (the same model, or the same arm as
+ * a URDF) */
+static int pair_open2(pair* p, const char* mj_path, const char* sc_path, const char* const* sets,
+                      int nsets) {
   memset(p, 0, sizeof *p);
-  p->mm = mj_open(path);
+  p->mm = mj_open(mj_path);
   if (!p->mm) return 0;
   p->md = mj_makeData(p->mm);
-  p->sm = simc_open(path, sets, nsets);
+  p->sm = simc_open(sc_path, sets, nsets);
   if (!p->sm || !p->md) return 0;
   sc_error err;
   if (sc_data_create(p->sm, &p->sd, &err) != SC_OK) {
@@ -298,6 +301,10 @@ static int pair_open(pair* p, const char* path, const char* const* sets, int nse
     return 0;
   }
   return map_bodies(p);
+}
+
+static int pair_open(pair* p, const char* path, const char* const* sets, int nsets) {
+  return pair_open2(p, path, path, sets, nsets);
 }
 
 /* ---- the velocity map T ---- */
@@ -383,11 +390,11 @@ static void simc_dense(const sc_model* s, const double* blk, double* A) {
 
 /* ---- check 1: mass properties ---- */
 
-static void inertia_check(const char* path) {
+static void inertia_check2(const char* path, const char* sc_path) {
   if (missing(path)) return;
   const double t0 = now();
   pair p;
-  const int opened = pair_open(&p, path, NULL, 0);
+  const int opened = pair_open2(&p, path, sc_path, NULL, 0);
   ENSURE(opened);
   if (!opened) {
     pair_close(&p);
@@ -487,11 +494,11 @@ static double tree_rel_err(const mjModel* mm, const double* a, const double* b, 
   return e;
 }
 
-static void dynamics_check(const char* path) {
+static void dynamics_check2(const char* path, const char* sc_path) {
   if (missing(path)) return;
   const double t0 = now();
   pair p;
-  const int opened = pair_open(&p, path, NULL, 0);
+  const int opened = pair_open2(&p, path, sc_path, NULL, 0);
   if (!opened && p.mm && p.md) {
     /* MuJoCo's side alone, so that its half of the harness runs */
     printf("  MuJoCo: %s: nbody %d, njnt %d, nq %d, nv %d\n", path, p.mm->nbody, p.mm->njnt,
@@ -748,6 +755,15 @@ static void trajectory_check(void) {
   rmdir(dir);
 }
 
+static void inertia_check(const char* path) { inertia_check2(path, path); }
+static void dynamics_check(const char* path) { dynamics_check2(path, path); }
+
+/* the same three-joint arm written as a URDF (simc) and as MJCF (MuJoCo):
+ * URDF's frames, rpy, inertial frames, axes, revolute and prismatic joints
+ * and damping against MuJoCo's reading of the MJCF */
+static void test_inertia_urdf_arm(void) { inertia_check2("test/mjcf/arm3.xml", "test/mjcf/arm3.urdf"); }
+static void test_dynamics_urdf_arm(void) { dynamics_check2("test/mjcf/arm3.xml", "test/mjcf/arm3.urdf"); }
+
 static void test_inertia_humanoid(void) { inertia_check(HUMANOID); }
 static void test_inertia_22_humanoids(void) { inertia_check(HUMANOID22); }
 static void test_inertia_humanoid100(void) { inertia_check(HUMANOID100); }
@@ -765,5 +781,7 @@ int main(int argc, char** argv) {
   RUN(test_dynamics_22_humanoids);
   RUN(test_dynamics_humanoid100);
   RUN(test_trajectory_humanoid_welded);
+  RUN(test_inertia_urdf_arm);
+  RUN(test_dynamics_urdf_arm);
   return TEST_END();
 }

@@ -62,8 +62,8 @@ static void usage(FILE* f) {
           "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
           "                       [--max-output BYTES] [--from RUN.h5[:ROW]] [--allow-unsupported]\n"
           "                       [--force] [--quiet] [--check] [--version]\n"
-          "  SCENE              a simc scene (YAML) or a MuJoCo model (MJCF XML, told by its\n"
-          "                     first character, '<'), translated into a scene\n"
+          "  SCENE              a simc scene (YAML), or a MuJoCo model (MJCF) or URDF robot\n"
+          "                     (XML, told by its first character, '<'), translated into a scene\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
           "  --solver S         contact solver: newton (convex, default) or lcp (Lemke baseline)\n"
           "  --set KEY=VALUE    override a scene value by its dotted path, e.g.\n"
@@ -77,6 +77,8 @@ static void usage(FILE* f) {
           "                     (same as --set output.solver_trace=true)\n"
           "  --allow-unsupported  an MJCF model's elements that change the dynamics and are\n"
           "                     not translated (listed in the error) are ignored, not refused\n"
+          "  --floating-base    a URDF's root link moves freely (default: fixed to the world)\n"
+          "  --model-path DIR   a URDF's package://PKG/FILE meshes are DIR/PKG/FILE\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
           "                     default 10G; 0: no limit)\n"
           "  --from RUN.h5[:ROW]  start from row ROW (default -1: the last) of a run of this\n"
@@ -500,6 +502,18 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       sets[nsets++] = "output.solver_trace=true";
     } else if (strcmp(a, "--allow-unsupported") == 0) {
       sets[nsets++] = "import.allow_unsupported=true"; /* an MJCF model's; see doc/import.md */
+    } else if (strcmp(a, "--floating-base") == 0) {
+      sets[nsets++] = "import.floating_base=true"; /* a URDF's root link free */
+    } else if (strcmp(a, "--model-path") == 0) {
+      if (!has_next) return arg_error("%s needs a directory", a);
+      const char* dir = argv[++i];
+      size_t n = strlen(dir) + sizeof "import.model_path=";
+      char* s = malloc(n);
+      if (!s) return EXIT_SIM;
+      snprintf(s, n, "import.model_path=%s", dir);
+      owned[nowned++] = s;
+      *nowned_out = nowned;
+      sets[nsets++] = s;
     } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       quiet = 1;
     } else if (strcmp(a, "--check") == 0) {

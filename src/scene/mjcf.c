@@ -1142,6 +1142,251 @@ static sc_status translate(tr* t, xmlNode* root, int allow) {
   return SC_OK;
 }
 
+
+/* ---- URDF ---- */
+
+/* origin xyz rpy (URDF: R = Rz(y) Ry(p) Rx(r), as simc's rpy) as a position
+ * and quaternion */
+static sc_status urdf_origin(tr* t, const xmlNode* parent, double pos[3], double q[4]) {
+  pos[0] = pos[1] = pos[2] = 0;
+  q[0] = 1, q[1] = q[2] = q[3] = 0;
+  for (const xmlNode* c = parent->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE || strcmp(xname(c), "origin") != 0) continue;
+    double rpy[3] = {0, 0, 0}, R[9];
+    TRY(get_vec(t, c, -1, -1, "xyz", pos, 3, NULL));
+    TRY(get_vec(t, c, -1, -1, "rpy", rpy, 3, NULL));
+    sc_sp_rpy_to_mat3(R, rpy);
+    sc_sp_mat3_to_quat(q, R);
+  }
+  return SC_OK;
+}
+
+static const xmlNode* child_el(const xmlNode* n, const char* name) {
+  for (const xmlNode* c = n->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && strcmp(xname(c), name) == 0) return c;
+  return NULL;
+}
+
+/* a package:// or relative mesh file name as a path */
+static sc_status urdf_mesh_path(tr* t, const xmlNode* m, const char* fn, const char* model_path, const char** out) {
+  char buf[1024];
+  if (strncmp(fn, "package://", 10) == 0) {
+    if (!model_path) return fail(t, m, "filename", "'%s' needs --model-path DIR (DIR/<package>/<path>)", fn);
+    snprintf(buf, sizeof buf, "%s/%s", model_path, fn + 10);
+  } else if (strncmp(fn, "file://", 7) == 0) {
+    snprintf(buf, sizeof buf, "%s", fn + 7);
+  } else {
+    snprintf(buf, sizeof buf, "%s", fn);
+  }
+  if (t->nstr == (int)(sizeof t->strs / sizeof t->strs[0])) return fail(t, m, NULL, "too many meshes");
+  char* p = buf[0] == '/' ? sc_strdup(buf) : rel_path(doc_file(m), buf);
+  if (!p) return SC_ERR_NOMEM;
+  t->strs[t->nstr++] = p;
+  *out = p;
+  return SC_OK;
+}
+
+static sc_status urdf_link(tr* t, const xmlNode* L, const char* name, const char* parent, const double pos[3],
+                           const double q[4], const char* model_path) {
+  put(&t->bodies, "  - name: %s\n    parent: %s\n", name, parent);
+  put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n",
+      pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);
+  const xmlNode* in = child_el(L, "inertial");
+  if (in) {
+    double ip[3], iq[4], m = 0, I6[6] = {0};
+    TRY(urdf_origin(t, in, ip, iq));
+    const xmlNode* mm = child_el(in, "mass");
+    const xmlNode* ii = child_el(in, "inertia");
+    if (!mm || !xattr(mm, "value")) return fail(t, in, NULL, "needs <mass value>");
+    if (!ii) return fail(t, in, NULL, "needs <inertia>");
+    TRY(get_vec(t, mm, -1, -1, "value", &m, 1, NULL));
+    const char* keys[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+    for (int k = 0; k < 6; k++) TRY(get_vec(t, ii, -1, -1, keys[k], &I6[k], 1, NULL));
+    if (!(m >= 0)) return fail(t, mm, "value", "must be >= 0");
+    double Il[9] = {I6[0], I6[3], I6[4], I6[3], I6[1], I6[5], I6[4], I6[5], I6[2]}, R[9], RI[9], I[9];
+    sc_sp_quat_to_mat3(R, iq);
+    sc_sp_mat3_mul(RI, R, Il);
+    sc_sp_mat3_mulT(I, RI, R);
+    put(&t->bodies, "    mass: %.17g\n    com: [%.17g, %.17g, %.17g]\n", m, ip[0], ip[1], ip[2]);
+    if (m > 0)
+      put(&t->bodies, "    inertia: {ixx: %.17g, iyy: %.17g, izz: %.17g, ixy: %.17g, ixz: %.17g, iyz: %.17g}\n", I[0],
+          I[4], I[8], I[1], I[2], I[5]);
+  }
+  int ng = 0;
+  for (const xmlNode* c = L->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE || strcmp(xname(c), "collision") != 0) continue;
+    const xmlNode* g = child_el(c, "geometry");
+    const xmlNode* s = g ? g->children : NULL;
+    while (s && s->type != XML_ELEMENT_NODE) s = s->next;
+    if (!s) return fail(t, c, NULL, "needs a <geometry> with a shape");
+    geom G;
+    memset(&G, 0, sizeof G);
+    TRY(urdf_origin(t, c, G.pos, G.q));
+    G.mu = 1;
+    const char* e = xname(s);
+    if (strcmp(e, "box") == 0) {
+      double sz[3];
+      if (!xattr(s, "size")) return fail(t, s, "size", "required");
+      TRY(get_vec(t, s, -1, -1, "size", sz, 3, NULL));
+      G.type = SC_GEOM_BOX;
+      for (int k = 0; k < 3; k++) G.size[k] = 0.5 * sz[k];
+    } else if (strcmp(e, "cylinder") == 0 || strcmp(e, "sphere") == 0) {
+      if (!xattr(s, "radius")) return fail(t, s, "radius", "required");
+      TRY(get_vec(t, s, -1, -1, "radius", &G.size[0], 1, NULL));
+      G.type = SC_GEOM_SPHERE;
+      if (e[0] == 'c') {
+        if (!xattr(s, "length")) return fail(t, s, "length", "required");
+        TRY(get_vec(t, s, -1, -1, "length", &G.size[1], 1, NULL));
+        G.type = SC_GEOM_CYLINDER;
+      }
+    } else if (strcmp(e, "mesh") == 0) {
+      const char* fn = xattr(s, "filename");
+      if (!fn) return fail(t, s, "filename", "required");
+      G.type = SC_GEOM_MESH;
+      G.mesh_scale[0] = G.mesh_scale[1] = G.mesh_scale[2] = 1;
+      TRY(get_vec(t, s, -1, -1, "scale", G.mesh_scale, 3, NULL));
+      TRY(urdf_mesh_path(t, s, fn, model_path, &G.mesh_file));
+    } else {
+      return fail(t, s, NULL, "unknown geometry (expected box, cylinder, sphere or mesh)");
+    }
+    for (int k = 0; k < 3 && G.type != SC_GEOM_MESH; k++)
+      if (G.size[k] < 0 || !(G.size[0] > 0)) return fail(t, s, NULL, "sizes must be > 0");
+    if (!ng++) put(&t->bodies, "    geometry:\n");
+    const double zero[3] = {0, 0, 0};
+    put_geom(&t->bodies, "      ", &G, zero);
+  }
+  return SC_OK;
+}
+
+static sc_status translate_urdf(tr* t, xmlNode* root, int floating, const char* model_path) {
+  TRY(count_elements(t, root->children));
+  const char* mn = xattr(root, "name");
+  snprintf(t->model_name, sizeof t->model_name, "%s", mn ? mn : "urdf");
+  for (char* p = t->model_name; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) *p = '_';
+  t->timestep = 0.001;
+  t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
+  /* links and joints by name */
+  enum { MAXL = 4096 };
+  static _Thread_local const xmlNode* links[MAXL];
+  static _Thread_local const xmlNode* joints[MAXL];
+  int nl = 0, nj = 0;
+  for (xmlNode* n = root->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE) continue;
+    const char* e = xname(n);
+    if (strcmp(e, "link") == 0 || strcmp(e, "joint") == 0) {
+      const char* nm = xattr(n, "name");
+      if (!nm) return fail(t, n, "name", "required");
+      TRY(check_name(t, n, nm));
+      if (e[0] == 'l') {
+        if (nl == MAXL) return fail(t, n, NULL, "more than %d links", MAXL);
+        for (int i = 0; i < nl; i++)
+          if (strcmp(xattr(links[i], "name"), nm) == 0) return fail(t, n, "name", "link '%s' defined twice", nm);
+        links[nl++] = n;
+      } else {
+        if (nj == MAXL) return fail(t, n, NULL, "more than %d joints", MAXL);
+        joints[nj++] = n;
+      }
+    } else if (strcmp(e, "transmission") == 0 || strcmp(e, "gazebo") == 0 || strcmp(e, "material") == 0) {
+      continue;
+    } else {
+      unsupported(t, n, e);
+    }
+  }
+  if (!nl) return fail(t, root, NULL, "no <link>");
+  int parent_of[MAXL], child_joint[MAXL];
+  for (int i = 0; i < nl; i++) parent_of[i] = -1, child_joint[i] = -1;
+  for (int j = 0; j < nj; j++) {
+    const xmlNode* J = joints[j];
+    const xmlNode* pe = child_el(J, "parent");
+    const xmlNode* ce = child_el(J, "child");
+    if (!pe || !xattr(pe, "link")) return fail(t, J, NULL, "needs <parent link>");
+    if (!ce || !xattr(ce, "link")) return fail(t, J, NULL, "needs <child link>");
+    int p = -1, c = -1;
+    for (int i = 0; i < nl; i++) {
+      if (strcmp(xattr(links[i], "name"), xattr(pe, "link")) == 0) p = i;
+      if (strcmp(xattr(links[i], "name"), xattr(ce, "link")) == 0) c = i;
+    }
+    if (p < 0) return fail(t, pe, "link", "no link named '%s'", xattr(pe, "link"));
+    if (c < 0) return fail(t, ce, "link", "no link named '%s'", xattr(ce, "link"));
+    if (child_joint[c] >= 0) return fail(t, ce, "link", "link '%s' is the child of two joints", xattr(ce, "link"));
+    parent_of[c] = p;
+    child_joint[c] = j;
+  }
+  int nroot = 0, rootl = -1;
+  for (int i = 0; i < nl; i++)
+    if (parent_of[i] < 0) nroot++, rootl = i;
+  if (nroot != 1) return fail(t, root, NULL, "expected one root link (a link no joint has as its child), found %d", nroot);
+  /* the root: fixed to the world, or free */
+  const double zero[3] = {0, 0, 0}, one[4] = {1, 0, 0, 0};
+  const char* rname = xattr(links[rootl], "name");
+  if (floating) {
+    char fj[160];
+    snprintf(fj, sizeof fj, "%.120s_float", rname);
+    put(&t->bodies, "  - name: %s\n    parent: world\n    mass: 0\n    joint: {type: free}\n", fj);
+    TRY(urdf_link(t, links[rootl], rname, fj, zero, one, model_path));
+  } else {
+    TRY(urdf_link(t, links[rootl], rname, "world", zero, one, model_path));
+  }
+  /* the others, each after its parent (simc reads parents by name, in any
+   * order; this keeps q in the file's joint order along each branch) */
+  for (int j = 0; j < nj; j++) {
+    const xmlNode* J = joints[j];
+    int c = -1;
+    for (int i = 0; i < nl; i++)
+      if (child_joint[i] == j) c = i;
+    const char* jn = xattr(J, "name");
+    const char* ty = xattr(J, "type");
+    if (!ty) return fail(t, J, "type", "required");
+    double pos[3], q[4];
+    TRY(urdf_origin(t, J, pos, q));
+    const char* pl = xattr(links[parent_of[c]], "name");
+    const char* cl = xattr(links[c], "name");
+    if (strcmp(ty, "fixed") == 0) {
+      TRY(urdf_link(t, links[c], cl, pl, pos, q, model_path));
+      continue;
+    }
+    int type = strcmp(ty, "revolute") == 0 || strcmp(ty, "continuous") == 0 ? SC_JOINT_REVOLUTE
+               : strcmp(ty, "prismatic") == 0                                ? SC_JOINT_PRISMATIC
+               : strcmp(ty, "floating") == 0                                 ? SC_JOINT_FREE
+               : strcmp(ty, "planar") == 0                                   ? SC_JOINT_PLANAR
+                                                                             : -1;
+    if (type < 0) return fail(t, J, "type", "unknown joint type '%s'", ty);
+    double axis[3] = {1, 0, 0};
+    const xmlNode* ax = child_el(J, "axis");
+    if (ax) TRY(get_vec(t, ax, -1, -1, "xyz", axis, 3, NULL));
+    if (!(sc_sp_normalize3(axis) > 0)) return fail(t, ax, "xyz", "zero axis");
+    if (type == SC_JOINT_PLANAR && !(axis[0] == 0 && axis[1] == 0)) unsupported(t, J, "planar joint with a normal other than z");
+    if (jname_find(t, jn) >= 0) return fail(t, J, "name", "joint name '%s' used twice", jn);
+    if (jname_add(t, jn) < 0) return SC_ERR_NOMEM;
+    put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", jn, pl);
+    put(&t->bodies, "    joint: {type: %s, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}",
+        joint_yaml[type], pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);
+    if (type == SC_JOINT_REVOLUTE || type == SC_JOINT_PRISMATIC)
+      put(&t->bodies, ", axis: [%.17g, %.17g, %.17g]", axis[0], axis[1], axis[2]);
+    const xmlNode* lim = child_el(J, "limit");
+    if (lim && strcmp(ty, "continuous") != 0 && type != SC_JOINT_FREE && type != SC_JOINT_PLANAR) {
+      double lo = 0, hi = 0;
+      TRY(get_vec(t, lim, -1, -1, "lower", &lo, 1, NULL));
+      TRY(get_vec(t, lim, -1, -1, "upper", &hi, 1, NULL));
+      if (!(lo < hi)) return fail(t, lim, NULL, "lower must be below upper (got %g, %g)", lo, hi);
+      put(&t->bodies, ", limits: [%.17g, %.17g]", lo, hi);
+    }
+    const xmlNode* dy = child_el(J, "dynamics");
+    if (dy) {
+      double damp = 0, fr = 0;
+      TRY(get_vec(t, dy, -1, -1, "damping", &damp, 1, NULL));
+      TRY(get_vec(t, dy, -1, -1, "friction", &fr, 1, NULL));
+      if (damp < 0 || fr < 0) return fail(t, dy, NULL, "damping and friction must be >= 0");
+      if (damp > 0) put(&t->bodies, ", damping: %.17g", damp);
+      if (fr > 0) put(&t->bodies, ", friction: %.17g", fr);
+    }
+    put(&t->bodies, "}\n");
+    TRY(urdf_link(t, links[c], cl, jn, zero, one, model_path));
+  }
+  return SC_OK;
+}
+
 int sc_mjcf_is_xml(const char* text, size_t len) {
   size_t i = 0;
   if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
@@ -1150,7 +1395,7 @@ int sc_mjcf_is_xml(const char* text, size_t len) {
   return i < len && text[i] == '<';
 }
 
-sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, int allow_unsupported,
+sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
                             char** yaml, size_t* ylen, sc_error* err) {
   *yaml = NULL;
   *ylen = 0;
@@ -1161,13 +1406,29 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, int 
   xmlDoc* d;
   sc_status st = parse(t, path, text, len, NULL, &d);
   xmlNode* root = st ? NULL : xmlDocGetRootElement(d);
-  if (!st && (!root || strcmp(xname(root), "mujoco") != 0))
+  const int urdf = root && strcmp(xname(root), "robot") == 0;
+  if (!st && (!root || (strcmp(xname(root), "mujoco") != 0 && !urdf)))
     st = sc_error_set(err, SC_ERR_SCENE, path, root ? (int)xmlGetLineNo(root) : 1, 0,
-                      "the root element is <%s> (expected <mujoco>: an MJCF model)", root ? xname(root) : "none");
-  if (!st) st = translate(t, root, allow_unsupported);
+                      "the root element is <%s> (expected <mujoco>, an MJCF model, or <robot>, a URDF)",
+                      root ? xname(root) : "none");
+  if (!st && urdf) {
+    st = translate_urdf(t, root, o->floating_base, o->model_path);
+    if (!st && t->nun && !o->allow_unsupported) {
+      char list[1600] = "";
+      size_t k = 0;
+      for (int i = 0; i < t->nun && k < sizeof list; i++) {
+        int w = snprintf(list + k, sizeof list - k, "%s%s (first at %s)", i ? "; " : "", t->un[i].what, t->un[i].where);
+        if (w > 0) k += (size_t)w;
+      }
+      st = sc_error_set(err, SC_ERR_SCENE, path, (int)xmlGetLineNo(root), 0,
+                        "the model uses what simc does not translate: %s; run with --allow-unsupported to ignore them", list);
+    }
+  } else if (!st) {
+    st = translate(t, root, o->allow_unsupported);
+  }
   obuf out = {0};
   if (!st) {
-    put(&out, "# translated by simc from the MJCF model %s\n", path);
+    put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);
     for (int i = 0; i < t->nun; i++) put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
     put(&out, "simc: 1\nname: %s\n", t->model_name);
     put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);

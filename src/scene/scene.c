@@ -216,22 +216,28 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
 static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
                            int nsets, sc_model** out, sc_error* err);
 
-/* An MJCF model: translated into a scene (mjcf.c), then loaded as one.  The
- * set import.allow_unsupported=true is the translator's, not the scene's. */
+/* An MJCF model or a URDF: translated into a scene (mjcf.c), then loaded as
+ * one.  The sets import.allow_unsupported=true, import.floating_base=true
+ * and import.model_path=DIR are the translator's, not the scene's. */
 static sc_status load_mjcf(const char* text, size_t len, const char* name, const char* const* sets,
                            int nsets, sc_model** out, sc_error* err) {
   const char** rest = sc_calloc((size_t)nsets + 1, sizeof *rest);
   if (!rest) return sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
-  int nrest = 0, allow = 0;
+  int nrest = 0;
+  sc_import_opts o = {0, 0, NULL};
   for (int k = 0; k < nsets; k++) {
     if (strcmp(sets[k], "import.allow_unsupported=true") == 0)
-      allow = 1;
+      o.allow_unsupported = 1;
+    else if (strcmp(sets[k], "import.floating_base=true") == 0)
+      o.floating_base = 1;
+    else if (strncmp(sets[k], "import.model_path=", 18) == 0)
+      o.model_path = sets[k] + 18;
     else
       rest[nrest++] = sets[k];
   }
   char* yaml = NULL;
   size_t ylen = 0;
-  sc_status st = sc_mjcf_translate(name, text, len, allow, &yaml, &ylen, err);
+  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, err);
   if (!st) st = load_text(yaml, ylen, name, rest, nrest, out, err);
   sc_free(yaml);
   sc_free(rest);

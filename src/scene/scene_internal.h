@@ -217,10 +217,15 @@ typedef struct load {
 /* 1 when the text's first non-blank character (after a UTF-8 byte order
  * mark) is '<': an XML model rather than a YAML scene */
 int sc_mjcf_is_xml(const char* text, size_t len);
-/* The MJCF model in text (len bytes, read from path; includes relative to
- * it) as a simc scene in YAML, *yaml sc_malloc'ed (len *ylen).  Errors are
+/* The MJCF model (root <mujoco>) or URDF (root <robot>) in text (len bytes,
+ * read from path; includes and meshes relative to it) as a simc scene in YAML, *yaml sc_malloc'ed (len *ylen).  Errors are
  * located in the XML file. */
-sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, int allow_unsupported,
+typedef struct sc_import_opts {
+  int allow_unsupported; /* import.allow_unsupported=true */
+  int floating_base;     /* import.floating_base=true: a URDF's root link is free */
+  const char* model_path; /* import.model_path=DIR: package:// names resolve in DIR */
+} sc_import_opts;
+sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
                             char** yaml, size_t* ylen, sc_error* err);
 
 /* ---- sections ---- */
