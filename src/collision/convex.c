@@ -851,7 +851,11 @@ static int box_sat(const sc_col_shape* a, const sc_col_shape* b, double* depth, 
     }
     double c = col_dot(cpq, u);
     double pen = ra + rb - fabs(c);
-    if (pen < 0) return 0;
+    /* GJK found the cores touching: an axis that separates them by round-off
+     * only is the touching face's, not a reason to give up the test (the
+     * caller would fall back to the line between the centres, and a box
+     * resting exactly on another measured 0.3 m deep along it) */
+    if (pen < -1e-12 * (ra + rb + fabs(c))) return 0;
     /* prefer face axes over edge axes on near ties: they give better manifolds */
     double bias = k < 6 ? 0 : 1e-9 * (ra + rb);
     if (pen + bias < best) {
@@ -1396,7 +1400,8 @@ int sc_col_convex(const sc_col_shape* a, const sc_col_shape* b, double margin,
     dist = dcore - a->radius - b->radius;
     if (dist > margin) return 0;
     col_sub(n, wb, wa);
-    sc_sp_scale3(n, n, 1 / dcore);
+    sc_sp_normalize3(n); /* |wb - wa|, not GJK's dcore: they differ by round-off,
+                            which grows as the gap shrinks */
     col_axpy(wa, wa, a->radius, n);
     col_axpy(wb, wb, -b->radius, n);
     col_point_set(&deep, wa, wb, n, dist);
