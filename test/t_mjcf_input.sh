@@ -79,6 +79,8 @@ printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1" class="nope"/>
 expect unknown_class "$tmp/class.xml" "class.xml:3: element <geom>: attribute class: unknown class 'nope'"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1 x"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/number.xml"
 expect malformed_number "$tmp/number.xml" "number.xml:3: element <geom>: attribute size: expected 1 to 3 numbers (got '0.1 x')"
+printf '<mujoco>\n <include file="/dev/zero"/>\n</mujoco>\n' >"$tmp/zero.xml"
+expect include_not_regular "$tmp/zero.xml" "zero.xml:2: element <include>: attribute file: cannot read '/dev/zero': not a regular file"
 printf '<html><body/></html>\n' >"$tmp/page.xml"
 expect unknown_root "$tmp/page.xml" "the root element is <html> (expected <mujoco>, an MJCF model, or <robot>, a URDF)"
 # URDF: the arm runs with its names, fixed or floating; bad input located

@@ -41,6 +41,7 @@
  * Visual elements (asset textures and materials, light, camera, site,
  * visual, statistic) are ignored. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -48,6 +49,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scene/limits.h"
 #include "scene/scene_internal.h"
@@ -397,6 +400,43 @@ static sc_status parse(tr* t, const char* path, const char* text, size_t len, co
   return SC_OK;
 }
 
+static sc_status read_include(tr* t, const xmlNode* n, const char* path, char** out, size_t* len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return fail(t, n, "file", "cannot open '%s': %s", path, strerror(errno));
+  struct stat sb;
+  int serr = fstat(fd, &sb) != 0 ? errno : 0;
+  if (serr || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    return fail(t, n, "file", "cannot read '%s': %s", path,
+                serr ? strerror(serr) : S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file");
+  }
+  if (sb.st_size > (off_t)SC_SCENE_MAX_BYTES) {
+    close(fd);
+    return fail(t, n, "file", "'%s' is too large (%lld bytes; the limit is %d)", path, (long long)sb.st_size,
+                SC_SCENE_MAX_BYTES);
+  }
+  size_t cap = (size_t)sb.st_size + 1, got = 0;
+  char* buf = sc_malloc(cap + 1);
+  if (!buf) {
+    close(fd);
+    return SC_ERR_NOMEM;
+  }
+  for (;;) {
+    ssize_t r = read(fd, buf + got, cap - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+    if (got == cap) break; /* grew while read: what fits */
+  }
+  close(fd);
+  buf[got] = '\0';
+  *out = buf;
+  *len = got;
+  return SC_OK;
+}
+
 static char* rel_path(const char* base, const char* file) {
   const char* slash = strrchr(base, '/');
   size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - base) + 1;
@@ -429,16 +469,18 @@ static sc_status collect(tr* t, xmlNode* root, int depth) {
       if (depth >= MAX_INCLUDE_DEPTH) return fail(t, n, "file", "includes nested deeper than %d", MAX_INCLUDE_DEPTH);
       char* p = rel_path(doc_file(n), f);
       if (!p) return SC_ERR_NOMEM;
-      FILE* probe = fopen(p, "rb"); /* libxml2 would say "failed to load external entity" */
-      if (!probe) {
-        int e = errno;
-        sc_status fst = fail(t, n, "file", "cannot open '%s': %s", p, strerror(e));
+      /* read here, not by libxml2: only a regular file (a FIFO or device
+       * could block or never end) of at most a scene's size */
+      char* text = NULL;
+      size_t len = 0;
+      sc_status rst = read_include(t, n, p, &text, &len);
+      if (rst) {
         sc_free(p);
-        return fst;
+        return rst;
       }
-      fclose(probe);
       xmlDoc* d;
-      sc_status st = parse(t, p, NULL, 0, n, &d);
+      sc_status st = parse(t, p, text, len, n, &d);
+      sc_free(text);
       sc_free(p);
       TRY(st);
       xmlNode* r = xmlDocGetRootElement(d);
