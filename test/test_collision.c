@@ -37,9 +37,9 @@ typedef struct shape {
   const sc_mesh* mesh; /* SC_GEOM_MESH: one of the test meshes below, else NULL */
 } shape;
 
-/* ---- test meshes: convex hulls built here by sc_mesh_build (point clouds),
- * with hbox set the way sc_model_finalize sets it and, for the references,
- * each hull face's plane recomputed from its polygon ---- */
+/* ---- test meshes: convex hulls built here by sc_mesh_build (point clouds;
+ * it sets hbox) and, for the references, each hull face's plane recomputed
+ * from its polygon ---- */
 
 typedef struct tmesh {
   sc_mesh m;
@@ -74,15 +74,6 @@ static int tmesh_build(tmesh* t, const double* pts, int n) {
     return 0;
   }
   const sc_mesh* me = &t->m;
-  for (int k = 0; k < 3; k++) { /* as sc_model_finalize does */
-    double lo = INFINITY, hi = -INFINITY;
-    for (int v = 0; v < me->hnvert; v++) {
-      lo = fmin(lo, me->hvert[3 * v + k]);
-      hi = fmax(hi, me->hvert[3 * v + k]);
-    }
-    t->m.hbox[k] = 0.5 * (lo + hi);
-    t->m.hbox[3 + k] = 0.5 * (hi - lo);
-  }
   t->plane = sc_malloc(sizeof(double) * 4 * (size_t)(me->hnface > 0 ? me->hnface : 1));
   for (int f = 0; f < me->hnface; f++) {
     const int a0 = me->hface_adr[f], nv = me->hface_adr[f + 1] - a0;

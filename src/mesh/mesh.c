@@ -824,6 +824,15 @@ sc_status sc_mesh_build(sc_mesh* out, const char* file, sc_error* err) {
     if (q > r2) r2 = q;
   }
   out->rbound = sqrt(r2);
+  for (int k = 0; k < 3; k++) { /* the hull's bounding box (the broad phase's) */
+    double lo = INFINITY, hi = -INFINITY;
+    for (int v = 0; v < out->hnvert; v++) {
+      lo = fmin(lo, out->hvert[3 * v + k]);
+      hi = fmax(hi, out->hvert[3 * v + k]);
+    }
+    out->hbox[k] = 0.5 * (lo + hi);
+    out->hbox[3 + k] = 0.5 * (hi - lo);
+  }
   mass_acc H;
   hull_sums(out, &H);
   double hv = H.d6 / 6.0;

@@ -78,7 +78,7 @@ typedef struct sc_mesh {
                          SC_MESH_DIRGRID^2 cells): where a walk without a
                          start begins */
   double hbox[6];     /* the hull's bounding box in the mesh frame: centre, half
-                         extents, m (set by sc_model_finalize) */
+                         extents, m */
 } sc_mesh;
 
 /* Read an OBJ (v and f records; polygons fanned from their first vertex;

@@ -446,20 +446,9 @@ sc_status sc_model_finalize(sc_model* m) {
     m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
   }
   for (int g = 0; g < m->ngeom; g++) {
-    if (m->geom_type[g] == SC_GEOM_MESH) {
-      /* the hull's bounding box in the geom frame (for the broad phase) and
-       * the largest distance of a vertex from the geom origin */
-      sc_mesh* me = &m->mesh[m->geom_mesh[g]];
-      double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-      for (int v = 0; v < me->hnvert; v++)
-        for (int k = 0; k < 3; k++) {
-          lo[k] = fmin(lo[k], me->hvert[3 * v + k]);
-          hi[k] = fmax(hi[k], me->hvert[3 * v + k]);
-        }
-      for (int k = 0; k < 3; k++) {
-        me->hbox[k] = 0.5 * (lo[k] + hi[k]);
-        me->hbox[3 + k] = m->geom_size[3 * g + k] = 0.5 * (hi[k] - lo[k]);
-      }
+    if (m->geom_type[g] == SC_GEOM_MESH) { /* size: the hull's box half extents */
+      const sc_mesh* me = &m->mesh[m->geom_mesh[g]];
+      memcpy(m->geom_size + 3 * g, me->hbox + 3, 3 * sizeof(double));
       m->geom_rbound[g] = me->rbound;
     } else {
       m->geom_rbound[g] = bound_radius(m->geom_type[g], m->geom_size + 3 * g);

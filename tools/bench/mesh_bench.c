@@ -72,15 +72,6 @@ static int make_hull(sc_mesh* m, int n) {
     fprintf(stderr, "mesh_bench: hull of %d points: %s\n", n, err.msg);
     return 0;
   }
-  for (int k = 0; k < 3; k++) { /* what sc_model_finalize sets */
-    double lo = INFINITY, hi = -INFINITY;
-    for (int v = 0; v < m->hnvert; v++) {
-      lo = fmin(lo, m->hvert[3 * v + k]);
-      hi = fmax(hi, m->hvert[3 * v + k]);
-    }
-    m->hbox[k] = 0.5 * (lo + hi);
-    m->hbox[3 + k] = 0.5 * (hi - lo);
-  }
   return 1;
 }
 
