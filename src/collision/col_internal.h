@@ -2,6 +2,8 @@
 #ifndef SC_COL_INTERNAL_H
 #define SC_COL_INTERNAL_H
 
+#include <math.h>
+
 #include "collision/collision.h"
 
 /* A shape as a convex "core" swept by a sphere of `radius`:
@@ -69,6 +71,23 @@ int sc_col_reduce(sc_col_point* pts, int n, int limit, double tie);
  * cycle of 4 mm/s was measured); within the band the first in canonical
  * order starts the selection, which the rocking does not move. */
 double sc_col_tie(const sc_mesh* a, const sc_mesh* b);
+
+/* The face around hull vertex v whose outward normal has the largest dot
+ * product with the local direction dl (ties to the first), -1 when there is
+ * none. */
+static inline int col_hull_face(const sc_mesh* me, int v, const double dl[3]) {
+  int bf = -1;
+  double bc = -INFINITY;
+  for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
+    const double* n = me->hplane + 4 * me->hvf[k];
+    const double c = n[0] * dl[0] + n[1] * dl[1] + n[2] * dl[2];
+    if (c > bc) {
+      bc = c;
+      bf = me->hvf[k];
+    }
+  }
+  return bf;
+}
 
 /* small vector helpers */
 static inline double col_dot(const double a[3], const double b[3]) {

@@ -152,16 +152,7 @@ static int hull_feature(const sc_col_shape* s, const double dl[3], double tol, i
     idx[0] = v;
     return 1;
   }
-  int bf = -1;
-  double bc = -2;
-  for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
-    const int f = me->hvf[k];
-    const double c = col_dot(me->hplane + 4 * f, dl) / len;
-    if (c > bc) {
-      bc = c;
-      bf = f;
-    }
-  }
+  const int bf = col_hull_face(me, v, dl);
   if (bf >= 0) {
     const int p = me->hface_patch[bf];
     if (col_dot(me->hpatch_plane + 4 * p, dl) / len >= sqrt(1 - tol * tol)) {

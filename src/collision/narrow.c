@@ -77,8 +77,8 @@ static void plane_point(sc_col_point* buf, int* n, const double p0[3], const dou
 
 /* a mesh's hull against the plane: the vertices with phi <= margin of the
  * flat patch (mesh/mesh.h) of the hull face around the deepest vertex whose
- * normal is closest to -z (its polygon spread over at most MAXP of them).  That face is the one turning
- * onto the plane: a prism rolling on its edge gets the edge it pivots on
+ * normal is closest to -z (its polygon spread over at most MAXP of them).
+ * That face is the one turning onto the plane: a prism rolling on its edge gets the edge it pivots on
  * and the edge about to land, where all hull vertices within the margin
  * would bring farther, receding ones, and the reduction to SC_COL_MANIFOLD
  * points could keep those instead of the landing edge. */
@@ -86,21 +86,13 @@ static void plane_hull(sc_col_point* buf, int* n, const double p0[3], const doub
                        const sc_col_geom* b, double margin) {
   sc_col_shape S;
   sc_col_shape_make(&S, b);
-  double mz[3], q[3], zl[3];
+  double mz[3], q[3], mzl[3];
   sc_sp_scale3(mz, z, -1);
   sc_col_core_support(&S, mz, q);
   const sc_mesh* me = b->mesh;
   const int v = S.hint->v;
-  sc_sp_mat3_Tvec(zl, b->rot, z);
-  int bf = -1;
-  double bc = INFINITY;
-  for (int k = me->hvf_adr[v]; k < me->hvf_adr[v + 1]; k++) {
-    const double c = col_dot(me->hplane + 4 * me->hvf[k], zl); /* most negative: facing -z */
-    if (c < bc) {
-      bc = c;
-      bf = me->hvf[k];
-    }
-  }
+  sc_sp_mat3_Tvec(mzl, b->rot, mz); /* the face turned most toward the plane */
+  const int bf = col_hull_face(me, v, mzl);
   if (bf < 0) { /* no face (cannot happen on a built hull): the vertex alone */
     plane_point(buf, n, p0, z, q, margin);
     return;
