@@ -16,13 +16,10 @@
  * names are unique across all commands; sc_rd_commands_used (called once
  * the actuators are read) refuses a command no actuator uses. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "scene/limits.h"
 #include "scene/scene_internal.h"
@@ -219,51 +216,9 @@ sc_status sc_rd_resolve_path(load* L, const char* file, const char** out) {
  * refusals are located at fnode, the scene's file value */
 static sc_status slurp(ctx* c, const sc_snode* fnode, const char* path, size_t max, char** out,
                        size_t* len) {
-  *out = NULL;
-  *len = 0;
-  /* O_NONBLOCK: a FIFO without a writer must not hang the loader */
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) return sc_rd_fail(c, fnode, "cannot open '%s': %s", path, strerror(errno));
-  struct stat sb;
-  int serr = fstat(fd, &sb) != 0 ? errno : 0;
-  if (serr || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    return sc_rd_fail(c, fnode, "cannot read '%s': %s", path,
-                      serr ? strerror(serr) : S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file");
-  }
-  if (sb.st_size > (off_t)max) {
-    close(fd);
-    return sc_rd_fail(c, fnode, "'%s' is too large (%lld bytes; the limit is %zu)", path,
-                      (long long)sb.st_size, max);
-  }
-  size_t cap = (size_t)sb.st_size + 2, n = 0; /* one more: a file that grew is seen */
-  char* buf = sc_malloc(cap);
-  if (!buf) {
-    close(fd);
-    return SC_ERR_NOMEM;
-  }
-  for (;;) {
-    ssize_t r = read(fd, buf + n, cap - 1 - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      int e = errno;
-      close(fd);
-      sc_free(buf);
-      return sc_rd_fail(c, fnode, "cannot read '%s': %s", path, strerror(e));
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n + 1 >= cap) {
-      close(fd);
-      sc_free(buf);
-      return sc_rd_fail(c, fnode, "'%s' changed while it was read", path);
-    }
-  }
-  close(fd);
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return SC_OK;
+  char why[600];
+  sc_status st = sc_rd_read_file(path, max, out, len, why, sizeof why);
+  return st && st != SC_ERR_NOMEM ? sc_rd_fail(c, fnode, "%s", why) : st;
 }
 
 /* ---- CSV ---- */

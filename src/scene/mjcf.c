@@ -40,8 +40,6 @@
  * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
  * Visual elements (asset textures and materials, light, camera, site,
  * visual, statistic) are ignored. */
-#include <errno.h>
-#include <fcntl.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
@@ -49,8 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "scene/limits.h"
 #include "scene/scene_internal.h"
@@ -401,40 +397,9 @@ static sc_status parse(tr* t, const char* path, const char* text, size_t len, co
 }
 
 static sc_status read_include(tr* t, const xmlNode* n, const char* path, char** out, size_t* len) {
-  *out = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) return fail(t, n, "file", "cannot open '%s': %s", path, strerror(errno));
-  struct stat sb;
-  int serr = fstat(fd, &sb) != 0 ? errno : 0;
-  if (serr || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    return fail(t, n, "file", "cannot read '%s': %s", path,
-                serr ? strerror(serr) : S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file");
-  }
-  if (sb.st_size > (off_t)SC_SCENE_MAX_BYTES) {
-    close(fd);
-    return fail(t, n, "file", "'%s' is too large (%lld bytes; the limit is %d)", path, (long long)sb.st_size,
-                SC_SCENE_MAX_BYTES);
-  }
-  size_t cap = (size_t)sb.st_size + 1, got = 0;
-  char* buf = sc_malloc(cap + 1);
-  if (!buf) {
-    close(fd);
-    return SC_ERR_NOMEM;
-  }
-  for (;;) {
-    ssize_t r = read(fd, buf + got, cap - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += (size_t)r;
-    if (got == cap) break; /* grew while read: what fits */
-  }
-  close(fd);
-  buf[got] = '\0';
-  *out = buf;
-  *len = got;
-  return SC_OK;
+  char why[600];
+  sc_status st = sc_rd_read_file(path, SC_SCENE_MAX_BYTES, out, len, why, sizeof why);
+  return st && st != SC_ERR_NOMEM ? fail(t, n, "file", "%s", why) : st;
 }
 
 static char* rel_path(const char* base, const char* file) {
@@ -551,7 +516,6 @@ typedef struct geom {
   double pos[3], q[4], size[3];
   double mass, I[3];     /* diagonal inertia in the geom frame */
   double mu;
-  int mesh_ok;
   const char* mesh_file;
   double mesh_scale[3];
 } geom;
@@ -635,7 +599,7 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   if (attr_d(t, n, K_GEOM, c, "solref") || attr_d(t, n, K_GEOM, c, "solimp")) unsupported(t, n, "solref/solimp");
   if (attr_d(t, n, K_GEOM, c, "margin") || attr_d(t, n, K_GEOM, c, "gap")) unsupported(t, n, "geom margin/gap");
   /* mass: given, else density x volume (MuJoCo's mjCGeom::GetVolume) */
-  double V = 0, r = g->size[0], L = g->size[1], h = 0.5 * L;
+  double V = 0, r = g->size[0], L = g->size[1];
   switch (g->type) {
     case SC_GEOM_SPHERE: V = 4 * MJ_PI * r * r * r / 3; break;
     case SC_GEOM_CAPSULE: V = MJ_PI * (r * r * L + 4 * r * r * r / 3); break;
@@ -671,7 +635,6 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
       break;
     default: g->I[0] = g->I[1] = g->I[2] = 0; break;
   }
-  (void)h;
   return SC_OK;
 }
 
@@ -1011,12 +974,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     }
   }
   for (xmlNode* c = n->children; c; c = c->next)
-    if (c->type == XML_ELEMENT_NODE && strcmp(xname(c), "body") == 0) {
-      int k = class_of(t, c, cc, &st);
-      TRY(st);
-      (void)k;
+    if (c->type == XML_ELEMENT_NODE && strcmp(xname(c), "body") == 0)
       TRY(body(t, c, is_world ? "world" : name, cc, depth + 1, 0));
-    }
   return SC_OK;
 }
 
@@ -1098,14 +1057,33 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
   return SC_OK;
 }
 
-/* ---- the whole model ---- */
-
-static sc_status translate(tr* t, xmlNode* root, int allow) {
-  TRY(collect(t, root, 0));
-  const char* mn = xattr(root, "model");
-  snprintf(t->model_name, sizeof t->model_name, "%s", mn ? mn : "mjcf");
+/* the model's name as a scene name (letters and digits; others become _) */
+static void set_model_name(tr* t, const char* name) {
+  snprintf(t->model_name, sizeof t->model_name, "%s", name);
   for (char* p = t->model_name; *p; p++)
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) *p = '_';
+}
+
+/* what was not translated, once per kind with its first place: refused */
+static sc_status refuse_unsupported(tr* t, const xmlNode* root) {
+  char list[1600] = "";
+  size_t o = 0;
+  for (int i = 0; i < t->nun && o < sizeof list; i++) {
+    int w = snprintf(list + o, sizeof list - o, "%s%s (first at %s)", i ? "; " : "", t->un[i].what, t->un[i].where);
+    if (w > 0) o += (size_t)w;
+  }
+  return sc_error_set(t->err, SC_ERR_SCENE, doc_file(root), (int)xmlGetLineNo(root), 0,
+                      "the model uses what simc does not translate: %s; run with --allow-unsupported to "
+                      "ignore them",
+                      list);
+}
+
+/* ---- the whole model ---- */
+
+static sc_status translate(tr* t, xmlNode* root) {
+  TRY(collect(t, root, 0));
+  const char* mn = xattr(root, "model");
+  set_model_name(t, mn ? mn : "mjcf");
   /* compiler, option, defaults first (MuJoCo reads them wherever they are) */
   t->degree = 1;
   t->inertiafromgeom = 1;
@@ -1169,18 +1147,6 @@ static sc_status translate(tr* t, xmlNode* root, int allow) {
   int nact = 0; /* unnamed actuators are numbered across every <actuator> */
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xname(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i], &nact));
-  if (t->nun && !allow) {
-    char list[1600] = "";
-    size_t o = 0;
-    for (int i = 0; i < t->nun && o < sizeof list; i++) {
-      int w = snprintf(list + o, sizeof list - o, "%s%s (first at %s)", i ? "; " : "", t->un[i].what, t->un[i].where);
-      if (w > 0) o += (size_t)w;
-    }
-    return sc_error_set(t->err, SC_ERR_SCENE, doc_file(root), (int)xmlGetLineNo(root), 0,
-                        "the model uses what simc does not translate: %s; run with --allow-unsupported "
-                        "to ignore them",
-                        list);
-  }
   return SC_OK;
 }
 
@@ -1303,9 +1269,7 @@ static sc_status urdf_link(tr* t, const xmlNode* L, const char* name, const char
 static sc_status translate_urdf(tr* t, xmlNode* root, int floating, const char* model_path) {
   TRY(count_elements(t, root->children));
   const char* mn = xattr(root, "name");
-  snprintf(t->model_name, sizeof t->model_name, "%s", mn ? mn : "urdf");
-  for (char* p = t->model_name; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) *p = '_';
+  set_model_name(t, mn ? mn : "urdf");
   t->timestep = 0.001;
   t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
   /* links and joints by name */
@@ -1453,21 +1417,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     st = sc_error_set(err, SC_ERR_SCENE, path, root ? (int)xmlGetLineNo(root) : 1, 0,
                       "the root element is <%s> (expected <mujoco>, an MJCF model, or <robot>, a URDF)",
                       root ? xname(root) : "none");
-  if (!st && urdf) {
-    st = translate_urdf(t, root, o->floating_base, o->model_path);
-    if (!st && t->nun && !o->allow_unsupported) {
-      char list[1600] = "";
-      size_t k = 0;
-      for (int i = 0; i < t->nun && k < sizeof list; i++) {
-        int w = snprintf(list + k, sizeof list - k, "%s%s (first at %s)", i ? "; " : "", t->un[i].what, t->un[i].where);
-        if (w > 0) k += (size_t)w;
-      }
-      st = sc_error_set(err, SC_ERR_SCENE, path, (int)xmlGetLineNo(root), 0,
-                        "the model uses what simc does not translate: %s; run with --allow-unsupported to ignore them", list);
-    }
-  } else if (!st) {
-    st = translate(t, root, o->allow_unsupported);
-  }
+  if (!st) st = urdf ? translate_urdf(t, root, o->floating_base, o->model_path) : translate(t, root);
+  if (!st && t->nun && !o->allow_unsupported) st = refuse_unsupported(t, root);
   obuf out = {0};
   if (!st) {
     put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);

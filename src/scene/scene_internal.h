@@ -72,6 +72,14 @@ sc_status sc_rd_fail_missing(ctx* c, const sc_snode* map, const char* key, const
 const char* sc_rd_kind_name(const sc_snode* n);
 void sc_rd_join_names(char* buf, size_t sz, const char* const* names, int n);
 
+/* A regular file (a FIFO or device is refused without blocking) of at most
+ * max bytes, whole and NUL-terminated in *out (sc_free), *len bytes.  On a
+ * refusal, why says what (naming path) and the status is SC_ERR_IO (cannot
+ * open or read) or SC_ERR_SCENE (too large, changed while read); the caller
+ * locates it.  (read.c) */
+sc_status sc_rd_read_file(const char* path, size_t max, char** out, size_t* len, char* why,
+                          size_t whysz);
+
 /* ---- typed readers (read.c): each checks one node ---- */
 
 int sc_rd_is_plain_scalar(const sc_snode* n);
