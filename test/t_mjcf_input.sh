@@ -50,7 +50,6 @@ ok include_relative "$PY - '$tmp/inc.h5' <<'PY'
 import sys, h5py, math
 f = h5py.File(sys.argv[1], 'r')
 r = f['/model/geometry/size'][0][0]
-m = f['/model/body_mass'][:] if '/model/body_mass' in f else None
 sys.exit(0 if abs(r - 0.1) < 1e-15 else 1)
 PY"
 

@@ -68,7 +68,7 @@ int sc_col_reduce(sc_col_point* pts, int n, int limit, double tie);
  * radius, 0 without a mesh.  A mug standing on its foot rocks by microns;
  * were its deepest rim vertex chosen first, the four points kept would turn
  * round the rim with the rocking from step to step and feed it (a limit
- * cycle of 4 mm/s was measured); within the band the first in canonical
+ * cycle that does not decay); within the band the first in canonical
  * order starts the selection, which the rocking does not move. */
 double sc_col_tie(const sc_mesh* a, const sc_mesh* b);
 
