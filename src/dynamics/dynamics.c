@@ -148,13 +148,18 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     memcpy(d->xrot + 9 * b, Xwb.R, sizeof Xwb.R);
     memcpy(d->xpos + 3 * b, Xwb.p, sizeof Xwb.p);
 
-    /* world c.o.m. and rotational inertia, then the spatial inertia */
+    /* world c.o.m. and rotational inertia, then the spatial inertia; a
+     * massless body (a link between the joints of an imported body) has
+     * zero inertia by construction: its products would be zeros */
     double c[3], Ic[9], T[9];
     sc_sp_xform_point(c, &Xwb, m->body_com + 3 * b);
     memcpy(d->xcom + 3 * b, c, sizeof c);
-    sc_sp_mat3_mul(T, Xwb.R, m->body_inertia + 9 * b);
-    sc_sp_mat3_mulT(Ic, T, Xwb.R);
-    sc_sp_inertia(d->cinert + 36 * b, m->body_mass[b], c, Ic);
+    if (m->body_mass[b] == 0.0) memset(d->cinert + 36 * b, 0, 36 * sizeof(double));
+    else {
+      sc_sp_mat3_mul(T, Xwb.R, m->body_inertia + 9 * b);
+      sc_sp_mat3_mulT(Ic, T, Xwb.R);
+      sc_sp_inertia(d->cinert + 36 * b, m->body_mass[b], c, Ic);
+    }
 
     /* motion subspace in world */
     int nv = m->jnt_nv[j], va = m->jnt_vadr[j];
@@ -242,6 +247,10 @@ void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau) 
         int dof = m->jnt_vadr[j] + k;
         for (int r = 0; r < 6; r++) Ab[r] += d->cdof[6 * dof + r] * qacc[dof];
       }
+    if (m->body_mass[b] == 0.0) { /* zero inertia (see sc_dyn_kinematics): no force of its own */
+      memset(F + 6 * b, 0, 6 * sizeof(double));
+      continue;
+    }
     const double* I = d->cinert + 36 * b;
     const double* V = d->cvel + 6 * b;
     double IA[6], IV[6], VxIV[6];
@@ -477,6 +486,7 @@ void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double*
   double T = 0, U = 0;
   for (int i = 0; m->any_armature && i < m->nv; i++) T += 0.5 * m->dof_armature[i] * v[i] * v[i];
   for (int b = 1; b < m->nbody; b++) {
+    if (m->body_mass[b] == 0.0) continue; /* adds zeros */
     double IV[6];
     sc_sp_mat6_vec(IV, d->cinert + 36 * b, d->cvel + 6 * b);
     T += 0.5 * sc_sp_dot6(d->cvel + 6 * b, IV);
