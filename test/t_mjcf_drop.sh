@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # MuJoCo's humanoid (Debian libmujoco-samples) dropped on its floor from its
-# own initial pose, 4 s at dt = 1 ms with implicit Euler, for each contact
-# model and the LCP: it comes to rest lying on the floor (the torso's centre
-# at its capsule radius, 0.07 m, within 2 cm; kinetic energy at the end below
-# 1e-3 of the energy the fall released), its mechanical energy never rises
-# from one step to the next (by more than 1e-9 of E0: round-off), and the
-# deepest penetration stays below 2 mm.  (MuJoCo's own target for a resting
-# body, 1 mm, is not met: 1.1 to 1.5 mm here, at the first impacts.)
+# own initial pose, 4 s at dt = 1 ms, for each contact model and the LCP,
+# under implicit Euler and under the midpoint rule: it comes to rest lying
+# on the floor (the torso's centre at its capsule radius, 0.07 m, within
+# 2 cm; kinetic energy at the end below 1e-3 of the energy the fall
+# released, measured 6.6e-5 to 7.8e-5), and at rest (the last second) no contact is
+# deeper than 1 mm, MuJoCo's own target for a resting body (measured
+# 0.154 mm).  The deepest contact of the whole run, when the falling body
+# first strikes the floor (t = 1.0 to 1.2 s), stays below 2 mm under
+# implicit Euler (measured 1.1 to 1.5 mm) and 5 mm under the midpoint rule (1.5 to 4.4 mm).  Energy:
+# under implicit Euler the mechanical energy never rises from one step to
+# the next (by more than 1e-9 of E0: round-off); under the midpoint rule
+# it rises at a few impacts by up to 1.7e-5 of E0 (measured; bound 5e-5),
+# the known cost of its contact impulses being placed at mid-step.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -18,27 +24,33 @@ trap 'rm -rf "$tmp"' EXIT
 if [ ! -r "$M" ]; then
   echo "FAIL humanoid_model_present"; echo "  $M is missing: make test installs libmujoco-samples"; exit 0
 fi
+for scheme in implicit_euler midpoint; do
 for case in "lagged:" "sap:--set contact.model=sap" "similar:--set contact.model=similar" "lcp:--solver lcp"; do
   name=${case%%:*}; args=${case#*:}
   # shellcheck disable=SC2086
   "$BIN/simc" "$M" --allow-unsupported -o "$tmp/$name.h5" --quiet --dt 1e-3 --duration 4 \
-    --set integrator.scheme=implicit_euler --set output.every=1 $args 2>/dev/null
-  $PY - "$tmp/$name.h5" "$name" <<'PY'
+    --set integrator.scheme=$scheme --set output.every=1 $args 2>/dev/null
+  $PY - "$tmp/$name.h5" "${name}_$scheme" "$scheme" <<'PY'
 import sys
 import h5py
 import numpy as np
 f = h5py.File(sys.argv[1], "r")
-name = sys.argv[2]
+name, scheme = sys.argv[2], sys.argv[3]
 E = f["energy/total"][:]
 ke = f["energy/kinetic"][:]
-pen = float(f["contact/max_penetration"][:].max())
+t = f["time"][:]
+depth = f["contact/max_penetration"][:]
+pen, rest = float(depth.max()), float(depth[t > t[-1] - 1].max())
 names = [x.decode() if isinstance(x, bytes) else x for x in f["model/body_names"][:]]
 tz = float(f["body/position"][-1][names.index("torso"), 2])
 released = E[0] - E[-1]
 rise = float(np.max(np.diff(E)))
-ok = abs(tz - 0.07) < 0.02 and ke[-1] < 1e-3 * released and rise <= 1e-9 * abs(E[0]) and pen < 2e-3
+mid = scheme == "midpoint"
+ok = (abs(tz - 0.07) < 0.02 and ke[-1] < 1e-3 * released and
+      rise <= (5e-5 if mid else 1e-9) * abs(E[0]) and rest < 1e-3 and pen < (5e-3 if mid else 2e-3))
 print("%s humanoid_drop_%s" % ("PASS" if ok else "FAIL", name))
 print("  torso z %.4f m, kinetic %.3g J of %.3g J released, largest rise of E in a step %.3g J "
-      "(E0 %.4g J), deepest %.3g m" % (tz, ke[-1], released, rise, E[0], pen))
+      "(E0 %.4g J), deepest %.3g m, deepest in the last second %.3g m" % (tz, ke[-1], released, rise, E[0], pen, rest))
 PY
+done
 done
