@@ -2,10 +2,14 @@
 # bench_mjcf.sh: MuJoCo's own models run by MuJoCo 2.2.2 and by simc on the
 # same file, at the file's timestep (markdown on stdout).  MuJoCo: its
 # defaults (Newton, pyramidal cone; tools/bench/mujoco/mjbench times the
-# mj_step loop alone).  simc: the translated model with its defaults (simc
-# --allow-unsupported: the models' solref/solimp and condim 4 are not
-# translated), recording every 100th step; wall time of the whole run
-# (loading and output included).  Peak memory by GNU time when installed.
+# mj_step loop alone), and MuJoCo 3.x's WebAssembly build under node where
+# npm can install it (tools/bench/mujoco_js; its figures are WASM).  simc:
+# the translated model with its defaults (simc --allow-unsupported: the
+# models' solref/solimp and condim 4 are not translated), once with its
+# default scheme (the midpoint rule, second order, re-linearized) and once
+# with symplectic Euler, the first-order scheme MuJoCo's own step is;
+# recording every 100th step; wall time of the whole run (loading and
+# output included).  Peak memory by GNU time when installed.
 # BENCH_QUICK=1 shortens the runs.
 set -u
 cd "$(dirname "$0")/../.."
@@ -22,8 +26,8 @@ echo
 echo "Made by \`tools/bench/bench_mjcf.sh\` ($(git describe --always --dirty 2>/dev/null)) on $(date -u +%Y-%m-%d),"
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg)."
 echo
-echo "| model | dt (s) | steps asked | MuJoCo steps/s | MuJoCo contacts, solver its | simc steps/s | simc contacts, Newton its median / mean | simc / MuJoCo | simc max penetration (m) | simc status | simc peak RSS (MiB) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | dt (s) | steps asked | MuJoCo 2.2.2 steps/s | MuJoCo 3.x (WASM) steps/s | MuJoCo contacts, solver its | simc scheme | simc steps/s | simc contacts, Newton its median / mean | simc / MuJoCo 2.2.2 | simc max penetration (m) | simc status | simc peak RSS (MiB) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for f in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100.xml; do
   p=$models/$f
   nstep=2000; [ "$quick" = 1 ] && nstep=20
@@ -31,21 +35,28 @@ for f in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100
   mjs=$(sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$mj")
   mjc=$(sed -n 's/.*mean_ncon=\([0-9.]*\).*/\1/p' <<<"$mj")
   mji=$(sed -n 's/.*mean_solver_iter=\([0-9.]*\).*/\1/p' <<<"$mj")
+  wasm=$(tools/bench/mujoco_js/run.sh "$p" "$nstep" 2>/dev/null | tail -1)
+  ws=$(sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$wasm")
+  wv=$(sed -n 's/.*mujoco_version=\([0-9.]*\).*/\1/p' <<<"$wasm")
+  [ -n "$ws" ] && ws="${ws%.*} (${wv:-3.x})" || ws="-"
   dt=$(sed -n 's/.*timestep="\([0-9.e-]*\)".*/\1/p' "$p" | head -1)
   [ -z "$dt" ] && dt=0.002
   dur=$(awk -v s="$nstep" -v h="$dt" 'BEGIN { printf "%.6g", s * h }')
-  if command -v /usr/bin/time >/dev/null; then
-    line=$(/usr/bin/time -v "$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" \
-             --set output.every=100 2>"$tmp/err" >/dev/null; grep '^simc:' "$tmp/err" | tail -1)
-    rss=$(awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$tmp/err")
-  else
-    line=$("$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" --set output.every=100 2>&1 >/dev/null | grep '^simc:' | tail -1)
-    rss="-"
-  fi
-  read_summary "$line" # steps: those simc completed
-  pen=$(field "max penetration" "$line")
-  sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
-  ratio=$(awk -v a="$sps" -v b="$mjs" 'BEGIN { if (b > 0 && a > 0) printf "%.2f", a / b; else print "-" }')
-  echo "| $(basename "$f") | $dt | $nstep | ${mjs%.*} | $mjc, $mji | $sps | $ncon, $med / $mean | $ratio | $pen | ${status:-?} | $rss |"
-  echo "$(basename "$f"): simc $sps steps/s, MuJoCo ${mjs%.*} ($status)" >&2
+  for scheme in midpoint symplectic_euler; do
+    run=("$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" \
+         --set output.every=100 --set integrator.scheme=$scheme)
+    if command -v /usr/bin/time >/dev/null; then
+      line=$(/usr/bin/time -v "${run[@]}" 2>"$tmp/err" >/dev/null; grep '^simc:' "$tmp/err" | tail -1)
+      rss=$(awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$tmp/err")
+    else
+      line=$("${run[@]}" 2>&1 >/dev/null | grep '^simc:' | tail -1)
+      rss="-"
+    fi
+    read_summary "$line" # steps: those simc completed
+    pen=$(field "max penetration" "$line")
+    sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
+    ratio=$(awk -v a="$sps" -v b="$mjs" 'BEGIN { if (b > 0 && a > 0) printf "%.2f", a / b; else print "-" }')
+    echo "| $(basename "$f") | $dt | $nstep | ${mjs%.*} | $ws | $mjc, $mji | $scheme | $sps | $ncon, $med / $mean | $ratio | $pen | ${status:-?} | $rss |"
+    echo "$(basename "$f") $scheme: simc $sps steps/s, MuJoCo ${mjs%.*}, WASM $ws ($status)" >&2
+  done
 done
