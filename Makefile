@@ -33,6 +33,12 @@ DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-de
 # the replay viewer's browser tests (make test) drive headless Chromium
 TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev
 TEST_STAMP := build/.test-deps-ok
+# make bench's peers: MuJoCo 2.2.2 and its models, ODE, GNU time for peak
+# memory; and node with npm for MuJoCo 3.x's WebAssembly build
+# (tools/bench/mujoco_js), from Debian unless a node with npm is there already
+BENCH_DEB_PKGS := libmujoco-samples libmujoco-dev libode-dev time \
+                  $(if $(shell command -v node && command -v npm),,nodejs npm)
+BENCH_STAMP := build/.bench-deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
@@ -110,6 +116,9 @@ $(STAMP): Makefile
 	@mkdir -p build && touch $@
 $(TEST_STAMP): Makefile | $(STAMP)
 	$(call install_pkgs,$(TEST_DEB_PKGS))
+	@touch $@
+$(BENCH_STAMP): Makefile | $(STAMP)
+	$(call install_pkgs,$(BENCH_DEB_PKGS))
 	@touch $@
 
 # ---- build ----
@@ -236,7 +245,7 @@ validate: $(BIN)/simc $(TOOLS)
 	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate \
 	  --report results/validation.md
 
-bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
+bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS) | $(BENCH_STAMP)
 	@BIN=$(BIN) tools/bench/bench.sh
 
 results: $(BIN)/simc $(TOOLS)
