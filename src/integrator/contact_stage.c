@@ -241,9 +241,10 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   const int nc = d->ncon;
   const int nv = m->nv;
   const double dt = m->opt.dt;
+  int* in = w->kicked; /* contacts and rows whose impulse the kick applies */
   int any = 0;
-  for (int i = 0; i < nv; i++) kick[i] = 0;
   for (int i = 0; i < nc; i++) {
+    in[i] = 0;
     /* an impact: the midpoint's penetration u dt / 2 would exceed the depth
      * a near-rigid contact may have (resting contacts approach at far less) */
     if (w->theta_c[i] != 1.0 || !(-d->vn0[i] * dt > 2.0 * w->xmax[i])) continue;
@@ -254,26 +255,49 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
       vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
-    const double dg = d->impulse[3 * i + 2];
-    if (!(dg > 0)) continue;
-    any = 1;
-    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
+    if (!(d->impulse[3 * i + 2] > 0)) continue;
+    in[i] = any = 1;
   }
   /* a limit written at theta = 1 (joint_rows.c) hit faster than the smooth
    * forces move the joint in a step (there is no size to bound its depth
    * by): its impulse moves the positions in full, as an impact does */
   for (int r = 0; r < d->nrow; r++) {
     const int i = nc + r;
+    in[i] = 0;
     if (w->theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO) continue;
     const double vns = d->Jc[3 * (size_t)d->jptr[i] + 2] * d->vstar[d->jcol[d->jptr[i]]];
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
-    const double dg = d->impulse[3 * i + 2];
-    if (dg == 0.0) continue;
-    any = 1;
-    kick[d->jcol[d->jptr[i]]] += d->Jc[3 * (size_t)d->jptr[i] + 2] * dg;
+    if (d->impulse[3 * i + 2] == 0.0) continue;
+    in[i] = any = 1;
   }
-  if (any) sc_la_blk_solve(&cb, d->Afac, kick, tmp);
-  return any;
+  if (!any) return 0;
+  /* The impact's impulse reached the bodies behind the impacting one
+   * through their own contacts (a ball landing on a column of balls, a box
+   * on a stack): the solve's impulses of those contacts carry it.  Kicked
+   * alone, the impact's impulse would push those bodies into their supports
+   * by up to u dt / 2 each step with nothing pushing back, and a stack hit
+   * over and over (by its own bouncing top) would sink through its floor.
+   * So a theta = 1 contact that the kick presses into by more than a tenth
+   * of its depth bound has its own normal impulse applied too, until no
+   * more are pressed (each pass adds one; bounded by the contact count). */
+  for (int pass = 0; pass <= nc; pass++) {
+    for (int i = 0; i < nv; i++) kick[i] = 0;
+    for (int i = 0; i < nc + d->nrow; i++) {
+      if (!in[i]) continue;
+      const double dg = d->impulse[3 * i + 2];
+      for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
+    }
+    sc_la_blk_solve(&cb, d->Afac, kick, tmp);
+    int added = 0;
+    for (int i = 0; i < nc; i++) {
+      if (in[i] || w->theta_c[i] != 1.0 || !(d->impulse[3 * i + 2] > 0)) continue;
+      double vk = 0.0;
+      for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) vk += d->Jc[3 * (size_t)q + 2] * kick[d->jcol[q]];
+      if (-(1.0 - m->opt.theta_vq) * vk * dt > 0.1 * w->xmax[i]) in[i] = added = 1;
+    }
+    if (!added) break;
+  }
+  return 1;
 }
 
 /* After a solve of nc contacts (global indices gidx[l], NULL: l) with

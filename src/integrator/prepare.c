@@ -98,8 +98,8 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
     w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
     if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
-    w->match = sc_malloc(sizeof(int) * 2 * ncap);
-    if (w->match) w->matched = w->match + ncap;
+    w->match = sc_malloc(sizeof(int) * 3 * ncap);
+    if (w->match) w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap;
     w->nload = sc_malloc(sizeof(double) * 11 * ncap);
     if (w->nload) {
       w->beta_c = w->nload + ncap;

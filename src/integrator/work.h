@@ -47,6 +47,7 @@ typedef struct step_work {
    * beta in use, the lagged model's friction-bound impulse (N s; < 0: from
    * the state at the step start), the depth bound of depth control (m) */
   int *match, *matched; /* matched: 1 when the warm start knows the contact */
+  int* kicked;          /* (contacts and joint rows) whose impulse the impact kick applies */
   double *nload, *beta_c, *n0, *xmax;
   double* theta_c; /* the theta of each contact's law */
   double* gprev;   /* (3 per contact) the matching previous impulse in this contact's frame
