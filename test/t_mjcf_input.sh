@@ -115,3 +115,40 @@ XML
 expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon (first at" "tendon.xml:5:" "--allow-unsupported"
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
+# contact filtering: contype / conaffinity and <exclude> are translated (a
+# bad mask or body is located, at the <default> a mask comes from), an
+# explicit <pair> is still refused
+printf '<mujoco>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1" contype="-1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_neg.xml"
+expect mask_negative "$tmp/mask_neg.xml" "mask_neg.xml:3: element <geom>: attribute contype: must be >= 0 (got '-1')"
+printf '<mujoco>\n <default><geom conaffinity="2.5"/></default>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_class.xml"
+expect mask_not_integer_in_class "$tmp/mask_class.xml" "mask_class.xml:2: element <geom>: attribute conaffinity: expected a non-negative integer bit mask (got '2.5')"
+printf '<mujoco>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1" contype="4294967296"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_big.xml"
+expect mask_above_32_bits "$tmp/mask_big.xml" "mask_big.xml:3: element <geom>: attribute contype: must be at most 4294967295"
+cat >"$tmp/exclude.xml" <<'XML'
+<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="1 1 1"/>
+    <body name="b" pos="0 0 0.05"><joint name="j" type="slide" axis="0 0 1"/><geom name="g" size="0.1" contype="3" conaffinity="0"/></body>
+  </worldbody>
+  <contact>
+    <exclude body1="b" body2="world"/>
+  </contact>
+</mujoco>
+XML
+"$BIN/simc" "$tmp/exclude.xml" -o "$tmp/exclude.h5" --quiet --duration 0.01
+ok exclude_translated "$PY - '$tmp/exclude.h5' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+y = f.attrs['scene_yaml']
+y = y.decode() if isinstance(y, bytes) else y
+ok = 'contype: 3' in y and 'conaffinity: 0' in y and 'exclude:\n- [b, world]' in y
+# the sphere starts 0.05 deep in the floor, but the pair is excluded
+ok = ok and int(f['/contact/count'][:].max()) == 0
+sys.exit(0 if ok else 1)
+PY"
+sed 's|body2="world"|body2="j"|' "$tmp/exclude.xml" >"$tmp/exclude_link.xml"
+expect exclude_names_a_body "$tmp/exclude_link.xml" "exclude_link.xml:7: element <exclude>: attribute body2: no body named 'j'"
+sed 's|body2="world"|body2="b"|' "$tmp/exclude.xml" >"$tmp/exclude_self.xml"
+expect exclude_self "$tmp/exclude_self.xml" "exclude_self.xml:7: element <exclude>: attribute body2: the same body as body1 ('b')"
+sed 's|<exclude body1="b" body2="world"/>|<pair geom1="g" geom2="floor"/>|' "$tmp/exclude.xml" >"$tmp/pair.xml"
+expect pair_refused "$tmp/pair.xml" "the model uses what simc does not translate: contact pair (first at" "pair.xml:7:"

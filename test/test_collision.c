@@ -1592,6 +1592,121 @@ static void test_detect_filters(void) {
   sc_model_free(m);
 }
 
+/* contype / conaffinity and excluded body pairs against the rule applied
+ * by brute force: 40 overlapping spheres on 20 bodies (a few on the world,
+ * one chain of parent and child), random masks over four bits including
+ * the top one, random excluded pairs (some repeated, reversed, with the
+ * world); four rounds of masks, no allocation while detecting */
+static void test_detect_masks_and_exclusions(void) {
+  enum { NB = 21, NG = 40 };
+  int parent[NB];
+  parent[0] = -1;
+  for (int b = 1; b < NB; b++) parent[b] = b == 2 ? 1 : 0; /* body 2 is body 1's child */
+  int nexcl = 12;
+  sc_model* m = NULL;
+  {
+    m = sc_calloc(1, sizeof *m);
+    ENSURE(m != NULL);
+    if (!m) return;
+    sc_options_default(&m->opt);
+    m->nbody = NB;
+    m->njnt = NB - 1;
+    m->ngeom = NG;
+    m->nexclude = nexcl;
+    ENSURE(sc_model_alloc(m) == SC_OK);
+    for (int b = 1; b < NB; b++) {
+      m->body_parent[b] = parent[b];
+      m->jnt_type[b - 1] = SC_JOINT_FIXED;
+      m->body_mass[b] = 1;
+    }
+  }
+  srand(7);
+  /* every geom of the alloc defaults to 1 / 1 */
+  int def = 1;
+  for (int g = 0; g < NG; g++) def &= m->geom_contype[g] == 1u && m->geom_conaffinity[g] == 1u;
+  ENSURE(def);
+  for (int g = 0; g < NG; g++) {
+    m->geom_type[g] = SC_GEOM_SPHERE;
+    m->geom_body[g] = g < 3 ? 0 : 1 + g % (NB - 1);
+    m->geom_size[3 * g] = 0.5;
+    for (int k = 0; k < 3; k++) m->geom_pos[3 * g + k] = 0.1 * urand();
+    memcpy(m->geom_rot + 9 * g, I3, sizeof I3);
+    m->geom_stiffness[g] = 1e5;
+    m->geom_dissipation[g] = 0.01;
+    m->geom_friction[g] = 0.5;
+  }
+  int want_ex[NB][NB];
+  memset(want_ex, 0, sizeof want_ex);
+  for (int i = 0; i < nexcl; i++) {
+    int a = rand() % NB, b = rand() % NB;
+    if (a == b) b = (a + 1) % NB;
+    if (i == nexcl - 1) a = m->exclude_body[0], b = m->exclude_body[1]; /* a repeat, reversed below */
+    m->exclude_body[2 * i] = i % 2 ? b : a;
+    m->exclude_body[2 * i + 1] = i % 2 ? a : b;
+    want_ex[a][b] = want_ex[b][a] = 1;
+  }
+  m->opt.ncon_max = NG * NG; /* every pair at once */
+  ENSURE(sc_model_finalize(m) == SC_OK);
+  ENSURE(m->nexclude <= nexcl);
+  for (int i = 0; i + 1 < m->nexclude; i++) { /* ordered pairs, sorted, unique */
+    const int* e = m->exclude_body + 2 * i;
+    ENSURE(e[0] < e[1] && (e[0] < e[2] || (e[0] == e[2] && e[1] < e[3])));
+  }
+  sc_data* d = NULL;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  if (!d) {
+    sc_model_free(m);
+    return;
+  }
+  place(m, d);
+  static const uint32_t bits[4] = {1u, 2u, 4u, 0x80000000u};
+  long allocs = sc_alloc_count();
+  int kept = 0, masked = 0, excluded = 0;
+  for (int round = 0; round < 4; round++) {
+    for (int g = 0; g < NG; g++) {
+      uint32_t t = 0, a = 0;
+      for (int k = 0; k < 4; k++) {
+        if (rand() % 3 == 0) t |= bits[k];
+        if (rand() % 3 == 0) a |= bits[k];
+      }
+      m->geom_contype[g] = round == 0 ? 1u : t;
+      m->geom_conaffinity[g] = round == 0 ? 1u : a;
+    }
+    int dropped = -1;
+    ENSURE(sc_col_detect(m, d, &dropped) == SC_OK);
+    ENSURE(dropped == 0);
+    int k = 0, ok = 1;
+    for (int a = 0; a < NG; a++)
+      for (int b = a + 1; b < NG; b++) {
+        const int ba = m->geom_body[a], bb = m->geom_body[b];
+        if (ba == bb || (ba == 1 && bb == 2) || (ba == 2 && bb == 1)) continue;
+        if (!((m->geom_contype[a] & m->geom_conaffinity[b]) || (m->geom_contype[b] & m->geom_conaffinity[a]))) {
+          masked++;
+          continue;
+        }
+        if (want_ex[ba][bb]) {
+          excluded++;
+          continue;
+        }
+        if (k >= d->ncon || d->contact[k].geom[0] != a || d->contact[k].geom[1] != b)
+          ok = 0;
+        else
+          k++;
+      }
+    ENSURE(ok);
+    ENSURE(k == d->ncon);
+    kept += k;
+  }
+  ENSURE(sc_alloc_count() == allocs);
+  printf("  masks and exclusions: %d pairs kept, %d masked, %d excluded over 4 rounds (%d excluded "
+         "pairs of bodies)\n",
+         kept, masked, excluded, m->nexclude);
+  ENSURE(kept > 100 && masked > 100 && excluded > 10);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
 /* a full buffer keeps the deepest points and counts the rest */
 static void test_detect_overflow(void) {
   int n = 10;
@@ -2095,6 +2210,7 @@ int main(int argc, char** argv) {
   RUN(test_combine);
   RUN(test_broad_phase_spheres);
   RUN(test_detect_filters);
+  RUN(test_detect_masks_and_exclusions);
   RUN(test_detect_overflow);
   free_test_meshes();
   return TEST_END();

@@ -12,6 +12,8 @@
  *   3. the humanoid with its torso welded to the world, unactuated, without
  *      contact and joint limits, for 1 s: simc's midpoint scheme against
  *      MuJoCo's RK4 at dt = 0.1 ms (1e-6 rad).
+ *   4. contact filtering (test/mjcf/filter.xml): the body pairs in contact
+ *      after mj_forward and after sc_forward are the same set.
  *
  * The translation's contract: a MuJoCo body B is the simc body of the same
  * name (frame, mass, com, inertia about the com in B's frame); B's joints
@@ -764,6 +766,86 @@ static void dynamics_check(const char* path) { dynamics_check2(path, path); }
 static void test_inertia_urdf_arm(void) { inertia_check2("test/mjcf/arm3.xml", "test/mjcf/arm3.urdf"); }
 static void test_dynamics_urdf_arm(void) { dynamics_check2("test/mjcf/arm3.xml", "test/mjcf/arm3.urdf"); }
 
+/* ---- check 4: contact filtering ---- */
+
+/* the body pairs (simc's bodies, a < b) in touch: one flag per pair */
+static void touch(int nbody, unsigned char* set, int a, int b) {
+  if (a > b) {
+    const int t = a;
+    a = b;
+    b = t;
+  }
+  set[(size_t)a * (size_t)nbody + (size_t)b] = 1;
+}
+
+/* test/mjcf/filter.xml: every two of its geoms overlap, and contype /
+ * conaffinity (direct, by class, nested class and childclass), two
+ * <exclude>s (one with the world) and a parent-child pair decide which
+ * touch.  The body pairs in contact in MuJoCo's mj_forward and in simc's
+ * sc_forward must be the same set (and the translation needs no
+ * --allow-unsupported). */
+static void test_contact_filter(void) {
+  const char* path = "test/mjcf/filter.xml";
+  sc_model* plain = NULL;
+  sc_error err;
+  const int loads = sc_scene_load(path, NULL, 0, &plain, &err) == SC_OK;
+  if (!loads) {
+    char buf[1200];
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  simc refuses %s without --allow-unsupported: %s\n", path, buf);
+  }
+  ENSURE(loads);
+  sc_model_free(plain);
+  pair p;
+  const int opened = pair_open(&p, path, NULL, 0);
+  ENSURE(opened);
+  if (!opened) {
+    pair_close(&p);
+    return;
+  }
+  const mjModel* mm = p.mm;
+  mjData* md = p.md;
+  const int nb = p.sm->nbody;
+  unsigned char* mj = calloc((size_t)nb * (size_t)nb, 1);
+  unsigned char* sc = calloc((size_t)nb * (size_t)nb, 1);
+  mj_forward(mm, md);
+  const int started = sc_sim_prepare(p.sm, p.sd, &err) == SC_OK && sc_forward(p.sm, p.sd, &err) == SC_OK;
+  if (!started) {
+    char buf[1200];
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  simc: %s\n", buf);
+  }
+  ENSURE(started);
+  ENSURE(mj && sc);
+  if (mj && sc && started) {
+    for (int i = 0; i < md->ncon; i++)
+      touch(nb, mj, p.body[mm->geom_bodyid[md->contact[i].geom1]],
+            p.body[mm->geom_bodyid[md->contact[i].geom2]]);
+    for (int i = 0; i < p.sd->ncon; i++) touch(nb, sc, p.sd->contact[i].body[0], p.sd->contact[i].body[1]);
+    int nmj = 0, nsc = 0, diff = 0;
+    printf("  body pairs in contact (MuJoCo %d contacts, simc %d):", md->ncon, p.sd->ncon);
+    for (int a = 0; a < nb; a++)
+      for (int b = a + 1; b < nb; b++) {
+        const size_t k = (size_t)a * (size_t)nb + (size_t)b;
+        nmj += mj[k];
+        nsc += sc[k];
+        if (mj[k] || sc[k])
+          printf(" %s-%s%s", p.sm->body_name[a], p.sm->body_name[b],
+                 mj[k] && sc[k] ? "" : mj[k] ? " (MuJoCo only)" : " (simc only)");
+        diff += mj[k] != sc[k];
+      }
+    printf("\n  MuJoCo %d pairs, simc %d, %d different (of %d geoms, every two overlapping)\n", nmj,
+           nsc, diff, mm->ngeom);
+    ENSURE(diff == 0);
+    /* the masks, the exclusions and the parent-child rule all remove
+     * pairs here: most of the 28 body pairs do not touch */
+    ENSURE(nmj == 7);
+  }
+  free(mj);
+  free(sc);
+  pair_close(&p);
+}
+
 static void test_inertia_humanoid(void) { inertia_check(HUMANOID); }
 static void test_inertia_22_humanoids(void) { inertia_check(HUMANOID22); }
 static void test_inertia_humanoid100(void) { inertia_check(HUMANOID100); }
@@ -783,5 +865,6 @@ int main(int argc, char** argv) {
   RUN(test_trajectory_humanoid_welded);
   RUN(test_inertia_urdf_arm);
   RUN(test_dynamics_urdf_arm);
+  RUN(test_contact_filter);
   return TEST_END();
 }

@@ -1,6 +1,8 @@
 /* Scene loader: model fields against hand-computed values, solid inertia
- * against quadrature of the solid, overrides, located errors, round trip. */
+ * against quadrature of the solid, overrides, located errors, round trip,
+ * contact filtering (masks and excluded pairs) against the rule by hand. */
 #include "harness.h"
+#include "integrator/integrator.h"
 #include "scene/scene.h"
 #include "spatial/spatial.h"
 
@@ -707,6 +709,160 @@ static void test_body_order_random_forests(void) {
   }
 }
 
+/* ---- contact filtering: contype, conaffinity, exclude ---- */
+
+/* three free spheres of radius 0.1 in a row 0.15 apart (each overlaps its
+ * neighbours by 0.05), 0.05 deep in the floor plane */
+static const char* FILTER =
+    "simc: 1\n"
+    "time: {step: 0.001, duration: 0.01}\n"
+    "gravity: [0, 0, 0]\n"
+    "bodies:\n"
+    "  - name: a\n"
+    "    joint: {type: free}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.004, iyy: 0.004, izz: 0.004}\n"
+    "    initial: {q: [0, 0, 0.05, 1, 0, 0, 0]}\n"
+    "    geometry: [{shape: sphere, radius: 0.1}]\n"
+    "  - name: b\n"
+    "    joint: {type: free}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.004, iyy: 0.004, izz: 0.004}\n"
+    "    initial: {q: [0.15, 0, 0.05, 1, 0, 0, 0]}\n"
+    "    geometry: [{shape: sphere, radius: 0.1}]\n"
+    "  - name: c\n"
+    "    joint: {type: free}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.004, iyy: 0.004, izz: 0.004}\n"
+    "    initial: {q: [0.3, 0, 0.05, 1, 0, 0, 0]}\n"
+    "    geometry: [{shape: sphere, radius: 0.1}]\n"
+    "static:\n"
+    "  - {shape: plane}\n";
+
+/* the body pairs in contact at the start, as "a-b a-world ..." (each
+ * pair once, in contact order) */
+static int contact_pairs(const char* const* sets, int nsets, char* out, size_t n) {
+  out[0] = '\0';
+  sc_model* m = load(FILTER, sets, nsets);
+  if (!m) return 0;
+  sc_data* d = NULL;
+  sc_error err;
+  int ok = sc_data_create(m, &d, &err) == SC_OK && sc_sim_prepare(m, d, &err) == SC_OK &&
+           sc_forward(m, d, &err) == SC_OK;
+  size_t o = 0;
+  for (int i = 0; ok && i < d->ncon; i++) {
+    const sc_contact* c = &d->contact[i];
+    if (i > 0 && c->body[0] == d->contact[i - 1].body[0] && c->body[1] == d->contact[i - 1].body[1])
+      continue;
+    const int w = snprintf(out + o, n - o, "%s%s-%s", o ? " " : "", m->body_name[c->body[0]],
+                           m->body_name[c->body[1]]);
+    if (w > 0 && (size_t)w < n - o) o += (size_t)w;
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+  return ok;
+}
+
+#define ENSURE_PAIRS(sets, want)                                                        \
+  do {                                                                                  \
+    char got_[400];                                                                     \
+    const int n_ = (int)(sizeof(sets) / sizeof(sets)[0]);                               \
+    ENSURE(contact_pairs((sets), n_, got_, sizeof got_));                               \
+    if (strcmp(got_, (want)) != 0) printf("  %s...: got '%s', want '%s'\n", (sets)[0], got_, (want)); \
+    ENSURE(strcmp(got_, (want)) == 0);                                                  \
+  } while (0)
+
+/* which pairs touch, by MuJoCo's rule worked out by hand: geoms touch only
+ * when (contype_1 & conaffinity_2) | (contype_2 & conaffinity_1) != 0, and
+ * never when their bodies are an excluded pair (world: the static shapes) */
+static void test_contact_filter(void) {
+  /* the static plane is geom 0 (body 0): contacts sort by geom, so the
+   * plane's pairs come first, as world-body */
+  const char* base[] = {"name=filter"};
+  ENSURE_PAIRS(base, "world-a world-b world-c a-b b-c");
+  const char* defaults[] = {"bodies.a.geometry.0.contype=1", "bodies.a.geometry.0.conaffinity=1",
+                            "exclude=[]"};
+  ENSURE_PAIRS(defaults, "world-a world-b world-c a-b b-c");
+  /* b in group 2 only: nothing of group 1 touches it, either way round */
+  const char* off[] = {"bodies.b.geometry.0.contype=2", "bodies.b.geometry.0.conaffinity=2"};
+  ENSURE_PAIRS(off, "world-a world-c");
+  /* one way suffices: b's contype 2 meets a's conaffinity 3 (c's is 1) */
+  const char* oneway[] = {"bodies.b.geometry.0.contype=2", "bodies.b.geometry.0.conaffinity=0",
+                          "bodies.a.geometry.0.conaffinity=3"};
+  ENSURE_PAIRS(oneway, "world-a world-c a-b");
+  /* the top bit of the 32-bit masks */
+  const char* top[] = {"bodies.a.geometry.0.contype=2147483648", "bodies.a.geometry.0.conaffinity=0",
+                       "bodies.c.geometry.0.conaffinity=2147483649", "bodies.b.geometry.0.contype=0",
+                       "bodies.b.geometry.0.conaffinity=0"};
+  ENSURE_PAIRS(top, "world-c");
+  /* a touches nothing, c touches only a ... so nothing of c's either */
+  const char* none[] = {"bodies.a.geometry.0.contype=0", "bodies.a.geometry.0.conaffinity=0"};
+  ENSURE_PAIRS(none, "world-b world-c b-c");
+  /* excluded pairs, in either order, repeated, and with the world */
+  const char* excl[] = {"exclude=[[b, a], [c, world], [a, b]]"};
+  ENSURE_PAIRS(excl, "world-a world-b b-c");
+  const char* excl2[] = {"static.0.contype=4", "static.0.conaffinity=4", "exclude=[[b, c]]"};
+  ENSURE_PAIRS(excl2, "a-b");
+
+  /* the model's arrays: masks per geometry, the pairs ordered and unique */
+  const char* sets[] = {"bodies.c.geometry.0.contype=4294967295", "bodies.b.geometry.0.conaffinity=0",
+                        "exclude=[[c, a], [world, b], [a, c]]"};
+  sc_model* m = load(FILTER, sets, 3);
+  ENSURE(m != NULL);
+  if (m) {
+    ENSURE(m->ngeom == 4 && m->geom_contype[0] == 1u && m->geom_conaffinity[0] == 1u);
+    ENSURE(m->geom_contype[3] == 4294967295u && m->geom_conaffinity[3] == 1u);
+    ENSURE(m->geom_contype[2] == 1u && m->geom_conaffinity[2] == 0u);
+    ENSURE(m->nexclude == 2);
+    ENSURE(m->exclude_body[0] == 0 && m->exclude_body[1] == 2);
+    ENSURE(m->exclude_body[2] == 1 && m->exclude_body[3] == 3);
+    sc_model_free(m);
+  }
+}
+
+/* every mistake located at the offending value */
+static void test_contact_filter_errors(void) {
+  char e[1200];
+  static const struct {
+    const char* set;
+    const char* want;
+  } cases[] = {
+      {"bodies.a.geometry.0.contype=-1", "--set:1:1: bodies.a.geometry.0.contype: must be >= 0 (got -1)"},
+      {"bodies.a.geometry.0.conaffinity=1.5",
+       "--set:1:1: bodies.a.geometry.0.conaffinity: expected an integer bit mask (got '1.5')"},
+      {"bodies.a.geometry.0.contype=4294967296",
+       "--set:1:1: bodies.a.geometry.0.contype: must be <= 4294967295"},
+      {"bodies.a.geometry.0.contype=[1]",
+       "--set:1:1: bodies.a.geometry.0.contype: expected an integer bit mask, got a list"},
+      {"static.0.conaffinity=one", "--set:1:1: static.0.conaffinity: expected an integer bit mask (got 'one')"},
+      {"exclude=[[a, nobody]]", "--set:1:14: exclude[0][1]: unknown body 'nobody' (expected world or a body name)"},
+      {"exclude=[[a, c], [b, b]]", "--set:1:22: exclude[1][1]: body 'b' is paired with itself"},
+      {"exclude=[[world, world]]", "--set:1:18: exclude[0][1]: body 'world' is paired with itself"},
+      {"exclude=[[a, b, c]]", "--set:1:10: exclude[0]: expected a pair of body names [a, b], got a list of "
+                              "another length"},
+      {"exclude=[a, b]", "--set:1:10: exclude[0]: expected a pair of body names [a, b], got a scalar"},
+      {"exclude={a: b}", "--set:1:1: exclude: expected a list of body pairs [[a, b], ...], got a map"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char* s[] = {cases[i].set};
+    ENSURE(load_error(FILTER, s, 1, e, sizeof e) == SC_ERR_SCENE);
+    ENSURE_PREFIX(e, cases[i].want);
+  }
+  /* in the file itself: line and column of the value */
+  char text[4000];
+  snprintf(text, sizeof text, "%sexclude:\n  - [a, c]\n  - [b, ghost]\n", FILTER);
+  load_error(text, NULL, 0, e, sizeof e);
+  ENSURE_PREFIX(e, "t.yaml:27:9: exclude[1][1]: unknown body 'ghost'");
+  snprintf(text, sizeof text, "%s", FILTER);
+  char* g = strstr(text, "{shape: plane}");
+  ENSURE(g != NULL);
+  if (g) {
+    snprintf(g, sizeof text - (size_t)(g - text), "{shape: plane, contype: -2}\n");
+    load_error(text, NULL, 0, e, sizeof e);
+    ENSURE_PREFIX(e, "t.yaml:24:29: static[0].contype: must be >= 0 (got -2)");
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_counts_order_and_addresses);
@@ -725,5 +881,7 @@ int main(int argc, char** argv) {
   RUN(test_bom);
   RUN(test_number_range);
   RUN(test_body_order_random_forests);
+  RUN(test_contact_filter);
+  RUN(test_contact_filter_errors);
   return TEST_END();
 }

@@ -51,7 +51,9 @@ static const char* BASE =
     "  - {name: v, type: velocity, joint: p, kd: 2, command: spin}\n"
     "commands:\n"
     "  - {name: lift, time: [0, 1], value: [0, 0.5]}\n"
-    "  - {name: spin, value: 2}\n";
+    "  - {name: spin, value: 2}\n"
+    "models:\n"
+    "  - {file: test/mjcf/arm3.urdf}\n";
 
 /* integrator.theta exists only with scheme: theta */
 static const char* THETA_BASE = "integrator={scheme: theta, theta: {q: 0.5, v: 0.5, vq: 0.5}}";
@@ -90,6 +92,7 @@ static const char* section_path(const char* section) {
       {"actuators[] position", "actuators.s."},
       {"actuators[] velocity", "actuators.v."},
       {"commands[]", "commands.lift."},
+      {"models[]", "models.0."},
   };
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i][0], section) == 0) return map[i][1];
@@ -172,6 +175,8 @@ static int same_model(const sc_model* a, const sc_model* b) {
          SAME_ARR(geom_rot, 9 * a->ngeom) && SAME_ARR(geom_size, 3 * a->ngeom) &&
          SAME_ARR(geom_stiffness, a->ngeom) && SAME_ARR(geom_dissipation, a->ngeom) &&
          SAME_ARR(geom_friction, a->ngeom) && SAME_ARR(geom_hc_dissipation, a->ngeom) &&
+         SAME_ARR(geom_contype, a->ngeom) && SAME_ARR(geom_conaffinity, a->ngeom) &&
+         a->nexclude == b->nexclude && SAME_ARR(exclude_body, 2 * a->nexclude) &&
          SAME_ARR(jspring_jnt, a->njspring) && SAME_ARR(jspring_local, a->njspring) &&
          SAME_ARR(jspring_k, a->njspring) && SAME_ARR(jspring_c, a->njspring) &&
          SAME_ARR(jspring_rest, a->njspring) && SAME_ARR(lspring_body, 2 * a->nlspring) &&

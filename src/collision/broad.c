@@ -27,6 +27,11 @@
  * contact laws' vhat, fe0), so speculative contacts change nothing for
  * bodies that do not meet.
  *
+ * Filtering: a pair is tested only when its geoms are on different bodies
+ * that are not parent and child (through massless links, body_cparent),
+ * their masks match (contype of one & conaffinity of the other, either
+ * way, as MuJoCo) and the scene does not exclude their bodies' pair.
+ *
  * Output order: contacts are sorted by (geom a, geom b, point index) with a
  * radix sort of their keys (unique, so the result is deterministic), then
  * moved into place once.  When the buffer is full, a new point replaces the
@@ -245,6 +250,21 @@ static double pair_margin(const sc_model* m, const sc_data* d, int a, int b) {
   return m->opt.margin + (s < HUGE_VAL ? s : 0.0);
 }
 
+/* 1 when bodies a < b are an excluded pair (the list is sorted: a binary
+ * search, no work when the scene excludes none) */
+static int excluded(const sc_model* m, int a, int b) {
+  int lo = 0, hi = m->nexclude;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    const int* e = m->exclude_body + 2 * mid;
+    if (e[0] < a || (e[0] == a && e[1] < b))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < m->nexclude && m->exclude_body[2 * lo] == a && m->exclude_body[2 * lo + 1] == b;
+}
+
 static void test_pair(detect_ctx* x, int g1, int g2) {
   const sc_model* m = x->m;
   const sc_data* d = x->d;
@@ -254,6 +274,9 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   if ((bb != 0 && m->body_cparent[bb] == ba && ba != 0) ||
       (ba != 0 && m->body_cparent[ba] == bb && bb != 0))
     return; /* parent-child (through massless links): the joint governs them */
+  if (!((m->geom_contype[a] & m->geom_conaffinity[b]) | (m->geom_contype[b] & m->geom_conaffinity[a])))
+    return; /* the scene's contype/conaffinity masks keep them apart */
+  if (m->nexclude && excluded(m, ba < bb ? ba : bb, ba < bb ? bb : ba)) return;
   if (!sc_col_supported(m->geom_type[a], m->geom_type[b])) return;
   sc_col_point pts[SC_COL_MAX_POINTS];
   const sc_col_geom ga = sc_col_geom_of(m, d, a), gb = sc_col_geom_of(m, d, b);

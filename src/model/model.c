@@ -135,7 +135,13 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(geom_hc_dissipation, m->ngeom);
   ALLOC(geom_rbound, m->ngeom);
   ALLOC(geom_mesh, m->ngeom);
-  for (int g = 0; g < m->ngeom; g++) m->geom_mesh[g] = -1;
+  ALLOC(geom_contype, m->ngeom);
+  ALLOC(geom_conaffinity, m->ngeom);
+  for (int g = 0; g < m->ngeom; g++) {
+    m->geom_mesh[g] = -1;
+    m->geom_contype[g] = m->geom_conaffinity[g] = 1u;
+  }
+  ALLOC(exclude_body, 2 * m->nexclude);
   ALLOC(mesh, m->nmesh);
   ALLOC(jspring_jnt, m->njspring);
   ALLOC(jspring_local, m->njspring);
@@ -219,14 +225,14 @@ void sc_model_free(sc_model* m) {
                     m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
-                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml,
+                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored,
                     m->jnt_damping, m->jnt_armature, m->jnt_frictionloss, m->jnt_range,
                     m->jnt_limit_k, m->jnt_limit_taud, m->dof_damping, m->dof_armature,
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
                     m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->geom_mesh,
-                    m->mesh};
+                    m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
@@ -365,6 +371,32 @@ static int free_motion_affine(const sc_model* m) {
   return 1;
 }
 
+static int pair_cmp(const void* x, const void* y) {
+  const int *a = x, *b = y;
+  return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* each excluded pair as (smaller, larger) body, the list sorted and without
+ * repeats: the broad phase finds a pair by binary search */
+static void sort_exclusions(sc_model* m) {
+  int* e = m->exclude_body;
+  for (int i = 0; i < m->nexclude; i++)
+    if (e[2 * i] > e[2 * i + 1]) {
+      const int t = e[2 * i];
+      e[2 * i] = e[2 * i + 1];
+      e[2 * i + 1] = t;
+    }
+  if (m->nexclude > 1) qsort(e, (size_t)m->nexclude, 2 * sizeof *e, pair_cmp);
+  int n = 0;
+  for (int i = 0; i < m->nexclude; i++)
+    if (n == 0 || pair_cmp(e + 2 * i, e + 2 * (n - 1)) != 0) {
+      e[2 * n] = e[2 * i];
+      e[2 * n + 1] = e[2 * i + 1];
+      n++;
+    }
+  m->nexclude = n;
+}
+
 sc_status sc_model_finalize(sc_model* m) {
   m->njnt = m->nbody - 1;
   m->nq = m->nv = 0;
@@ -469,6 +501,7 @@ sc_status sc_model_finalize(sc_model* m) {
     }
     sc_free(ngeom_of);
   }
+  sort_exclusions(m);
   for (int b = 0; b < m->nbody; b++) m->body_rmin[b] = INFINITY;
   for (int g = 0; g < m->ngeom; g++)
     if (m->geom_rbound[g] < m->body_rmin[m->geom_body[g]])

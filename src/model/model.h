@@ -8,6 +8,8 @@
 #ifndef SC_MODEL_H
 #define SC_MODEL_H
 
+#include <stdint.h>
+
 #include "core/core.h"
 #include "spatial/spatial.h"
 #include "contact/problem.h" /* sc_contact_model */
@@ -120,6 +122,7 @@ typedef struct sc_model {
   int nmesh;     /* meshes (each read once, shared by the geometries naming it) */
   int njspring;  /* joint spring-dampers */
   int nlspring;  /* linear point-to-point spring-dampers */
+  int nexclude;  /* body pairs excluded from contact */
   int nact;      /* actuators */
   int ncmd;      /* commands (time series driving the actuators) */
   int nrow_max;  /* joint rows a step may add to the contact problem (limits,
@@ -203,6 +206,14 @@ typedef struct sc_model {
   double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
   int* geom_mesh;        /* SC_GEOM_MESH: index into mesh, else -1 */
+  /* contact filtering, MuJoCo's rule: geoms a and b may touch only when
+   * (contype_a & conaffinity_b) | (contype_b & conaffinity_a) is non-zero
+   * (both 1 by default: everything touches) */
+  uint32_t* geom_contype;
+  uint32_t* geom_conaffinity;
+  int* exclude_body;     /* (nexclude x 2) body pairs whose geoms never touch; finalize
+                            orders each pair (a < b) and the list by (a, b), without
+                            repeats, for a binary search in the broad phase */
   sc_mesh* mesh;         /* (nmesh) the meshes, with their hulls and mass properties */
   int* body_cparent;     /* (nbody) the parent for contact filtering: the nearest
                             ancestor that is not a link (a body of mass 0 without
@@ -260,6 +271,10 @@ typedef struct sc_model {
   char* name;            /* scene name */
   char* scene_path;      /* the file it was loaded from */
   char* scene_yaml;      /* the scene text after overrides (YAML) */
+  char* ignored;         /* what an MJCF or URDF translation left out with
+                            --allow-unsupported (or a models: entry's
+                            allow_unsupported): one line per kind with its
+                            first place; NULL when nothing was */
 } sc_model;
 
 /* The layout of the model's clique blocks, for the kernels of
@@ -282,10 +297,11 @@ void sc_options_default(sc_options* opt);
 #define SC_DEFAULT_HC_DISSIPATION 20.0
 
 /* Building a model (the scene loader and tests do this):
- *  1. set nbody, ngeom, nmesh, njspring, nlspring, nact, ncmd (njnt = nbody - 1) and
- *     call sc_model_alloc: every per-body/joint/geom/spring/actuator array,
- *     zeroed (joint ranges infinite, limits rigid, actuator commands -1,
- *     efforts unbounded, gears 1, servo thetas auto), then
+ *  1. set nbody, ngeom, nmesh, njspring, nlspring, nexclude, nact, ncmd (njnt =
+ *     nbody - 1) and call sc_model_alloc: every per-body/joint/geom/spring/
+ *     actuator array, zeroed (joint ranges infinite, limits rigid, actuator
+ *     commands -1, efforts unbounded, gears 1, servo thetas auto, contype and
+ *     conaffinity 1), then
  *     sc_model_alloc_commands for the command samples;
  *  2. fill body_parent (topological order), jnt_type, jnt_axis, jnt_pos,
  *     jnt_rot, body_mass/com/inertia, names, geometry and springs (joint

@@ -20,12 +20,16 @@ static const sc_scene_key keys[] = {
      "named sets of contact parameters a shape refers to"},
     {"", "bodies", "list of maps", "", "(none)", "", "the moving bodies, each with its joint"},
     {"", "static", "list of shapes", "", "(none)", "", "shapes fixed to the world"},
+    {"", "exclude", "list of [body, body]", "", "(none)", "",
+     "pairs of bodies (world: the static shapes) whose shapes never touch, whatever their masks"},
     {"", "springs", "list of maps", "", "(none)", "", "joint and point-to-point spring-dampers"},
     {"", "actuators", "list of maps", "", "(none)", "",
      "motors and servos on joint dofs, each driven by a command or a constant"},
     {"", "commands", "list of maps", "", "(none)", "",
      "the time series actuators follow: inline tables, constants, CSV files, HDF5 datasets"},
     {"", "output", "map", "", "(its keys' defaults)", "", "what the output file records"},
+    {"", "models", "list of maps", "", "(none)", "",
+     "MJCF and URDF models placed beside the scene's bodies (doc/import.md)"},
 
     /* ---- time ---- */
     {"time", "step", "number", "s", "required", "> 0", "the time step"},
@@ -185,6 +189,11 @@ static const sc_scene_key keys[] = {
      "Coulomb friction coefficient"},
     {"<shape>", "dissipation", "number", "s/m", "(its material's, else contact.defaults')", ">= 0",
      "Hunt-Crossley dissipation"},
+    {"<shape>", "contype", "integer", "", "1", ">= 0",
+     "contact type bit mask (at most 4294967295): two shapes touch only when the contype of one "
+     "and the conaffinity of the other share a bit, either way round (MuJoCo's rule)"},
+    {"<shape>", "conaffinity", "integer", "", "1", ">= 0",
+     "contact affinity bit mask (at most 4294967295); 0 with contype 0: the shape touches nothing"},
     {"<shape> sphere", "radius", "number", "m", "required", "> 0", ""},
     {"<shape> capsule", "radius", "number", "m", "required", "> 0", ""},
     {"<shape> capsule", "length", "number", "m", "required", ">= 0",
@@ -257,6 +266,21 @@ static const sc_scene_key keys[] = {
      "commands' names (one command per column), with dataset an HDF5 file"},
     {"commands[]", "dataset", "path", "", "(none)", "",
      "the (n, 2) numeric dataset of times and values in the HDF5 file"},
+
+    /* ---- models ---- */
+    {"models[]", "file", "path", "", "required", "",
+     "an MJCF or URDF model, relative to the scene's directory"},
+    {"models[]", "prefix", "name", "", "\"\"", "",
+     "put before each of the model's body, joint and actuator names"},
+    {"models[]", "pose", "<pose>", "", "(the world frame)", "",
+     "where the model's root bodies (and its static shapes) are placed"},
+    {"models[]", "fixed_base", "true/false", "", "(the model's: MJCF as written, URDF fixed)", "",
+     "true welds the roots to the world (a free root joint becomes fixed); false gives each root "
+     "that is not free a free joint"},
+    {"models[]", "allow_unsupported", "true/false", "", "false", "",
+     "translate the model although it uses what simc ignores (as --allow-unsupported)"},
+    {"models[]", "model_path", "path", "", "(--model-path)", "",
+     "the directory of a URDF's package:// meshes, relative to the scene's directory"},
 
     /* ---- output ---- */
     {"output", "every", "integer", "", "1", ">= 1", "record every k-th step"},

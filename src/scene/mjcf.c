@@ -30,6 +30,10 @@
  *    simc, local in MuJoCo) and a ball's (parent frame in simc) differ.
  *    Links are transparent to contact filtering, so a body and its MuJoCo
  *    parent do not collide, as in MuJoCo.
+ *  - contact filtering: a geom's contype and conaffinity (classes included)
+ *    become its shape's masks, <contact><exclude body1 body2> an exclude
+ *    pair of the two simc bodies of those names (the links hold no
+ *    geometry); an explicit <contact><pair> is reported;
  *  - stiffness with springref, damping, armature, frictionloss, range with
  *    limited (autolimits: a range alone limits); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
@@ -42,11 +46,13 @@
  * visual, statistic) are ignored. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scene/limits.h"
 #include "scene/scene_internal.h"
@@ -94,6 +100,7 @@ typedef struct tr {
   int ntop;
   long nelem;
   obuf bodies, stat, springs, acts;
+  obuf excl; /* the exclude section: <contact><exclude> */
   int nbody_auto;
   unsup un[32];
   int nun;
@@ -413,6 +420,25 @@ static char* rel_path(const char* base, const char* file) {
   return p;
 }
 
+/* p (sc_malloc'ed, relative to the working directory) made absolute: the
+ * scene loader opens a translated mesh relative to the scene's directory,
+ * which is the model's for a model run alone and the placing scene's for a
+ * `models:` entry, so only an absolute path means the same file to both */
+static char* abs_path(char* p) {
+  if (!p || p[0] == '/') return p;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) return p; /* unreachable cwd: left relative */
+  size_t nc = strlen(cwd), n = strlen(p);
+  char* a = sc_malloc(nc + 1 + n + 1);
+  if (a) {
+    memcpy(a, cwd, nc);
+    a[nc] = '/';
+    memcpy(a + nc + 1, p, n + 1);
+  }
+  sc_free(p);
+  return a;
+}
+
 static sc_status count_elements(tr* t, const xmlNode* n) {
   for (; n; n = n->next) {
     if (n->type != XML_ELEMENT_NODE) continue;
@@ -516,9 +542,39 @@ typedef struct geom {
   double pos[3], q[4], size[3];
   double mass, I[3];     /* diagonal inertia in the geom frame */
   double mu;
+  unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
   const char* mesh_file;
   double mesh_scale[3];
 } geom;
+
+/* a contact bit mask (contype, conaffinity): a non-negative integer of 32
+ * bits at most, 1 when absent (MuJoCo's default) */
+static sc_status get_mask(tr* t, const xmlNode* n, int c, const char* a, unsigned long* out) {
+  *out = 1;
+  const char* v = attr_d(t, n, K_GEOM, c, a);
+  if (!v) return SC_OK;
+  /* a bad value from a class is reported at the <geom> of that <default> */
+  for (int k = c; !xattr(n, a) && k >= 0; k = t->cls[k].parent) {
+    int found = 0;
+    for (int i = t->cls[k].nnode[K_GEOM] - 1; i >= 0 && !found; i--)
+      if (xattr(t->cls[k].node[K_GEOM][i], a)) n = t->cls[k].node[K_GEOM][i], found = 1;
+    if (found) break;
+  }
+  const char* p = v;
+  while (*p == ' ' || *p == '\t') p++;
+  const char* d = p + (*p == '+' || *p == '-');
+  size_t nd = 0;
+  while (d[nd] >= '0' && d[nd] <= '9') nd++;
+  const char* e = d + nd;
+  while (*e == ' ' || *e == '\t') e++;
+  if (*p == '-' && nd > 0 && !*e) return fail(t, n, a, "must be >= 0 (got '%s')", v);
+  if (nd == 0 || *e) return fail(t, n, a, "expected a non-negative integer bit mask (got '%s')", v);
+  while (nd > 1 && *d == '0') d++, nd--;
+  const unsigned long long x = nd > 10 ? ULLONG_MAX : strtoull(d, NULL, 10);
+  if (x > 4294967295ull) return fail(t, n, a, "must be at most 4294967295, 32 bits (got '%s')", v);
+  *out = (unsigned long)x;
+  return SC_OK;
+}
 
 static const char* const mj_types[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
 
@@ -593,9 +649,8 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   const char* cd = attr_d(t, n, K_GEOM, c, "condim");
   if (cd && strcmp(cd, "1") == 0) g->mu = 0;
   else if (cd && strcmp(cd, "3") != 0) unsupported(t, n, "condim 4 or 6 (torsional and rolling friction)");
-  const char* ct = attr_d(t, n, K_GEOM, c, "contype");
-  const char* ca = attr_d(t, n, K_GEOM, c, "conaffinity");
-  if ((ct && strcmp(ct, "1") != 0) || (ca && strcmp(ca, "1") != 0)) unsupported(t, n, "contype/conaffinity other than 1");
+  TRY(get_mask(t, n, c, "contype", &g->contype));
+  TRY(get_mask(t, n, c, "conaffinity", &g->conaffinity));
   if (attr_d(t, n, K_GEOM, c, "solref") || attr_d(t, n, K_GEOM, c, "solimp")) unsupported(t, n, "solref/solimp");
   if (attr_d(t, n, K_GEOM, c, "margin") || attr_d(t, n, K_GEOM, c, "gap")) unsupported(t, n, "geom margin/gap");
   /* mass: given, else density x volume (MuJoCo's mjCGeom::GetVolume) */
@@ -638,6 +693,12 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   return SC_OK;
 }
 
+/* the masks when not the default 1 (a model without them translates as before) */
+static void put_masks(obuf* o, const geom* g) {
+  if (g->contype != 1) put(o, ", contype: %lu", g->contype);
+  if (g->conaffinity != 1) put(o, ", conaffinity: %lu", g->conaffinity);
+}
+
 static void put_geom(obuf* o, const char* indent, const geom* g, const double off[3]) {
   double p[3] = {g->pos[0] + off[0], g->pos[1] + off[1], g->pos[2] + off[2]};
   switch (g->type) {
@@ -656,8 +717,10 @@ static void put_geom(obuf* o, const char* indent, const geom* g, const double of
       break;
     default: return;
   }
-  put(o, ", friction: %.17g, pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", g->mu,
-      p[0], p[1], p[2], g->q[0], g->q[1], g->q[2], g->q[3]);
+  put(o, ", friction: %.17g", g->mu);
+  put_masks(o, g);
+  put(o, ", pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", p[0], p[1], p[2],
+      g->q[0], g->q[1], g->q[2], g->q[3]);
 }
 
 /* ---- joints and bodies ---- */
@@ -713,7 +776,7 @@ static sc_status mesh_asset(tr* t, const xmlNode* at, const char* name, geom* g)
       char rel[1024];
       snprintf(rel, sizeof rel, "%s%s%s", t->meshdir, t->meshdir[0] ? "/" : "", f);
       if (t->nstr == (int)(sizeof t->strs / sizeof t->strs[0])) return fail(t, a, NULL, "too many mesh geoms");
-      char* p = rel_path(doc_file(a), rel);
+      char* p = abs_path(rel_path(doc_file(a), rel));
       if (!p) return SC_ERR_NOMEM;
       t->strs[t->nstr++] = p;
       g->mesh_file = p;
@@ -855,8 +918,10 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       if (g->type == SC_GEOM_PLANE) {
         double z[3] = {0, 0, 1}, nrm[3];
         qrot(nrm, g->q, z);
-        put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g}\n", nrm[0],
+        put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g", nrm[0],
             nrm[1], nrm[2], sc_sp_dot3(nrm, g->pos), g->mu);
+        put_masks(&t->stat, g);
+        put(&t->stat, "}\n");
       } else {
         const double zero[3] = {0, 0, 0};
         put_geom(&t->stat, "  ", g, zero);
@@ -1078,6 +1143,49 @@ static sc_status refuse_unsupported(tr* t, const xmlNode* root) {
                       list);
 }
 
+/* ---- contact filtering ---- */
+
+/* 1 when a <body> below n is named name */
+static int has_body(const xmlNode* n, const char* name) {
+  for (const xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE || strcmp(xname(c), "body") != 0) continue;
+    const char* nm = xattr(c, "name");
+    if ((nm && strcmp(nm, name) == 0) || has_body(c, name)) return 1;
+  }
+  return 0;
+}
+
+/* attribute a of <exclude> e: world or the name of a body of the model,
+ * which is the name of its simc body (its joints' links carry the joints'
+ * names and hold no geometry) */
+static sc_status exclude_body(tr* t, const xmlNode* e, const char* a, const char** out) {
+  const char* v = xattr(e, a);
+  if (!v) return fail(t, e, a, "required (the name of a body)");
+  *out = v;
+  if (strcmp(v, "world") == 0) return SC_OK;
+  for (int i = 0; i < t->ntop; i++)
+    if (strcmp(xname(t->top[i]), "worldbody") == 0 && has_body(t->top[i], v)) return SC_OK;
+  return fail(t, e, a, "no body named '%s'", v);
+}
+
+/* <contact>: each <exclude body1 body2> an excluded pair of the scene;
+ * explicit <pair>s are reported */
+static sc_status contact(tr* t, const xmlNode* n) {
+  for (const xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    if (strcmp(xname(c), "exclude") != 0) {
+      unsupported(t, c, strcmp(xname(c), "pair") == 0 ? "contact pair" : xname(c));
+      continue;
+    }
+    const char *b1, *b2;
+    TRY(exclude_body(t, c, "body1", &b1));
+    TRY(exclude_body(t, c, "body2", &b2));
+    if (strcmp(b1, b2) == 0) return fail(t, c, "body2", "the same body as body1 ('%s')", b2);
+    put(&t->excl, "  - [%s, %s]\n", b1, b2);
+  }
+  return SC_OK;
+}
+
 /* ---- the whole model ---- */
 
 static sc_status translate(tr* t, xmlNode* root) {
@@ -1135,8 +1243,10 @@ static sc_status translate(tr* t, xmlNode* root) {
                strcmp(e, "size") == 0 || strcmp(e, "sensor") == 0 || strcmp(e, "keyframe") == 0 ||
                strcmp(e, "actuator") == 0) {
       continue;
-    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0 || strcmp(e, "contact") == 0 ||
-               strcmp(e, "extension") == 0 || strcmp(e, "custom") == 0) {
+    } else if (strcmp(e, "contact") == 0) {
+      TRY(contact(t, n));
+    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0 || strcmp(e, "extension") == 0 ||
+               strcmp(e, "custom") == 0) {
       unsupported(t, n, e);
     } else {
       return fail(t, n, NULL, "unknown top-level element");
@@ -1187,7 +1297,10 @@ static sc_status urdf_mesh_path(tr* t, const xmlNode* m, const char* fn, const c
     snprintf(buf, sizeof buf, "%s", fn);
   }
   if (t->nstr == (int)(sizeof t->strs / sizeof t->strs[0])) return fail(t, m, NULL, "too many meshes");
-  char* p = buf[0] == '/' ? sc_strdup(buf) : rel_path(doc_file(m), buf);
+  /* a package:// path is in --model-path's DIR, which is relative to the
+   * working directory; another relative path is relative to the URDF */
+  const int pkg = strncmp(fn, "package://", 10) == 0;
+  char* p = abs_path(buf[0] == '/' || pkg ? sc_strdup(buf) : rel_path(doc_file(m), buf));
   if (!p) return SC_ERR_NOMEM;
   t->strs[t->nstr++] = p;
   *out = p;
@@ -1402,9 +1515,10 @@ int sc_mjcf_is_xml(const char* text, size_t len) {
 }
 
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, sc_error* err) {
+                            char** yaml, size_t* ylen, char** ignored, sc_error* err) {
   *yaml = NULL;
   *ylen = 0;
+  if (ignored) *ignored = NULL;
   xmlSetGenericErrorFunc(NULL, silent);
   tr* t = sc_calloc(1, sizeof *t);
   if (!t) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -1419,7 +1533,11 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
                       root ? xname(root) : "none");
   if (!st) st = urdf ? translate_urdf(t, root, o->floating_base, o->model_path) : translate(t, root);
   if (!st && t->nun && !o->allow_unsupported) st = refuse_unsupported(t, root);
-  obuf out = {0};
+  obuf out = {0}, ign = {0};
+  /* the same list as the comments below, for the model and its output (a
+   * comment does not survive the scene's re-emission) */
+  for (int i = 0; !st && ignored && i < t->nun; i++) put(&ign, "%s (first at %s)\n", t->un[i].what, t->un[i].where);
+  if (ign.oom) st = SC_ERR_NOMEM;
   if (!st) {
     put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);
     for (int i = 0; i < t->nun; i++) put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
@@ -1430,7 +1548,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     if (t->stat.n) put(&out, "static:\n%.*s", (int)t->stat.n, t->stat.p);
     if (t->springs.n) put(&out, "springs:\n%.*s", (int)t->springs.n, t->springs.p);
     if (t->acts.n) put(&out, "actuators:\n%.*s", (int)t->acts.n, t->acts.p);
-    if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || out.oom) st = SC_ERR_NOMEM;
+    if (t->excl.n) put(&out, "exclude:\n%.*s", (int)t->excl.n, t->excl.p);
+    if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || t->excl.oom || out.oom) st = SC_ERR_NOMEM;
     if (!st && out.n > (size_t)SC_SCENE_MAX_BYTES)
       st = sc_error_set(err, SC_ERR_SCENE, path, 1, 0, "the translated scene is too large (%zu bytes)", out.n);
   }
@@ -1439,6 +1558,7 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   sc_free(t->stat.p);
   sc_free(t->springs.p);
   sc_free(t->acts.p);
+  sc_free(t->excl.p);
   for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
   sc_free(t->jname);
   for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
@@ -1446,9 +1566,11 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   sc_free(t);
   if (st) {
     sc_free(out.p);
+    sc_free(ign.p);
     return st;
   }
   *yaml = out.p;
   *ylen = out.n;
+  if (ignored) *ignored = ign.p;
   return SC_OK;
 }

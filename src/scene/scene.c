@@ -92,6 +92,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
     if (!M) st = SC_ERR_NOMEM;
   }
   if (!st) st = sc_rd_springs(c, &L, springs, M, 0);
+  if (!st) st = sc_rd_exclude(c, &L, root, M, 0);
   if (!st) st = sc_rd_commands(c, &L, root);
   if (!st) st = sc_rd_actuators(c, &L, root);
   if (!st) {
@@ -105,6 +106,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   }
   if (!st) st = sc_model_alloc_commands(M, L.ncmddata);
   if (!st) st = sc_rd_springs(c, &L, springs, M, 1);
+  if (!st) st = sc_rd_exclude(c, &L, root, M, 1);
   if (!st) {
     M->opt = L.opt;
     M->body_name[0] = sc_strdup("world");
@@ -179,6 +181,8 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       M->geom_hc_dissipation[g] = S->hcd;
       M->geom_body[g] = 0;
       M->geom_mesh[g] = S->mesh;
+      M->geom_contype[g] = S->contype;
+      M->geom_conaffinity[g] = S->conaffinity;
     }
     /* the model takes the meshes over */
     if (L.nmesh) memcpy(M->mesh, L.mesh, (size_t)L.nmesh * sizeof *M->mesh);
@@ -212,9 +216,10 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   return SC_OK;
 }
 
-/* text[len] is the document (NUL bytes inside are reported by the reader) */
-static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
-                           int nsets, sc_model** out, sc_error* err);
+/* text[len] is the document (NUL bytes inside are reported by the reader);
+ * ignored: what a translation left out (NULL: nothing), kept in the model */
+static sc_status load_scene(const char* text, size_t len, const char* name, const char* const* sets,
+                            int nsets, const char* ignored, sc_model** out, sc_error* err);
 
 /* An MJCF model or a URDF: translated into a scene (mjcf.c), then loaded as
  * one.  The sets import.allow_unsupported=true, import.floating_base=true
@@ -235,28 +240,50 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
     else
       rest[nrest++] = sets[k];
   }
-  char* yaml = NULL;
+  char *yaml = NULL, *ignored = NULL;
   size_t ylen = 0;
-  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, err);
-  if (!st) st = load_text(yaml, ylen, name, rest, nrest, out, err);
+  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, &ignored, err);
+  if (!st) st = load_scene(yaml, ylen, name, rest, nrest, ignored, out, err);
+  sc_free(ignored);
   sc_free(yaml);
   sc_free(rest);
   return st;
 }
 
-static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
-                           int nsets, sc_model** out, sc_error* err) {
+/* a set of the `models` list, applied before the models are placed (the
+ * others after, so that they reach the models' bodies too) */
+static int models_set(const char* set) {
+  return strncmp(set, "models", 6) == 0 && (set[6] == '.' || set[6] == '[' || set[6] == '=');
+}
+
+static sc_status load_scene(const char* text, size_t len, const char* name, const char* const* sets,
+                            int nsets, const char* ignored, sc_model** out, sc_error* err) {
   /* (a translation starts with a comment line, so it is not taken for XML) */
   if (sc_mjcf_is_xml(text, len)) return load_mjcf(text, len, name, sets, nsets, out, err);
   sc_snode* root = NULL;
   sc_status st = sc_snode_parse(text, len, name, 0, 0, &root, err);
-  for (int k = 0; !st && k < nsets; k++) {
-    if (!root) {
-      /* an empty document cannot be overridden; report the file */
-      break;
+  /* with models, the command line's import options are theirs */
+  const int models = root && sc_snode_get(root, "models") != NULL;
+  int allow = 0;
+  const char* model_path = NULL;
+  char* mignored = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; !st && k < nsets; k++) {
+      if (!root) {
+        /* an empty document cannot be overridden; report the file */
+        break;
+      }
+      if (models && strcmp(sets[k], "import.allow_unsupported=true") == 0) {
+        allow = 1;
+      } else if (models && strncmp(sets[k], "import.model_path=", 18) == 0) {
+        model_path = sets[k] + 18;
+      } else if (models_set(sets[k]) == !pass) {
+        st = sc_snode_apply_set(root, sets[k], k + 1, err);
+      }
     }
-    st = sc_snode_apply_set(root, sets[k], k + 1, err);
+    if (!st && !pass) st = sc_scene_expand_models(root, name, allow, model_path, &mignored, err);
   }
+  if (!ignored) ignored = mignored;
   ctx c;
   memset(&c, 0, sizeof c);
   c.err = err;
@@ -264,15 +291,23 @@ static sc_status load_text(const char* text, size_t len, const char* name, const
   if (!st) st = build(&c, root, name, &M);
   if (!st) {
     st = sc_snode_emit(root, &M->scene_yaml, err);
+    if (!st && ignored && ignored[0] && !(M->ignored = sc_strdup(ignored)))
+      st = sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
     if (st) {
       sc_model_free(M);
       M = NULL;
     }
   }
+  sc_free(mignored);
   sc_snode_free(root);
   if (st) err->code = st;
   *out = M;
   return st;
+}
+
+static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
+                           int nsets, sc_model** out, sc_error* err) {
+  return load_scene(text, len, name, sets, nsets, NULL, out, err);
 }
 
 sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,

@@ -148,6 +148,7 @@ typedef struct shape_in {
   double pos[3], rot[9], size[3];
   double k, tau, mu, hcd;
   int mesh; /* SC_GEOM_MESH: index into load.mesh */
+  uint32_t contype, conaffinity;
 } shape_in;
 
 typedef struct body_in {
@@ -233,8 +234,24 @@ typedef struct sc_import_opts {
   int floating_base;     /* import.floating_base=true: a URDF's root link is free */
   const char* model_path; /* import.model_path=DIR: package:// names resolve in DIR */
 } sc_import_opts;
+/* *ignored (when not NULL): what was not translated, one line per kind with
+ * its first place, sc_malloc'ed; NULL when nothing was */
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, sc_error* err);
+                            char** yaml, size_t* ylen, char** ignored, sc_error* err);
+
+/* ---- models placed by a scene (models.c) ---- */
+
+/* Each entry of the scene's `models` list translated (sc_mjcf_translate),
+ * its names prefixed, its root placed at the entry's pose, and its bodies,
+ * static shapes, springs, actuators and exclude pairs appended to the
+ * scene's own lists; the `models` key is then removed, so the tree is a
+ * plain scene (and its emission re-loads without the model files).  The
+ * model's gravity, time and options are not used.  allow_unsupported and
+ * model_path are the command line's (--allow-unsupported, --model-path),
+ * for every entry.  *ignored gathers the entries' untranslated kinds
+ * (sc_malloc'ed, NULL when none). */
+sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported,
+                                 const char* model_path, char** ignored, sc_error* err);
 
 /* ---- sections ---- */
 
@@ -245,6 +262,9 @@ sc_status sc_rd_bodies(ctx* c, load* L, const sc_snode* root);      /* bodies.c 
 int sc_rd_find_body(const load* L, const char* name);               /* bodies.c */
 /* static shapes, then each body's in model order; solid inertia */
 sc_status sc_rd_geometry(ctx* c, load* L, const sc_snode* root);    /* shapes.c */
+/* the excluded body pairs (after the bodies), straight into the model like
+ * the springs: fill 0 counts them (M->nexclude), fill 1 stores them */
+sc_status sc_rd_exclude(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill); /* shapes.c */
 /* springs go straight into the model: fill 0 counts them, fill 1 (after
  * sc_model_alloc) stores them */
 sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */

@@ -34,6 +34,19 @@ void sc_snode_free(sc_snode* n);
 sc_snode* sc_snode_get(const sc_snode* map, const char* key);
 /* Apply the k-th (1-based) override "KEY=VALUE" to the tree. */
 sc_status sc_snode_apply_set(sc_snode* root, const char* set, int k, sc_error* err);
+/* Building and editing trees (models.c merges translated models into a
+ * scene's tree).  A new node is located at file:line:col; str is copied.
+ * Each returns NULL or -1 when out of memory. */
+sc_snode* sc_snode_new(sc_snode_kind kind, const char* file, int line, int col);
+sc_snode* sc_snode_new_scalar(const char* str, int plain, const char* file, int line, int col);
+/* append kid to a list (the list owns it) */
+int sc_snode_push(sc_snode* seq, sc_snode* kid);
+/* map[key] = val (val owned by the map; an old value is freed) */
+int sc_snode_put(sc_snode* map, const char* key, sc_snode* val);
+/* the pair key of map removed and freed (nothing when absent) */
+void sc_snode_remove(sc_snode* map, const char* key);
+/* n and everything below it located at file:line:col */
+void sc_snode_relocate(sc_snode* n, const char* file, int line, int col);
 /* Emit the tree as YAML text (owned by the caller, sc_free). */
 sc_status sc_snode_emit(const sc_snode* root, char** out, sc_error* err);
 

@@ -8,7 +8,9 @@
  *  - inertia: solid gives the body a uniform density over its shapes: com at
  *    the volume-weighted centre, inertia by the parallel-axis theorem from each
  *    shape's own (sc_scene_shape_inertia, inertia.c). */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,40 @@ sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p) {
   TRY(sc_rd_get_num(c, map, "friction", &p->mu, RANGE_NONNEG, 0, &p->has_mu));
   TRY(sc_rd_get_num(c, map, "dissipation", &p->hcd, RANGE_NONNEG, 0, &p->has_hcd));
   return SC_OK;
+}
+
+/* a contact bit mask: a decimal integer in [0, 2^32 - 1]; absent: 1 */
+static sc_status read_mask(ctx* c, const sc_snode* map, const char* key, uint32_t* out) {
+  *out = 1u;
+  const sc_snode* n = sc_snode_get(map, key);
+  if (!n) return SC_OK;
+  size_t m = sc_rd_push_key(c, key);
+  sc_status st = SC_OK;
+  const char* s = n->kind == SC_SN_SCALAR ? n->str : "";
+  const int neg = s[0] == '-';
+  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  int ok = n->kind == SC_SN_SCALAR && n->plain && s[i] != '\0';
+  for (size_t k = i; ok && s[k]; k++)
+    if (s[k] < '0' || s[k] > '9') ok = 0;
+  if (n->kind != SC_SN_SCALAR) {
+    st = sc_rd_fail(c, n, "expected an integer bit mask, got %s", sc_rd_kind_name(n));
+  } else if (!ok) {
+    st = sc_rd_fail(c, n, "expected an integer bit mask (got '%s')", s);
+  } else {
+    /* digits beyond 10 are out of range whatever they say; strtoull would
+     * wrap a negative number instead of refusing it */
+    size_t nd = strlen(s + i);
+    while (nd > 1 && s[i] == '0') i++, nd--;
+    const unsigned long long v = nd > 10 ? ULLONG_MAX : strtoull(s + i, NULL, 10);
+    if (neg && v != 0)
+      st = sc_rd_fail(c, n, "must be >= 0 (got %s)", s);
+    else if (v > UINT32_MAX)
+      st = sc_rd_fail(c, n, "must be <= 4294967295, a 32-bit mask (got %s)", s);
+    else
+      *out = (uint32_t)v;
+  }
+  sc_rd_pop(c, m);
+  return st;
 }
 
 static const char* const geom_names[] = {"plane",    "sphere",    "capsule", "box",
@@ -220,6 +256,8 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
     }
   }
   if (g->type != SC_GEOM_PLANE) TRY(sc_rd_get_pose(c, n, "pose", g->pos, g->rot));
+  TRY(read_mask(c, n, "contype", &g->contype));
+  TRY(read_mask(c, n, "conaffinity", &g->conaffinity));
 
   /* parameters: own > material > defaults */
   params own = {0};
@@ -249,6 +287,60 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   g->mu = own.has_mu ? own.mu : mat.has_mu ? mat.mu : L->defaults.mu;
   g->hcd = own.has_hcd ? own.hcd : mat.has_hcd ? mat.hcd : L->defaults.hcd;
   return SC_OK;
+}
+
+/* one body of an exclude pair: world (0) or a body's model index */
+static sc_status exclude_end(ctx* c, const load* L, const sc_snode* n, int k, int* body) {
+  size_t m = sc_rd_push_idx(c, k);
+  const char* name = NULL;
+  sc_status st = sc_rd_as_name(c, n, &name);
+  if (!st) {
+    if (strcmp(name, "world") == 0) {
+      *body = 0;
+    } else {
+      const int i = sc_rd_find_body(L, name);
+      if (i < 0)
+        st = sc_rd_fail(c, n, "unknown body '%s' (expected world or a body name)", name);
+      else
+        *body = L->rank[i];
+    }
+  }
+  sc_rd_pop(c, m);
+  return st;
+}
+
+sc_status sc_rd_exclude(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill) {
+  const sc_snode* list = sc_snode_get(root, "exclude");
+  if (!fill) M->nexclude = 0;
+  if (!list) return SC_OK;
+  size_t m = sc_rd_push_key(c, "exclude");
+  sc_status st = SC_OK;
+  if (list->kind != SC_SN_SEQ)
+    st = sc_rd_fail(c, list, "expected a list of body pairs [[a, b], ...], got %s", sc_rd_kind_name(list));
+  for (int i = 0; !st && i < list->n; i++) {
+    const sc_snode* p = list->kid[i];
+    size_t m2 = sc_rd_push_idx(c, i);
+    int a = 0, b = 0;
+    if (p->kind != SC_SN_SEQ || p->n != 2)
+      st = sc_rd_fail(c, p, "expected a pair of body names [a, b], got %s",
+                      p->kind == SC_SN_SEQ ? "a list of another length" : sc_rd_kind_name(p));
+    if (!st) st = exclude_end(c, L, p->kid[0], 0, &a);
+    if (!st) st = exclude_end(c, L, p->kid[1], 1, &b);
+    if (!st && a == b) {
+      size_t m3 = sc_rd_push_idx(c, 1);
+      st = sc_rd_fail(c, p->kid[1], "body '%s' is paired with itself (a body's shapes never touch "
+                      "each other)", p->kid[1]->str);
+      sc_rd_pop(c, m3);
+    }
+    if (!st && fill) {
+      M->exclude_body[2 * i] = a;
+      M->exclude_body[2 * i + 1] = b;
+    }
+    sc_rd_pop(c, m2);
+  }
+  if (!st && !fill) M->nexclude = list->n;
+  sc_rd_pop(c, m);
+  return st;
 }
 
 sc_status sc_rd_materials(ctx* c, load* L, const sc_snode* root) {

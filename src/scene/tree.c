@@ -69,6 +69,69 @@ static int add_child(sc_snode* p, sc_snode* kid, int* pending_key) {
   return 0;
 }
 
+sc_snode* sc_snode_new(sc_snode_kind kind, const char* file, int line, int col) {
+  return node_new(kind, file, line, col);
+}
+
+sc_snode* sc_snode_new_scalar(const char* str, int plain, const char* file, int line, int col) {
+  sc_snode* n = node_new(SC_SN_SCALAR, file, line, col);
+  size_t len = strlen(str);
+  if (n && !(n->str = sc_malloc(len + 1))) {
+    sc_free(n);
+    return NULL;
+  }
+  if (n) {
+    memcpy(n->str, str, len + 1);
+    n->plain = plain;
+  }
+  return n;
+}
+
+int sc_snode_push(sc_snode* seq, sc_snode* kid) {
+  int pending = 0;
+  return add_child(seq, kid, &pending);
+}
+
+int sc_snode_put(sc_snode* map, const char* key, sc_snode* val) {
+  for (int i = 0; i < map->n; i++)
+    if (map->kid[2 * i]->str && strcmp(map->kid[2 * i]->str, key) == 0) {
+      sc_snode_free(map->kid[2 * i + 1]);
+      map->kid[2 * i + 1] = val;
+      return 0;
+    }
+  sc_snode* k = sc_snode_new_scalar(key, 1, val->file, val->line, val->col);
+  if (!k) return -1;
+  int pending = 0;
+  if (add_child(map, k, &pending)) {
+    sc_snode_free(k);
+    return -1;
+  }
+  /* a failed value leaves the key beyond the map's n pairs, unread */
+  if (add_child(map, val, &pending)) {
+    sc_snode_free(k);
+    return -1;
+  }
+  return 0;
+}
+
+void sc_snode_remove(sc_snode* map, const char* key) {
+  for (int i = 0; i < map->n; i++)
+    if (map->kid[2 * i]->str && strcmp(map->kid[2 * i]->str, key) == 0) {
+      sc_snode_free(map->kid[2 * i]);
+      sc_snode_free(map->kid[2 * i + 1]);
+      memmove(map->kid + 2 * i, map->kid + 2 * i + 2, (size_t)(2 * (map->n - i - 1)) * sizeof *map->kid);
+      map->n--;
+      return;
+    }
+}
+
+void sc_snode_relocate(sc_snode* n, const char* file, int line, int col) {
+  n->file = file;
+  n->line = line;
+  n->col = col;
+  for (int i = 0; i < slots(n); i++) sc_snode_relocate(n->kid[i], file, line, col);
+}
+
 sc_snode* sc_snode_get(const sc_snode* map, const char* key) {
   if (!map || map->kind != SC_SN_MAP) return NULL;
   for (int i = 0; i < map->n; i++)

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# A scene's models: (src/scene/models.c): test/mjcf/arm3.urdf and arm3.xml
+# placed twice with prefixes at two poses.  References are the single-model
+# runs: at q = 0 every body's world pose is the single run's moved by the
+# entry's pose (1e-12); with poses that turn about z only (gravity unchanged)
+# and arms far apart, each arm's q follows the single run's.  fixed_base
+# changes the dofs as it should; a bad entry is an error located at its line
+# (exit 1).  What a translation ignores reaches the output's root attribute
+# `ignored`, and only then.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+PY=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. test/shlib.sh
+root=$(pwd)
+
+"$BIN/simc" test/mjcf/arm3.urdf -o "$tmp/one.h5" --quiet --duration 0.5
+# general rotations: poses at q = 0 (the scene sits next to copies of the models)
+mkdir -p "$tmp/sub"
+cp test/mjcf/arm3.urdf test/mjcf/arm3.xml "$tmp/sub/"
+cat >"$tmp/tilted.yaml" <<'EOF'
+simc: 1
+time: {step: 0.001, duration: 0.001}
+gravity: [0, 0, 0]
+bodies:
+  - {name: post, parent: world, joint: {type: fixed}, geometry: [{shape: sphere, radius: 0.05}]}
+models:
+  - {file: sub/arm3.urdf, prefix: left_, pose: {position: [0.3, 1, -0.2], rpy: [0.4, -0.7, 1.1]}}
+  - {file: sub/arm3.xml, prefix: right_, pose: {position: [-2, -1, 0.5], quat: [0.5, 0.5, -0.5, 0.5]}}
+EOF
+"$BIN/simc" "$tmp/tilted.yaml" -o "$tmp/tilted.h5" --quiet
+"$BIN/simc" test/mjcf/arm3.urdf -o "$tmp/one0.h5" --quiet --duration 0.001 --set gravity=[0,0,0]
+ok poses_at_q0_moved_by_the_entry_pose "$PY - '$tmp/one0.h5' '$tmp/tilted.h5' <<'PY'
+import sys, h5py, numpy as np
+def rot(q):
+    w, x, y, z = q
+    return np.array([[1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)],
+                     [2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)],
+                     [2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)]])
+def rpy(r, p, y):
+    c, s = np.cos, np.sin
+    Rx = np.array([[1, 0, 0], [0, c(r), -s(r)], [0, s(r), c(r)]])
+    Ry = np.array([[c(p), 0, s(p)], [0, 1, 0], [-s(p), 0, c(p)]])
+    Rz = np.array([[c(y), -s(y), 0], [s(y), c(y), 0], [0, 0, 1]])
+    return Rz @ Ry @ Rx
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+na = [x.decode() for x in a['/model/body_names'][:]]
+nb = [x.decode() for x in b['/model/body_names'][:]]
+worst = 0
+for pre, X, R in (('left_', np.array([0.3, 1, -0.2]), rpy(0.4, -0.7, 1.1)),
+                  ('right_', np.array([-2, -1, 0.5]), rot([0.5, 0.5, -0.5, 0.5]))):
+    for i, n in enumerate(na[1:], 1):
+        if pre == 'right_' and n.startswith('j'):
+            continue  # the MJCF arm's links sit at the joint anchors, as the URDF's
+        j = nb.index(pre + n)
+        p = X + R @ a['/body/position'][0, i]
+        Rm = R @ rot(a['/body/orientation'][0, i])
+        worst = max(worst, np.abs(p - b['/body/position'][0, j]).max(),
+                    np.abs(Rm - rot(b['/body/orientation'][0, j])).max())
+print('  worst pose difference at q = 0: %.2e' % worst)
+sys.exit(0 if worst < 1e-12 else 1)
+PY"
+ok names_carry_prefixes "$PY - '$tmp/tilted.h5' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+names = lambda k: [x.decode() for x in f[k][:]]
+b, q = names('/model/body_names'), names('/model/q_names')
+want = ['world', 'post'] + ['left_' + n for n in ('base', 'j1', 'l1', 'j2', 'l2', 'j3', 'l3')]
+sys.exit(0 if b[:9] == want and 'right_l3' in b and q == ['left_j1.angle', 'left_j2.angle', 'left_j3.x',
+                                                          'right_j1.angle', 'right_j2.angle', 'right_j3.x'] else 1)
+PY"
+# turned about z only and far apart: each arm moves as the single arm
+cat >"$tmp/two.yaml" <<EOF
+simc: 1
+time: {step: 0.001, duration: 0.5}
+models:
+  - {file: $root/test/mjcf/arm3.urdf, prefix: left_, pose: {position: [0, 2, 0], rpy: [0, 0, 0.8]}}
+  - {file: $root/test/mjcf/arm3.urdf, prefix: right_, pose: {position: [1, -2, 0.3], rpy: [0, 0, -2.5]}}
+EOF
+"$BIN/simc" "$tmp/two.yaml" -o "$tmp/two.h5" --quiet
+ok trajectories_equal_the_single_run "$PY - '$tmp/one.h5' '$tmp/two.h5' <<'PY'
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+qa, qb = a['/q'][:], b['/q'][:]
+d = max(np.abs(qb[:, :3] - qa).max(), np.abs(qb[:, 3:] - qa).max())
+print('  rows %d, q range %.3f rad, worst difference %.2e' % (len(qa), np.ptp(qa[:, 0]) + np.ptp(qa[:, 1]), d))
+sys.exit(0 if len(qa) == len(qb) == 501 and np.ptp(qa[:, 1]) > 0.1 and d < 1e-9 else 1)
+PY"
+# fixed_base: a URDF floats with false (7 + 3 q), an MJCF free joint becomes fixed with true
+cat >"$tmp/ball.xml" <<'XML'
+<mujoco model="ball">
+  <worldbody>
+    <body name="ball" pos="0 0 1"><freejoint name="free"/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+XML
+cat >"$tmp/bases.yaml" <<'EOF'
+simc: 1
+time: {step: 0.001, duration: 0.01}
+models:
+  - {file: sub/arm3.urdf, prefix: a_, fixed_base: false, pose: {position: [0, 0, 2]}}
+  - {file: ball.xml, prefix: fixed_, fixed_base: true, pose: {position: [5, 0, 0]}}
+  - {file: ball.xml, prefix: free_, pose: {position: [-5, 0, 0]}}
+EOF
+"$BIN/simc" "$tmp/bases.yaml" -o "$tmp/bases.h5" --quiet
+ok fixed_base_sets_the_dofs "$PY - '$tmp/bases.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+q = [x.decode() for x in f['/model/q_names'][:]]
+n = [x.decode() for x in f['/model/body_names'][:]]
+p = f['/body/position']
+fixed = p[:, n.index('fixed_ball')]
+print('  q: %d (%s ... %s)' % (len(q), q[0], q[-1]))
+ok = (len(q) == 7 + 3 + 7 and q[0].startswith('a_base_float.') and q[7] == 'a_j1.angle'
+      and q[10].startswith('free_free.') and np.abs(fixed - [5, 0, 1]).max() < 1e-15
+      and abs(p[-1, n.index('free_ball')][2] - p[0, n.index('free_ball')][2]) > 1e-4
+      and np.abs(p[0, n.index('a_base')] - [0, 0, 2]).max() < 1e-15)
+sys.exit(0 if ok else 1)
+PY"
+# errors, located at the scene's line of the entry (exit 1)
+expect() { # NAME FILE WANT...: simc --check FILE fails with exit 1 and every WANT in its message
+  local name=$1 file=$2; shift 2
+  out=$("$BIN/simc" "$file" --check 2>&1); rc=$?
+  local good=1
+  [ $rc = 1 ] || good=0
+  for w in "$@"; do grep -qF -- "$w" <<<"$out" || good=0; done
+  if [ $good = 1 ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  rc $rc: $out"; fi
+  echo "  $out" | head -2
+}
+head -3 "$tmp/bases.yaml" >"$tmp/missing.yaml"
+echo "  - {file: sub/nothere.urdf, prefix: x_}" >>"$tmp/missing.yaml"
+expect missing_file "$tmp/missing.yaml" "missing.yaml:4:" "models[0].file" "nothere.urdf"
+head -3 "$tmp/bases.yaml" >"$tmp/clash.yaml"
+printf '  - {file: sub/arm3.urdf, prefix: l_}\n  - {file: sub/arm3.xml, prefix: l_}\n' >>"$tmp/clash.yaml"
+expect clash_between_models "$tmp/clash.yaml" "clash.yaml:5:" "models[1]" "'l_base'" "models[0] (line 4)"
+cat >"$tmp/clash2.yaml" <<'EOF'
+simc: 1
+time: {step: 0.001, duration: 0.01}
+bodies:
+  - {name: base, parent: world, joint: {type: fixed}}
+models:
+  - {file: sub/arm3.urdf}
+EOF
+expect clash_with_the_scene "$tmp/clash2.yaml" "clash2.yaml:6:" "models[0]" "'base'" "the scene (line 4)"
+head -3 "$tmp/bases.yaml" >"$tmp/prefix.yaml"
+echo "  - {file: sub/arm3.urdf, prefix: [a, b]}" >>"$tmp/prefix.yaml"
+expect bad_prefix_type "$tmp/prefix.yaml" "prefix.yaml:4:" "models[0].prefix: expected a name prefix, got a list"
+head -3 "$tmp/bases.yaml" >"$tmp/key.yaml"
+echo "  - {file: sub/arm3.urdf, scale: 2}" >>"$tmp/key.yaml"
+expect unknown_key "$tmp/key.yaml" "key.yaml:4:" "models[0].scale: unknown key"
+head -3 "$tmp/bases.yaml" >"$tmp/notxml.yaml"
+echo "  - {file: bases.yaml}" >>"$tmp/notxml.yaml"
+expect not_a_model "$tmp/notxml.yaml" "notxml.yaml:4:" "not a model"
+sed 's|range="-2 2"|range="2 -2"|' test/mjcf/arm3.xml >"$tmp/sub/bad.xml"
+head -3 "$tmp/bases.yaml" >"$tmp/inner.yaml"
+echo "  - {file: sub/bad.xml}" >>"$tmp/inner.yaml"
+expect error_inside_the_model "$tmp/inner.yaml" "sub/bad.xml:13: element <joint name=\"j1\">: attribute range"
+"$BIN/simc" "$tmp/tilted.yaml" --check >/dev/null 2>&1
+ok check_accepts_models '[ $? = 0 ]'
+# the output's scene re-loads alone (the models expanded, no models: key)
+h5dump -a /scene_yaml "$tmp/tilted.h5" >/dev/null 2>&1
+$PY -c "import h5py,sys; open(sys.argv[2],'w').write(h5py.File(sys.argv[1],'r').attrs['scene_yaml'])" "$tmp/tilted.h5" "$tmp/again.yaml"
+"$BIN/simc" "$tmp/again.yaml" --check >/dev/null 2>&1
+ok emitted_scene_reloads "[ \$? = 0 ] && ! grep -q '^models:' '$tmp/again.yaml'"
+
+# what a translation ignored: a root attribute, absent when nothing was
+H=/usr/share/mujoco/model/humanoid/humanoid.xml
+"$BIN/simc" "$H" --allow-unsupported --duration 0.01 -o "$tmp/hum.h5" --quiet
+ok ignored_listed "$PY - '$tmp/hum.h5' '$tmp/one.h5' <<'PY'
+import sys, h5py
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+ig = a.attrs.get('ignored', '')
+print('  ' + ig.replace('\n', '\n  ').rstrip())
+sys.exit(0 if 'solref/solimp (first at' in ig and 'humanoid.xml:' in ig and 'ignored' not in b.attrs else 1)
+PY"
+cat >"$tmp/hum.yaml" <<EOF
+simc: 1
+time: {step: 0.001, duration: 0.002}
+models:
+  - {file: $H, prefix: h_, allow_unsupported: true, pose: {position: [0, 0, 1]}}
+EOF
+"$BIN/simc" "$tmp/hum.yaml" -o "$tmp/humy.h5" --quiet
+ok ignored_from_a_models_entry "$PY - '$tmp/humy.h5' '$tmp/tilted.h5' <<'PY'
+import sys, h5py
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+sys.exit(0 if 'solref/solimp' in a.attrs.get('ignored', '') and 'ignored' not in b.attrs else 1)
+PY"
+sed -i 's/, allow_unsupported: true//' "$tmp/hum.yaml"
+expect unsupported_refused_in_an_entry "$tmp/hum.yaml" "humanoid.xml:" "--allow-unsupported"
+ok simc_h5_validates "$PY - '$tmp/hum.h5' '$tmp/humy.h5' <<'PY'
+import sys, h5py
+sys.path.insert(0, 'tools')
+import simc_h5
+for p in sys.argv[1:]:
+    with h5py.File(p, 'r') as f:
+        simc_h5.check_file(f, p)
+PY"
