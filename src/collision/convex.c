@@ -61,7 +61,34 @@
 
 #include <ccd/ccd.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
+
+/* The constant directions of the searches below, evaluated once (the same
+ * libm calls on the same arguments, so every value is what each call
+ * computed before): the 8 compass directions k pi / 4 of the pattern
+ * searches and of a cylinder cap's rim, and the 64 points of the Fibonacci
+ * lattice on the sphere.  Resting curved contacts (ellipsoids, cylinder
+ * rims) go through the search every step, where these cos and sin calls
+ * took a tenth of a pile's step. */
+static double compass[8][2];  /* cos, sin of k pi / 4 */
+static double lattice[64][3]; /* z = 1 - (2k + 1) / 64, golden-angle turns */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void tables_init(void) {
+  for (int k = 0; k < 8; k++) {
+    compass[k][0] = cos(0.78539816339744831 * k);
+    compass[k][1] = sin(0.78539816339744831 * k);
+  }
+  for (int k = 0; k < 64; k++) {
+    double z = 1 - (2 * k + 1) / 64.0, r = sqrt(1 - z * z), ph = 2.39996322972865332 * k;
+    lattice[k][0] = r * cos(ph);
+    lattice[k][1] = r * sin(ph);
+    lattice[k][2] = z;
+  }
+}
+
+static void tables(void) { pthread_once(&tables_once, tables_init); }
 
 /* the most vertices a contact feature keeps (a hull face with more is
  * represented by that many of its vertices, spread evenly along it) */
@@ -633,13 +660,14 @@ static int shape_axes(const sc_col_shape* s, const double d[3], double face[MAXA
 }
 
 static void refine_from(const sc_col_shape* a, const sc_col_shape* b, double u[3], double* f) {
+  tables();
   double step = 0.05;
   for (int it = 0; it < 400 && step > 1e-9; it++) {
     double t1[3], t2[3], best[3], fb = *f, gd[3];
     sc_sp_tangents(t1, t2, u);
     int has_g = descent_dir(a, b, u, gd);
     for (int k = 0; k < 9; k++) {
-      double c = cos(0.78539816339744831 * k) * step, sn = sin(0.78539816339744831 * k) * step;
+      double c = compass[k & 7][0] * step, sn = compass[k & 7][1] * step;
       double v[3];
       if (k == 8) { /* along the (sub)gradient */
         if (!has_g) break;
@@ -693,13 +721,14 @@ static void refine_circle(const sc_col_shape* a, const sc_col_shape* b, const do
  * along the ridges of the given edges (great circles normal to them) */
 static int is_local_min(const sc_col_shape* a, const sc_col_shape* b, const double u[3],
                         double f, double edges[][3], int ne) {
+  tables();
   double t1[3], t2[3];
   sc_sp_tangents(t1, t2, u);
   double dirs[8 + 4 * MAXAX + 1][3];
   int nd = 0;
   if (descent_dir(a, b, u, dirs[nd])) nd++;
   for (int k = 0; k < 8; k++) {
-    double c = cos(0.78539816339744831 * k), sn = sin(0.78539816339744831 * k);
+    double c = compass[k][0], sn = compass[k][1];
     for (int i = 0; i < 3; i++) dirs[nd][i] = c * t1[i] + sn * t2[i];
     nd++;
   }
@@ -745,9 +774,9 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
   /* f can have several local minima: also start from the 3 best of 64
    * directions spread over the sphere (a Fibonacci lattice) */
   double lu[3][3], lf[3] = {INFINITY, INFINITY, INFINITY};
+  tables();
   for (int k = 0; k < 64; k++) {
-    double z = 1 - (2 * k + 1) / 64.0, r = sqrt(1 - z * z), ph = 2.39996322972865332 * k;
-    double v[3] = {r * cos(ph), r * sin(ph), z};
+    const double* v = lattice[k];
     double fv = overlap_along(a, b, v);
     for (int j = 0; j < 3; j++)
       if (fv < lf[j]) { /* insert, keeping lf sorted */
@@ -756,7 +785,7 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
           memcpy(lu[m], lu[m - 1], sizeof lu[0]);
         }
         lf[j] = fv;
-        memcpy(lu[j], v, sizeof v);
+        memcpy(lu[j], v, sizeof lu[j]);
         break;
       }
   }
@@ -918,10 +947,10 @@ static int feature(const sc_col_shape* s, const double d[3], double V[MAXF][3]) 
       double r = s->hs[0], h = s->hs[2];
       if (rho < FEATURE_TOL) {
         /* cap: the rim as an inscribed octagon */
-        for (int k = 0; k < 8; k++) {
-          double th = 0.78539816339744831 * k; /* 2 pi k / 8 */
-          L[k][0] = r * cos(th);
-          L[k][1] = r * sin(th);
+        tables();
+        for (int k = 0; k < 8; k++) { /* 2 pi k / 8 */
+          L[k][0] = r * compass[k][0];
+          L[k][1] = r * compass[k][1];
           L[k][2] = sgn(dl[2]) * h;
         }
         m = 8;
