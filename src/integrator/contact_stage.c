@@ -278,25 +278,22 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
    * by up to u dt / 2 each step with nothing pushing back, and a stack hit
    * over and over (by its own bouncing top) would sink through its floor.
    * So a theta = 1 contact that the kick presses into by more than a tenth
-   * of its depth bound has the part of its normal impulse beyond the one it
-   * carried last step (the impact it passed on, not the weight it carries:
-   * applied to positions, that would lift a resting stack) applied too,
-   * until no more are pressed (each pass adds one; bounded by the contact
-   * count).  in[i]: 1 an impact, 2 a contact that passed one on. */
+   * of its depth bound has its own normal impulse applied too, until no
+   * more are pressed (each pass adds one; bounded by the contact count). */
   for (int pass = 0; pass <= nc; pass++) {
     for (int i = 0; i < nv; i++) kick[i] = 0;
     for (int i = 0; i < nc + d->nrow; i++) {
       if (!in[i]) continue;
-      const double dg = d->impulse[3 * i + 2] - (in[i] == 2 ? w->nload[i] : 0.0);
+      const double dg = d->impulse[3 * i + 2];
       for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
     }
     sc_la_blk_solve(&cb, d->Afac, kick, tmp);
     int added = 0;
     for (int i = 0; i < nc; i++) {
-      if (in[i] || w->theta_c[i] != 1.0 || !(d->impulse[3 * i + 2] > w->nload[i])) continue;
+      if (in[i] || w->theta_c[i] != 1.0 || !(d->impulse[3 * i + 2] > 0)) continue;
       double vk = 0.0;
       for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) vk += d->Jc[3 * (size_t)q + 2] * kick[d->jcol[q]];
-      if (-(1.0 - m->opt.theta_vq) * vk * dt > 0.1 * w->xmax[i]) in[i] = 2, added = 1;
+      if (-(1.0 - m->opt.theta_vq) * vk * dt > 0.1 * w->xmax[i]) in[i] = added = 1;
     }
     if (!added) break;
   }
