@@ -53,15 +53,6 @@ r = f['/model/geometry/size'][0][0]
 sys.exit(0 if abs(r - 0.1) < 1e-15 else 1)
 PY"
 
-expect() { # NAME FILE WANT...: simc --check FILE fails with exit 1 and every WANT in its message
-  local name=$1 file=$2; shift 2
-  out=$("$BIN/simc" "$file" --check 2>&1); rc=$?
-  local good=1
-  [ $rc = 1 ] || good=0
-  for w in "$@"; do grep -qF -- "$w" <<<"$out" || good=0; done
-  if [ $good = 1 ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  rc $rc: $out"; fi
-  echo "  $out" | head -2
-}
 sed 's|range="-1.5 1.5"|range="1.5 -1.5"|' test/mjcf/arm.xml >"$tmp/bad_range.xml"
 expect range_lower_above_upper "$tmp/bad_range.xml" "bad_range.xml:13: element <joint name=\"shoulder\">: attribute range: lower must be below upper"
 printf '<mujoco>\n<worldbody>\n<body name="a">\n</worldbody></mujoco>\n' >"$tmp/malformed.xml"

@@ -120,15 +120,6 @@ ok = (len(q) == 7 + 3 + 7 and q[0].startswith('a_base_float.') and q[7] == 'a_j1
 sys.exit(0 if ok else 1)
 PY"
 # errors, located at the scene's line of the entry (exit 1)
-expect() { # NAME FILE WANT...: simc --check FILE fails with exit 1 and every WANT in its message
-  local name=$1 file=$2; shift 2
-  out=$("$BIN/simc" "$file" --check 2>&1); rc=$?
-  local good=1
-  [ $rc = 1 ] || good=0
-  for w in "$@"; do grep -qF -- "$w" <<<"$out" || good=0; done
-  if [ $good = 1 ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  rc $rc: $out"; fi
-  echo "  $out" | head -2
-}
 head -3 "$tmp/bases.yaml" >"$tmp/missing.yaml"
 echo "  - {file: sub/nothere.urdf, prefix: x_}" >>"$tmp/missing.yaml"
 expect missing_file "$tmp/missing.yaml" "missing.yaml:4:" "models[0].file" "nothere.urdf"

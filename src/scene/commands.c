@@ -191,9 +191,6 @@ static sc_status read_inline(ctx* c, load* L, const sc_snode* n, cmd_in k) {
 /* ---- files ---- */
 
 sc_status sc_rd_resolve_path(load* L, const char* file, const char** out) {
-  const char* slash = L->scene_file ? strrchr(L->scene_file, '/') : NULL;
-  size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - L->scene_file) + 1;
-  size_t n = strlen(file);
   if (L->npaths == L->cappaths) {
     int cap = L->cappaths ? 2 * L->cappaths : 4;
     char** p = sc_calloc((size_t)cap, sizeof *p);
@@ -203,10 +200,8 @@ sc_status sc_rd_resolve_path(load* L, const char* file, const char** out) {
     L->paths = p;
     L->cappaths = cap;
   }
-  char* p = sc_malloc(dir + n + 1);
+  char* p = sc_rd_path_beside(L->scene_file, file);
   if (!p) return SC_ERR_NOMEM;
-  memcpy(p, L->scene_file, dir);
-  memcpy(p + dir, file, n + 1);
   L->paths[L->npaths++] = p;
   *out = p;
   return SC_OK;

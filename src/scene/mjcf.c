@@ -409,17 +409,6 @@ static sc_status read_include(tr* t, const xmlNode* n, const char* path, char** 
   return st && st != SC_ERR_NOMEM ? fail(t, n, "file", "%s", why) : st;
 }
 
-static char* rel_path(const char* base, const char* file) {
-  const char* slash = strrchr(base, '/');
-  size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - base) + 1;
-  size_t n = strlen(file);
-  char* p = sc_malloc(dir + n + 1);
-  if (!p) return NULL;
-  memcpy(p, base, dir);
-  memcpy(p + dir, file, n + 1);
-  return p;
-}
-
 /* p (sc_malloc'ed, relative to the working directory) made absolute: the
  * scene loader opens a translated mesh relative to the scene's directory,
  * which is the model's for a model run alone and the placing scene's for a
@@ -458,7 +447,7 @@ static sc_status collect(tr* t, xmlNode* root, int depth) {
       const char* f = xattr(n, "file");
       if (!f) return fail(t, n, "file", "required");
       if (depth >= MAX_INCLUDE_DEPTH) return fail(t, n, "file", "includes nested deeper than %d", MAX_INCLUDE_DEPTH);
-      char* p = rel_path(doc_file(n), f);
+      char* p = sc_rd_path_beside(doc_file(n), f);
       if (!p) return SC_ERR_NOMEM;
       /* read here, not by libxml2: only a regular file (a FIFO or device
        * could block or never end) of at most a scene's size */
@@ -776,7 +765,7 @@ static sc_status mesh_asset(tr* t, const xmlNode* at, const char* name, geom* g)
       char rel[1024];
       snprintf(rel, sizeof rel, "%s%s%s", t->meshdir, t->meshdir[0] ? "/" : "", f);
       if (t->nstr == (int)(sizeof t->strs / sizeof t->strs[0])) return fail(t, a, NULL, "too many mesh geoms");
-      char* p = abs_path(rel_path(doc_file(a), rel));
+      char* p = abs_path(sc_rd_path_beside(doc_file(a), rel));
       if (!p) return SC_ERR_NOMEM;
       t->strs[t->nstr++] = p;
       g->mesh_file = p;
@@ -1300,7 +1289,7 @@ static sc_status urdf_mesh_path(tr* t, const xmlNode* m, const char* fn, const c
   /* a package:// path is in --model-path's DIR, which is relative to the
    * working directory; another relative path is relative to the URDF */
   const int pkg = strncmp(fn, "package://", 10) == 0;
-  char* p = abs_path(buf[0] == '/' || pkg ? sc_strdup(buf) : rel_path(doc_file(m), buf));
+  char* p = abs_path(buf[0] == '/' || pkg ? sc_strdup(buf) : sc_rd_path_beside(doc_file(m), buf));
   if (!p) return SC_ERR_NOMEM;
   t->strs[t->nstr++] = p;
   *out = p;

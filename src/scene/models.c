@@ -304,18 +304,6 @@ static int name_chars(const char* s) {
   return 1;
 }
 
-/* file relative to the scene's directory, unless absolute (sc_malloc'ed) */
-static char* beside(const char* scene_file, const char* file) {
-  const char* slash = strrchr(scene_file, '/');
-  size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - scene_file) + 1;
-  size_t n = strlen(file);
-  char* p = sc_malloc(dir + n + 1);
-  if (!p) return NULL;
-  memcpy(p, scene_file, dir);
-  memcpy(p + dir, file, n + 1);
-  return p;
-}
-
 /* text appended to *s (sc_malloc'ed) */
 static int append(char** s, const char* text) {
   size_t a = *s ? strlen(*s) : 0, b = strlen(text);
@@ -379,8 +367,8 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     sc_rd_pop(c, m);
     TRY(st);
   }
-  char* path = beside(scene_file, file);
-  char* mpath = mp ? beside(scene_file, mp) : NULL;
+  char* path = sc_rd_path_beside(scene_file, file);
+  char* mpath = mp ? sc_rd_path_beside(scene_file, mp) : NULL;
   char *text = NULL, *yaml = NULL, *ign = NULL;
   size_t len = 0, ylen = 0;
   char why[700];

@@ -432,3 +432,14 @@ sc_status sc_rd_read_file(const char* path, size_t max, char** out, size_t* len,
   *len = n;
   return SC_OK;
 }
+
+char* sc_rd_path_beside(const char* base, const char* file) {
+  const char* slash = base ? strrchr(base, '/') : NULL;
+  const size_t dir = file[0] == '/' || !slash ? 0 : (size_t)(slash - base) + 1;
+  const size_t n = strlen(file);
+  char* p = sc_malloc(dir + n + 1);
+  if (!p) return NULL;
+  if (dir) memcpy(p, base, dir);
+  memcpy(p + dir, file, n + 1);
+  return p;
+}

@@ -70,6 +70,9 @@ sc_status sc_rd_fail_at(ctx* c, const char* file, int line, int col, const char*
 sc_status sc_rd_fail_missing(ctx* c, const sc_snode* map, const char* key, const char* expected);
 /* "a scalar", "a list", "a map", "an empty value": for messages */
 const char* sc_rd_kind_name(const sc_snode* n);
+/* file relative to the directory of the file base (itself when absolute, or
+ * when base has no directory): a new string (sc_free), NULL out of memory */
+char* sc_rd_path_beside(const char* base, const char* file);
 void sc_rd_join_names(char* buf, size_t sz, const char* const* names, int n);
 
 /* A regular file (a FIFO or device is refused without blocking) of at most
