@@ -19,7 +19,9 @@
  *  - geoms: fromto (capsule, cylinder) sets the centre, the z axis and the
  *    half length; mass = density (1000 kg/m^3) x volume unless given; the
  *    body's mass, centre of mass and inertia from its geoms (parallel axes)
- *    unless an <inertial> gives them (inertiafromgeom);
+ *    unless an <inertial> gives them (inertiafromgeom); a mesh geom's are
+ *    the exact solid's (MuJoCo's exactmeshinertia="true"; its 2.x default
+ *    approximates it: MuJoCo's mug, a hollow cup, 2.8 times too heavy);
  *  - joints: MuJoCo turns a body about a joint's anchor `pos` in the body
  *    frame, joint after joint.  simc has one joint per body, so each joint
  *    becomes a massless link body named after it, its joint frame at the
@@ -54,6 +56,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mesh/mesh.h"
 #include "scene/limits.h"
 #include "scene/scene_internal.h"
 #include "spatial/spatial.h"
@@ -530,6 +533,9 @@ typedef struct geom {
   int type; /* SC_GEOM_* */
   double pos[3], q[4], size[3];
   double mass, I[3];     /* diagonal inertia in the geom frame */
+  double density;        /* kg/m^3, for a mesh's mass when none is given */
+  int has_mass;
+  double cm[3], Im[9];   /* a mesh: its centroid and inertia about it, geom frame */
   double mu;
   unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
   const char* mesh_file;
@@ -657,6 +663,8 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   TRY(get_vec(t, n, K_GEOM, c, "density", &density, 1, NULL));
   TRY(get_vec(t, n, K_GEOM, c, "mass", &mass, 1, &has_mass));
   g->mass = has_mass ? mass : density * V;
+  g->density = density;
+  g->has_mass = has_mass;
   /* diagonal inertia (MuJoCo's mjCGeom::SetInertia, volume) */
   const double m = g->mass, a = g->size[0], b = g->size[1], cc = g->size[2];
   switch (g->type) {
@@ -739,6 +747,30 @@ static sc_status check_name(tr* t, const xmlNode* n, const char* name) {
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
           *p == '-' || *p == '.' || *p == ':'))
       return fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
+  return SC_OK;
+}
+
+/* A mesh geom's mass properties, as MuJoCo's compiler takes them for a
+ * body's inertia: the solid the mesh bounds (its hull when it is not closed,
+ * see mesh.h) of the geom's density (or its given mass), placed at the
+ * mesh's centroid.  The mesh is read here and again by the scene loader:
+ * the translation must state the body's inertia, the loader the shape. */
+static sc_status mesh_inertia(tr* t, const xmlNode* n, geom* g) {
+  sc_mesh me;
+  memset(&me, 0, sizeof me);
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_mesh_read(g->mesh_file, g->mesh_scale, &me, &e) != SC_OK) {
+    if (e.code == SC_ERR_NOMEM) return SC_ERR_NOMEM;
+    char why[1100];
+    sc_error_format(&e, why, sizeof why);
+    return fail(t, n, NULL, "the inertia of mesh geom '%s': %s", g->mesh_file, why);
+  }
+  if (!g->has_mass) g->mass = g->density * me.volume;
+  const double per = me.volume > 0 ? g->mass / me.volume : 0; /* the solid's density */
+  memcpy(g->cm, me.centroid, sizeof g->cm);
+  for (int k = 0; k < 9; k++) g->Im[k] = per * me.inertia[k];
+  sc_mesh_free(&me);
   return SC_OK;
 }
 
@@ -921,24 +953,34 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     double M = 0, com[3] = {0, 0, 0}, I[9] = {0};
     int from_geoms = t->inertiafromgeom == 2 || (t->inertiafromgeom == 1 && !inertial);
     if (from_geoms) {
+      /* each geom's mass centre in the body frame: its origin, or a mesh's
+       * centroid */
+      double gc[sizeof gs / sizeof gs[0]][3];
+      for (int i = 0; i < ng; i++) {
+        geom* g = &gs[i];
+        memcpy(gc[i], g->pos, sizeof gc[i]);
+        if (g->type != SC_GEOM_MESH) continue;
+        TRY(mesh_inertia(t, n, g));
+        double w[3];
+        qrot(w, g->q, g->cm);
+        sc_sp_add3(gc[i], g->pos, w);
+      }
       for (int i = 0; i < ng; i++) {
         if (gs[i].type == SC_GEOM_PLANE) continue;
         M += gs[i].mass;
-        for (int k = 0; k < 3; k++) com[k] += gs[i].mass * gs[i].pos[k];
+        for (int k = 0; k < 3; k++) com[k] += gs[i].mass * gc[i][k];
       }
       if (M > 0)
         for (int k = 0; k < 3; k++) com[k] /= M;
       for (int i = 0; i < ng; i++) {
         const geom* g = &gs[i];
-        if (g->type == SC_GEOM_MESH) {
-          unsupported(t, n, "inertia from a mesh geom");
-          continue;
-        }
+        if (g->type == SC_GEOM_PLANE) continue;
         double R[9], D[9] = {g->I[0], 0, 0, 0, g->I[1], 0, 0, 0, g->I[2]}, RD[9], RDR[9], d[3];
+        if (g->type == SC_GEOM_MESH) memcpy(D, g->Im, sizeof D);
         sc_sp_quat_to_mat3(R, g->q);
         sc_sp_mat3_mul(RD, R, D);
         sc_sp_mat3_mulT(RDR, RD, R);
-        sc_sp_sub3(d, g->pos, com);
+        sc_sp_sub3(d, gc[i], com);
         double dd = sc_sp_dot3(d, d);
         for (int a = 0; a < 3; a++)
           for (int b = 0; b < 3; b++) I[3 * a + b] += RDR[3 * a + b] + g->mass * ((a == b ? dd : 0) - d[a] * d[b]);
