@@ -859,6 +859,27 @@ static void test_inertia_humanoid100(void) { inertia_check(HUMANOID100); }
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
 }
+/* joints with ref (test/mjcf/ref.xml): the initial state is MuJoCo's qpos0
+ * (ref on the hinge and slide joints) to 1e-15, and the poses, mass matrix,
+ * bias and passive forces (springs about springref) at random states, in
+ * MuJoCo's joint values, as for every model */
+static void test_joint_ref(void) {
+  const char* path = "test/mjcf/ref.xml";
+  pair p;
+  const int opened = pair_open(&p, path, NULL, 0);
+  ENSURE(opened);
+  if (!opened) {
+    pair_close(&p);
+    return;
+  }
+  double worst = 0;
+  for (int i = 0; i < p.mm->nq; i++) worst = fmax(worst, fabs(p.sm->qpos0[i] - p.mm->qpos0[i]));
+  printf("  initial q against MuJoCo's qpos0: largest difference %.3g (nq %d)\n", worst, p.mm->nq);
+  ENSURE(p.sm->nq == p.mm->nq);
+  ENSURE(worst <= 1e-15);
+  pair_close(&p);
+  dynamics_check(path);
+}
 static void test_dynamics_humanoid(void) { dynamics_check(HUMANOID); }
 static void test_dynamics_22_humanoids(void) { dynamics_check(HUMANOID22); }
 static void test_dynamics_humanoid100(void) { dynamics_check(HUMANOID100); }
@@ -870,6 +891,7 @@ int main(int argc, char** argv) {
   RUN(test_inertia_22_humanoids);
   RUN(test_inertia_humanoid100);
   RUN(test_inertia_mesh);
+  RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);
   RUN(test_dynamics_humanoid100);

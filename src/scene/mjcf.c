@@ -37,11 +37,12 @@
  *    pair of the two simc bodies of those names (the links hold no
  *    geometry); an explicit <contact><pair> is reported;
  *  - stiffness with springref, damping, armature, frictionloss, range with
- *    limited (autolimits: a range alone limits); motors (gear; ctrlrange
+ *    limited (autolimits: a range alone limits), ref (the joint frame
+ *    turned by -ref, the run starting at q = ref); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
  *    velocity servos (kv), at zero control.
  * What changes the dynamics and is not translated (tendons, equality
- * constraints, other actuators, condim 4 and 6, solref/solimp, joint ref,
+ * constraints, other actuators, condim 4 and 6, solref/solimp,
  * ...) is reported once per kind with its first line and refused unless the
  * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
  * Visual elements (asset textures and materials, light, camera, site,
@@ -814,6 +815,7 @@ typedef struct jin {
   double axis[3], anchor[3];
   int limited, has_range;
   double range[2], stiffness, springref, damping, armature, frictionloss;
+  double ref; /* the joint value of the model as written (MuJoCo's qpos0) */
 } jin;
 
 static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname, int idx) {
@@ -863,9 +865,9 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   TRY(get_vec(t, n, K_JOINT, c, "damping", &j->damping, 1, NULL));
   TRY(get_vec(t, n, K_JOINT, c, "armature", &j->armature, 1, NULL));
   TRY(get_vec(t, n, K_JOINT, c, "frictionloss", &j->frictionloss, 1, NULL));
-  double ref = 0;
-  TRY(get_vec(t, n, K_JOINT, c, "ref", &ref, 1, NULL));
-  if (ref != 0) unsupported(t, n, "joint ref");
+  TRY(get_vec(t, n, K_JOINT, c, "ref", &j->ref, 1, NULL));
+  if (j->type == SC_JOINT_REVOLUTE && t->degree) j->ref *= MJ_PI / 180;
+  if (!isfinite(j->ref)) return fail(t, n, "ref", "must be finite");
   if (j->stiffness < 0 || j->damping < 0 || j->armature < 0 || j->frictionloss < 0)
     return fail(t, n, NULL, "stiffness, damping, armature and frictionloss must be >= 0");
   if (attr_d(t, n, K_JOINT, c, "solreflimit") || attr_d(t, n, K_JOINT, c, "solimplimit"))
@@ -1033,6 +1035,22 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
         } else {
           for (int k = 0; k < 3; k++) o[k] = j->anchor[k] - at[k];
         }
+        /* ref: MuJoCo moves a hinge or slide by q - ref, so that the model as
+         * written is q = ref (qpos0).  The joint frame turned by -ref about
+         * the axis (or moved by -ref along it) gives the same motion with
+         * simc's q equal to MuJoCo's, its ranges and spring rest unchanged;
+         * the run starts at q = ref. */
+        if (j->ref != 0 && j->type == SC_JOINT_REVOLUTE) {
+          const double h = -0.5 * j->ref, sh = sin(h);
+          const double r[4] = {cos(h), sh * j->axis[0], sh * j->axis[1], sh * j->axis[2]};
+          double oq2[4];
+          sc_sp_quat_mul(oq2, oq, r);
+          memcpy(oq, oq2, sizeof oq);
+        } else if (j->ref != 0 && j->type == SC_JOINT_PRISMATIC) {
+          double d[3] = {-j->ref * j->axis[0], -j->ref * j->axis[1], -j->ref * j->axis[2]}, w[3];
+          qrot(w, oq, d);
+          sc_sp_add3(o, o, w);
+        }
         put(&t->bodies,
             "    joint: {type: %s, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}",
             joint_yaml[j->type], o[0], o[1], o[2], oq[0], oq[1], oq[2], oq[3]);
@@ -1042,6 +1060,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
         if (j->armature > 0) put(&t->bodies, ", armature: %.17g", j->armature);
         if (j->frictionloss > 0) put(&t->bodies, ", friction: %.17g", j->frictionloss);
         put(&t->bodies, "}\n");
+        if (j->ref != 0 && (j->type == SC_JOINT_REVOLUTE || j->type == SC_JOINT_PRISMATIC))
+          put(&t->bodies, "    initial: {q: [%.17g]}\n", j->ref);
         memcpy(at, j->anchor, sizeof at);
         if (j->stiffness > 0)
           put(&t->springs, "  - {type: joint, joint: %s, stiffness: %.17g, rest: %.17g}\n", j->name, j->stiffness,
