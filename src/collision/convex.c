@@ -47,7 +47,7 @@
  *    cost of these pairs: about 0.1-0.3 ms per overlapping cylinder pair.
  *
  * Manifold: with the normal n fixed, each shape reports the feature of its
- * surface facing the other (box: face, edge or vertex; cylinder: cap
+ * surface facing the other (box: the face most aligned with n; cylinder: cap
  * polygon (the rim as an inscribed octagon), side line or rim point;
  * capsule: side line (the generator facing n) or end point), chosen by the
  * angular tolerance FEATURE_TOL.  The features are projected onto the plane
@@ -1040,29 +1040,25 @@ static int feature(const sc_col_shape* s, const double d[3], double V[MAXF][3]) 
       }
       break;
     case SC_CORE_BOX: {
-      int nfree = 0, fr[3];
-      for (int i = 0; i < 3; i++)
-        if (fabs(dl[i]) < FEATURE_TOL) fr[nfree++] = i;
-      double base[3];
-      for (int i = 0; i < 3; i++) base[i] = sgn(dl[i]) * s->hs[i];
-      if (nfree == 0) {
-        memcpy(L[0], base, sizeof base);
-        m = 1;
-      } else if (nfree == 1) {
-        memcpy(L[0], base, sizeof base);
-        memcpy(L[1], base, sizeof base);
-        L[0][fr[0]] = -s->hs[fr[0]];
-        L[1][fr[0]] = s->hs[fr[0]];
-        m = 2;
-      } else {
-        static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-        for (int k = 0; k < 4; k++) {
-          memcpy(L[k], base, sizeof base);
-          L[k][fr[0]] = sg[k][0] * s->hs[fr[0]];
-          L[k][fr[1]] = sg[k][1] * s->hs[fr[1]];
-        }
-        m = 4;
+      /* the face whose normal is most aligned with d, whatever the tilt:
+       * an edge or a corner facing the other shape is part of it, and the
+       * face's other corners, measured along n, are kept when within the
+       * margin.  A tilted box landing on a box is then held at all the
+       * corners that reach the other in the step; with only the corner
+       * facing n it turned about that corner and drove another through the
+       * lower box (a column of four tilted boxes dropped at dt = 5 ms:
+       * 78 mm deep, 8.8 mm now; test_contact_physics) */
+      const int i0 = fabs(dl[0]) >= fabs(dl[1]) && fabs(dl[0]) >= fabs(dl[2]) ? 0
+                     : fabs(dl[1]) >= fabs(dl[2])                              ? 1
+                                                                               : 2;
+      const int f0 = i0 == 0 ? 1 : 0, f1 = i0 == 2 ? 1 : 2;
+      static const double sg[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+      for (int k = 0; k < 4; k++) {
+        L[k][i0] = sgn(dl[i0]) * s->hs[i0];
+        L[k][f0] = sg[k][0] * s->hs[f0];
+        L[k][f1] = sg[k][1] * s->hs[f1];
       }
+      m = 4;
       break;
     }
     case SC_CORE_CYLINDER: {
