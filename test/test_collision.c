@@ -1408,6 +1408,8 @@ static double compass_min(const shape* a, const shape* b, double u[3]) {
   return f;
 }
 
+static int smooth_case(shape* pa, shape* pb, int one_sided, double* worst, double* worst_n);
+
 static void test_smooth_penetration(void) {
   const sc_geom_type ty[][2] = {{SC_GEOM_ELLIPSOID, SC_GEOM_ELLIPSOID}, {SC_GEOM_SPHERE, SC_GEOM_ELLIPSOID},
                                 {SC_GEOM_ELLIPSOID, SC_GEOM_SPHERE}};
@@ -1415,6 +1417,42 @@ static void test_smooth_penetration(void) {
   double worst = 0, worst_n = 0;
   for (int trial = 0; trial < 300 && ncase < 60; trial++) {
     shape a = rand_shape(ty[trial % 3][0], 0.0), b = rand_shape(ty[trial % 3][1], 0.0);
+    if (!smooth_case(&a, &b, 0, &worst, &worst_n)) continue;
+    ncase++;
+  }
+  printf("  smooth cores: %d overlaps (1 mm to 0.3 m), |depth - reference| at most %.2e m, "
+         "f along the normal - depth at most %.2e m\n", ncase, worst, worst_n);
+  ENSURE(ncase >= 60);
+}
+
+/* A box against a smooth core (convex.c: the largest of the corners'
+ * smooth f, minimized per corner, per edge and at the faces).  This f has
+ * kinks, where the reference's compass search may stall above the minimum;
+ * the reference is still achieved, so it bounds the minimum from above: the
+ * reported depth must be at most the reference + 1e-9 m, and f along the
+ * reported normal equal to it within 1e-6 m, the general pairs' criterion
+ * of an exact normal (the manifold measures the depth between the features
+ * it clips: measured 1.6e-9 m) */
+static void test_box_smooth_penetration(void) {
+  const sc_geom_type ty[][2] = {{SC_GEOM_BOX, SC_GEOM_ELLIPSOID}, {SC_GEOM_ELLIPSOID, SC_GEOM_BOX},
+                                {SC_GEOM_BOX, SC_GEOM_SPHERE}, {SC_GEOM_SPHERE, SC_GEOM_BOX}};
+  int ncase = 0;
+  double worst = 0, worst_n = 0;
+  for (int trial = 0; trial < 600 && ncase < 80; trial++) {
+    shape a = rand_shape(ty[trial % 4][0], 0.0), b = rand_shape(ty[trial % 4][1], 0.0);
+    if (!smooth_case(&a, &b, 1, &worst, &worst_n)) continue;
+    ncase++;
+  }
+  printf("  box x smooth core: %d overlaps (1 mm to 0.3 m), depth - reference at most %.2e m, "
+         "|f along the normal - depth| at most %.2e m\n", ncase, worst, worst_n);
+  ENSURE(ncase >= 80);
+}
+
+/* one overlap of a and b for the two tests above; one_sided: the depth may
+ * be below the reference (kinks), not above it */
+static int smooth_case(shape* pa, shape* pb, int one_sided, double* worst, double* worst_n) {
+  shape a = *pa, b = *pb;
+  {
     double dir[3] = {urand(), urand(), urand()};
     sc_sp_normalize3(dir);
     sc_sp_scale3(b.p, dir, 2.0);
@@ -1422,12 +1460,12 @@ static void test_smooth_penetration(void) {
     sc_sp_addscl3(b.p, b.p, dir, gap - 0.001 - 0.3 * (rand() / (double)RAND_MAX));
     sc_col_point pts[8];
     const int n = pair(&a, &b, 0, pts);
-    if (n < 1) continue;
+    if (n < 1) return 0;
     double dmin = INFINITY;
     int k = 0;
     for (int i = 0; i < n; i++)
       if (pts[i].dist < dmin) dmin = pts[i].dist, k = i;
-    if (!(dmin < 0)) continue;
+    if (!(dmin < 0)) return 0;
     /* the reference: the 4 best grid cells, each refined */
     double cu[4][3], cf[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
     for (int i = 0; i < 160; i++)
@@ -1445,23 +1483,21 @@ static void test_smooth_penetration(void) {
       }
     double ref = INFINITY;
     for (int m = 0; m < 4; m++) ref = fmin(ref, compass_min(&a, &b, cu[m]));
-    const double e = fabs(-dmin - ref), en = fabs(sep_along(&a, &b, pts[k].normal) + dmin);
+    const double e = one_sided ? -dmin - ref : fabs(-dmin - ref);
+    const double en = fabs(sep_along(&a, &b, pts[k].normal) + dmin);
     int before = sc_test_failures_;
     ENSURE(e <= 1e-9);
-    ENSURE(en <= 1e-12);
+    ENSURE(en <= (one_sided ? 1e-6 : 1e-12));
     if (sc_test_failures_ > before) {
       printf("    reported depth %.17g, reference %.17g, along n %.17g\n", -dmin, ref,
              sep_along(&a, &b, pts[k].normal));
       print_shape("a", &a);
       print_shape("b", &b);
     }
-    worst = fmax(worst, e);
-    worst_n = fmax(worst_n, en);
-    ncase++;
+    *worst = fmax(*worst, e);
+    *worst_n = fmax(*worst_n, en);
+    return 1;
   }
-  printf("  smooth cores: %d overlaps (1 mm to 0.3 m), |depth - reference| at most %.2e m, "
-         "f along the normal - depth at most %.2e m\n", ncase, worst, worst_n);
-  ENSURE(ncase >= 60);
 }
 
 /* shallow overlaps of the non-analytic pairs of the capsule, box and
@@ -2298,6 +2334,7 @@ int main(int argc, char** argv) {
   RUN(test_penetration_depth);
   RUN(test_penetration_depth_new);
   RUN(test_smooth_penetration);
+  RUN(test_box_smooth_penetration);
   RUN(test_aabb);
   RUN(test_combine);
   RUN(test_broad_phase_spheres);

@@ -22,6 +22,9 @@
  *    smooth, and Newton's method on the sphere from the MPR normal and the
  *    3 best lattice directions gives the minimum to round-off in a few
  *    iterations (smooth_penetration, below).
+ *  - a box against a smooth core: f is the largest of its corners' smooth
+ *    f, so the minimum is a corner's (Newton), an edge's (Newton along a
+ *    great circle) or a face normal's (box_smooth_penetration, below).
  *  - other pairs: libccd's Minkowski Portal Refinement (ccdMPRPenetration;
  *    Snethen, "XenoCollide", Game Programming Gems 7) gives a start.  MPR
  *    was chosen over libccd's GJK+EPA because it does not allocate (EPA
@@ -793,9 +796,9 @@ static void smooth_terms(const sc_col_shape* s, double sg, const double u[3], do
   }
 }
 
-/* Newton's method from u (unit) to a local minimum of f; u and the return
- * value are the minimizer and f there, or NAN where the Hessian is not
- * positive definite on the way (the caller's pattern search takes over) */
+/* Newton's method from u (unit) to a local minimum of f (steepest descent
+ * where the Hessian is not yet positive definite); u and the return value
+ * are the minimizer and f there */
 static double smooth_newton(const sc_col_shape* a, const sc_col_shape* b, double u[3]) {
   double f = overlap_along(a, b, u);
   for (int it = 0; it < 40; it++) {
@@ -810,12 +813,20 @@ static double smooth_newton(const sc_col_shape* a, const sc_col_shape* b, double
     sc_sp_mat3_vec(Ht2, H, t2);
     const double h11 = col_dot(t1, Ht1) - ug, h12 = col_dot(t1, Ht2), h22 = col_dot(t2, Ht2) - ug;
     const double det = h11 * h22 - h12 * h12;
-    if (!(h11 > 0 && det > 0)) return NAN;
-    const double x1 = (-g1 * h22 + g2 * h12) / det, x2 = (-g2 * h11 + g1 * h12) / det;
-    /* a turn of 1e-12 rad changes f by (curvature) 1e-24: converged */
-    if (hypot(x1, x2) < 1e-12) break;
+    const int newton = h11 > 0 && det > 0;
+    double x1, x2;
+    if (newton) {
+      x1 = (-g1 * h22 + g2 * h12) / det, x2 = (-g2 * h11 + g1 * h12) / det;
+      /* a turn of 1e-12 rad changes f by (curvature) 1e-24: converged */
+      if (hypot(x1, x2) < 1e-12) break;
+    } else {
+      /* not yet where f curves up in every direction: down the tangential
+       * gradient, a turn of at most 0.3 rad, halved until f decreases */
+      const double gn = hypot(g1, g2), turn = fmin(0.3, gn / (fabs(ug) + gn));
+      x1 = -turn * g1 / gn, x2 = -turn * g2 / gn;
+    }
     int moved = 0;
-    for (double al = 1.0; al > 0.05 && !moved; al *= 0.5) {
+    for (double al = 1.0; al > (newton ? 0.05 : 1e-4) && !moved; al *= 0.5) {
       double v[3];
       for (int i = 0; i < 3; i++) v[i] = u[i] + al * (x1 * t1[i] + x2 * t2[i]);
       sc_sp_normalize3(v);
@@ -870,10 +881,118 @@ static int smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, doub
   return 1;
 }
 
+/* ---- a box against a smooth core ----
+ * The box's support function is the largest of its corners', so
+ *   f(u) = max_k f_k(u),   f_k(u) = c_k . u + h_B(-u)   (+ the box's radius),
+ * each f_k the smooth f of the point c_k against the smooth shape B.  At the
+ * minimizer either one corner is the box's support (a corner contact: a
+ * minimum of that f_k inside the cone of directions where c_k is the
+ * support), or the two corners of an edge tie (an edge contact: a minimum
+ * of f on the quarter of the great circle normal to the edge where that
+ * edge is the support), or a face's four corners tie (a face contact: u is
+ * the face normal).  Each is found exactly (Newton's method for the corners
+ * as for two smooth cores; a one-dimensional Newton's method along the
+ * circle for the edges, with u(t) = cos t a1 + sin t a2, u' = w, u'' = -u:
+ *   g = m.u + s(u) - p_B.u,  s = sqrt(u.Q u),
+ *   g' = (m - p_B).w + u.Q w / s,
+ *   g'' = -(m - p_B).u + (w.Q w - u.Q u) / s - (u.Q w)^2 / s^3,
+ * m the edge's midpoint) and the least is kept.  A lattice direction with a
+ * lower f than the result sends the pair to the general search. */
+static double edge_newton(const sc_col_shape* B, const double m[3], const double a1[3],
+                          const double a2[3], double t, double u[3]) {
+  double Q[9] = {0};
+  if (B->core == SC_CORE_ELLIPSOID)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) Q[3 * i + j] += B->R[3 * i + k] * B->hs[k] * B->hs[k] * B->R[3 * j + k];
+  double d[3];
+  col_sub(d, m, B->p);
+  for (int it = 0; it < 40; it++) {
+    const double c = cos(t), sn = sin(t);
+    double w[3], Qu[3], Qw[3];
+    for (int i = 0; i < 3; i++) u[i] = c * a1[i] + sn * a2[i], w[i] = -sn * a1[i] + c * a2[i];
+    sc_sp_mat3_vec(Qu, Q, u);
+    sc_sp_mat3_vec(Qw, Q, w);
+    const double uQu = col_dot(u, Qu), sq = sqrt(uQu), uQw = col_dot(u, Qw);
+    double g1 = col_dot(d, w), g2 = -col_dot(d, u);
+    if (sq > 0) g1 += uQw / sq, g2 += (col_dot(w, Qw) - uQu) / sq - uQw * uQw / (uQu * sq);
+    const double step = g2 > 0 ? -g1 / g2 : (g1 > 0 ? -0.1 : 0.1);
+    t += fmax(-0.5, fmin(0.5, step));
+    if (fabs(step) < 1e-13) break;
+  }
+  const double c = cos(t), sn = sin(t);
+  for (int i = 0; i < 3; i++) u[i] = c * a1[i] + sn * a2[i];
+  return t;
+}
+
+/* a (a box) against b (a point or an ellipsoid core): 1 with n (a to b) and
+ * depth, 0 to leave the pair to the general search */
+static int box_smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
+                                  double* depth) {
+  double ax[3][3], best = INFINITY, bu[3] = {0, 0, 1};
+  for (int i = 0; i < 3; i++) col_axis(ax[i], a->R, i);
+  /* faces */
+  for (int i = 0; i < 3; i++)
+    for (int sg = -1; sg <= 1; sg += 2) {
+      double u[3];
+      sc_sp_scale3(u, ax[i], sg);
+      const double f = overlap_along(a, b, u);
+      if (f < best) best = f, memcpy(bu, u, sizeof bu);
+    }
+  /* the cone of corner sgn: (R^T u)_i sgn_i >= 0 for every i */
+  const double tol = 1e-12;
+  for (int k = 0; k < 8; k++) {
+    const double sg[3] = {k & 1 ? 1.0 : -1.0, k & 2 ? 1.0 : -1.0, k & 4 ? 1.0 : -1.0};
+    sc_col_shape corner;
+    memset(&corner, 0, sizeof corner);
+    corner.core = SC_CORE_POINT;
+    corner.radius = a->radius;
+    sc_sp_mat3_identity(corner.R);
+    memcpy(corner.p, a->p, sizeof corner.p);
+    for (int i = 0; i < 3; i++) col_axpy(corner.p, corner.p, sg[i] * a->hs[i], ax[i]);
+    double u[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) col_axpy(u, u, sg[i], ax[i]);
+    sc_sp_normalize3(u);
+    const double fk = smooth_newton(&corner, b, u);
+    if (isnan(fk)) return 0;
+    int inside = 1;
+    for (int i = 0; i < 3; i++) inside &= col_dot(u, ax[i]) * sg[i] >= -tol;
+    if (inside && fk < best) best = fk, memcpy(bu, u, sizeof bu);
+    /* the edges from this corner along the axes where it is the + end */
+    for (int i = 0; i < 3; i++) {
+      if (sg[i] < 0) continue;
+      const int j = (i + 1) % 3, l = (i + 2) % 3;
+      double m[3], a1[3], a2[3], ue[3];
+      col_axpy(m, corner.p, -a->hs[i], ax[i]); /* the edge's midpoint */
+      sc_sp_scale3(a1, ax[j], sg[j]);
+      sc_sp_scale3(a2, ax[l], sg[l]);
+      edge_newton(b, m, a1, a2, 0.78539816339744831, ue);
+      if (col_dot(ue, a1) < -tol || col_dot(ue, a2) < -tol) continue; /* left its quarter */
+      const double fe = overlap_along(a, b, ue);
+      if (fe < best) best = fe, memcpy(bu, ue, sizeof bu);
+    }
+  }
+  /* a safety net: no lattice direction may do better */
+  tables();
+  for (int k = 0; k < 64; k++)
+    if (overlap_along(a, b, lattice[k]) < best - 1e-12 * (1 + fabs(best))) return 0;
+  memcpy(n, bu, sizeof bu);
+  *depth = best;
+  return 1;
+}
+
 /* refine the MPR normal n (a to b) and depth in place */
 static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
                                double* depth) {
   if (smooth_core(a) && smooth_core(b) && smooth_penetration(a, b, n, depth)) return;
+  if (a->core == SC_CORE_BOX && smooth_core(b) && box_smooth_penetration(a, b, n, depth)) return;
+  if (b->core == SC_CORE_BOX && smooth_core(a)) {
+    double m[3];
+    if (box_smooth_penetration(b, a, m, depth)) { /* b against a: the normal turned */
+      sc_sp_scale3(n, m, -1);
+      return;
+    }
+  }
   double u[3], f = INFINITY;
   try_axis(a, b, n, u, &f);
   double fa[MAXAX][3], fb[MAXAX][3], ea[MAXAX][3], eb[MAXAX][3], mn[3];
