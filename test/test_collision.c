@@ -1410,19 +1410,24 @@ static double compass_min(const shape* a, const shape* b, double u[3]) {
 
 static int smooth_case(shape* pa, shape* pb, int one_sided, double* worst, double* worst_n);
 
+/* ncase overlaps of the pairs ty (cycled), checked by smooth_case */
+static void smooth_cases(const sc_geom_type (*ty)[2], int nty, int want, int one_sided, const char* what) {
+  int ncase = 0;
+  double worst = 0, worst_n = 0;
+  for (int trial = 0; trial < 10 * want && ncase < want; trial++) {
+    shape a = rand_shape(ty[trial % nty][0], 0.0), b = rand_shape(ty[trial % nty][1], 0.0);
+    ncase += smooth_case(&a, &b, one_sided, &worst, &worst_n);
+  }
+  printf("  %s: %d overlaps (1 mm to 0.3 m), depth - reference at most %.2e m%s, "
+         "|f along the normal - depth| at most %.2e m\n",
+         what, ncase, worst, one_sided ? "" : " in magnitude", worst_n);
+  ENSURE(ncase >= want);
+}
+
 static void test_smooth_penetration(void) {
   const sc_geom_type ty[][2] = {{SC_GEOM_ELLIPSOID, SC_GEOM_ELLIPSOID}, {SC_GEOM_SPHERE, SC_GEOM_ELLIPSOID},
                                 {SC_GEOM_ELLIPSOID, SC_GEOM_SPHERE}};
-  int ncase = 0;
-  double worst = 0, worst_n = 0;
-  for (int trial = 0; trial < 300 && ncase < 60; trial++) {
-    shape a = rand_shape(ty[trial % 3][0], 0.0), b = rand_shape(ty[trial % 3][1], 0.0);
-    if (!smooth_case(&a, &b, 0, &worst, &worst_n)) continue;
-    ncase++;
-  }
-  printf("  smooth cores: %d overlaps (1 mm to 0.3 m), |depth - reference| at most %.2e m, "
-         "f along the normal - depth at most %.2e m\n", ncase, worst, worst_n);
-  ENSURE(ncase >= 60);
+  smooth_cases(ty, 3, 60, 0, "smooth cores");
 }
 
 /* A box against a smooth core (convex.c: the largest of the corners'
@@ -1436,16 +1441,7 @@ static void test_smooth_penetration(void) {
 static void test_box_smooth_penetration(void) {
   const sc_geom_type ty[][2] = {{SC_GEOM_BOX, SC_GEOM_ELLIPSOID}, {SC_GEOM_ELLIPSOID, SC_GEOM_BOX},
                                 {SC_GEOM_BOX, SC_GEOM_SPHERE}, {SC_GEOM_SPHERE, SC_GEOM_BOX}};
-  int ncase = 0;
-  double worst = 0, worst_n = 0;
-  for (int trial = 0; trial < 600 && ncase < 80; trial++) {
-    shape a = rand_shape(ty[trial % 4][0], 0.0), b = rand_shape(ty[trial % 4][1], 0.0);
-    if (!smooth_case(&a, &b, 1, &worst, &worst_n)) continue;
-    ncase++;
-  }
-  printf("  box x smooth core: %d overlaps (1 mm to 0.3 m), depth - reference at most %.2e m, "
-         "|f along the normal - depth| at most %.2e m\n", ncase, worst, worst_n);
-  ENSURE(ncase >= 80);
+  smooth_cases(ty, 4, 80, 1, "box x smooth core");
 }
 
 /* one overlap of a and b for the two tests above; one_sided: the depth may

@@ -755,6 +755,26 @@ static int is_local_min(const sc_col_shape* a, const sc_col_shape* b, const doub
   return 1;
 }
 
+/* the 3 lattice directions of least f, in lu with their f in lf (ascending) */
+static void lattice_best3(const sc_col_shape* a, const sc_col_shape* b, double lu[3][3], double lf[3]) {
+  tables();
+  lf[0] = lf[1] = lf[2] = INFINITY;
+  for (int k = 0; k < 64; k++) {
+    const double* v = lattice[k];
+    const double fv = overlap_along(a, b, v);
+    for (int j = 0; j < 3; j++)
+      if (fv < lf[j]) { /* insert, keeping lf sorted */
+        for (int m = 2; m > j; m--) {
+          lf[m] = lf[m - 1];
+          memcpy(lu[m], lu[m - 1], sizeof lu[0]);
+        }
+        lf[j] = fv;
+        memcpy(lu[j], v, sizeof lu[j]);
+        break;
+      }
+  }
+}
+
 /* ---- smooth pairs: Newton's method on the sphere ----
  * When both cores are points or ellipsoids, f(u) = h_A(u) + h_B(-u) is
  * smooth.  An ellipsoid's support function is h(u) = sqrt(u.Q u) + p.u with
@@ -847,22 +867,8 @@ static double smooth_newton(const sc_col_shape* a, const sc_col_shape* b, double
  * several local minima), the least minimum kept; 0 when Newton's method
  * cannot run from one of them (then the general search runs) */
 static int smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3], double* depth) {
-  tables();
-  double lu[3][3], lf[3] = {INFINITY, INFINITY, INFINITY};
-  for (int k = 0; k < 64; k++) {
-    const double* v = lattice[k];
-    const double fv = overlap_along(a, b, v);
-    for (int j = 0; j < 3; j++)
-      if (fv < lf[j]) {
-        for (int m = 2; m > j; m--) {
-          lf[m] = lf[m - 1];
-          memcpy(lu[m], lu[m - 1], sizeof lu[0]);
-        }
-        lf[j] = fv;
-        memcpy(lu[j], v, sizeof lu[j]);
-        break;
-      }
-  }
+  double lu[3][3], lf[3];
+  lattice_best3(a, b, lu, lf);
   double u[3] = {n[0], n[1], n[2]};
   if (sc_sp_normalize3(u) < 1e-9) memcpy(u, lu[0], sizeof u);
   double best = smooth_newton(a, b, u);
@@ -1015,22 +1021,8 @@ static void refine_penetration(const sc_col_shape* a, const sc_col_shape* b, dou
   for (int i = 0; i < neb; i++) memcpy(edges[ne++], eb[i], sizeof edges[0]);
   /* f can have several local minima: also start from the 3 best of 64
    * directions spread over the sphere (a Fibonacci lattice) */
-  double lu[3][3], lf[3] = {INFINITY, INFINITY, INFINITY};
-  tables();
-  for (int k = 0; k < 64; k++) {
-    const double* v = lattice[k];
-    double fv = overlap_along(a, b, v);
-    for (int j = 0; j < 3; j++)
-      if (fv < lf[j]) { /* insert, keeping lf sorted */
-        for (int m = 2; m > j; m--) {
-          lf[m] = lf[m - 1];
-          memcpy(lu[m], lu[m - 1], sizeof lu[0]);
-        }
-        lf[j] = fv;
-        memcpy(lu[j], v, sizeof lu[j]);
-        break;
-      }
-  }
+  double lu[3][3], lf[3];
+  lattice_best3(a, b, lu, lf);
   double fc = lf[0];
   if (!(fc < f) && is_local_min(a, b, u, f, edges, ne)) {
     memcpy(n, u, 3 * sizeof(double));
