@@ -67,6 +67,19 @@ long sc_alloc_count(void);
  * (worker threads of an sc_pool included). */
 long sc_alloc_count_process(void);
 
+/* Files a model names (scenes' command tables and includes, MJCF
+ * includes, meshes): only a regular file is read (a FIFO, device or
+ * socket could block or never end; it is opened O_NONBLOCK so that a FIFO
+ * without a writer does not hang the open), of at most max bytes, whole,
+ * NUL-terminated (*out: sc_free).  On a refusal why says what, with label
+ * (the file as the caller names it, e.g. "'part.obj'"; "" when the caller's
+ * error already names the file): "cannot open LABEL: ...", "cannot read
+ * LABEL: ...", "... is too large (N bytes; the limit is M)", "... changed
+ * while it was read"; the status is SC_ERR_IO (open or read), SC_ERR_SCENE
+ * (too large, changed) or SC_ERR_NOMEM. */
+sc_status sc_read_file(const char* path, const char* label, size_t max, char** out, size_t* len,
+                       char* why, size_t whysz);
+
 /* A persistent pool of worker threads (POSIX threads), created once and
  * reused: sc_pool_run wakes the workers, runs fn(arg, t) for t = 0 .. n-1
  * (t = 0 on the calling thread, the others on the workers) and returns when

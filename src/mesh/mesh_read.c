@@ -29,14 +29,11 @@
  * triangles inside out, so their winding is reversed to keep them facing
  * out. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "mesh/mesh.h"
 
@@ -48,53 +45,9 @@ typedef struct rd {
 /* ---- the file ---- */
 
 static sc_status slurp(const rd* r, char** out, size_t* len) {
-  *out = NULL;
-  *len = 0;
-  /* O_NONBLOCK: opening a FIFO without a writer must not hang */
-  int fd = open(r->path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "cannot open: %s", strerror(errno));
-  struct stat sb;
-  int serr = fstat(fd, &sb) != 0 ? errno : 0;
-  if (serr || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "cannot read: %s",
-                        serr                      ? strerror(serr)
-                        : S_ISDIR(sb.st_mode)     ? strerror(EISDIR)
-                                                  : "not a regular file");
-  }
-  if (sb.st_size > (off_t)SC_MESH_MAX_FILE_BYTES) {
-    close(fd);
-    return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "too large (%lld bytes; the limit is %ld)",
-                        (long long)sb.st_size, (long)SC_MESH_MAX_FILE_BYTES);
-  }
-  size_t cap = (size_t)sb.st_size + 2, n = 0; /* one more: a file that grew is seen */
-  char* buf = sc_malloc(cap);
-  if (!buf) {
-    close(fd);
-    return sc_error_set(r->err, SC_ERR_NOMEM, r->path, 0, 0, "out of memory (%zu bytes)", cap);
-  }
-  for (;;) {
-    ssize_t k = read(fd, buf + n, cap - 1 - n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k < 0) {
-      int e = errno;
-      close(fd);
-      sc_free(buf);
-      return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "cannot read: %s", strerror(e));
-    }
-    if (k == 0) break;
-    n += (size_t)k;
-    if (n + 1 >= cap) {
-      close(fd);
-      sc_free(buf);
-      return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "changed while it was read");
-    }
-  }
-  close(fd);
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return SC_OK;
+  char why[600];
+  const sc_status st = sc_read_file(r->path, "", (size_t)SC_MESH_MAX_FILE_BYTES, out, len, why, sizeof why);
+  return st ? sc_error_set(r->err, st, r->path, 0, 0, "%s", why) : SC_OK;
 }
 
 /* ---- tokens ---- */

@@ -8,14 +8,11 @@
  * located at column 1 of its KEY=VALUE.  The name index resolves body and
  * material names in constant time. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "scene/keys.h"
 #include "scene/scene_internal.h"
@@ -379,59 +376,11 @@ int sc_rd_ni_lookup(const name_index* x, const char* name, int add) {
 
 sc_status sc_rd_read_file(const char* path, size_t max, char** out, size_t* len, char* why,
                           size_t whysz) {
-  *out = NULL;
-  *len = 0;
-  /* O_NONBLOCK: a FIFO without a writer must not hang the loader */
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) {
-    snprintf(why, whysz, "cannot open '%s': %s", path, strerror(errno));
-    return SC_ERR_IO;
-  }
-  struct stat sb;
-  int serr = fstat(fd, &sb) != 0 ? errno : 0;
-  if (serr || !S_ISREG(sb.st_mode)) {
-    close(fd);
-    snprintf(why, whysz, "cannot read '%s': %s", path,
-             serr ? strerror(serr) : S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file");
-    return SC_ERR_IO;
-  }
-  if (sb.st_size > (off_t)max) {
-    close(fd);
-    snprintf(why, whysz, "'%s' is too large (%lld bytes; the limit is %zu)", path, (long long)sb.st_size,
-             max);
-    return SC_ERR_SCENE;
-  }
-  size_t cap = (size_t)sb.st_size + 2, n = 0; /* one more: a file that grew is seen */
-  char* buf = sc_malloc(cap);
-  if (!buf) {
-    close(fd);
-    return SC_ERR_NOMEM;
-  }
-  for (;;) {
-    ssize_t r = read(fd, buf + n, cap - 1 - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      int e = errno;
-      close(fd);
-      sc_free(buf);
-      snprintf(why, whysz, "cannot read '%s': %s", path, strerror(e));
-      return SC_ERR_IO;
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n + 1 >= cap) {
-      close(fd);
-      sc_free(buf);
-      snprintf(why, whysz, "'%s' changed while it was read", path);
-      return SC_ERR_SCENE;
-    }
-  }
-  close(fd);
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return SC_OK;
+  char label[1100];
+  snprintf(label, sizeof label, "'%s'", path);
+  return sc_read_file(path, label, max, out, len, why, whysz);
 }
+
 
 char* sc_rd_path_beside(const char* base, const char* file) {
   const char* slash = base ? strrchr(base, '/') : NULL;
