@@ -56,36 +56,10 @@ with h5py.File(v1, "r+") as f:
     f.attrs["format_version"] = 1
 PY
 
-TIME=()
-if /usr/bin/time -f %M -o "$tmp/rss" true 2>/dev/null && [ -s "$tmp/rss" ]; then
-  TIME=(/usr/bin/time -f %M -o "$tmp/rss")
-fi
-# limited COMMAND...: under the address-space limit and the timeout; the
-# elapsed milliseconds to $tmp/ms, the peak resident KiB to $tmp/rss
-limited() {
-  local t0 t1 rc
-  : >"$tmp/rss"
-  t0=$(date +%s%N)
-  ( ulimit -v 2097152; exec timeout -k 2 20 "${TIME[@]}" "$@" )
-  rc=$?
-  t1=$(date +%s%N)
-  echo $(( (t1 - t0) / 1000000 )) >"$tmp/ms"
-  return $rc
-}
-# tool NAME FILE: the command line of the tool on FILE
-tool() {
-  case $1 in
-    simc-view) echo "$PY tools/simc-view $2 -o $tmp/page.html --force" ;;
-    state_at) echo "$PY tools/state_at.py $2 0" ;;
-    plot.py) echo "$PY tools/plot.py $2 -o $tmp/plot.png" ;;
-    h5summary.py) echo "$PY tools/h5summary.py $2" ;;
-  esac
-}
-TOOLS="simc-view state_at plot.py h5summary.py"
 
 # ---- the valid files: every tool works ----
 for f in grip clutter nc v2; do
-  for t in $TOOLS; do
+  for t in $H5_TOOLS; do
     limited $(tool $t "$tmp/$f.h5") >"$tmp/out" 2>"$tmp/err"; rc=$?
     case $t in
       state_at) ok "valid_${f}_$t" "[ $rc = 0 ] && [ \"\$(grep -v '^state_at: row' '$tmp/err')\" = '' ]" ;;
@@ -161,7 +135,7 @@ bounded() {
 while IFS=$'\t' read -r name expect what; do
   f=$tmp/bad/$name
   v=${name%.h5}
-  for t in $TOOLS; do
+  for t in $H5_TOOLS; do
     limited $(tool $t "$f") >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
     if [ "$expect" = ok ]; then
       ok "accepts_${v}_$t" "[ $rc = 0 ] && ! grep -q Traceback '$tmp/err'"

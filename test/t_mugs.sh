@@ -87,12 +87,7 @@ PY
 # rasterized through the same camera (intersection over union >= 0.97).
 # Bounded: the browser part is killed after 300 s.  VIEWER_KEEP=DIR keeps
 # the screenshots (mug_mug0.png, mug_mug10.png, mug_mug20.png).
-if ! "$PY" -c 'import h5py, numpy, websocket, PIL' 2>/dev/null || ! command -v chromium >/dev/null ||
-   [ ! -f /usr/share/javascript/three/three.min.js ]; then
-  echo "FAIL viewer_dependencies (run: sudo apt-get install -y chromium libjs-three" \
-       "python3-websocket python3-pil python3-h5py)"
-  exit 0
-fi
+viewer_deps h5py numpy websocket PIL || exit 0
 "$PY" tools/simc-view "$tmp/mugs.h5" -o "$tmp/mugs.html" >"$tmp/view.out" 2>"$tmp/view.err"; rc=$?
 ok mugs_page_written "[ $rc = 0 ] && [ ! -s '$tmp/view.err' ] && [ -s '$tmp/mugs.html' ]"
 [ -s "$tmp/view.err" ] && head -5 "$tmp/view.err"

@@ -23,12 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . test/shlib.sh
 
-if ! "$PY" -c 'import h5py, numpy, websocket, PIL' 2>/dev/null || ! command -v chromium >/dev/null ||
-   [ ! -f /usr/share/javascript/three/three.min.js ]; then
-  echo "FAIL viewer_dependencies (run: sudo apt-get install -y chromium libjs-three" \
-       "python3-websocket python3-pil python3-h5py)"
-  exit 1
-fi
+viewer_deps h5py numpy websocket PIL || exit 1
 
 # ---- the tool's arithmetic ----
 cat >"$tmp/spin.yaml" <<'Y'

@@ -31,12 +31,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . test/shlib.sh
 
-if ! "$PY" -c 'import h5py, numpy, websocket, PIL, matplotlib' 2>/dev/null || ! command -v chromium >/dev/null ||
-   [ ! -f /usr/share/javascript/three/three.min.js ]; then
-  echo "FAIL viewer_dependencies (run: sudo apt-get install -y chromium libjs-three" \
-       "python3-websocket python3-pil python3-h5py python3-matplotlib)"
-  exit 1
-fi
+viewer_deps h5py numpy websocket PIL matplotlib || exit 1
 
 # ---- the runs ----
 # 21 bodies, each a squashed sphere of 104 rings of 118 vertices (24 544
@@ -212,31 +207,6 @@ variant("vertices_over_cap", "/" + V, declare(V, 8_000_001, np.float32))
 variant("faces_over_cap", "/" + F, declare(F, 16_000_001, np.int32))
 PY
 
-if /usr/bin/time -f %M -o "$tmp/rss" true 2>/dev/null && [ -s "$tmp/rss" ]; then
-  TIME=(/usr/bin/time -f %M -o "$tmp/rss")
-else
-  TIME=()
-fi
-# limited COMMAND...: under a 2 GiB address space and a 20 s timeout; the
-# elapsed ms to $tmp/ms, the peak resident KiB to $tmp/rss
-limited() {
-  local t0 t1 rc
-  : >"$tmp/rss"
-  t0=$(date +%s%N)
-  ( ulimit -v 2097152; exec timeout -k 2 20 "${TIME[@]}" "$@" )
-  rc=$?
-  t1=$(date +%s%N)
-  echo $(( (t1 - t0) / 1000000 )) >"$tmp/ms"
-  return $rc
-}
-tool() {
-  case $1 in
-    simc-view) echo "$PY $VIEW $2 -o $tmp/page.html --force" ;;
-    state_at) echo "$PY tools/state_at.py $2 0" ;;
-    plot.py) echo "$PY tools/plot.py $2 -o $tmp/plot.png" ;;
-    h5summary.py) echo "$PY tools/h5summary.py $2" ;;
-  esac
-}
 # refused TOOL FILE EXPECT RC: exit 1; stderr one line "TOOL: FILE: ..." holding
 # EXPECT; no traceback (h5summary.py: its row's status is "unreadable: ...")
 refused() {
@@ -247,7 +217,7 @@ refused() {
 while IFS=$'\t' read -r name expect; do
   f=$tmp/bad/$name
   v=${name%.h5}
-  for t in simc-view state_at plot.py h5summary.py; do
+  for t in $H5_TOOLS; do
     limited $(tool $t "$f") >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
     if refused "$t" "$f" "$expect" "$rc"; then r=1; else r=0; fi
     case $v in
