@@ -1,4 +1,4 @@
-# Sourced by tools/bench/bench.sh and tools/bench/bench_ode.sh: reading simc's summary
+# Sourced by the bench scripts (tools/bench/bench*.sh): reading simc's summary
 # line ("simc: complete: N steps (t = T s) in W s wall, ... mean contacts C,
 # contact iterations median A mean B max C, ...").
 
@@ -16,4 +16,11 @@ read_summary() {
   med=$(field "iterations median" "$1")
   mean=$(sed -n 's/.*median [0-9]* mean \([0-9.]*\).*/\1/p' <<<"$1")
   max=$(sed -n 's/.*mean [0-9.]* max \([0-9]*\),.*/\1/p' <<<"$1")
+}
+
+# made_by COMMAND: the provenance line of a results page (the command, the
+# commit, the date, the CPU and the load while it ran)
+made_by() {
+  echo "Made by \`$1\` ($(git describe --always --dirty 2>/dev/null)) on $(date -u +%Y-%m-%d),"
+  echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg)."
 }

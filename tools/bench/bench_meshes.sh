@@ -16,8 +16,7 @@ run() { "$BIN/simc" "$1" -o "$tmp/out.h5" "${@:2}" 2>&1 >/dev/null | grep '^simc
 
 echo "## Meshes: convex hulls (doc/collision.md)"
 echo
-echo "Made by \`tools/bench/bench_meshes.sh\` ($(git describe --always --dirty 2>/dev/null)) on $(date -u +%Y-%m-%d),"
-echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg)."
+made_by tools/bench/bench_meshes.sh
 echo
 echo "Collision per call with hulls of 8, 100 and 1000 vertices (\`bin/mesh_bench\`: medians of"
 echo "5 x 2000 random poses in shallow contact), support points found by walking the hull (as"

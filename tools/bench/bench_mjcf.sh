@@ -23,8 +23,7 @@ models=/usr/share/mujoco/model
 make -s -C tools/bench/mujoco >/dev/null 2>&1 || { echo "(libmujoco-dev is missing: no MuJoCo figures)"; exit 0; }
 echo "## MuJoCo's models in simc and in MuJoCo 2.2.2"
 echo
-echo "Made by \`tools/bench/bench_mjcf.sh\` ($(git describe --always --dirty 2>/dev/null)) on $(date -u +%Y-%m-%d),"
-echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1 /proc/loadavg)."
+made_by tools/bench/bench_mjcf.sh
 echo
 echo "| model | dt (s) | steps asked | MuJoCo 2.2.2 steps/s | MuJoCo 3.x (WASM) steps/s | MuJoCo contacts, solver its | simc scheme | simc steps/s | simc contacts, Newton its median / mean | simc / MuJoCo 2.2.2 | simc max penetration (m) | simc status | simc peak RSS (MiB) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
