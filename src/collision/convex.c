@@ -796,6 +796,15 @@ static int smooth_core(const sc_col_shape* s) {
   return s->core == SC_CORE_POINT || s->core == SC_CORE_ELLIPSOID;
 }
 
+/* Q = R diag(a^2) R^T of an ellipsoid core (zero for a point) */
+static void smooth_Q(const sc_col_shape* s, double Q[9]) {
+  for (int i = 0; i < 9; i++) Q[i] = 0;
+  if (s->core != SC_CORE_ELLIPSOID) return;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) Q[3 * i + j] += s->R[3 * i + k] * (s->hs[k] * s->hs[k]) * s->R[3 * j + k];
+}
+
 static void smooth_terms(const sc_col_shape* s, double sg, const double u[3], double G[3], double H[9]) {
   for (int i = 0; i < 3; i++) G[i] += sg * s->p[i];
   if (s->core != SC_CORE_ELLIPSOID) return;
@@ -806,13 +815,11 @@ static void smooth_terms(const sc_col_shape* s, double sg, const double u[3], do
   sc_sp_mat3_vec(Qu, s->R, t);
   const double q = col_dot(u, Qu), sq = sqrt(q);
   if (!(sq > 0)) return;
+  double Q[9];
+  smooth_Q(s, Q);
   for (int i = 0; i < 3; i++) {
     G[i] += Qu[i] / sq;
-    for (int j = 0; j < 3; j++) {
-      double Qij = 0;
-      for (int k = 0; k < 3; k++) Qij += s->R[3 * i + k] * a2[k] * s->R[3 * j + k];
-      H[3 * i + j] += Qij / sq - Qu[i] * Qu[j] / (q * sq);
-    }
+    for (int j = 0; j < 3; j++) H[3 * i + j] += Q[3 * i + j] / sq - Qu[i] * Qu[j] / (q * sq);
   }
 }
 
@@ -904,13 +911,8 @@ static int smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, doub
  *   g'' = -(m - p_B).u + (w.Q w - u.Q u) / s - (u.Q w)^2 / s^3,
  * m the edge's midpoint) and the least is kept.  A lattice direction with a
  * lower f than the result sends the pair to the general search. */
-static double edge_newton(const sc_col_shape* B, const double m[3], const double a1[3],
+static double edge_newton(const sc_col_shape* B, const double Q[9], const double m[3], const double a1[3],
                           const double a2[3], double t, double u[3]) {
-  double Q[9] = {0};
-  if (B->core == SC_CORE_ELLIPSOID)
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++)
-        for (int k = 0; k < 3; k++) Q[3 * i + j] += B->R[3 * i + k] * B->hs[k] * B->hs[k] * B->R[3 * j + k];
   double d[3];
   col_sub(d, m, B->p);
   for (int it = 0; it < 40; it++) {
@@ -935,8 +937,9 @@ static double edge_newton(const sc_col_shape* B, const double m[3], const double
  * depth, 0 to leave the pair to the general search */
 static int box_smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, double n[3],
                                   double* depth) {
-  double ax[3][3], best = INFINITY, bu[3] = {0, 0, 1};
+  double ax[3][3], best = INFINITY, bu[3] = {0, 0, 1}, Q[9];
   for (int i = 0; i < 3; i++) col_axis(ax[i], a->R, i);
+  smooth_Q(b, Q);
   /* faces */
   for (int i = 0; i < 3; i++)
     for (int sg = -1; sg <= 1; sg += 2) {
@@ -972,7 +975,7 @@ static int box_smooth_penetration(const sc_col_shape* a, const sc_col_shape* b, 
       col_axpy(m, corner.p, -a->hs[i], ax[i]); /* the edge's midpoint */
       sc_sp_scale3(a1, ax[j], sg[j]);
       sc_sp_scale3(a2, ax[l], sg[l]);
-      edge_newton(b, m, a1, a2, 0.78539816339744831, ue);
+      edge_newton(b, Q, m, a1, a2, 0.78539816339744831, ue);
       if (col_dot(ue, a1) < -tol || col_dot(ue, a2) < -tol) continue; /* left its quarter */
       const double fe = overlap_along(a, b, ue);
       if (fe < best) best = fe, memcpy(bu, ue, sizeof bu);
