@@ -21,7 +21,7 @@
  *    body's mass, centre of mass and inertia from its geoms (parallel axes)
  *    unless an <inertial> gives them (inertiafromgeom); a mesh geom's are
  *    the exact solid's (MuJoCo's exactmeshinertia="true"; its 2.x default
- *    approximates it: MuJoCo's mug, a hollow cup, 2.8 times too heavy);
+ *    approximates it, overstating a hollow mesh such as MuJoCo's mug);
  *  - joints: MuJoCo turns a body about a joint's anchor `pos` in the body
  *    frame, joint after joint.  simc has one joint per body, so each joint
  *    becomes a massless link body named after it, its joint frame at the
