@@ -744,11 +744,8 @@ static int jname_find(const tr* t, const char* name) {
 
 /* a name safe in YAML flow context (MuJoCo names are identifiers in practice) */
 static sc_status check_name(tr* t, const xmlNode* n, const char* name) {
-  for (const char* p = name; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-          *p == '-' || *p == '.' || *p == ':'))
-      return fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
-  return SC_OK;
+  return sc_rd_name_ok(name) ? SC_OK
+                             : fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
 }
 
 /* A mesh geom's mass properties, as MuJoCo's compiler takes them for a

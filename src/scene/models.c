@@ -295,15 +295,6 @@ static int rewrite(const entry* e, sc_snode* T) {
 
 /* ---- the entries ---- */
 
-/* letters, digits and _ - . : (the names a translation writes) */
-static int name_chars(const char* s) {
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-          *s == '-' || *s == '.' || *s == ':'))
-      return 0;
-  return 1;
-}
-
 /* text appended to *s (sc_malloc'ed) */
 static int append(char** s, const char* text) {
   size_t a = *s ? strlen(*s) : 0, b = strlen(text);
@@ -334,7 +325,7 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     m = sc_rd_push_key(c, "prefix");
     if (v->kind != SC_SN_SCALAR)
       st = sc_rd_fail(c, v, "expected a name prefix, got %s", sc_rd_kind_name(v));
-    else if (!name_chars(v->str))
+    else if (!sc_rd_name_ok(v->str))
       st = sc_rd_fail(c, v, "'%s': a prefix is made of letters, digits and _ - . : (as simc's names)", v->str);
     else
       e->prefix = v->str;

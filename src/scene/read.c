@@ -392,3 +392,11 @@ char* sc_rd_path_beside(const char* base, const char* file) {
   memcpy(p + dir, file, n + 1);
   return p;
 }
+
+int sc_rd_name_ok(const char* name) {
+  for (const char* p = name; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+          *p == '-' || *p == '.' || *p == ':'))
+      return 0;
+  return 1;
+}

@@ -73,6 +73,9 @@ const char* sc_rd_kind_name(const sc_snode* n);
 /* file relative to the directory of the file base (itself when absolute, or
  * when base has no directory): a new string (sc_free), NULL out of memory */
 char* sc_rd_path_beside(const char* base, const char* file);
+/* 1 when name is made of letters, digits and _ - . : only (the names a
+ * translated model carries, and a models: entry's prefix) */
+int sc_rd_name_ok(const char* name);
 void sc_rd_join_names(char* buf, size_t sz, const char* const* names, int n);
 
 /* A regular file (a FIFO or device is refused without blocking) of at most
