@@ -24,9 +24,19 @@
 #     and rolling values unused).  Contact stiffness/dissipation are NOT mapped:
 #     MuJoCo's solref/solimp model has no exact equivalent; its defaults are kept.
 #
+#   - gravity: [gx, gy, gz] -> <option gravity> (default 0 0 -9.81);
+#     time: {step: H} -> timestep.
+#   - free joint initial v = world-frame linear velocity of the body origin and
+#     world-frame angular velocity -> keyframe qvel (MuJoCo: linear in the world
+#     frame, angular in the body frame, so w is rotated by the inverse of the
+#     initial orientation).
+#
 # Options (awk -v): cone=elliptic|pyramidal (default elliptic),
-# integrator=implicit|Euler|RK4 (default implicit), energy=1 to enable
-# mjENBL_ENERGY in the model.
+# integrator=implicit|implicitfast|Euler|RK4 (default implicit; implicitfast is
+# MuJoCo 3 only), solver=Newton|PGS|CG
+# (default Newton), iterations=N (<option iterations>, default: MuJoCo's, 100),
+# tolerance=X (<option tolerance>, default: MuJoCo's, 1e-8; 0 disables the
+# early exit), energy=1 to enable mjENBL_ENERGY in the model.
 
 function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 
@@ -182,6 +192,11 @@ function open_body(b, ind,    jt, ax, o, s, gi, ng, items, vol, dens, k, inr, a,
     if (dens == "") { s = geom_xml(items[gi], "", ind "  "); sub(/\/>$/, " mass=\"0\"/>", s); print s > out }
     else print geom_xml(items[gi], dens, ind "  ") > out
   }
+  if (jt == "free" && bv[b] ~ /[1-9]/) {
+    # MuJoCo's free joint: angular velocity in the body frame -> R(q0)^T w
+    split(bv[b], a, " "); qrot(q0[4], -q0[5], -q0[6], -q0[7], a[4], a[5], a[6])
+    if (q0[5] != 0 || q0[6] != 0 || q0[7] != 0) bv[b] = sprintf("%s %s %s %.17g %.17g %.17g", a[1], a[2], a[3], VX, VY, VZ)
+  }
   if (vdim > 0) { keyv = keyv " " bv[b]; if (bv[b] ~ /[1-9]/) anyv = 1 }
 }
 
@@ -226,8 +241,15 @@ function emit_tree(    b, j, sp, stk, nxt, ind, base, fname, split_at, saved_out
   }
 }
 
+function bad_opt(name, val, want) { printf "yaml2mjcf: -v %s=%s: expected %s\n", name, val, want > "/dev/stderr"; err = 1; exit 2 }
+
 BEGIN { PI = atan2(0, -1); SPLIT = 80; out = "/dev/stdout"; npart = 0; nb = 0; ns = 0; sect = ""; mu = 1.0; grav = "0 0 -9.81"; step = 0.002
-        if (cone == "") cone = "elliptic"; if (integrator == "") integrator = "implicit" }
+        if (cone == "") cone = "elliptic"; if (integrator == "") integrator = "implicit"; if (solver == "") solver = "Newton"
+        if (cone != "elliptic" && cone != "pyramidal") bad_opt("cone", cone, "elliptic or pyramidal")
+        if (integrator !~ /^(implicit|implicitfast|Euler|RK4)$/) bad_opt("integrator", integrator, "implicit, implicitfast (MuJoCo 3), Euler or RK4")
+        if (solver != "Newton" && solver != "PGS" && solver != "CG") bad_opt("solver", solver, "Newton, PGS or CG")
+        if (iterations != "" && (iterations !~ /^[0-9]+$/ || iterations + 0 < 1)) bad_opt("iterations", iterations, "a positive integer")
+        if (tolerance != "" && tolerance !~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) bad_opt("tolerance", tolerance, "a number >= 0") }
 
 /^[ \t]*#/ || /^[ \t]*$/ { next }
 { sub(/[ \t]+#.*$/, "") }
@@ -270,7 +292,8 @@ END {
   print "<mujoco model=\"" model "\">" > out
   print "  <!-- generated from a simc scene by tools/bench/mujoco/yaml2mjcf.awk -->" > out
   print "  <compiler angle=\"radian\" eulerseq=\"XYZ\" inertiafromgeom=\"auto\"/>" > out
-  printf "  <option timestep=\"%s\" gravity=\"%s\" integrator=\"%s\" cone=\"%s\" solver=\"Newton\">\n", step, grav, integrator, cone > out
+  printf "  <option timestep=\"%s\" gravity=\"%s\" integrator=\"%s\" cone=\"%s\" solver=\"%s\"%s%s>\n", step, grav, integrator, cone, solver,
+         (iterations == "") ? "" : " iterations=\"" iterations "\"", (tolerance == "") ? "" : " tolerance=\"" tolerance "\"" > out
   if (energy) print "    <flag energy=\"enable\"/>" > out
   print "  </option>" > out
   ng_all = 0; for (b = 1; b <= nb; b++) if (bgeom[b] != "") ng_all++

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh MODEL.xml NSTEPS: time NSTEPS mj_step calls on MODEL.xml with MuJoCo 3
+# run.sh MODEL.xml NSTEPS [OPTIONS]: time NSTEPS mj_step calls on MODEL.xml with MuJoCo 3
 # (official WebAssembly build, npm package mujoco-js pinned in package.json)
 # and print mjbench.mjs's line
 #   steps_per_second=... mean_ncon=... mean_solver_iter=... energy_drift=... mujoco_version=...
@@ -9,8 +9,8 @@
 # fails (one line on stderr, nothing on stdout), or on a usage error.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-if [ $# -ne 2 ]; then
-  echo "usage: $0 MODEL.xml NSTEPS" >&2
+if [ $# -lt 2 ]; then
+  echo "usage: $0 MODEL.xml NSTEPS [OPTIONS]" >&2
   exit 2
 fi
 command -v node >/dev/null 2>&1 || { echo "mujoco_js/run.sh: node is not installed: no MuJoCo WASM figures" >&2; exit 2; }
@@ -22,4 +22,4 @@ if [ ! -f "$here/node_modules/mujoco-js/package.json" ]; then
     exit 2
   fi
 fi
-exec node "$here/mjbench.mjs" "$1" "$2"
+exec node "$here/mjbench.mjs" "$@"
