@@ -128,6 +128,9 @@ static sc_solve_status solve(const prob* P, sc_sap_work* w, int hessian, int max
   sc_sap_params_default(&prm);
   prm.hessian = hessian;
   prm.max_iterations = max_it;
+  /* every direction from its own factorization: the paths' factorizations
+   * are what these tests compare (test_held_factor covers the other) */
+  prm.cg_max_iterations = 0;
   for (int i = 0; i < P->nv; i++) v[i] = 0.0;
   return sc_sap_solve(&P->p, &prm, w, v, gamma, st);
 }
@@ -665,6 +668,7 @@ static void test_block_scalar_trees(void) {
     sc_sap_regularize(nc, k, taud, w, phi0, NULL, 0.01, 1.0, 1e-3, 1.0, R, vhat);
     sc_sap_params prm;
     sc_sap_params_default(&prm);
+    prm.cg_max_iterations = 0; /* the factorizations are compared */
     double v1[20] = {0}, v2[20] = {0}, g1[63], g2[63];
     sc_solver_stats s1, s2;
     prm.hessian = SC_SAP_HESSIAN_DENSE;
@@ -682,6 +686,107 @@ static void test_block_scalar_trees(void) {
   sc_sap_work_free(ws);
 }
 
+/* Newton directions from a held factorization (sap.c: conjugate gradients
+ * preconditioned with an earlier iterate's factor, or the last pass's).
+ * Reference: the same problems solved with a factorization per iteration to
+ * a tolerance of 1e-12 (exact Newton).  Each solve must end at the requested
+ * relative residual (1e-6) like the exact-Newton one at 1e-6, and its v be
+ * within 1e-5 of the 1e-12 solution, relative to its largest entry (the
+ * tolerance with a factor 10 for the conditioning, which the exact-Newton
+ * solve at 1e-6 must meet as well; both are measured and printed).  A re-solve of the same island with changed laws
+ * (sc_sap_reuse_factor) starts from the held factor; a different problem
+ * never does. */
+static void test_held_factor(void) {
+  const int B = 60;
+  sc_sap_work* ws = sc_sap_work_create(6 * B, 4 * B);
+  double worst_cg = 0.0, worst_ex = 0.0;
+  int fewer = 0, total_it = 0, total_fac = 0;
+  for (int seed = 0; seed < 6; seed++) {
+    srand(100 + seed);
+    prob P;
+    gen(&P, B, 0, 2 * B, B, 0, 1, ws);
+    const int nv = P.nv, m = 3 * P.nc;
+    double *vr = malloc(sizeof(double) * nv), *ve = malloc(sizeof(double) * nv);
+    double *vc = malloc(sizeof(double) * nv), *g = malloc(sizeof(double) * m);
+    sc_sap_params prm;
+    sc_sap_params_default(&prm);
+    prm.hessian = SC_SAP_HESSIAN_SPARSE_BLOCK;
+    sc_solver_stats st;
+    for (int pass = 0; pass < 2; pass++) {
+      if (pass == 1)
+        /* a later pass: the same contacts, their regularization changed */
+        for (int i = 0; i < m; i++) P.R[i] *= 1.0 + 0.01 * urand();
+      prm.cg_max_iterations = 0;
+      prm.rel_tol = 1e-12;
+      for (int i = 0; i < nv; i++) vr[i] = 0.0;
+      ENSURE(sc_sap_solve(&P.p, &prm, ws, vr, g, &st) == SC_SOLVE_OK);
+      ENSURE(st.factorizations == st.iterations);
+      prm.rel_tol = 1e-6;
+      for (int i = 0; i < nv; i++) ve[i] = 0.0;
+      ENSURE(sc_sap_solve(&P.p, &prm, ws, ve, g, &st) == SC_SOLVE_OK);
+      ENSURE(st.residual <= 1e-6);
+      /* held factor: from the exact solve just above on pass 1 (same problem) */
+      prm.cg_max_iterations = 5;
+      for (int i = 0; i < nv; i++) vc[i] = 0.0;
+      if (pass == 1) sc_sap_reuse_factor(ws);
+      ENSURE(sc_sap_solve(&P.p, &prm, ws, vc, g, &st) == SC_SOLVE_OK);
+      ENSURE(st.residual <= 1e-6);
+      const int nf = st.factorizations;
+      ENSURE(nf <= st.iterations);
+      if (pass == 0) ENSURE(nf >= 1); /* a new problem: never a stale factor */
+      fewer += nf < st.iterations;
+      total_it += st.iterations;
+      total_fac += nf;
+      const double scale = max_abs(nv, vr);
+      const double ee = max_diff(nv, ve, vr) / scale, ec = max_diff(nv, vc, vr) / scale;
+      worst_ex = fmax(worst_ex, ee);
+      worst_cg = fmax(worst_cg, ec);
+      ENSURE(ec <= 1e-5);
+      ENSURE(ee <= 1e-5);
+    }
+    free(vr), free(ve), free(vc), free(g);
+    prob_free(&P);
+  }
+  printf("  held factor: %d of 12 solves took fewer factorizations than iterations "
+         "(%d factorizations for %d iterations); |v - v_exact| / |v_exact|: %.2e (CG), "
+         "%.2e (a factorization per iteration)\n",
+         fewer, total_fac, total_it, worst_cg, worst_ex);
+  ENSURE(fewer >= 6);
+  /* what a workspace solved before never changes a solve (islands go to
+   * whichever thread is free): P after Q on one workspace, bit for bit P
+   * on a fresh one; Q is P with other free velocities, stopped after its
+   * first iteration, so that its held factor (of H at v = 0, P's own first
+   * H) would pass the region test at P's first iterate */
+  {
+    prob P, Q;
+    srand(200);
+    gen(&P, B, 0, 2 * B, B, 0, 1, ws);
+    srand(200);
+    gen(&Q, B, 0, 2 * B, B, 0, 1, ws);
+    for (int i = 0; i < Q.nv; i++) Q.vstar[i] *= 0.9;
+    const int nv = P.nv, m = 3 * P.nc;
+    double *v1 = calloc((size_t)nv, sizeof(double)), *v2 = calloc((size_t)nv, sizeof(double));
+    double *vq = calloc((size_t)nv, sizeof(double)), *g1 = malloc(sizeof(double) * m);
+    double* g2 = malloc(sizeof(double) * m);
+    sc_sap_params prm;
+    sc_sap_params_default(&prm);
+    prm.hessian = SC_SAP_HESSIAN_SPARSE_BLOCK;
+    sc_solver_stats s1, s2;
+    prm.max_iterations = 1;
+    ENSURE(sc_sap_solve(&Q.p, &prm, ws, vq, g1, &s1) == SC_SOLVE_MAXIT);
+    prm.max_iterations = 100;
+    ENSURE(sc_sap_solve(&P.p, &prm, ws, v1, g1, &s1) == SC_SOLVE_OK);
+    sc_sap_work* fresh = sc_sap_work_create(6 * B, 4 * B);
+    ENSURE(sc_sap_solve(&P.p, &prm, fresh, v2, g2, &s2) == SC_SOLVE_OK);
+    sc_sap_work_free(fresh);
+    ENSURE(s1.iterations == s2.iterations);
+    ENSURE(memcmp(v1, v2, sizeof(double) * nv) == 0 && memcmp(g1, g2, sizeof(double) * m) == 0);
+    free(v1), free(v2), free(vq), free(g1), free(g2);
+    prob_free(&P), prob_free(&Q);
+  }
+  sc_sap_work_free(ws);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_block_form_order);
@@ -695,5 +800,6 @@ int main(int argc, char** argv) {
   RUN(test_separated_contacts_skipped);
   RUN(test_analysis_reuse);
   RUN(test_block_scalar_trees);
+  RUN(test_held_factor);
   return TEST_END();
 }

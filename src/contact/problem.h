@@ -119,11 +119,13 @@ static inline const char* sc_solve_status_name(sc_solve_status s) {
 
 /* Statistics of one solve. */
 typedef struct sc_solver_stats {
-  int iterations;        /* Newton iterations (factorizations) or Lemke pivots */
+  int iterations;        /* Newton iterations or Lemke pivots */
   int linesearch_evals;  /* total line-search evaluations (Newton) */
   double residual;       /* final relative momentum residual ||D grad|| / scale */
   double cost;           /* final cost l(v), J (Newton) */
   sc_solve_status status;
+  int factorizations;    /* Newton: factorizations of the Hessian (an iteration without
+                            one took its direction from a held factor, solver_sap/sap.c) */
 } sc_solver_stats;
 
 /* tot followed by another solve st of the same problem (a refinement pass, a
@@ -131,6 +133,7 @@ typedef struct sc_solver_stats {
 static inline void sc_solver_stats_add(sc_solver_stats* tot, const sc_solver_stats* st) {
   tot->iterations += st->iterations;
   tot->linesearch_evals += st->linesearch_evals;
+  tot->factorizations += st->factorizations;
   tot->residual = st->residual;
   tot->cost = st->cost;
   tot->status = st->status;

@@ -401,6 +401,7 @@ static sc_solve_status contact_solve(const sc_model* m, sc_data* d, step_work* w
       prm.trace_append = pass > 0 || d->relinearizations > 0;
       /* (a pass takes at least one Newton step here, so that the trace's
        * last row of the step is its final residual) */
+      if (pass) sc_sap_reuse_factor(w->sap);
       ss = sc_sap_solve_from(p, &prm, w->sap, d->v, pass ? NULL : g0, d->impulse, &one);
     }
     if (pass == 0) d->contact_stats = one;

@@ -81,6 +81,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     sc_sap_params_default(&w->sap_params);
     w->sap_params.rel_tol = m->opt.contact_tol;
     w->sap_params.max_iterations = m->opt.contact_maxit;
+    w->sap_params.cg_max_iterations = m->opt.cg_iterations;
     sc_sap_params_for_model(&w->sap_params, m->opt.contact_model);
     /* a negative option is the model's own value */
     if (m->opt.slip_curvature >= 0.0) w->sap_params.slip_curvature = m->opt.slip_curvature;

@@ -34,6 +34,8 @@ typedef struct island_job {
   struct sc_islands* w;
   const sc_island_call* call;
   int nisl;
+  int reserved;       /* the island thread 0 solves first, on sap0, or -1 */
+  int reuse;          /* reserved's first pass may start from sap0's held factor */
   atomic_int next;    /* next entry of w->isl_order to take */
   atomic_int stop_at; /* lowest island that ended cancelled or NaN (nisl: none) */
 } island_job;
@@ -56,6 +58,9 @@ struct sc_islands {
   island_ws* iws;
   sc_pool* pool;
   island_job job;
+  /* the island whose last factorization sap0 holds from the last call
+   * (its first clique and its number of cliques), or held_clique = -1 */
+  int held_clique, held_ncliques;
 };
 
 sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
@@ -70,6 +75,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   w->lcp = lcp;
   w->lcp_capacity = lcp_capacity;
   w->nthreads = nthreads;
+  w->held_clique = -1;
   w->pat_isl_in = sc_malloc(sizeof(uint32_t) * 2 * ncm);
   if (w->pat_isl_in) w->pat_isl_out = w->pat_isl_in + ncm;
   /* int blocks and double blocks, sizes linear in the scene */
@@ -218,7 +224,7 @@ static int find_islands(const sc_model* m, const sc_data* d, sc_islands* w, int 
  * disjoint entries).  w->loc maps a global dof to its local index; only
  * island k's entries are written. */
 static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_islands* w,
-                                    island_ws* x, int k, const sc_island_call* call,
+                                    island_ws* x, int k, int reuse, const sc_island_call* call,
                                     sc_solver_stats* st) {
   const double* guess = call->guess;
   const double* hc = call->hc;
@@ -285,6 +291,11 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
                              w->pat_isl_out + c0, x->sub_v, x->sub_gamma, &one);
     } else {
       sc_sap_work* ws = nvl <= SMALL_NV && ncl <= SMALL_NC ? x->sap_small : x->sap;
+      /* a later pass re-solves this island on the same workspace, right
+       * after the last: it may start from that pass's factorization; so
+       * may the first, when the last call's solve of this island left its
+       * factorization in sap0 (reuse, see sc_islands_solve) */
+      if (pass || reuse) sc_sap_reuse_factor(ws);
       ss = sc_sap_solve_from(&p, call->sap, ws, x->sub_v,
                              any_match && pass == 0 ? x->sub_guess : NULL, x->sub_gamma, &one);
     }
@@ -316,16 +327,28 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
 static void island_worker(void* arg, int t) {
   island_job* job = arg;
   sc_islands* w = job->w;
+  if (t == 0 && job->reserved >= 0) {
+    const int k = job->reserved;
+    sc_solver_stats* st = &w->isl_stats[k];
+    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[0], k, job->reuse, job->call, st);
+    st->status = ss;
+    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
+      int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
+      while (k < cur && !atomic_compare_exchange_weak(&job->stop_at, &cur, k)) {
+      }
+    }
+  }
   for (;;) {
     const int j = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
     if (j >= job->nisl) break;
     const int k = w->isl_order[j];
+    if (k == job->reserved) continue;
     sc_solver_stats* st = &w->isl_stats[k];
     if (k > atomic_load_explicit(&job->stop_at, memory_order_relaxed)) {
       st->status = SC_SOLVE_CANCELLED; /* not solved; never read (k > stop_at) */
       continue;
     }
-    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[t], k, job->call, st);
+    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[t], k, 0, job->call, st);
     st->status = ss;
     if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
       int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
@@ -341,7 +364,7 @@ sc_solve_status sc_islands_solve(sc_islands* w, const sc_model* m, sc_data* d,
   const double* v0 = call->v0;
   const int nv = m->nv;
   const int nisl = find_islands(m, d, w, nc);
-  sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
+  sc_solver_stats tot = {0, 0, 0.0, 0.0, SC_SOLVE_OK, 0};
   d->nisland = nisl;
   /* the LCP workspace is sized once: refuse before solving anything when
    * an island does not fit (sc_step names it) */
@@ -378,7 +401,27 @@ sc_solve_status sc_islands_solve(sc_islands* w, const sc_model* m, sc_data* d,
     for (int k = 0; k < nisl; k++) w->isl_order[cnt[w->cptr[k + 1] - w->cptr[k]]++] = k;
   } else
     for (int k = 0; k < nisl; k++) w->isl_order[k] = k;
+  /* A factorization kept across calls (sap.c): when exactly one island
+   * takes the block path (the others are small and dense), thread 0 solves
+   * it on sap0, whatever the number of threads, so that sap0 then holds its
+   * last factorization; the next call's solve of the same island (same
+   * first clique and number of cliques) may start from it.  Which factor a
+   * solve starts from thus depends only on the calls' islands, never on
+   * which thread took what: outputs stay bit-identical across thread
+   * counts.  With two or more such islands nothing is kept. */
+  int nbig = 0, big = -1;
+  if (m->opt.solver != SC_SOLVER_LCP)
+    for (int k = 0; k < nisl && nbig < 2; k++) {
+      int nvl = 0;
+      for (int e = w->tptr[k]; e < w->tptr[k + 1]; e++) nvl += m->clique_dofnum[w->tlist[e]];
+      if (nvl > SMALL_NV || w->cptr[k + 1] - w->cptr[k] > SMALL_NC) nbig++, big = k;
+    }
+  const int first = nbig == 1 ? w->tlist[w->tptr[big]] : -1;
+  const int ncliques = nbig == 1 ? w->tptr[big + 1] - w->tptr[big] : 0;
   island_job* job = &w->job;
+  job->reserved = nbig == 1 ? big : -1;
+  job->reuse = nbig == 1 && call->sap->cg_max_iterations > 0 && first == w->held_clique &&
+               ncliques == w->held_ncliques;
   job->m = m;
   job->d = d;
   job->w = w;
@@ -390,11 +433,14 @@ sc_solve_status sc_islands_solve(sc_islands* w, const sc_model* m, sc_data* d,
   else island_worker(job, 0);
   /* combine in island order, up to and including a cancelled or NaN island */
   const int last = atomic_load(&job->stop_at);
+  w->held_clique = nbig == 1 && big <= last && w->isl_stats[big].status == SC_SOLVE_OK ? first : -1;
+  w->held_ncliques = ncliques;
   for (int k = 0; k < nisl && k <= last; k++) {
     const sc_solver_stats* st = &w->isl_stats[k];
     const sc_solve_status ss = st->status;
     if (st->iterations > tot.iterations) tot.iterations = st->iterations;
     tot.linesearch_evals += st->linesearch_evals;
+    tot.factorizations += st->factorizations;
     if (st->residual > tot.residual) tot.residual = st->residual;
     tot.cost += st->cost;
     if (tot.status == SC_SOLVE_OK && ss != SC_SOLVE_OK) tot.status = ss;

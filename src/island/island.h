@@ -26,6 +26,12 @@
  * step-start velocities and zero impulses.  The LCP runs on one thread (one
  * Lemke workspace); an island Lemke fails on keeps v* and zero impulses.
  *
+ * When exactly one island is beyond the small ones (a pile, a grasp, a
+ * stack beside loose parts), thread 0 solves it first, on the borrowed
+ * workspace sap0, and its next solve may start from the factorization that
+ * workspace kept (solver_sap/sap.c): the same island solved by the same
+ * workspace, whatever the number of threads, so outputs stay bit-identical.
+ *
  * After each solve of an island a caller's refine function may change its
  * contacts' laws (the lagged friction bound, the near-rigid beta: see
  * integrator/contact_stage.c); the island is then solved again from its

@@ -35,6 +35,7 @@ void sc_options_default(sc_options* o) {
   o->solver = SC_SOLVER_NEWTON;
   o->contact_tol = 1e-6;
   o->contact_maxit = 100;
+  o->cg_iterations = 5;
   o->on_failure = SC_ON_FAILURE_ABORT;
   o->lcp_directions = 8;
   o->lcp_warm_start = 1;

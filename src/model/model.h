@@ -76,6 +76,8 @@ typedef struct sc_options {
   sc_solver_kind solver;
   double contact_tol;   /* relative momentum residual (SAP eps_r) */
   int contact_maxit;
+  int cg_iterations;    /* conjugate-gradient iterations a Newton direction may take from a
+                           held factorization (sc_sap_params.cg_max_iterations); 0: none */
   sc_on_failure on_failure;
   int lcp_directions;   /* edges of the polyhedral cone (even, >= 4) */
   int lcp_warm_start;   /* Lemke from the previous step's basis first (0/1) */

@@ -61,6 +61,10 @@ static const sc_scene_key keys[] = {
     {"contact", "tolerance", "number", "-", "1e-6", "> 0",
      "relative momentum residual at which each island's Newton solve stops"},
     {"contact", "max_iterations", "integer", "", "100", ">= 1", "Newton iteration cap per island"},
+    {"contact", "cg_iterations", "integer", "", "5", ">= 0",
+     "conjugate-gradient iterations a Newton direction may take from an earlier factorization "
+     "of the Hessian before it is factored anew; 0 factors it at every iteration; changes the "
+     "path, not the answer"},
     {"contact", "on_failure", "abort | warn", "", "abort", "",
      "what a contact solve that does not converge does to the run"},
     {"contact", "lcp", "map", "", "(its keys' defaults)", "", "the LCP baseline's options"},

@@ -104,6 +104,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     }
     if (!st) st = sc_rd_get_num(c, n, "tolerance", &o->contact_tol, RANGE_POS, 0, NULL);
     if (!st) st = sc_rd_get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
+    if (!st) st = sc_rd_get_int(c, n, "cg_iterations", &o->cg_iterations, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "on_failure"))) {
       int k = 0;
       size_t m2 = sc_rd_push_key(c, "on_failure");

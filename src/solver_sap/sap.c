@@ -36,6 +36,32 @@
  * above chebyshev_until the expansion is not accurate enough to pay for the
  * solve (results/sap_iterations.md, section 10).
  *
+ * A Newton direction without a new factorization: while the block path
+ * still holds a factorization of H from an earlier iterate of this solve
+ * (or from the caller's last solve of the same island, a refinement pass or
+ * the previous contact solve: sc_sap_reuse_factor, island.c)
+ * and at most nc / 256 contacts changed region (stick, slide, separated)
+ * since, H~ dv = -grad is solved by conjugate gradients preconditioned with
+ * that factor (inexact Newton: Dembo, Eisenstat & Steihaug, SIAM J. Numer.
+ * Anal. 19, 1982), to |D (H~ dv + grad)| <= max(0.1 target, eta |D grad|),
+ * eta = min(0.3, sqrt(rho)), rho = the relative residual and target =
+ * eps_a + eps_r max(|D A v|, |D J^T gamma|): a forcing term eta = O(|grad|^1/2)
+ * keeps the convergence superlinear (of order 1.5, ibid., thm. 3.3), so
+ * that the last step lands about as far below the tolerance as an exact
+ * Newton step would (a fixed eta = 0.3 lands just under it: 7x farther
+ * from the converged solution on clutter 64, test_integrator).  A settled
+ * pile changes H by a few terms between iterates and between steps: two or
+ * three CG iterations, each a solve with the held
+ * factor and one product with H (A x + J^T G J x, never formed), replace a
+ * factorization.  After cg_max_iterations without meeting the bound, H is
+ * factored as before.  Only the direction changes; l, grad, the line search
+ * and the stopping test are the same, so the solution meets the same
+ * tolerance.  A solve forgets the held factor unless its caller says it
+ * solves the same island again (sc_sap_reuse_factor), and the caller says
+ * so only where the workspace's history does not depend on which thread
+ * took which island (island.c), so results stay bit-identical across
+ * thread counts.
+ *
  * Line search (4.3) in O(nc) per evaluation from the cached dp = A dv,
  * dvc = J dv, a2 = dv^T A dv and r = v - v*:
  *   l(alpha)   = l_A + alpha dp.r + 1/2 alpha^2 a2 + sum_i l_i(vc_i + alpha dvc_i)
@@ -95,8 +121,13 @@ struct sc_sap_work {
   /* (nc) region of each contact at the current and (for the trace) the
    * previous iterate: 1 stick, 2 slide, 3 separated */
   int *region, *region_prev;
+  int* region_fac; /* (nc) the regions H had at the last factorization */
   /* (nc) each contact's v^ for sc_sap_hc_line_sums (Hunt-Crossley models) */
   double* vh;
+  /* conjugate gradients preconditioned by a held factorization: r, z, the
+   * search direction, H times it (nv each) and J times it (3nc) */
+  double *cg_r, *cg_z, *cg_d, *cg_q, *cg_u;
+  int reuse_next; /* the next solve is a re-solve of the last one's problem */
 };
 
 void sc_sap_params_default(sc_sap_params* p) {
@@ -119,6 +150,7 @@ void sc_sap_params_default(sc_sap_params* p) {
   p->chebyshev_from = 0.0;
   p->chebyshev_until = 0.0;
   p->cancel = NULL;
+  p->cg_max_iterations = 5;
 }
 
 void sc_sap_params_for_model(sc_sap_params* p, int model) {
@@ -159,10 +191,10 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->blk_max = blk_max;
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
   const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
-  const size_t total = 9 * nv + 5 * m + 3 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
+  const size_t total = 13 * nv + 6 * m + 3 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
   w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
   w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max);
-  w->region = sc_calloc(2 * (size_t)nc_max + 1, sizeof(int));
+  w->region = sc_calloc(3 * (size_t)nc_max + 1, sizeof(int));
   if (!w->block || !w->region || !w->sp ||
       sc_sap_hessian_init(&w->hess, nv_max, nc_max, dense) != 0) {
     sc_sap_work_free(w);
@@ -185,6 +217,11 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->vc_prev = b, b += m;
   w->t3 = b, b += m;
   w->vh = b, b += nc_max;
+  w->cg_r = b, b += nv;
+  w->cg_z = b, b += nv;
+  w->cg_d = b, b += nv;
+  w->cg_q = b, b += nv;
+  w->cg_u = b, b += m;
   w->fac = b, b += blk_max;
   if (dense) {
     w->Ad = b, b += nv * nv;
@@ -193,6 +230,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
     w->X = b;
   }
   w->region_prev = w->region + nc_max;
+  w->region_fac = w->region + 2 * (size_t)nc_max;
   return w;
 }
 
@@ -720,6 +758,82 @@ static int chebyshev(const sc_problem* p, sc_sap_work* w) {
   return 0;
 }
 
+/* ---- Newton direction from a held factorization ---- */
+
+/* The Newton direction from a held factorization (see the top of this
+ * file): conjugate gradients stop at |D r| <= max(PCG_TARGET_FRACTION
+ * target, min(PCG_FORCING, sqrt(rho)) |D grad|), target = the stopping
+ * test's threshold, rho the relative residual, and are tried while at most
+ * nc / PCG_CHANGED_DIV contacts changed region since the factorization.
+ * Chosen on the 216-sphere piles of the work-precision bench, settled and
+ * forming (callgrind instruction counts of sc_step, doc/performance.md,
+ * "A Newton iteration without a factorization"): eta = min(0.3, rho^1/2)
+ * against min(0.3, rho), min(0.01, rho^1/2) and 0, and nc / 256 against
+ * nc / 64; the iteration cap is contact.cg_iterations. */
+#define PCG_TARGET_FRACTION 0.1
+#define PCG_FORCING 0.3
+#define PCG_CHANGED_DIV 256
+
+/* y = H~ x = A x + J^T G J x with the current G (w->G), without forming H */
+static void mul_H(const sc_problem* p, sc_sap_work* w, const double* x, double* y) {
+  const int nv = p->nv, nc = p->nc;
+  mul_A(p, w, x, y);
+  double* u = w->cg_u;
+  mul_J(p, w, x, u);
+  for (int c = 0; c < nc; c++) {
+    const double* g = w->G + 9 * c;
+    double* uc = u + 3 * c;
+    const double u0 = uc[0], u1 = uc[1], u2 = uc[2];
+    uc[0] = g[0] * u0 + g[1] * u1 + g[2] * u2;
+    uc[1] = g[3] * u0 + g[4] * u1 + g[5] * u2;
+    uc[2] = g[6] * u0 + g[7] * u1 + g[8] * u2;
+  }
+  mul_JT(p, w, u, w->tmp);
+  for (int i = 0; i < nv; i++) y[i] += w->tmp[i];
+}
+
+/* dv = -H~^-1 grad by conjugate gradients (Hestenes & Stiefel 1952;
+ * Saad, "Iterative Methods for Sparse Linear Systems", 2003, alg. 9.1)
+ * preconditioned with the factorization the block path still holds -- of
+ * an earlier iterate's H, or of the last pass's when this solve re-solves
+ * the same island -- until |D (H~ dv + grad)| <= tol.  The iterates from
+ * dv = 0 are descent directions (grad.dv < 0) whatever the preconditioner,
+ * so the line search and the stopping test need no change; the Newton step
+ * is inexact by at most tol.  Returns the iterations taken, or 0 when
+ * maxit were not enough (or H~ lost positive curvature to round-off). */
+static int pcg_direction(const sc_problem* p, sc_sap_work* w, double tol, int maxit) {
+  const int nv = p->nv;
+  double *x = w->dv, *r = w->cg_r, *z = w->cg_z, *d = w->cg_d, *q = w->cg_q;
+  for (int i = 0; i < nv; i++) {
+    x[i] = 0.0;
+    r[i] = z[i] = -w->grad[i];
+  }
+  if (sc_sap_sparse_solve(w->sp, z) != 0) return 0;
+  double rz = sc_la_dot(nv, r, z);
+  for (int i = 0; i < nv; i++) d[i] = z[i];
+  for (int it = 1; it <= maxit; it++) {
+    mul_H(p, w, d, q);
+    const double dq = sc_la_dot(nv, d, q);
+    if (!(dq > 0.0) || !(rz > 0.0)) return 0;
+    const double a = rz / dq;
+    double nr = 0.0;
+    for (int i = 0; i < nv; i++) {
+      x[i] += a * d[i];
+      r[i] -= a * q[i];
+      nr += w->D[i] * w->D[i] * r[i] * r[i];
+    }
+    if (sqrt(nr) <= tol) return it;
+    for (int i = 0; i < nv; i++) z[i] = r[i];
+    if (sc_sap_sparse_solve(w->sp, z) != 0) return 0;
+    const double rz1 = sc_la_dot(nv, r, z), beta = rz1 / rz;
+    rz = rz1;
+    for (int i = 0; i < nv; i++) d[i] = z[i] + beta * d[i];
+  }
+  return 0;
+}
+
+void sc_sap_reuse_factor(sc_sap_work* w) { w->reuse_next = 1; }
+
 /* ---- Newton loop ---- */
 
 /* The exact line search also stops once the slope left along the line,
@@ -762,8 +876,10 @@ sc_solve_status sc_sap_solve(const sc_problem* p, const sc_sap_params* prm, sc_s
 sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm, sc_sap_work* w,
                                   double* v, const double* v_alt, double* gamma,
                                   sc_solver_stats* stats) {
-  sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK};
+  sc_solver_stats st = {0, 0, 0.0, 0.0, SC_SOLVE_OK, 0};
   const int nv = p->nv, nc = p->nc, m = 3 * nc;
+  if (!w->reuse_next) sc_sap_sparse_forget_factor(w->sp);
+  w->reuse_next = 0;
   sc_solve_status status = prepare(p, prm->hessian, w);
   int evaluated = 0;
   sc_solver_trace* trace = prm->trace;
@@ -826,23 +942,38 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
         if (om > 0.0 || (k > 0 && prm->reversal_curvature > 0.0))
           modified = slip_curvature(p, prm->soft_tol, om, prm->reversal_curvature, k > 0, w);
       }
-      sc_sap_hessian_assemble(&w->hess, nv, nc, w->structured ? NULL : w->Ad,
-                              w->structured ? NULL : w->Jd, w->G);
       st.iterations++;
-      if (sc_sap_hessian_factor(&w->hess) != 0) {
-        status = SC_SOLVE_FACTOR;
-        break;
+      int cg = 0; /* CG iterations of this direction; 0: it came from a new factor */
+      if (prm->cg_max_iterations > 0 && w->structured && w->hess.sp &&
+          sc_sap_sparse_has_factor(w->sp)) {
+        int changed = 0;
+        for (int c = 0; c < nc; c++) changed += w->region[c] != w->region_fac[c];
+        const double target = prm->abs_tol + prm->rel_tol * scale;
+        const double eta = fmin(PCG_FORCING, sqrt(st.residual));
+        if (PCG_CHANGED_DIV * changed <= nc)
+          cg = pcg_direction(p, w, fmax(PCG_TARGET_FRACTION * target, eta * e.norm_grad),
+                             prm->cg_max_iterations);
       }
-      for (int i = 0; i < nv; i++) w->dv[i] = -w->grad[i];
-      if (sc_sap_hessian_solve(&w->hess, w->dv) != 0) {
-        status = SC_SOLVE_FACTOR;
-        break;
+      if (!cg) {
+        sc_sap_hessian_assemble(&w->hess, nv, nc, w->structured ? NULL : w->Ad,
+                                w->structured ? NULL : w->Jd, w->G);
+        if (sc_sap_hessian_factor(&w->hess) != 0) {
+          status = SC_SOLVE_FACTOR;
+          break;
+        }
+        st.factorizations++;
+        for (int c = 0; c < nc; c++) w->region_fac[c] = w->region[c];
+        for (int i = 0; i < nv; i++) w->dv[i] = -w->grad[i];
+        if (sc_sap_hessian_solve(&w->hess, w->dv) != 0) {
+          status = SC_SOLVE_FACTOR;
+          break;
+        }
       }
 
       /* J dv, then Chebyshev's correction of dv where it applies, then the
        * line-search cache for the final direction */
       mul_J(p, w, w->dv, w->dvc);
-      if (!modified && st.residual >= prm->chebyshev_from && st.residual < prm->chebyshev_until &&
+      if (!cg && !modified && st.residual >= prm->chebyshev_from && st.residual < prm->chebyshev_until &&
           p->model == SC_MODEL_LAGGED && p->hc && chebyshev(p, w) != 0) {
         status = SC_SOLVE_FACTOR;
         break;

@@ -74,6 +74,9 @@ typedef struct sc_sap_params {
   /* NULL (default) or a flag a signal handler sets: polled once per Newton
    * iteration; when non-zero the solve ends with SC_SOLVE_CANCELLED */
   const volatile sig_atomic_t* cancel;
+  int cg_max_iterations; /* conjugate-gradient iterations a Newton direction may take
+                            from a held factorization before H is factored anew, 5;
+                            0: every direction from its own factorization (see sap.c) */
 } sc_sap_params;
 
 /* Fill p with the default values listed in sc_sap_params. */
@@ -87,6 +90,12 @@ void sc_sap_params_for_model(sc_sap_params* p, int model);
 
 /* Opaque workspace sized for problems with nv <= nv_max, nc <= nc_max. */
 typedef struct sc_sap_work sc_sap_work;
+/* The next solve on w solves the same island as the last one did (a
+ * refinement pass: the same contacts, their laws changed; or the next
+ * contact solve of that island): its Newton directions may start from that
+ * solve's last factorization instead of a new one (see sap.c).  Without
+ * this call every solve starts with a factorization of its own. */
+void sc_sap_reuse_factor(sc_sap_work* w);
 
 /* The dense path (A, J and H as dense arrays, LAPACK Cholesky) exists in
  * sized workspaces only for nv_max <= SC_SAP_DENSE_MAX_NV: its arrays take

@@ -244,6 +244,9 @@ struct sc_sap_sparse {
   int *bgp, *bgi, *pbsz, *bperm, *bpinv, *bsz, *dofpos, *ctp, *ctl, *tcp, *tcl;
   int *sn_of_tree, *tree_off, *sn_rep, *dpos, *dloc;
   int nsn, pnb, block_valid;
+  /* blk.x holds the block factor of a Hessian of this structure (nv dofs):
+   * a preconditioner for a later H of the same problem (sap.c) */
+  int factored, fnv;
 };
 
 static void* take(char** b, size_t bytes) {
@@ -853,6 +856,7 @@ static int analyze_block(sc_sap_sparse* s) {
                    memcmp(s->pbsz, s->bsz, sizeof(int) * (size_t)nb) == 0;
   if (!same) {
     s->block_valid = 0;
+    s->factored = 0;
     if (order_supernodes(s) != 0) return 1;
     for (int P = 0; P < nb; P++) s->bpinv[s->bperm[P]] = P;
     /* lower pattern by position (rows > column) into hp/hi; sizes by position */
@@ -975,6 +979,7 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
     return 0;
   }
   s->block_valid = 0;
+  s->factored = 0;
 
   const int nnz = build_csc(s, NULL, 0, s->cp, s->ri);
   const int same = s->have_prev && s->L && s->pkind == kind && s->pn == n && s->pnnz == nnz &&
@@ -1030,6 +1035,12 @@ int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s) {
   return s->pkind != SC_SAP_SPARSE_BLOCK && s->L && s->L->is_super;
 }
 
+int sc_sap_sparse_has_factor(const sc_sap_sparse* s) {
+  return sc_sap_sparse_is_block(s) && s->factored && s->fnv == s->nv;
+}
+
+void sc_sap_sparse_forget_factor(sc_sap_sparse* s) { s->factored = 0; }
+
 int sc_sap_sparse_is_block(const sc_sap_sparse* s) {
   return s->pkind == SC_SAP_SPARSE_BLOCK && s->block_valid;
 }
@@ -1079,6 +1090,7 @@ int sc_sap_sparse_dense(sc_sap_sparse* s, const double* G, double* out) {
   const int n = s->nv;
   if (sc_sap_sparse_is_block(s)) {
     /* every triplet's slot holds the sum of the triplets sharing it */
+    s->factored = 0;
     assemble(s, G, s->blk.x, sc_sap_block_nnz(&s->blk));
     for (size_t e = 0; e < (size_t)n * n; e++) out[e] = 0.0;
     for (long t = 0; t < s->ntrip; t++) {
@@ -1103,7 +1115,10 @@ int sc_sap_sparse_factor(sc_sap_sparse* s, const double* G) {
   const int n = s->nv;
   if (sc_sap_sparse_is_block(s)) {
     assemble(s, G, s->blk.x, sc_sap_block_nnz(&s->blk));
-    return sc_sap_block_factor(&s->blk);
+    const int fail = sc_sap_block_factor(&s->blk);
+    s->factored = !fail;
+    s->fnv = n;
+    return fail;
   }
   double* hx = s->hx;
   assemble(s, G, hx, s->hnnz);

@@ -77,6 +77,12 @@ int sc_sap_sparse_solve(sc_sap_sparse* s, double* x);
 int sc_sap_sparse_is_supernodal(const sc_sap_sparse* s);
 /* 1 when the last analysis was for the block Cholesky. */
 int sc_sap_sparse_is_block(const sc_sap_sparse* s);
+/* Nonzero when the block path's last factorization is still held (no
+ * analysis of another structure, no dense copy since) for a problem of the
+ * loaded size: sc_sap_sparse_solve then applies that factor's inverse. */
+int sc_sap_sparse_has_factor(const sc_sap_sparse* s);
+/* Drop the held factorization (the next problem is another one). */
+void sc_sap_sparse_forget_factor(sc_sap_sparse* s);
 /* Entries of the last factor (its storage in doubles); 0 before any. */
 long sc_sap_sparse_factor_nnz(const sc_sap_sparse* s);
 
