@@ -768,7 +768,7 @@ static int chebyshev(const sc_problem* p, sc_sap_work* w) {
  * Chosen on the 216-sphere piles of the work-precision bench, settled and
  * forming (callgrind instruction counts of sc_step, doc/performance.md,
  * "A Newton iteration without a factorization"): eta = min(0.3, rho^1/2)
- * against min(0.3, rho), min(0.01, rho^1/2) and 0, and nc / 256 against
+ * against min(0.3, rho) and 0, and nc / 256 against
  * nc / 64; the iteration cap is contact.cg_iterations. */
 #define PCG_TARGET_FRACTION 0.1
 #define PCG_FORCING 0.3

@@ -113,6 +113,20 @@ BIN=$BIN BENCH_QUICK=$quick tools/bench/bench_mjcf.sh >"$tmp/mjcf.md"
 { echo; cat "$tmp/mjcf.md"; } >>"$out.tmp"
 [ "$quick" != 1 ] && [ -s "$tmp/mjcf.md" ] && cp "$tmp/mjcf.md" "$(dirname "$out")/mjcf.md"
 
+# Work-precision: every engine configuration's cost per step against a
+# measured error on the same scenes, and the speed ratios against ODE
+# (tools/bench/bench_wp.sh; kept in results/wp.md and results/wp/)
+if [ "$quick" != 1 ]; then
+  echo "running the work-precision section (tools/bench/bench_wp.sh)..." >&2
+  if BIN=$BIN tools/bench/bench_wp.sh; then
+    { echo; echo "## Work-precision"; echo
+      echo "See [wp.md](wp.md) (tools/bench/bench_wp.sh): cost per step against a measured error for"
+      echo "simc, ODE, MuJoCo 2.2.2 and MuJoCo 3.3.8 (WASM) on the same scenes, and the speed ratios."
+      sed -n '/^## Speed against ODE/,/^## Who is on the front/p' results/wp.md | sed '$d'
+      sed -n '/^## Who is on the front/,$p' results/wp.md | sed 's/^## /### /'; } >>"$out.tmp"
+  fi
+fi
+
 # Meshes: collision cost per hull pair and MuJoCo's mugs in a bin
 # (tools/bench/bench_meshes.sh; also kept in results/meshes.md)
 echo "running the meshes section (tools/bench/bench_meshes.sh)..." >&2
