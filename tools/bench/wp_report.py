@@ -100,6 +100,17 @@ def error_of(scene, fields, states, info):
     return math.nan
 
 
+def top_box(scene, states, info):
+    """stack and tower: the top box's sink (initial z - final z, m) and tilt
+    (angle between its z axis and the world's, rad; it starts upright)"""
+    bodies = info[3]
+    if not scene.startswith(("stack", "tower")) or not states or len(states) != len(bodies):
+        return math.nan, math.nan
+    s = states[-1]
+    qx, qy = s[4], s[5]
+    return bodies[-1][0][2] - s[2], 2.0 * math.asin(min(1.0, math.sqrt(qx * qx + qy * qy)))
+
+
 def pareto(points):
     """indices of the points no other point beats in both cost and error"""
     front = []
@@ -188,16 +199,18 @@ def main(argv):
             cost = fields.get("ms_per_step", math.nan) if not failed else math.nan
             if isinstance(cost, str):
                 cost = math.nan
+            sink, tilt = (math.nan, math.nan) if failed else top_box(scene, states, info)
             rows.append(dict(scene=scene, engine=engine, config=config, cost=cost, err=err, f=fields,
-                             failed=failed, cmd=cmd))
+                             failed=failed, cmd=cmd, sink=sink, tilt=tilt))
     with open(os.path.join(d, "wp.csv"), "w") as out:
-        out.write("scene,engine,config,ms_per_step,error,mean_speed,max_speed,max_depth,floor_ratio,max_drop,failed\n")
+        out.write("scene,engine,config,ms_per_step,error,mean_speed,max_speed,max_depth,floor_ratio,max_drop,failed,"
+                  "top_sink,top_tilt\n")
         for r in rows:
             f = r["f"]
             out.write(",".join([r["scene"], r["engine"], r["config"], fmt(r["cost"], ".6g"), fmt(r["err"], ".6g")] +
                                [fmt(f.get(k, math.nan), ".6g") if not isinstance(f.get(k), str) else "-"
                                 for k in ("mean_speed", "max_speed", "max_depth", "floor_ratio", "max_drop")] +
-                               ["1" if r["failed"] else "0"]) + "\n")
+                               ["1" if r["failed"] else "0", fmt(r["sink"], ".6g"), fmt(r["tilt"], ".6g")]) + "\n")
     print("# Work-precision: cost per step against a measured error")
     print()
     print("Made by `tools/bench/bench_wp.sh` (in `make bench`); the figures of each run are in")
@@ -241,14 +254,17 @@ def main(argv):
         print()
         print(f"![{title}](wp/{scene}.png)")
         print()
-        print(f"| engine | configuration | ms/step | error: {elabel} | mean / max speed (m/s) | deepest (m) | floor force / weight | Pareto |")
-        print("|---|---|---|---|---|---|---|---|")
+        tb = scene.startswith(("stack", "tower"))
+        print(f"| engine | configuration | ms/step | error: {elabel} | mean / max speed (m/s) | deepest (m) | floor force / weight | Pareto |"
+              + (" top box sink (m) / tilt (rad) |" if tb else ""))
+        print("|---|---|---|---|---|---|---|---|" + ("---|" if tb else ""))
         for i, r in enumerate(rs):
             f = r["f"]
             status = r["failed"] if r["failed"] else ("yes" if i in front else "")
             print(f"| {ENGINES.get(r['engine'], r['engine'])} | {r['config']} | {fmt(r['cost'])} | {fmt(r['err'])} | "
                   f"{fmt(f.get('mean_speed'))} / {fmt(f.get('max_speed'))} | {fmt(f.get('max_depth'))} | "
-                  f"{fmt(f.get('floor_ratio'), '.4f')} | {status} |")
+                  f"{fmt(f.get('floor_ratio'), '.4f')} | {status} |"
+                  + (f" {fmt(r['sink'])} / {fmt(r['tilt'])} |" if tb else ""))
         print()
         simc_front = [rs[i] for i in front if rs[i]["engine"] == "simc"]
         peers_front = [rs[i] for i in front if rs[i]["engine"] != "simc"]
