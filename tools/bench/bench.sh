@@ -122,7 +122,7 @@ if [ "$quick" != 1 ]; then
     { echo; echo "## Work-precision"; echo
       echo "See [wp.md](wp.md) (tools/bench/bench_wp.sh): cost per step against a measured error for"
       echo "simc, ODE, MuJoCo 2.2.2 and MuJoCo 3.3.8 (WASM) on the same scenes, and the speed ratios."
-      sed -n '/^## Speed against ODE/,/^## Who is on the front/p' results/wp.md | sed '$d'
+      sed -n '/^## Speed against ODE/,/^## Who is on the front/p' results/wp.md | sed '$d' | sed 's/^## /### /'
       sed -n '/^## Who is on the front/,$p' results/wp.md | sed 's/^## /### /'; } >>"$out.tmp"
   fi
 fi

@@ -168,7 +168,7 @@ def ratios(d, rows):
     print()
     print("ms per step of the step alone (simc: /solver/wall_time; ODE: its timed step loop), dt 1 ms,")
     print("rigid contact.  simc / QuickStep is QuickStep's ms per step over simc's (steps/s ratio,")
-    print("above 1: simc faster); target: the issue's bound on that ratio for the default model")
+    print("above 1: simc faster); target: the bound set on that ratio for the default model")
     print(f"(lagged); lagged / sap: the default model's cost per step over sap's (target <= 1).  {head}")
     print()
     print("| case | lagged ms/step | sap ms/step | QuickStep-20 ms/step | lagged / QuickStep (steps/s) | sap / QuickStep | target | met | lagged / sap (ms) |")
