@@ -320,41 +320,39 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
   return ss;
 }
 
-/* One thread's share of a step's islands: take the next island of
- * w->isl_order until none is left.  An island past one that ended
- * cancelled or NaN is not solved (as a single thread in island order
+/* Island k solved by thread t, its status recorded; a cancelled or NaN
+ * island lowers job->stop_at to k */
+static void work_on(island_job* job, int t, int k, int reuse) {
+  sc_islands* w = job->w;
+  sc_solver_stats* st = &w->isl_stats[k];
+  const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[t], k, reuse, job->call, st);
+  st->status = ss;
+  if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
+    int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
+    while (k < cur && !atomic_compare_exchange_weak(&job->stop_at, &cur, k)) {
+    }
+  }
+}
+
+/* One thread's share of a step's islands: thread 0 first solves the
+ * island reserved for it (sc_islands_solve), then each thread takes the
+ * next island of w->isl_order until none is left.  An island past one that
+ * ended cancelled or NaN is not solved (as a single thread in island order
  * would not reach it). */
 static void island_worker(void* arg, int t) {
   island_job* job = arg;
   sc_islands* w = job->w;
-  if (t == 0 && job->reserved >= 0) {
-    const int k = job->reserved;
-    sc_solver_stats* st = &w->isl_stats[k];
-    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[0], k, job->reuse, job->call, st);
-    st->status = ss;
-    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
-      int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
-      while (k < cur && !atomic_compare_exchange_weak(&job->stop_at, &cur, k)) {
-      }
-    }
-  }
+  if (t == 0 && job->reserved >= 0) work_on(job, 0, job->reserved, job->reuse);
   for (;;) {
     const int j = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
     if (j >= job->nisl) break;
     const int k = w->isl_order[j];
     if (k == job->reserved) continue;
-    sc_solver_stats* st = &w->isl_stats[k];
     if (k > atomic_load_explicit(&job->stop_at, memory_order_relaxed)) {
-      st->status = SC_SOLVE_CANCELLED; /* not solved; never read (k > stop_at) */
+      w->isl_stats[k].status = SC_SOLVE_CANCELLED; /* not solved; never read (k > stop_at) */
       continue;
     }
-    const sc_solve_status ss = solve_island(job->m, job->d, w, &w->iws[t], k, 0, job->call, st);
-    st->status = ss;
-    if (ss == SC_SOLVE_CANCELLED || ss == SC_SOLVE_NAN) {
-      int cur = atomic_load_explicit(&job->stop_at, memory_order_relaxed);
-      while (k < cur && !atomic_compare_exchange_weak(&job->stop_at, &cur, k)) {
-      }
-    }
+    work_on(job, t, k, 0);
   }
 }
 
@@ -420,8 +418,7 @@ sc_solve_status sc_islands_solve(sc_islands* w, const sc_model* m, sc_data* d,
   const int ncliques = nbig == 1 ? w->tptr[big + 1] - w->tptr[big] : 0;
   island_job* job = &w->job;
   job->reserved = nbig == 1 ? big : -1;
-  job->reuse = nbig == 1 && call->sap->cg_max_iterations > 0 && first == w->held_clique &&
-               ncliques == w->held_ncliques;
+  job->reuse = nbig == 1 && first == w->held_clique && ncliques == w->held_ncliques;
   job->m = m;
   job->d = d;
   job->w = w;

@@ -808,7 +808,7 @@ static int pcg_direction(const sc_problem* p, sc_sap_work* w, double tol, int ma
     x[i] = 0.0;
     r[i] = z[i] = -w->grad[i];
   }
-  if (sc_sap_sparse_solve(w->sp, z) != 0) return 0;
+  if (sc_sap_hessian_solve(&w->hess, z) != 0) return 0;
   double rz = sc_la_dot(nv, r, z);
   for (int i = 0; i < nv; i++) d[i] = z[i];
   for (int it = 1; it <= maxit; it++) {
@@ -824,7 +824,7 @@ static int pcg_direction(const sc_problem* p, sc_sap_work* w, double tol, int ma
     }
     if (sqrt(nr) <= tol) return it;
     for (int i = 0; i < nv; i++) z[i] = r[i];
-    if (sc_sap_sparse_solve(w->sp, z) != 0) return 0;
+    if (sc_sap_hessian_solve(&w->hess, z) != 0) return 0;
     const double rz1 = sc_la_dot(nv, r, z), beta = rz1 / rz;
     rz = rz1;
     for (int i = 0; i < nv; i++) d[i] = z[i] + beta * d[i];
@@ -944,8 +944,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       }
       st.iterations++;
       int cg = 0; /* CG iterations of this direction; 0: it came from a new factor */
-      if (prm->cg_max_iterations > 0 && w->structured && w->hess.sp &&
-          sc_sap_sparse_has_factor(w->sp)) {
+      if (prm->cg_max_iterations > 0 && w->hess.sp && sc_sap_sparse_has_factor(w->hess.sp)) {
         int changed = 0;
         for (int c = 0; c < nc; c++) changed += w->region[c] != w->region_fac[c];
         const double target = prm->abs_tol + prm->rel_tol * scale;
