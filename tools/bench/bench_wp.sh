@@ -135,15 +135,11 @@ done
 # The settled pile's ratio comes from the matrix above.
 ratio_ms() {  # ratio_ms ENGINE YAML STEPS: ms per step of one run
   case $1 in
-    ode) bin/odebench "$2" "$3" 1e-3 quick --iters 20 2>/dev/null |
-           sed -n 's/.*ms_per_step=\([^ ]*\).*/\1/p' ;;
+    ode) bin/odebench "$2" "$3" 1e-3 quick --iters 20 2>/dev/null ;;
     *) "$BIN/simc" "$2" -o "$tmp/ratio.h5" --force --quiet --set contact.model="$1" \
          --set output.every=1 --set output.contacts=false 2>/dev/null &&
-       /usr/bin/python3 -c '
-import sys, h5py, numpy as np
-with h5py.File(sys.argv[1], "r") as f:
-    print("%.6g" % (1e3 * np.mean(f["/solver/wall_time"][1:])))' "$tmp/ratio.h5" ;;
-  esac
+       tools/bench/wp_simc.py "$tmp/ratio.h5" ;;
+  esac | sed -n 's/.*ms_per_step=\([^ ]*\).*/\1/p'
 }
 if [ "${WP_RATIOS:-1}" = 1 ] && [ $have_ode = 1 ]; then
   {
