@@ -1,0 +1,415 @@
+/* xml_import: the entry point of the XML model translators (MJCF in mjcf.c,
+ * URDF in urdf.c) and what both use: the output buffer, located errors
+ * (`file:line: element <joint name="knee">: attribute range: ...`), the
+ * attribute readers, quaternions, parsing without network or entities, and
+ * shapes written as simc's YAML. */
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scene/limits.h"
+#include "scene/scene_internal.h"
+#include "scene/xml_import.h"
+#include "spatial/spatial.h"
+
+/* ---- output ---- */
+
+void xi_put(obuf* b, const char* fmt, ...) {
+  if (b->oom) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (w < 0) {
+      b->oom = 1;
+      return;
+    }
+    if (b->p && b->n + (size_t)w < b->cap) {
+      b->n += (size_t)w;
+      return;
+    }
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    while (cap < b->n + (size_t)w + 1) cap *= 2;
+    char* np = sc_malloc(cap);
+    if (!np) {
+      b->oom = 1;
+      return;
+    }
+    if (b->n) memcpy(np, b->p, b->n);
+    sc_free(b->p);
+    b->p = np;
+    b->cap = cap;
+  }
+}
+
+/* ---- errors ---- */
+
+const char* xi_name(const xmlNode* n) { return (const char*)n->name; }
+const char* xi_attr(const xmlNode* n, const char* a) {
+  for (const xmlAttr* p = n->properties; p; p = p->next)
+    if (strcmp((const char*)p->name, a) == 0 && p->children && p->children->content)
+      return (const char*)p->children->content;
+  return NULL;
+}
+const char* xi_file(const xmlNode* n) {
+  return n->doc && n->doc->URL ? (const char*)n->doc->URL : "<model>";
+}
+
+void xi_describe(char* buf, size_t sz, const xmlNode* n) {
+  const char* nm = xi_attr(n, "name");
+  if (nm)
+    snprintf(buf, sz, "element <%s name=\"%s\">", xi_name(n), nm);
+  else
+    snprintf(buf, sz, "element <%s>", xi_name(n));
+}
+
+sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ...) {
+  char msg[400], el[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  xi_describe(el, sizeof el, n);
+  if (attr)
+    return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), (int)xmlGetLineNo(n), 0, "%s: attribute %s: %s",
+                        el, attr, msg);
+  return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), (int)xmlGetLineNo(n), 0, "%s: %s", el, msg);
+}
+
+/* an unsupported kind: remembered once, with its first place */
+void xi_unsupported(tr* t, const xmlNode* n, const char* what) {
+  for (int i = 0; i < t->nun; i++)
+    if (strcmp(t->un[i].what, what) == 0) return;
+  if (t->nun == (int)(sizeof t->un / sizeof t->un[0])) return;
+  unsup* u = &t->un[t->nun++];
+  snprintf(u->what, sizeof u->what, "%s", what);
+  char el[200];
+  xi_describe(el, sizeof el, n);
+  snprintf(u->where, sizeof u->where, "%s:%ld: %s", xi_file(n), xmlGetLineNo(n), el);
+}
+
+/* ---- attributes: numbers, defaults ---- */
+
+/* attribute a of element n of kind k with the class chain from class c */
+const char* xi_attr_d(const tr* t, const xmlNode* n, int k, int c, const char* a) {
+  const char* v = xi_attr(n, a);
+  if (v) return v;
+  while (k >= 0 && c >= 0) {
+    for (int i = t->cls[c].nnode[k] - 1; i >= 0; i--)
+      if ((v = xi_attr(t->cls[c].node[k][i], a))) return v;
+    c = t->cls[c].parent;
+  }
+  return NULL;
+}
+
+/* up to max numbers of text s; the count read, -1 when malformed */
+int xi_numbers(const char* s, double* out, int max) {
+  int k = 0;
+  const char* p = s;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (!*p) return k;
+    if (k == max) return -1;
+    char* end;
+    double x = strtod(p, &end);
+    if (end == p || !isfinite(x)) return -1;
+    out[k++] = x;
+    p = end;
+  }
+}
+
+/* exactly n numbers from attribute a (if present); *has set when present */
+sc_status xi_get_vec(tr* t, const xmlNode* n, int k, int c, const char* a, double* out, int cnt,
+                         int* has) {
+  const char* v = xi_attr_d(t, n, k, c, a);
+  if (has) *has = v != NULL;
+  if (!v) return SC_OK;
+  double tmp[16];
+  int got = xi_numbers(v, tmp, 16);
+  if (got != cnt)
+    return xi_fail(t, n, a, "expected %d number%s (got '%s')", cnt, cnt == 1 ? "" : "s", v);
+  memcpy(out, tmp, sizeof(double) * (size_t)cnt);
+  return SC_OK;
+}
+
+/* between lo and hi numbers: the count */
+sc_status xi_get_vec_n(tr* t, const xmlNode* n, int k, int c, const char* a, double* out, int lo,
+                           int hi, int* got) {
+  *got = 0;
+  const char* v = xi_attr_d(t, n, k, c, a);
+  if (!v) return SC_OK;
+  double tmp[16];
+  int g = xi_numbers(v, tmp, 16);
+  if (g < lo || g > hi) return xi_fail(t, n, a, "expected %d to %d numbers (got '%s')", lo, hi, v);
+  memcpy(out, tmp, sizeof(double) * (size_t)g);
+  *got = g;
+  return SC_OK;
+}
+
+sc_status xi_get_bool(tr* t, const xmlNode* n, int k, int c, const char* a, int* out) {
+  const char* v = xi_attr_d(t, n, k, c, a);
+  if (!v) return SC_OK;
+  if (strcmp(v, "true") == 0)
+    *out = 1;
+  else if (strcmp(v, "false") == 0)
+    *out = 0;
+  else
+    return xi_fail(t, n, a, "expected true or false (got '%s')", v);
+  return SC_OK;
+}
+
+/* ---- rotations (quaternions w, x, y, z) ---- */
+
+void xi_qmul(double r[4], const double a[4], const double b[4]) {
+  double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  double y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  double z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  r[0] = w, r[1] = x, r[2] = y, r[3] = z;
+}
+void xi_qaxis(double q[4], const double ax[3], double ang) {
+  double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]), s = sin(0.5 * ang) / n;
+  q[0] = cos(0.5 * ang), q[1] = ax[0] * s, q[2] = ax[1] * s, q[3] = ax[2] * s;
+}
+void xi_qnorm(double q[4]) {
+  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int i = 0; i < 4; i++) q[i] /= n;
+}
+/* the shortest rotation taking (0, 0, 1) to v (MuJoCo's z-axis frames) */
+void xi_qz2vec(double q[4], const double v[3]) {
+  double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  double z[3] = {v[0] / n, v[1] / n, v[2] / n};
+  double ax[3] = {-z[1], z[0], 0}; /* (0, 0, 1) x z */
+  double s = sqrt(ax[0] * ax[0] + ax[1] * ax[1]);
+  q[0] = 1, q[1] = q[2] = q[3] = 0;
+  if (s < 1e-10) {
+    if (z[2] < 0) q[0] = 0, q[1] = 1; /* pointing down: half a turn about x */
+    return;
+  }
+  xi_qaxis(q, ax, atan2(s, z[2]));
+}
+void xi_qrot(double r[3], const double q[4], const double v[3]) {
+  double R[9];
+  sc_sp_quat_to_mat3(R, q);
+  sc_sp_mat3_vec(r, R, v);
+}
+
+/* ---- parsing ---- */
+
+static void silent(void* user, const char* msg, ...) {
+  (void)user;
+  (void)msg;
+}
+
+sc_status xi_parse(tr* t, const char* path, const char* text, size_t len, const xmlNode* from,
+                       xmlDoc** out) {
+  *out = NULL;
+  if (t->ndoc == MAX_DOCS)
+    return xi_fail(t, from, "file", "more than %d files included", MAX_DOCS);
+  xmlParserCtxt* pc = xmlNewParserCtxt();
+  if (!pc) return SC_ERR_NOMEM;
+  /* no network, no entity substitution, no external DTD */
+  const int opts = XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_NOCDATA;
+  xmlDoc* d = text ? xmlCtxtReadMemory(pc, text, (int)len, path, NULL, opts)
+                   : xmlCtxtReadFile(pc, path, NULL, opts);
+  if (!d) {
+    const xmlError* e = xmlCtxtGetLastError(pc);
+    char msg[300] = "cannot read the XML";
+    if (e && e->message) {
+      snprintf(msg, sizeof msg, "%s", e->message);
+      size_t l = strlen(msg);
+      while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = '\0';
+    }
+    int line = e ? e->line : 0;
+    xmlFreeParserCtxt(pc);
+    if (from && !line) return xi_fail(t, from, "file", "%s: %s", path, msg);
+    return sc_error_set(t->err, SC_ERR_SCENE, path, line, 0, "%s", msg);
+  }
+  xmlFreeParserCtxt(pc);
+  t->doc[t->ndoc++] = d;
+  *out = d;
+  return SC_OK;
+}
+
+/* p (sc_malloc'ed, relative to the working directory) made absolute: the
+ * scene loader opens a translated mesh relative to the scene's directory,
+ * which is the model's for a model run alone and the placing scene's for a
+ * `models:` entry, so only an absolute path means the same file to both */
+char* xi_abs_path(char* p) {
+  if (!p || p[0] == '/') return p;
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd)) return p; /* unreachable cwd: left relative */
+  size_t nc = strlen(cwd), n = strlen(p);
+  char* a = sc_malloc(nc + 1 + n + 1);
+  if (a) {
+    memcpy(a, cwd, nc);
+    a[nc] = '/';
+    memcpy(a + nc + 1, p, n + 1);
+  }
+  sc_free(p);
+  return a;
+}
+
+sc_status xi_count_elements(tr* t, const xmlNode* n) {
+  for (; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE) continue;
+    if (++t->nelem > MAX_ELEMENTS)
+      return xi_fail(t, n, NULL, "the model has more than %d elements", MAX_ELEMENTS);
+    TRY(xi_count_elements(t, n->children));
+  }
+  return SC_OK;
+}
+
+/* the masks when not the default 1 (a model without them translates as before) */
+void xi_put_masks(obuf* o, const geom* g) {
+  if (g->contype != 1) xi_put(o, ", contype: %lu", g->contype);
+  if (g->conaffinity != 1) xi_put(o, ", conaffinity: %lu", g->conaffinity);
+}
+
+void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]) {
+  double p[3] = {g->pos[0] + off[0], g->pos[1] + off[1], g->pos[2] + off[2]};
+  switch (g->type) {
+    case SC_GEOM_SPHERE: xi_put(o, "%s- {shape: sphere, radius: %.17g", indent, g->size[0]); break;
+    case SC_GEOM_CAPSULE: xi_put(o, "%s- {shape: capsule, radius: %.17g, length: %.17g", indent, g->size[0], g->size[1]); break;
+    case SC_GEOM_CYLINDER: xi_put(o, "%s- {shape: cylinder, radius: %.17g, length: %.17g", indent, g->size[0], g->size[1]); break;
+    case SC_GEOM_ELLIPSOID:
+      xi_put(o, "%s- {shape: ellipsoid, radii: [%.17g, %.17g, %.17g]", indent, g->size[0], g->size[1], g->size[2]);
+      break;
+    case SC_GEOM_BOX:
+      xi_put(o, "%s- {shape: box, size: [%.17g, %.17g, %.17g]", indent, 2 * g->size[0], 2 * g->size[1], 2 * g->size[2]);
+      break;
+    case SC_GEOM_MESH:
+      xi_put(o, "%s- {shape: mesh, file: \"%s\", scale: [%.17g, %.17g, %.17g]", indent, g->mesh_file, g->mesh_scale[0],
+          g->mesh_scale[1], g->mesh_scale[2]);
+      break;
+    default: return;
+  }
+  xi_put(o, ", friction: %.17g", g->mu);
+  xi_put_masks(o, g);
+  xi_put(o, ", pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", p[0], p[1], p[2],
+      g->q[0], g->q[1], g->q[2], g->q[3]);
+}
+
+
+int xi_jname_add(tr* t, const char* name) {
+  if (t->njn == t->capjn) {
+    int cap = t->capjn ? 2 * t->capjn : 64;
+    char** p = sc_calloc((size_t)cap, sizeof *p);
+    if (!p) return -1;
+    if (t->njn) memcpy(p, t->jname, sizeof *p * (size_t)t->njn);
+    sc_free(t->jname);
+    t->jname = p;
+    t->capjn = cap;
+  }
+  t->jname[t->njn] = sc_strdup(name);
+  return t->jname[t->njn] ? t->njn++ : -1;
+}
+int xi_jname_find(const tr* t, const char* name) {
+  for (int i = 0; i < t->njn; i++)
+    if (strcmp(t->jname[i], name) == 0) return i;
+  return -1;
+}
+
+/* a name safe in YAML flow context (MuJoCo names are identifiers in practice) */
+sc_status xi_check_name(tr* t, const xmlNode* n, const char* name) {
+  return sc_rd_name_ok(name) ? SC_OK
+                             : xi_fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
+}
+
+const char* const xi_joint_yaml[] = {"fixed", "revolute", "prismatic", "planar", "ball", "free"};
+/* the model's name as a scene name (letters and digits; others become _) */
+void xi_set_model_name(tr* t, const char* name) {
+  snprintf(t->model_name, sizeof t->model_name, "%s", name);
+  for (char* p = t->model_name; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) *p = '_';
+}
+
+/* what was not translated, once per kind with its first place: refused */
+sc_status xi_refuse_unsupported(tr* t, const xmlNode* root) {
+  char list[1600] = "";
+  size_t o = 0;
+  for (int i = 0; i < t->nun && o < sizeof list; i++) {
+    int w = snprintf(list + o, sizeof list - o, "%s%s (first at %s)", i ? "; " : "", t->un[i].what, t->un[i].where);
+    if (w > 0) o += (size_t)w;
+  }
+  return sc_error_set(t->err, SC_ERR_SCENE, xi_file(root), (int)xmlGetLineNo(root), 0,
+                      "the model uses what simc does not translate: %s; run with --allow-unsupported to "
+                      "ignore them",
+                      list);
+}
+
+int sc_mjcf_is_xml(const char* text, size_t len) {
+  size_t i = 0;
+  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+    i = 3;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+  return i < len && text[i] == '<';
+}
+
+sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
+                            char** yaml, size_t* ylen, char** ignored, sc_error* err) {
+  *yaml = NULL;
+  *ylen = 0;
+  if (ignored) *ignored = NULL;
+  xmlSetGenericErrorFunc(NULL, silent);
+  tr* t = sc_calloc(1, sizeof *t);
+  if (!t) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  t->err = err;
+  xmlDoc* d;
+  sc_status st = xi_parse(t, path, text, len, NULL, &d);
+  xmlNode* root = st ? NULL : xmlDocGetRootElement(d);
+  const int urdf = root && strcmp(xi_name(root), "robot") == 0;
+  if (!st && (!root || (strcmp(xi_name(root), "mujoco") != 0 && !urdf)))
+    st = sc_error_set(err, SC_ERR_SCENE, path, root ? (int)xmlGetLineNo(root) : 1, 0,
+                      "the root element is <%s> (expected <mujoco>, an MJCF model, or <robot>, a URDF)",
+                      root ? xi_name(root) : "none");
+  if (!st) st = urdf ? xi_translate_urdf(t, root, o->floating_base, o->model_path) : xi_translate_mjcf(t, root);
+  if (!st && t->nun && !o->allow_unsupported) st = xi_refuse_unsupported(t, root);
+  obuf out = {0}, ign = {0};
+  /* the same list as the comments below, for the model and its output (a
+   * comment does not survive the scene's re-emission) */
+  for (int i = 0; !st && ignored && i < t->nun; i++) xi_put(&ign, "%s (first at %s)\n", t->un[i].what, t->un[i].where);
+  if (ign.oom) st = SC_ERR_NOMEM;
+  if (!st) {
+    xi_put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);
+    for (int i = 0; i < t->nun; i++) xi_put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
+    xi_put(&out, "simc: 1\nname: %s\n", t->model_name);
+    xi_put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);
+    xi_put(&out, "time: {step: %.17g, duration: 1.0}\n", t->timestep);
+    if (t->bodies.n) xi_put(&out, "bodies:\n%.*s", (int)t->bodies.n, t->bodies.p);
+    if (t->stat.n) xi_put(&out, "static:\n%.*s", (int)t->stat.n, t->stat.p);
+    if (t->springs.n) xi_put(&out, "springs:\n%.*s", (int)t->springs.n, t->springs.p);
+    if (t->acts.n) xi_put(&out, "actuators:\n%.*s", (int)t->acts.n, t->acts.p);
+    if (t->excl.n) xi_put(&out, "exclude:\n%.*s", (int)t->excl.n, t->excl.p);
+    if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || t->excl.oom || out.oom) st = SC_ERR_NOMEM;
+    if (!st && out.n > (size_t)SC_SCENE_MAX_BYTES)
+      st = sc_error_set(err, SC_ERR_SCENE, path, 1, 0, "the translated scene is too large (%zu bytes)", out.n);
+  }
+  if (st == SC_ERR_NOMEM) sc_error_set(err, st, path, 0, 0, "out of memory translating the model");
+  sc_free(t->bodies.p);
+  sc_free(t->stat.p);
+  sc_free(t->springs.p);
+  sc_free(t->acts.p);
+  sc_free(t->excl.p);
+  for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
+  sc_free(t->jname);
+  for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
+  for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
+  sc_free(t);
+  if (st) {
+    sc_free(out.p);
+    sc_free(ign.p);
+    return st;
+  }
+  *yaml = out.p;
+  *ylen = out.n;
+  if (ignored) *ignored = ign.p;
+  return SC_OK;
+}
+

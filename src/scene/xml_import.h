@@ -1,0 +1,140 @@
+/* xml_import: what the MJCF (mjcf.c) and URDF (urdf.c) translators share
+ * (internal to src/scene).  Each translates an XML model into the text of a
+ * simc scene, which the YAML loader then reads like any other; xml_import.c
+ * holds the entry point (sc_mjcf_translate), the output buffer, the located
+ * errors, the attribute readers, quaternions and the shapes' YAML. */
+#ifndef SC_XML_IMPORT_H
+#define SC_XML_IMPORT_H
+
+#include <libxml/tree.h>
+#include <stddef.h>
+
+#include "core/core.h"
+
+#define MAX_DOCS 64
+#define MAX_ELEMENTS 1000000
+
+enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, NKIND };
+
+#define MAX_DEFNODES 8 /* top-level <default> sections merged into main */
+
+typedef struct mj_class {
+  const char* name;
+  int parent;
+  xmlNode* node[NKIND][MAX_DEFNODES]; /* later sections override earlier */
+  int nnode[NKIND];
+} mj_class;
+
+typedef struct obuf {
+  char* p;
+  size_t n, cap;
+  int oom;
+} obuf;
+
+typedef struct unsup {
+  char what[96];
+  char where[300];
+} unsup;
+
+typedef struct tr {
+  sc_error* err;
+  int degree, inertiafromgeom; /* 0 false, 1 auto, 2 true */
+  char eulerseq[4];
+  char meshdir[512];
+  double timestep, gravity[3];
+  mj_class cls[256];
+  int ncls;
+  xmlDoc* doc[MAX_DOCS];
+  int ndoc;
+  xmlNode* top[4096]; /* the top-level elements, includes expanded */
+  int ntop;
+  long nelem;
+  obuf bodies, stat, springs, acts;
+  obuf excl; /* the exclude section: <contact><exclude> */
+  int nbody_auto;
+  unsup un[32];
+  int nun;
+  char** jname; /* joint names (each the name of its link body) */
+  int njn, capjn;
+  char* strs[MAX_DOCS * 64]; /* strings kept for the output (mesh paths) */
+  int nstr;
+  char model_name[128];
+} tr;
+
+
+typedef struct geom {
+  int type; /* SC_GEOM_* */
+  double pos[3], q[4], size[3];
+  double mass, I[3];     /* diagonal inertia in the geom frame */
+  double density;        /* kg/m^3, for a mesh's mass when none is given */
+  int has_mass;
+  double cm[3], Im[9];   /* a mesh: its centroid and inertia about it, geom frame */
+  double mu;
+  unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
+  const char* mesh_file;
+  double mesh_scale[3];
+} geom;
+
+extern const char* const xi_joint_yaml[]; /* YAML joint type by SC_JOINT_* */
+
+/* printf onto an output buffer; oom set (and nothing more written) when out of memory */
+void xi_put(obuf* b, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* the element's name, and its attribute a (NULL when absent) */
+const char* xi_name(const xmlNode* n);
+const char* xi_attr(const xmlNode* n, const char* a);
+/* the file an element was read from */
+const char* xi_file(const xmlNode* n);
+/* `element <joint name="knee">` for messages */
+void xi_describe(char* buf, size_t sz, const xmlNode* n);
+/* an error at element n (its file and line), about attribute attr when not NULL */
+sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* an unsupported kind: remembered once, with its first place */
+void xi_unsupported(tr* t, const xmlNode* n, const char* what);
+/* attribute a of element n of kind k (K_*, -1 none) with the class chain from class c (-1 none) */
+const char* xi_attr_d(const tr* t, const xmlNode* n, int k, int c, const char* a);
+/* up to max numbers of text s: the count read, -1 when malformed */
+int xi_numbers(const char* s, double* out, int max);
+/* exactly cnt numbers from attribute a (if present); *has set when present */
+sc_status xi_get_vec(tr* t, const xmlNode* n, int k, int c, const char* a, double* out, int cnt, int* has);
+/* between lo and hi numbers: the count */
+sc_status xi_get_vec_n(tr* t, const xmlNode* n, int k, int c, const char* a, double* out, int lo, int hi, int* got);
+/* true or false */
+sc_status xi_get_bool(tr* t, const xmlNode* n, int k, int c, const char* a, int* out);
+/* quaternions (w, x, y, z): product, from axis and angle, normalized, the shortest rotation taking z to v, rotation of a vector */
+void xi_qmul(double r[4], const double a[4], const double b[4]);
+void xi_qaxis(double q[4], const double ax[3], double ang);
+void xi_qnorm(double q[4]);
+void xi_qz2vec(double q[4], const double v[3]);
+void xi_qrot(double r[3], const double q[4], const double v[3]);
+/* XML text (or the file path when text is NULL) parsed without network, entities or DTD; the document is kept in t; an error is located at `from` when the file itself has no line */
+sc_status xi_parse(tr* t, const char* path, const char* text, size_t len, const xmlNode* from, xmlDoc** out);
+/* p (sc_malloc'ed, relative to the working directory) made absolute: the scene loader opens a mesh relative to the scene's directory, which differs between a model run alone and a `models:` entry */
+char* xi_abs_path(char* p);
+/* count the elements under n against the model's bound */
+sc_status xi_count_elements(tr* t, const xmlNode* n);
+/* a shape's masks (when not the default 1), and the whole shape as a YAML flow map offset by off */
+void xi_put_masks(obuf* o, const geom* g);
+void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]);
+/* joint names (each the name of its link body): add (its index, -1 out of memory), find (-1 absent) */
+int xi_jname_add(tr* t, const char* name);
+int xi_jname_find(const tr* t, const char* name);
+/* a name safe in YAML flow context */
+sc_status xi_check_name(tr* t, const xmlNode* n, const char* name);
+/* the model's name as a scene name (letters and digits; others become _) */
+void xi_set_model_name(tr* t, const char* name);
+/* what was not translated, once per kind with its first place: refused */
+sc_status xi_refuse_unsupported(tr* t, const xmlNode* root);
+
+/* the two translators: the body tree and everything else into t's buffers */
+sc_status xi_translate_mjcf(tr* t, xmlNode* root);
+sc_status xi_translate_urdf(tr* t, xmlNode* root, int floating, const char* model_path);
+
+#endif
