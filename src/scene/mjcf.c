@@ -264,6 +264,7 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   for (int i = 0; i < 8; i++)
     if (strcmp(ty, mj_types[i]) == 0) mt = i;
   if (mt < 0) return xi_fail(t, n, "type", "unknown geom type '%s'", ty);
+  g->node = n;
   double size[3] = {0, 0, 0};
   int ns;
   TRY(xi_get_vec_n(t, n, K_GEOM, c, "size", size, 1, 3, &ns));
@@ -564,6 +565,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       if (g->type == SC_GEOM_PLANE) {
         double z[3] = {0, 0, 1}, nrm[3];
         xi_qrot(nrm, g->q, z);
+        xi_src(&t->stat, g->node);
         xi_put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g", nrm[0],
             nrm[1], nrm[2], sc_sp_dot3(nrm, g->pos), g->mu);
         xi_put_masks(&t->stat, g);
@@ -643,6 +645,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       jin* j = &js[i];
       if (xi_jname_find(t, j->name) >= 0) return xi_fail(t, j->node, "name", "joint name '%s' used twice", j->name);
       if (xi_jname_add(t, j->name) < 0) return SC_ERR_NOMEM;
+      xi_src(&t->bodies, j->node);
+      xi_src(&t->springs, j->node);
       xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", j->name, prev);
       if (j->type == SC_JOINT_FREE) {
         xi_put(&t->bodies, "    joint: {type: free}\n");
@@ -692,6 +696,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       }
       prev = j->name;
     }
+    xi_src(&t->bodies, n);
     xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", name, prev);
     if (nj == 0) {
       xi_put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n",
@@ -700,6 +705,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       xi_put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g]}}\n", -at[0], -at[1], -at[2]);
     }
     if (M > 0) {
+      if (inertial) xi_src(&t->bodies, inertial);
       xi_put(&t->bodies, "    mass: %.17g\n    com: [%.17g, %.17g, %.17g]\n", M, com[0], com[1], com[2]);
       xi_put(&t->bodies, "    inertia: {ixx: %.17g, iyy: %.17g, izz: %.17g, ixy: %.17g, ixz: %.17g, iyz: %.17g}\n", I[0],
           I[4], I[8], I[1], I[2], I[5]);
@@ -723,6 +729,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
 static sc_status actuators(tr* t, xmlNode* a, int* count) {
   int idx = *count;
   for (xmlNode* n = a->children; n; n = n->next) {
+    xi_src(&t->acts, n);
     if (n->type != XML_ELEMENT_NODE) continue;
     const char* e = xi_name(n);
     int k = strcmp(e, "motor") == 0 ? K_MOTOR : strcmp(e, "position") == 0 ? K_POSITION
@@ -834,6 +841,7 @@ static sc_status contact(tr* t, const xmlNode* n) {
     TRY(exclude_body(t, c, "body1", &b1));
     TRY(exclude_body(t, c, "body2", &b2));
     if (strcmp(b1, b2) == 0) return xi_fail(t, c, "body2", "the same body as body1 ('%s')", b2);
+    xi_src(&t->excl, c);
     xi_put(&t->excl, "  - [%s, %s]\n", b1, b2);
   }
   return SC_OK;

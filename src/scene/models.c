@@ -378,7 +378,7 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     sc_rd_pop(c, m);
   }
   sc_import_opts o = {allow_all || allow, 0, mp ? mpath : mp_all};
-  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, c->err);
+  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, NULL, c->err);
   if (!st) st = sc_snode_parse(yaml, ylen, path, 0, 0, &e->tree, c->err);
   if (!st && (!e->tree || e->tree->kind != SC_SN_MAP))
     st = sc_rd_fail(c, n, "the translation of '%s' is not a scene", path);

@@ -242,8 +242,14 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
   }
   char *yaml = NULL, *ignored = NULL;
   size_t ylen = 0;
-  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, &ignored, err);
-  if (!st) st = load_scene(yaml, ylen, name, rest, nrest, ignored, out, err);
+  sc_import_map map;
+  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, &ignored, &map, err);
+  if (!st) {
+    st = load_scene(yaml, ylen, name, rest, nrest, ignored, out, err);
+    /* the translated text is hidden: its errors name the model's element */
+    if (st) sc_import_map_locate(&map, name, err);
+    sc_import_map_free(&map);
+  }
   sc_free(ignored);
   sc_free(yaml);
   sc_free(rest);

@@ -240,10 +240,30 @@ typedef struct sc_import_opts {
   int floating_base;     /* import.floating_base=true: a URDF's root link is free */
   const char* model_path; /* import.model_path=DIR: package:// names resolve in DIR */
 } sc_import_opts;
+/* Where each line of a translation came from: runs of lines written for one
+ * XML element, so that an error the scene loader finds in the translated text
+ * names the model's own file and line. */
+typedef struct sc_import_src {
+  int first;       /* the run's first line in the translation (1-based) */
+  int file, line;  /* files[file] and the element's line there (0: none) */
+  char* what;      /* `element <link name="l1">` */
+} sc_import_src;
+typedef struct sc_import_map {
+  sc_import_src* run;
+  int nrun;
+  char** files;
+  int nfiles;
+} sc_import_map;
+void sc_import_map_free(sc_import_map* m);
+/* an error located in the translation of path (err->file is path) moved to
+ * the element it came from: "file:line: element <...>: message" */
+void sc_import_map_locate(const sc_import_map* m, const char* path, sc_error* err);
+
 /* *ignored (when not NULL): what was not translated, one line per kind with
- * its first place, sc_malloc'ed; NULL when nothing was */
+ * its first place, sc_malloc'ed; NULL when nothing was.  map (when not NULL)
+ * receives the translation's source map (sc_import_map_free). */
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, char** ignored, sc_error* err);
+                            char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err);
 
 /* ---- models placed by a scene (models.c) ---- */
 

@@ -63,6 +63,7 @@ static sc_status urdf_mesh_path(tr* t, const xmlNode* m, const char* fn, const c
 
 static sc_status urdf_link(tr* t, const xmlNode* L, const char* name, const char* parent, const double pos[3],
                            const double q[4], const char* model_path) {
+  xi_src(&t->bodies, L);
   xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", name, parent);
   xi_put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n",
       pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);
@@ -82,6 +83,7 @@ static sc_status urdf_link(tr* t, const xmlNode* L, const char* name, const char
     sc_sp_quat_to_mat3(R, iq);
     sc_sp_mat3_mul(RI, R, Il);
     sc_sp_mat3_mulT(I, RI, R);
+    xi_src(&t->bodies, in);
     xi_put(&t->bodies, "    mass: %.17g\n    com: [%.17g, %.17g, %.17g]\n", m, ip[0], ip[1], ip[2]);
     if (m > 0)
       xi_put(&t->bodies, "    inertia: {ixx: %.17g, iyy: %.17g, izz: %.17g, ixy: %.17g, ixz: %.17g, iyz: %.17g}\n", I[0],
@@ -97,6 +99,7 @@ static sc_status urdf_link(tr* t, const xmlNode* L, const char* name, const char
     geom G;
     memset(&G, 0, sizeof G);
     TRY(urdf_origin(t, c, G.pos, G.q));
+    G.node = c;
     G.mu = 1;
     G.contype = G.conaffinity = 1; /* URDF has no masks: every collision shape collides */
     const char* e = xi_name(s);
@@ -233,6 +236,7 @@ sc_status xi_translate_urdf(tr* t, xmlNode* root, int floating, const char* mode
     if (type == SC_JOINT_PLANAR && !(axis[0] == 0 && axis[1] == 0)) xi_unsupported(t, J, "planar joint with a normal other than z");
     if (xi_jname_find(t, jn) >= 0) return xi_fail(t, J, "name", "joint name '%s' used twice", jn);
     if (xi_jname_add(t, jn) < 0) return SC_ERR_NOMEM;
+    xi_src(&t->bodies, J);
     xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", jn, pl);
     xi_put(&t->bodies, "    joint: {type: %s, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}",
         xi_joint_yaml[type], pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);

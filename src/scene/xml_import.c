@@ -5,6 +5,7 @@
  * shapes written as simc's YAML. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +20,31 @@
 
 /* ---- output ---- */
 
+void xi_src(obuf* b, const xmlNode* n) { b->src = n; }
+
+/* one source per line written in p[from, b->n) */
+static void note_lines(obuf* b, size_t from) {
+  for (size_t i = from; i < b->n && !b->oom; i++) {
+    if (b->p[i] != '\n') continue;
+    if (b->nl == b->capl) {
+      size_t cap = b->capl ? 2 * b->capl : 256;
+      const xmlNode** np = sc_malloc(cap * sizeof *np);
+      if (!np) {
+        b->oom = 1;
+        return;
+      }
+      if (b->nl) memcpy(np, b->lsrc, b->nl * sizeof *np);
+      sc_free(b->lsrc);
+      b->lsrc = np;
+      b->capl = cap;
+    }
+    b->lsrc[b->nl++] = b->src;
+  }
+}
+
 void xi_put(obuf* b, const char* fmt, ...) {
   if (b->oom) return;
+  const size_t from = b->n;
   for (;;) {
     va_list ap;
     va_start(ap, fmt);
@@ -32,6 +56,7 @@ void xi_put(obuf* b, const char* fmt, ...) {
     }
     if (b->p && b->n + (size_t)w < b->cap) {
       b->n += (size_t)w;
+      note_lines(b, from);
       return;
     }
     size_t cap = b->cap ? 2 * b->cap : 4096;
@@ -274,6 +299,7 @@ void xi_put_masks(obuf* o, const geom* g) {
 
 void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]) {
   double p[3] = {g->pos[0] + off[0], g->pos[1] + off[1], g->pos[2] + off[2]};
+  if (g->node) xi_src(o, g->node);
   switch (g->type) {
     case SC_GEOM_SPHERE: xi_put(o, "%s- {shape: sphere, radius: %.17g", indent, g->size[0]); break;
     case SC_GEOM_CAPSULE: xi_put(o, "%s- {shape: capsule, radius: %.17g, length: %.17g", indent, g->size[0], g->size[1]); break;
@@ -352,9 +378,118 @@ int sc_mjcf_is_xml(const char* text, size_t len) {
   return i < len && text[i] == '<';
 }
 
+/* ---- the source map ---- */
+
+void sc_import_map_free(sc_import_map* m) {
+  if (!m) return;
+  for (int i = 0; i < m->nrun; i++) sc_free(m->run[i].what);
+  sc_free(m->run);
+  for (int i = 0; i < m->nfiles; i++) sc_free(m->files[i]);
+  sc_free(m->files);
+  memset(m, 0, sizeof *m);
+}
+
+/* the run of translated line y (NULL: none) */
+static const sc_import_src* run_of(const sc_import_map* m, int y) {
+  int lo = 0, hi = m->nrun - 1; /* the last run starting at or before y */
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (m->run[mid].first <= y)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const sc_import_src* r = &m->run[lo];
+  return r->first <= y && r->line > 0 ? r : NULL;
+}
+
+void sc_import_map_locate(const sc_import_map* m, const char* path, sc_error* err) {
+  if (!m || !m->nrun || !err || err->line <= 0 || strcmp(err->file, path) != 0) return;
+  const sc_import_src* r = run_of(m, err->line);
+  if (!r) return;
+  /* a message that names another translated line ("first at line 12") names
+   * that line's element instead */
+  char body[sizeof err->msg + 256];
+  snprintf(body, sizeof body, "%s", err->msg);
+  char* at = strstr(body, "at line ");
+  if (at) {
+    char* end;
+    long y = strtol(at + 8, &end, 10);
+    const sc_import_src* o = y > 0 && y < INT_MAX ? run_of(m, (int)y) : NULL;
+    if (o) {
+      char tail[sizeof body];
+      snprintf(tail, sizeof tail, "%s", end);
+      snprintf(at, sizeof body - (size_t)(at - body), "at %s:%d, %s%s", m->files[o->file], o->line, o->what, tail);
+    }
+  }
+  char msg[sizeof body + 256];
+  snprintf(msg, sizeof msg, "%s: %s", r->what, body);
+  sc_error_set(err, err->code, m->files[r->file], r->line, 0, "%s", msg);
+}
+
+/* the map of out's lines: srcs[i] wrote line i + 1 (NULL: the root) */
+static sc_status build_map(sc_import_map* m, const xmlNode* const* srcs, size_t nl, const xmlNode* root) {
+  const xmlNode* prev = NULL;
+  int cap = 0;
+  for (size_t i = 0; i < nl; i++) {
+    const xmlNode* n = srcs[i] ? srcs[i] : root;
+    if (i && n == prev) continue;
+    prev = n;
+    if (m->nrun == cap) {
+      int c = cap ? 2 * cap : 64;
+      sc_import_src* r = sc_calloc((size_t)c, sizeof *r);
+      if (!r) return SC_ERR_NOMEM;
+      if (m->nrun) memcpy(r, m->run, sizeof *r * (size_t)m->nrun);
+      sc_free(m->run);
+      m->run = r;
+      cap = c;
+    }
+    const char* f = xi_file(n);
+    int fi = 0;
+    while (fi < m->nfiles && strcmp(m->files[fi], f) != 0) fi++;
+    if (fi == m->nfiles) {
+      char** fs = sc_calloc((size_t)m->nfiles + 1, sizeof *fs);
+      if (!fs) return SC_ERR_NOMEM;
+      if (m->nfiles) memcpy(fs, m->files, sizeof *fs * (size_t)m->nfiles);
+      sc_free(m->files);
+      m->files = fs;
+      if (!(m->files[m->nfiles] = sc_strdup(f))) return SC_ERR_NOMEM;
+      m->nfiles++;
+    }
+    char el[200];
+    xi_describe(el, sizeof el, n);
+    sc_import_src* r = &m->run[m->nrun];
+    r->first = (int)i + 1, r->file = fi, r->line = (int)xmlGetLineNo(n);
+    if (!(r->what = sc_strdup(el))) return SC_ERR_NOMEM;
+    m->nrun++;
+  }
+  return SC_OK;
+}
+
+/* a section of the scene: its key, then buffer b's lines with their sources */
+static void put_section(obuf* out, const char* key, obuf* b) {
+  if (!b->n) return;
+  xi_src(out, NULL);
+  xi_put(out, "%s:\n", key);
+  if (b->oom) {
+    out->oom = 1;
+    return;
+  }
+  const size_t from = out->nl;
+  xi_put(out, "%.*s", (int)b->n, b->p);
+  /* the lines just counted under NULL take b's own sources */
+  for (size_t i = 0; i < b->nl && from + i < out->nl; i++) out->lsrc[from + i] = b->lsrc[i];
+}
+
+static void obuf_free(obuf* b) {
+  sc_free(b->p);
+  sc_free(b->lsrc);
+}
+
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, char** ignored, sc_error* err) {
+                            char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err) {
   *yaml = NULL;
+  if (map) memset(map, 0, sizeof *map);
   *ylen = 0;
   if (ignored) *ignored = NULL;
   xmlSetGenericErrorFunc(NULL, silent);
@@ -381,28 +516,34 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     for (int i = 0; i < t->nun; i++) xi_put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
     xi_put(&out, "simc: 1\nname: %s\n", t->model_name);
     xi_put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);
-    xi_put(&out, "time: {step: %.17g, duration: 1.0}\n", t->timestep);
-    if (t->bodies.n) xi_put(&out, "bodies:\n%.*s", (int)t->bodies.n, t->bodies.p);
-    if (t->stat.n) xi_put(&out, "static:\n%.*s", (int)t->stat.n, t->stat.p);
-    if (t->springs.n) xi_put(&out, "springs:\n%.*s", (int)t->springs.n, t->springs.p);
-    if (t->acts.n) xi_put(&out, "actuators:\n%.*s", (int)t->acts.n, t->acts.p);
-    if (t->excl.n) xi_put(&out, "exclude:\n%.*s", (int)t->excl.n, t->excl.p);
+    /* a run of about 1 s that ends on a step (the step need not divide 1 s) */
+    const double nstep = ceil(1.0 / t->timestep - 1e-9);
+    xi_put(&out, "time: {step: %.17g, duration: %.17g}\n", t->timestep, nstep * t->timestep);
+    put_section(&out, "bodies", &t->bodies);
+    put_section(&out, "static", &t->stat);
+    put_section(&out, "springs", &t->springs);
+    put_section(&out, "actuators", &t->acts);
+    put_section(&out, "exclude", &t->excl);
     if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || t->excl.oom || out.oom) st = SC_ERR_NOMEM;
     if (!st && out.n > (size_t)SC_SCENE_MAX_BYTES)
       st = sc_error_set(err, SC_ERR_SCENE, path, 1, 0, "the translated scene is too large (%zu bytes)", out.n);
   }
+  if (!st && map && (out.oom || build_map(map, out.lsrc, out.nl, root))) st = SC_ERR_NOMEM;
   if (st == SC_ERR_NOMEM) sc_error_set(err, st, path, 0, 0, "out of memory translating the model");
-  sc_free(t->bodies.p);
-  sc_free(t->stat.p);
-  sc_free(t->springs.p);
-  sc_free(t->acts.p);
-  sc_free(t->excl.p);
+  obuf_free(&t->bodies);
+  obuf_free(&t->stat);
+  obuf_free(&t->springs);
+  obuf_free(&t->acts);
+  obuf_free(&t->excl);
   for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
   sc_free(t->jname);
   for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
   for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
   sc_free(t);
+  sc_free(out.lsrc);
+  sc_free(ign.lsrc);
   if (st) {
+    sc_import_map_free(map);
     sc_free(out.p);
     sc_free(ign.p);
     return st;

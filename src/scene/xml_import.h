@@ -29,6 +29,11 @@ typedef struct obuf {
   char* p;
   size_t n, cap;
   int oom;
+  /* the element each line of p was written for (its source, for errors the
+   * scene loader finds in the translation): src at the time of its '\n' */
+  const xmlNode* src;
+  const xmlNode** lsrc;
+  size_t nl, capl;
 } obuf;
 
 typedef struct unsup {
@@ -73,10 +78,13 @@ typedef struct geom {
   unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
   const char* mesh_file;
   double mesh_scale[3];
+  const xmlNode* node; /* the element it was read from (NULL: none) */
 } geom;
 
 extern const char* const xi_joint_yaml[]; /* YAML joint type by SC_JOINT_* */
 
+/* what follows in b is written for element n (NULL: the model's root) */
+void xi_src(obuf* b, const xmlNode* n);
 /* printf onto an output buffer; oom set (and nothing more written) when out of memory */
 void xi_put(obuf* b, const char* fmt, ...)
 #if defined(__GNUC__)

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Errors in imported models name the model's own file and line, also those
+# the scene loader finds after translation (the translated YAML is hidden):
+# each planted error in an MJCF and a URDF file, checked for its file:line
+# and the element, exit 1.  Models whose step does not divide 1 s run their
+# default duration (a whole number of steps).
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. test/shlib.sh
+
+# an inertia that no body has (1 > 0.1 + 0.1), found by the scene loader
+cat >"$tmp/inertia.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="b" pos="0 0 1">
+      <freejoint/>
+      <geom size="0.1"/>
+    </body>
+    <body name="c" pos="1 0 1">
+      <joint type="hinge"/>
+      <inertial pos="0 0 0" mass="1" diaginertia="1 0.1 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+expect mjcf_inertia_at_its_line "$tmp/inertia.xml" "inertia.xml:9: element <inertial>" "triangle inequality"
+cat >"$tmp/inertia.urdf" <<'EOF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"/>
+  <joint name="j" type="revolute">
+    <parent link="base"/>
+    <child link="arm"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+  <link name="arm">
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+expect urdf_inertia_at_its_line "$tmp/inertia.urdf" "inertia.urdf:11: element <inertial>" "triangle inequality"
+
+# a mesh file that is not there: the URDF's loader error at its <collision>
+cat >"$tmp/mesh.urdf" <<'EOF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision>
+      <geometry><mesh filename="no_such_part.stl"/></geometry>
+    </collision>
+  </link>
+</robot>
+EOF
+expect urdf_missing_mesh_at_its_line "$tmp/mesh.urdf" "mesh.urdf:5: element <collision>" "no_such_part.stl"
+cat >"$tmp/mesh.xml" <<'EOF'
+<mujoco>
+  <asset>
+    <mesh name="part" file="no_such_part.stl"/>
+  </asset>
+  <worldbody>
+    <body name="b"><freejoint/><geom type="mesh" mesh="part"/></body>
+  </worldbody>
+</mujoco>
+EOF
+expect mjcf_missing_mesh_at_its_line "$tmp/mesh.xml" "mesh.xml:" "no_such_part.stl"
+
+# a name used twice: found by the loader among the translated bodies
+cat >"$tmp/names.urdf" <<'EOF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"/>
+  <joint name="arm" type="revolute">
+    <parent link="base"/>
+    <child link="arm"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+  <link name="arm">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+</robot>
+EOF
+out=$("$BIN/simc" "$tmp/names.urdf" --check 2>&1); rc=$?
+ok urdf_name_clash_located "[ $rc = 0 ] || grep -qE 'names.urdf:(4|9): element <(joint|link) name=\"arm\">' <<<\"\$out\""
+echo "  rc $rc: $out" | head -2
+
+# a step that does not divide 1 s: the default run is the whole steps past 1 s
+cat >"$tmp/step.xml" <<'EOF'
+<mujoco>
+  <option timestep="0.003"/>
+  <worldbody><body pos="0 0 1"><freejoint/><geom size="0.1"/></body></worldbody>
+</mujoco>
+EOF
+"$BIN/simc" "$tmp/step.xml" -o "$tmp/step.h5" --quiet; rc=$?
+ok default_duration_whole_steps "[ $rc = 0 ] && [ \"\$(rows_of '$tmp/step.h5')\" = 335 ]"
