@@ -100,3 +100,30 @@ cat >"$tmp/step.xml" <<'EOF'
 EOF
 "$BIN/simc" "$tmp/step.xml" -o "$tmp/step.h5" --quiet; rc=$?
 ok default_duration_whole_steps "[ $rc = 0 ] && [ \"\$(rows_of '$tmp/step.h5')\" = 335 ]"
+
+# a run that left part of the model out says so in its status, never a plain
+# "complete"; a model of which nothing that moves is left is refused
+cat >"$tmp/tendon.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="a" pos="0 0 1"><joint name="j1" type="hinge"/><geom size="0.1"/></body>
+    <body name="b" pos="1 0 1"><joint name="j2" type="hinge"/><geom size="0.1"/></body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="j1" coef="1"/><joint joint="j2" coef="-1"/></fixed></tendon>
+</mujoco>
+EOF
+"$BIN/simc" "$tmp/tendon.xml" --allow-unsupported --duration 0.01 -o "$tmp/tendon.h5" 2>"$tmp/tendon.err"; rc=$?
+st=$(status_of "$tmp/tendon.h5")
+ok omissions_in_status "[ $rc = 0 ] && [[ \"\$st\" == 'complete with omissions: tendon'* ]] && grep -q '^simc: complete with omissions: tendon' '$tmp/tendon.err'"
+echo "  status: $st"
+cat >"$tmp/composite.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <composite type="particle" count="2 2 2" spacing="0.1"><geom size="0.02"/></composite>
+  </worldbody>
+</mujoco>
+EOF
+out=$("$BIN/simc" "$tmp/composite.xml" --allow-unsupported --check 2>&1); rc=$?
+ok nothing_left_moving_refused "[ $rc = 1 ] && grep -q 'nothing in the model moves' <<<\"\$out\" && grep -q 'composite.xml:4' <<<\"\$out\""
+echo "  $out"

@@ -196,7 +196,7 @@ def main(argv):
             sys.stderr.write("h5summary.py: note: %s is simc format_version %d: no body poses "
                              "(/body) or geometry (/model/geometry), added in version 2\n"
                              % (p, v))
-        bad += row["status"] != "complete"
+        bad += not row["status"].startswith("complete")
         if row["status"].startswith("unreadable: "):  # the one line, on stderr too
             sys.stderr.write("h5summary.py: %s\n" % row["status"][len("unreadable: "):])
         w.writerow([row[k] for k in FIELDS])

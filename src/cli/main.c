@@ -76,7 +76,8 @@ static void usage(FILE* f) {
           "  --trace-solver     record every Newton iteration in /solver/trace\n"
           "                     (same as --set output.solver_trace=true)\n"
           "  --allow-unsupported  an MJCF model's elements that change the dynamics and are\n"
-          "                     not translated (listed in the error) are ignored, not refused\n"
+          "                     not translated (listed in the error) are left out, not refused;\n"
+          "                     the run's status says so (complete with omissions: ...)\n"
           "  --floating-base    a URDF's root link moves freely (default: fixed to the world)\n"
           "  --model-path DIR   a URDF's package://PKG/FILE meshes are DIR/PKG/FILE\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
@@ -734,6 +735,23 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   if (interrupted && code == 0) {
     snprintf(status, sizeof status, "interrupted");
     code = 128 + (int)interrupted;
+  }
+  /* a model run without part of itself (--allow-unsupported) is not the
+   * model: its status says what was left out, never a plain "complete" */
+  if (code == 0 && m->ignored && m->ignored[0]) {
+    size_t o = (size_t)snprintf(status, sizeof status, "complete with omissions: ");
+    for (const char* p = m->ignored; *p && o < sizeof status;) {
+      const char* e = strchr(p, '\n');
+      const char* at = strstr(p, " (first at ");
+      size_t n = e ? (size_t)(e - p) : strlen(p);
+      if (at && (!e || at < e)) n = (size_t)(at - p);
+      int w = snprintf(status + o, sizeof status - o, "%s%.*s", p == m->ignored ? "" : ", ", (int)n, p);
+      if (w > 0) o += (size_t)w;
+      if (!e) break;
+      p = e + 1;
+    }
+    if (o < sizeof status)
+      snprintf(status + o, sizeof status - o, " (left out by --allow-unsupported; the root attribute ignored)");
   }
   double wall = now_seconds() - wall0;
   if (progress) fprintf(stderr, "\r%*s\r", 70, "");

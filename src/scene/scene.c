@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -248,6 +249,16 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
     st = load_scene(yaml, ylen, name, rest, nrest, ignored, out, err);
     /* the translated text is hidden: its errors name the model's element */
     if (st) sc_import_map_locate(&map, name, err);
+    /* a model whose every moving part was left out would run as a still
+     * world and say "complete": refused instead */
+    if (!st && ignored && ignored[0] && (*out)->nv == 0) {
+      const char* e = strchr(ignored, '\n');
+      st = sc_error_set(err, SC_ERR_SCENE, name, 0, 0,
+                        "nothing in the model moves once what simc does not translate is left out (%.*s%s)",
+                        (int)(e ? e - ignored : (ptrdiff_t)strlen(ignored)), ignored, e && e[1] ? "; ..." : "");
+      sc_model_free(*out);
+      *out = NULL;
+    }
     sc_import_map_free(&map);
   }
   sc_free(ignored);
