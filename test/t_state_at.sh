@@ -79,3 +79,33 @@ YAML
 ok from_hostile_name_falls "[ \$? = 0 ] && cmp_rows '$tmp/e1.h5' '$tmp/e2.h5' 10 41 1e-14 1e-14"
 $PY tools/state_at.py "$tmp/e1.h5" 10 >"$tmp/sa.out" 2>"$tmp/sa.err"; rc=$?
 ok state_at_refuses_splittable_name "[ $rc = 1 ] && [ ! -s '$tmp/sa.out' ] && grep -q -- '--from' '$tmp/sa.err'"
+
+# --from a file whose /q, /v or /time rows are not this scene's (an edited
+# file with the right names): refused before anything is read (wider rows
+# overflowed the state, narrower ones mixed the file's state with the
+# scene's); a FIFO is refused at once, not waited on
+for shape in q_wide q_narrow v_wide time_2d; do
+  $PY - "$tmp/dp.h5" "$tmp/$shape.h5" "$shape" <<'PY'
+import sys, h5py, numpy as np, shutil
+src, dst, how = sys.argv[1:]
+shutil.copy(src, dst)
+with h5py.File(dst, "r+") as f:
+    name = {"q_wide": "q", "q_narrow": "q", "v_wide": "v", "time_2d": "time"}[how]
+    a = f[name][:]
+    del f[name]
+    if how.endswith("wide"):
+        a = np.hstack([a, np.full((a.shape[0], 64), 1e300)])
+    elif how == "q_narrow":
+        a = a[:, :1]
+    else:
+        a = np.stack([a, a], axis=1)
+    f[name] = a
+PY
+  "$BIN/simc" scenes/double_pendulum.yaml --from "$tmp/$shape.h5" -o "$tmp/x_$shape.h5" 2>"$tmp/$shape.err"; rc=$?
+  ok "from_${shape}_refused" "[ $rc = 1 ] && grep -q 'are not rows of this scene' '$tmp/$shape.err' && [ ! -e '$tmp/x_$shape.h5' ]"
+done
+mkfifo "$tmp/fifo"
+timeout 10 "$BIN/simc" scenes/double_pendulum.yaml --from "$tmp/fifo" -o "$tmp/xf.h5" 2>"$tmp/fifo.err"; rc=$?
+ok from_fifo_refused_at_once "[ $rc = 1 ] && grep -q 'not a regular file' '$tmp/fifo.err'"
+timeout 10 "$BIN/h5compare" "$tmp/fifo" "$tmp/dp.h5" >/dev/null 2>"$tmp/fifo2.err"; rc=$?
+ok h5compare_fifo_refused_at_once "[ $rc != 124 ] && [ $rc != 0 ] && grep -q 'not a regular file' '$tmp/fifo2.err'"

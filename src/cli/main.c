@@ -359,6 +359,11 @@ static void print_error(const sc_error* err);
  * (/model/q_names and /model/v_names equal), quaternions are renormalized.
  * desc gets "RUN.h5 row R (t = T s)".  Returns 0 or an exit code, with a
  * message on stderr. */
+/* a numeric dataset of the given rank whose rows hold n values */
+static int from_shape_ok(const sc_h5r_dataset* ds, int rank, int n) {
+  return ds->numeric && ds->rank == rank && ds->rowlen == n && (rank == 1 || ds->dims[1] == n);
+}
+
 static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc, size_t n,
                      int quiet) {
   char path[PATH_MAX];
@@ -381,7 +386,7 @@ static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc
   sc_error_clear(&err);
   sc_h5r* r = NULL;
   if (sc_h5r_open(path, &r, &err) != SC_OK) {
-    fprintf(stderr, "simc: --from %s: cannot read it as a simc output\n", path);
+    fprintf(stderr, "simc: --from %s: cannot read it as a simc output (%s)\n", path, err.msg);
     return EXIT_SCENE;
   }
   int code = 0;
@@ -394,6 +399,16 @@ static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc
     fprintf(stderr,
             "simc: --from %s: its coordinates (/model/q_names, /model/v_names) are not this "
             "scene's (%d positions, %d velocities)\n",
+            path, m->nq, m->nv);
+    code = EXIT_SCENE;
+  } else if (!from_shape_ok(sc_h5r_dataset_at(r, iq), 2, m->nq) ||
+             !from_shape_ok(sc_h5r_dataset_at(r, iv), 2, m->nv) ||
+             !from_shape_ok(sc_h5r_dataset_at(r, it), 1, 1)) {
+    /* the names can agree while the datasets do not (an edited file): a row
+     * is read into this scene's q and v, so its length must be theirs */
+    fprintf(stderr,
+            "simc: --from %s: its /q, /v and /time are not rows of this scene's %d positions, %d "
+            "velocities and one time\n",
             path, m->nq, m->nv);
     code = EXIT_SCENE;
   } else {

@@ -5,7 +5,9 @@
 
 #include "io_h5/io_internal.h"
 
+#include <errno.h>
 #include <hdf5.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +105,14 @@ sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err) {
   if (!r->path) {
     sc_h5r_close(r);
     return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+  }
+  /* only a regular file: opening a FIFO would wait for a writer forever */
+  struct stat sb;
+  const int serr = stat(path, &sb) != 0 ? errno : 0;
+  if (serr || !S_ISREG(sb.st_mode)) {
+    sc_h5r_close(r);
+    return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the file: %s",
+                        serr ? strerror(serr) : "not a regular file (a FIFO, device, socket or directory)");
   }
   r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (r->file < 0) {
