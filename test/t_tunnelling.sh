@@ -44,3 +44,17 @@ ok fast_body_warned "[ $rc = 0 ] && grep -q 'fast body: ball moved 100 m in one 
 "$BIN/simc" test/fast_ball_box.yaml -o "$tmp/g.h5" --set 'bodies.ball.initial.v=[1,0,0,0,0,0]' \
   --set contact.speculative=false 2>"$tmp/g.err"
 ok slow_body_not_warned "! grep -q 'fast body' '$tmp/g.err'"
+
+# the state after the last step is checked like every other: a ball that
+# ends 4 m below the floor after its one step (1 s) fails (exit 2) instead of
+# passing as complete with max penetration 0
+cat >"$tmp/last.yaml" <<'EOF'
+simc: 1
+time: {step: 1.0, duration: 1.0}
+static: [{shape: plane, normal: [0, 0, 1], offset: 0}]
+bodies:
+  - {name: ball, parent: world, joint: {type: free}, mass: 1, inertia: {ixx: 0.004, iyy: 0.004, izz: 0.004},
+     initial: {q: [0, 0, 1, 1, 0, 0, 0]}, geometry: [{shape: sphere, radius: 0.1}]}
+EOF
+"$BIN/simc" "$tmp/last.yaml" -o "$tmp/last.h5" 2>"$tmp/last.err"; rc=$?
+ok final_state_checked "[ $rc = 2 ] && grep -q 'implausible penetration.*(the final state)' '$tmp/last.err' && [[ \"\$(status_of '$tmp/last.h5')\" == failed:* ]]"

@@ -747,6 +747,21 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       last_progress = now;
     }
   }
+  /* the state after the last step is checked as every other state is when
+   * a step starts: a body that ended inside another (a step too long for the
+   * approach) fails here rather than passing as complete */
+  if (code == 0 && !interrupted && k == nsteps) {
+    st = sc_forward(m, d, &err);
+    if (d->max_depth > max_pen) max_pen = d->max_depth;
+    if (d->max_depth_frac > max_frac) max_frac = d->max_depth_frac;
+    if (st != SC_OK) {
+      char buf[1200];
+      sc_error_format(&err, buf, sizeof buf);
+      fprintf(stderr, "%ssimc: simulation failed: %s (the final state)\n", progress ? "\n" : "", buf);
+      snprintf(status, sizeof status, "failed: %s (the final state)", err.msg);
+      code = exit_code(st);
+    }
+  }
   if (interrupted && code == 0) {
     snprintf(status, sizeof status, "interrupted");
     code = 128 + (int)interrupted;
