@@ -566,6 +566,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     print_error(&err);
     return exit_code(st);
   }
+  /* what the loader changed in the scene as written: with the run's other
+   * warnings at its end (and in the output), here for a check */
+  for (const char* p = check ? m->notes : NULL; p && *p;) {
+    const char* e = strchr(p, '\n');
+    const int n = e ? (int)(e - p) : (int)strlen(p);
+    fprintf(stderr, "simc: warning: %.*s\n", n, p);
+    p = e ? e + 1 : p + n;
+  }
   sc_data* d = NULL;
   st = sc_data_create(m, &d, &err);
   char from_desc[PATH_MAX + 96] = "";
@@ -787,7 +795,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   if (progress) fprintf(stderr, "\r%*s\r", 70, "");
   /* suspect results are said, not only recorded: a contact deeper than
    * contact.penetration_warning of the smaller body's size */
-  char pen_bodies[512], warnings[1024] = "";
+  char pen_bodies[512], warnings[4096] = "";
   snprintf(pen_bodies, sizeof pen_bodies, "%s / %s", m->body_name[frac_pair[0]],
            m->body_name[frac_pair[1]]);
   if (frac_steps > 0)
@@ -797,6 +805,13 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
              "in %ld steps)",
              pen_bodies, frac_depth, frac_time,
              100 * max_frac, 100 * m->opt.penetration_warning, frac_steps);
+  for (const char* p = m->notes; p && *p;) {
+    const char* e = strchr(p, '\n');
+    const int n = e ? (int)(e - p) : (int)strlen(p);
+    const size_t used = strlen(warnings);
+    snprintf(warnings + used, sizeof warnings - used, "%s%.*s", used ? "; " : "", n, p);
+    p = e ? e + 1 : p + n;
+  }
   if (d->warning[SC_WARN_FAST]) {
     const size_t used = strlen(warnings);
     snprintf(warnings + used, sizeof warnings - used,

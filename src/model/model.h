@@ -277,6 +277,10 @@ typedef struct sc_model {
                             --allow-unsupported (or a models: entry's
                             allow_unsupported): one line per kind with its
                             first place; NULL when nothing was */
+  char* notes;           /* what the loader changed in the scene as written
+                            (a joint whose default start lies outside its
+                            limits starts on them), one line each; NULL when
+                            nothing was */
 } sc_model;
 
 /* The layout of the model's clique blocks, for the kernels of

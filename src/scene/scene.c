@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +47,29 @@ static char* base_name(const char* path) {
   memcpy(r, b, n);
   r[n] = '\0';
   return r;
+}
+
+/* one more line of the model's notes (what the loader changed) */
+static sc_status add_note(sc_model* M, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static sc_status add_note(sc_model* M, const char* fmt, ...) {
+  char line[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  const size_t old = M->notes ? strlen(M->notes) : 0, n = strlen(line);
+  char* p = sc_malloc(old + n + 2);
+  if (!p) return SC_ERR_NOMEM;
+  if (old) memcpy(p, M->notes, old);
+  memcpy(p + old, line, n);
+  p[old + n] = '\n', p[old + n + 1] = '\0';
+  sc_free(M->notes);
+  M->notes = p;
+  return SC_OK;
 }
 
 static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model** out) {
@@ -200,6 +224,17 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       int j = M->body_jnt[b];
       if (B->has_q)
         for (int k = 0; k < M->jnt_nq[j]; k++) M->qpos0[M->jnt_qadr[j] + k] = B->q[k];
+      /* a joint whose default start (0) lies outside its limits starts on
+       * the nearer one (an imported knee limited to [-160, -2] degrees),
+       * said in the model's notes: thrown back in one step it would gain
+       * energy the scene never had */
+      const int lim = B->jtype == SC_JOINT_REVOLUTE || B->jtype == SC_JOINT_PRISMATIC;
+      if (!B->has_q && lim && !(B->range[0] <= 0 && B->range[1] >= 0) && !st) {
+        const double q0 = B->range[0] > 0 ? B->range[0] : B->range[1];
+        M->qpos0[M->jnt_qadr[j]] = q0;
+        st = add_note(M, "body %s: its joint starts at its limit %.17g %s (0 is outside its limits [%.17g, %.17g])",
+                      M->body_name[b], q0, B->jtype == SC_JOINT_REVOLUTE ? "rad" : "m", B->range[0], B->range[1]);
+      }
       if (B->has_v)
         for (int k = 0; k < M->jnt_nv[j]; k++) M->qvel0[M->jnt_vadr[j] + k] = B->v[k];
     }
