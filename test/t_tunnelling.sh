@@ -58,3 +58,23 @@ bodies:
 EOF
 "$BIN/simc" "$tmp/last.yaml" -o "$tmp/last.h5" 2>"$tmp/last.err"; rc=$?
 ok final_state_checked "[ $rc = 2 ] && grep -q 'implausible penetration.*(the final state)' '$tmp/last.err' && [[ \"\$(status_of '$tmp/last.h5')\" == failed:* ]]"
+
+# at 1e6 m/s (1 km a step) the contact found at the step start cannot stop
+# the ball: passing through a free box or a static wall 0.1 m thick fails
+# the run (exit 2, "passed through each other") instead of completing
+"$BIN/simc" test/fast_ball_box.yaml --set 'bodies.ball.initial.v=[1e6,0,0,0,0,0]' -o "$tmp/pt1.h5" 2>"$tmp/pt1.err"; rc=$?
+ok pass_through_box_fails "[ $rc = 2 ] && grep -q 'ball and box passed through each other' '$tmp/pt1.err'"
+cat >"$tmp/wall.yaml" <<'EOF'
+simc: 1
+time: {step: 1.0e-3, duration: 0.01}
+gravity: [0, 0, 0]
+static:
+  - {shape: box, size: [0.1, 2, 2], pose: {position: [1, 0, 0]}}
+bodies:
+  - {name: ball, joint: {type: free}, mass: 1, inertia: solid, initial: {q: [0, 0, 0, 1, 0, 0, 0], v: [1e6, 0, 0, 0, 0, 0]},
+     geometry: [{shape: sphere, radius: 0.05}]}
+EOF
+"$BIN/simc" "$tmp/wall.yaml" -o "$tmp/pt2.h5" 2>"$tmp/pt2.err"; rc=$?
+ok pass_through_wall_fails "[ $rc = 2 ] && grep -q 'world and ball passed through each other' '$tmp/pt2.err'"
+"$BIN/simc" "$tmp/wall.yaml" --set 'bodies.ball.initial.v=[1e4,0,0,0,0,0]' -o "$tmp/pt3.h5" 2>"$tmp/pt3.err"; rc=$?
+ok wall_stops_at_1e4 "[ $rc = 0 ] && $PY -c \"import h5py,sys; sys.exit(0 if h5py.File('$tmp/pt3.h5')['/q'][-1,0] < 0.95 else 1)\""

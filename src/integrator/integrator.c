@@ -111,6 +111,39 @@ static sc_status guard_penetration(const sc_model* m, const sc_data* d, sc_error
   return SC_OK;
 }
 
+/* A body can cross another within one step when the contact found at the
+ * step start cannot stop an approach that fast (a ball at 1e6 m/s, 1 km a
+ * step, through a 0.2 m box: the near-rigid law's impulse is bounded by the
+ * regularization), and the next step's detection then sees them apart, on
+ * the wrong sides.  Caught here: the centres of a contact's two geoms (a
+ * body's centre of mass, a static geom's own centre) measured along the
+ * step-start normal changed sides, by more than the two bounding radii
+ * together, which no motion that keeps them apart does in one step. */
+static sc_status guard_pass_through(const sc_model* m, const sc_data* d, sc_error* err) {
+  for (int i = 0; i < d->ncon; i++) {
+    const sc_contact* c = &d->contact[i];
+    const double* n = c->frame + 6;
+    double s0 = 0, s1 = 0;
+    for (int k = 0; k < 3; k++) {
+      const int a = c->body[0], b = c->body[1];
+      const double* ga = d->geom_xpos + 3 * c->geom[0];
+      const double* gb = d->geom_xpos + 3 * c->geom[1];
+      const double a0 = a ? d->xcom_prev[3 * a + k] : ga[k], a1 = a ? d->xcom[3 * a + k] : ga[k];
+      const double b0 = b ? d->xcom_prev[3 * b + k] : gb[k], b1 = b ? d->xcom[3 * b + k] : gb[k];
+      s0 += (b0 - a0) * n[k];
+      s1 += (b1 - a1) * n[k];
+    }
+    const double r = m->geom_rbound[c->geom[0]] + m->geom_rbound[c->geom[1]];
+    if (s0 > 0 && s1 < 0 && s0 - s1 > r)
+      return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
+                          "t = %.9g s: bodies %s and %s passed through each other in one step "
+                          "(%.3g m along their contact normal, more than their sizes %.3g m): "
+                          "the contact could not stop an approach that fast; reduce time.step",
+                          d->time, m->body_name[c->body[0]], m->body_name[c->body[1]], s0 - s1, r);
+  }
+  return SC_OK;
+}
+
 /* q^tq for velocities vq (= v^tvq): q0 + tq dt N(q^tq) vq, two passes */
 void sc_step_mid_positions(const sc_model* m, const double* q0, const double* vq, double tq,
                            double dt, double* qt, double* qdot) {
@@ -361,9 +394,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
    * fixed for the step.  The previous step ended with the kinematics of
    * this q (state_quantities): recomputed only when q was changed since. */
   if (!sc_dyn_kinematics_current(m, d, d->q)) sc_dyn_kinematics(m, d, d->q);
-  /* the step-start centres of mass, for the fast-body check (only without
-   * speculative margins: with them a body's margin covers its path) */
-  if (!o->speculative) memcpy(d->xcom_prev, d->xcom, sizeof(double) * 3 * (size_t)m->nbody);
+  /* the step-start centres of mass, for the fast-body and pass-through
+   * checks at the step's end */
+  memcpy(d->xcom_prev, d->xcom, sizeof(double) * 3 * (size_t)m->nbody);
   detect(m, d);
   sc_contact_jacobian(m, d);
   int nc = d->ncon;
@@ -419,5 +452,6 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   if (!o->speculative) fast_bodies(m, d);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
-  return guard_state(m, d, err);
+  if ((st = guard_state(m, d, err)) != SC_OK) return st;
+  return guard_pass_through(m, d, err);
 }
