@@ -59,6 +59,20 @@ static void test_replay_set(void) {
   ENSURE(n >= 15);
 }
 
+static void test_replay_xml(void) {
+  int n = replay_dir("test/fuzz/corpus/xml", fuzz_xml_one);
+  int k = replay_dir("test/fuzz/crashes/xml", fuzz_xml_one);
+  printf("  xml: %d corpus inputs, %d crash inputs\n", n, k);
+  ENSURE(n >= 5);
+}
+
+static void test_replay_mesh(void) {
+  int n = replay_dir("test/fuzz/corpus/mesh", fuzz_mesh_one);
+  int k = replay_dir("test/fuzz/crashes/mesh", fuzz_mesh_one);
+  printf("  mesh: %d corpus inputs, %d crash inputs\n", n, k);
+  ENSURE(n >= 4);
+}
+
 /* the base scene of the --set target is valid, so overrides reach the
  * readers rather than stopping at a broken base */
 static void test_base_scene_valid(void) {
@@ -78,5 +92,7 @@ int main(int argc, char** argv) {
   RUN(test_base_scene_valid);
   RUN(test_replay_scene);
   RUN(test_replay_set);
+  RUN(test_replay_xml);
+  RUN(test_replay_mesh);
   return TEST_END();
 }

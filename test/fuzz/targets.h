@@ -1,5 +1,6 @@
-/* fuzz targets for the scene loader, shared by the libFuzzer drivers
- * (fuzz_scene.c, fuzz_set.c, built with clang -fsanitize=fuzzer) and the
+/* fuzz targets for the scene loader, the XML model translators and the mesh
+ * reader, shared by the libFuzzer drivers
+ * (fuzz_scene.c, fuzz_set.c, fuzz_xml.c, fuzz_mesh.c, built with clang -fsanitize=fuzzer) and the
  * corpus replay test (test/test_fuzz_replay.c, built with the normal
  * compiler), so every input the fuzzer kept or crashed on stays a
  * regression test without clang.
@@ -19,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "mesh/mesh.h"
 #include "scene/scene.h"
 
 /* the report for a broken contract: abort() so libFuzzer keeps the input */
@@ -151,6 +155,58 @@ static int fuzz_set_one(const uint8_t* data, size_t size) {
                                       sets, n, &m, &err);
   fuzz_check(st, m, &err, "base.yaml");
   free(buf);
+  return 0;
+}
+
+/* bytes -> the MJCF/URDF translators and the loader after them, as a model
+ * file beside the working directory (includes and meshes it names are
+ * looked up there; none exist, so those are located errors) */
+static int fuzz_xml_one(const uint8_t* data, size_t size) {
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_buffer((const char*)data, size, "fuzz.xml", NULL, 0, &m, &err);
+  return fuzz_check_as(st, m, &err, "fuzz.xml", fuzz_is_xml(data, size));
+}
+
+/* bytes -> the mesh reader: the first byte picks the extension the file is
+ * written under (even: .obj, odd: .stl; STL's binary or ASCII form is told
+ * by content), the rest is the file.  A refusal is located in the file with
+ * a message; an accepted mesh has finite vertices, a hull, a positive
+ * volume and a bound that holds every vertex. */
+static int fuzz_mesh_one(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/simc-fuzz-%ld.%s", (long)getpid(), data[0] & 1 ? "stl" : "obj");
+  FILE* f = fopen(path, "wb");
+  if (!f) return 0;
+  const size_t w = fwrite(data + 1, 1, size - 1, f);
+  fclose(f);
+  if (w != size - 1) {
+    remove(path);
+    return 0;
+  }
+  const double scale[3] = {1, 1, 1};
+  sc_mesh me;
+  memset(&me, 0, sizeof me);
+  sc_error err;
+  sc_error_clear(&err);
+  sc_status st = sc_mesh_read(path, scale, &me, &err);
+  remove(path);
+  if (st != SC_OK) {
+    if (st != SC_ERR_SCENE && st != SC_ERR_NOMEM && st != SC_ERR_IO) fuzz_violation("unexpected mesh status", &err);
+    if (!err.msg[0] || strcmp(err.file, path) != 0) fuzz_violation("a mesh error not located in its file", &err);
+    return 0;
+  }
+  if (me.nvert < 4 || !(me.volume > 0) || !(me.rbound >= 0)) fuzz_violation("a degenerate mesh accepted", &err);
+  for (int i = 0; i < 3 * me.nvert; i++)
+    if (!(me.vert[i] == me.vert[i]) || me.vert[i] > 1e300 || me.vert[i] < -1e300)
+      fuzz_violation("a non-finite vertex accepted", &err);
+  for (int i = 0; i < me.nvert; i++) {
+    const double* v = me.vert + 3 * i;
+    if (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > me.rbound * me.rbound * (1 + 1e-9) + 1e-300)
+      fuzz_violation("a vertex outside the mesh's bound", &err);
+  }
+  sc_mesh_free(&me);
   return 0;
 }
 
