@@ -421,7 +421,10 @@ def main():
                 print("%-55s %s" % (label, "runs" if r.get("runs") else "does not run"),
                       file=sys.stderr)
         passed = achieved(rows)
-        report = table(rows, time.time() - t0)
+        rc, ver, _ = sh([ctx.simc, "--version"], TIMEOUT)
+        pk = sh(["dpkg-query", "-W", "-f", "${Package} ${Version}, ",
+                 "libmujoco-dev", "libmujoco-samples", "dart-doc", "liburdfdom-tools"], TIMEOUT)[1]
+        report = table(rows, time.time() - t0, ver.strip() if rc == 0 else "simc ?", pk.rstrip(", "))
         if args.out:
             with open(args.out, "w") as f:
                 f.write(report)
@@ -486,7 +489,7 @@ def floor(args, passed):
     return 1 if lost else 0
 
 
-def table(rows, secs):
+def table(rows, secs, version, packages):
     L = []
     w = L.append
     mjcf = [r for r in rows if r["kind"] == "mjcf" and "left_out" not in r]
@@ -512,10 +515,11 @@ def table(rows, secs):
     w("Made by `make test-models` (`/usr/bin/python3 tools/dev/model_corpus.py --out "
       "results/model_corpus.md`; the comparisons by `bin/model_compare FILE.xml`, "
       "[test/corpus/model_compare.c](../test/corpus/model_compare.c)) in %.0f s on a shared "
-      "2-core machine.  The files come from Debian packages: libmujoco-samples "
+      "2-core machine, with %s and the Debian packages %s.  The files come from Debian packages: libmujoco-samples "
       "(`mujoco:` = /usr/share/mujoco/model/) and dart-doc (`dart:` = "
       "/usr/share/doc/dart/data/, its .xml.gz unpacked beside their meshes).  What must keep "
-      "passing: [test/corpus/must_pass.txt](../test/corpus/must_pass.txt).\n" % secs)
+      "passing: [test/corpus/must_pass.txt](../test/corpus/must_pass.txt).\n" %
+      (secs, version, packages))
     w("| set | files | run as shipped | run with --allow-unsupported only | do not run |")
     w("|---|---|---|---|---|")
     for name, rs in (("MuJoCo 2.2.2 samples", samples), ("DART MJCF that MuJoCo 2.2.2 loads", dart),
