@@ -62,7 +62,7 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate test-fresh
+.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate test-fresh test-models
 all: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
 
 help:
@@ -72,6 +72,7 @@ help:
 	@echo "make doc        print the scene key reference into doc/scenes.md (src/scene/keys.c)"
 	@echo "make debug      the tests under AddressSanitizer + UBSan"
 	@echo "make test-portability  golden runs under other CPUs' BLAS kernels and 1/2 threads"
+	@echo "make test-models  real MJCF and URDF files (MuJoCo's samples, DART's) against MuJoCo -> results/model_corpus.md"
 	@echo "make test-cluster  sweeps through a local Slurm cluster and sshd started by the test (root)"
 	@echo "make valgrind   the test programs and a contact run under valgrind memcheck"
 	@echo "make validate   the validation matrix (analytic cases x configurations) -> results/validation.md"
@@ -193,6 +194,25 @@ debug:
 # the golden runs under other CPUs' OpenBLAS kernels and 1/2 threads
 test-portability: $(BIN)/simc $(TOOLS)
 	@BIN=$(BIN) tools/dev/portability.sh
+
+# simc on real model files from Debian packages (MuJoCo's samples, DART's MJCF
+# and URDF): loads, runs, URDF on a floor, and the MJCF against MuJoCo 2.2.2
+# itself (bin/model_compare) -> results/model_corpus.md; fails when a check
+# that test/corpus/must_pass.txt lists no longer passes (under a minute)
+MODELS_DEB_PKGS := libmujoco-samples libmujoco-dev dart-doc liburdfdom-tools
+MODELS_STAMP    := build/.models-deps-ok
+$(MODELS_STAMP): Makefile | $(STAMP)
+	$(call install_pkgs,$(MODELS_DEB_PKGS))
+	@touch $@
+$(OUT)/test/corpus/model_compare.o: | $(MODELS_STAMP)
+$(BIN)/model_compare: $(OUT)/test/corpus/model_compare.o $(LIB)
+	@mkdir -p $(BIN)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -o $@ $^ $(LDLIBS) -lmujoco
+
+test-models: $(BIN)/simc $(BIN)/model_compare | $(MODELS_STAMP)
+	@/usr/bin/python3 tools/dev/model_corpus.py --simc $(BIN)/simc --compare $(BIN)/model_compare \
+	  --out results/model_corpus.md
 
 # the README's `make run` and `make test` in a minimal Debian root built by
 # debootstrap from this machine's mirror (as root; several minutes): proves
