@@ -392,7 +392,8 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
     c->k = sc_col_combine_stiffness(m->geom_stiffness[a], m->geom_stiffness[b]);
     c->taud = sc_col_combine_dissipation(m->geom_stiffness[a], m->geom_dissipation[a],
                                          m->geom_stiffness[b], m->geom_dissipation[b]);
-    c->mu = sc_col_combine_friction(m->geom_friction[a], m->geom_friction[b]);
+    c->mu = m->opt.friction_max ? fmax(m->geom_friction[a], m->geom_friction[b])
+                                : sc_col_combine_friction(m->geom_friction[a], m->geom_friction[b]);
   }
   if (dropped) *dropped = x.dropped;
   return SC_OK;

@@ -20,7 +20,8 @@
  *    the softer side's tau dominates.  A rigid side contributes nothing
  *    (ka = inf -> tb).  Both rigid (or both zero): the mean (ta + tb) / 2,
  *    which is also the equal-stiffness limit of the formula.
- *  - friction: harmonic mean mu = 2 mua mub / (mua + mub), 0 if both are 0
+ *  - friction: harmonic mean mu = 2 mua mub / (mua + mub), 0 if both are 0;
+ *    the larger of the two with contact.friction_mix: max (MuJoCo's rule)
  *    (so a frictionless side makes the pair frictionless). */
 #ifndef SC_COLLISION_H
 #define SC_COLLISION_H

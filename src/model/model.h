@@ -103,6 +103,8 @@ typedef struct sc_options {
   double penetration_warning; /* a contact deeper than this fraction of the smaller
                                  geometry's bounding radius is reported */
   double margin;        /* contact detection margin, m */
+  int friction_max;     /* a pair's friction: 1 the larger of its shapes' (MuJoCo's
+                           rule), 0 their harmonic mean */
   int speculative;      /* 1: each geom's margin grows by the distance its bounding sphere
                            can travel in a step (collision/broad.c) */
   int midstep_jacobian; /* 1: the contact Jacobian at the predicted q^theta, 0: at q0 */

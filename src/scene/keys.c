@@ -98,6 +98,9 @@ static const sc_scene_key keys[] = {
      "beta from its own impulses; 0 is the published models"},
     {"contact", "penetration_warning", "number", "-", "0.05", "> 0",
      "a contact deeper than this fraction of the smaller shape's bounding radius is reported"},
+    {"contact", "friction_mix", "harmonic/max", "", "harmonic", "",
+     "a pair's friction from its two shapes' coefficients: their harmonic mean, or the larger "
+     "(MuJoCo's rule; translated MJCF models use it)"},
     {"contact", "speculative", "true/false", "", "true", "",
      "each shape's detection margin grows by the distance its bounding sphere can travel in a "
      "step"},

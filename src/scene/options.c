@@ -157,6 +157,17 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     if (!st) st = sc_rd_get_int(c, n, "passes", &o->contact_passes, 0, 0, NULL);
     if (!st) st = sc_rd_get_num(c, n, "penetration_warning", &o->penetration_warning, RANGE_POS, 0, NULL);
     if (!st) st = sc_rd_get_num(c, n, "margin", &o->margin, RANGE_NONNEG, 0, NULL);
+    if (!st && (s = sc_snode_get(n, "friction_mix"))) {
+      size_t m2 = sc_rd_push_key(c, "friction_mix");
+      if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "harmonic") == 0)
+        o->friction_max = 0;
+      else if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "max") == 0)
+        o->friction_max = 1;
+      else
+        st = sc_rd_fail(c, s, "expected harmonic or max, got %s",
+                        s->kind == SC_SN_SCALAR && s->str ? s->str : sc_rd_kind_name(s));
+      sc_rd_pop(c, m2);
+    }
     if (!st && (s = sc_snode_get(n, "speculative"))) {
       size_t m2 = sc_rd_push_key(c, "speculative");
       st = sc_rd_as_bool(c, s, &o->speculative);

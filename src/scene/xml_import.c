@@ -519,6 +519,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     /* a run of about 1 s that ends on a step (the step need not divide 1 s) */
     const double nstep = ceil(1.0 / t->timestep - 1e-9);
     xi_put(&out, "time: {step: %.17g, duration: %.17g}\n", t->timestep, nstep * t->timestep);
+    /* MuJoCo takes the larger of two geoms' friction (of equal priority) */
+    if (!urdf) xi_put(&out, "contact: {friction_mix: max}\n");
     put_section(&out, "bodies", &t->bodies);
     put_section(&out, "static", &t->stat);
     put_section(&out, "springs", &t->springs);
