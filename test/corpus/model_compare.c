@@ -264,11 +264,26 @@ static int map_bodies(pair* p) {
     note("%d mismatches of the body/joint structure\n", bad);
     ok = 0;
   }
-  for (int i = 0; ok && i < mm->nq; i++)
-    if (fabs(s->qpos0[i] - mm->qpos0[i]) > 1e-12) {
-      note("qpos0[%d]: simc %.17g, MuJoCo %.17g\n", i, s->qpos0[i], mm->qpos0[i]);
-      ok = 0;
+  for (int i = 0; ok && i < mm->nq; i++) {
+    if (fabs(s->qpos0[i] - mm->qpos0[i]) <= 1e-12) continue;
+    /* simc starts a hinge or slide whose qpos0 is outside its range on the
+     * nearer limit (the comparisons below take MuJoCo's qpos0 for both) */
+    int proj = 0;
+    for (int j = 0; j < mm->njnt; j++)
+      if (mm->jnt_qposadr[j] == i && mm->jnt_limited[j] &&
+          (mm->jnt_type[j] == mjJNT_HINGE || mm->jnt_type[j] == mjJNT_SLIDE)) {
+        const double lo = mm->jnt_range[2 * j], hi = mm->jnt_range[2 * j + 1];
+        const double pq = mm->qpos0[i] < lo ? lo : mm->qpos0[i] > hi ? hi : mm->qpos0[i];
+        proj = fabs(s->qpos0[i] - pq) <= 1e-12 * (1 + fabs(pq));
+      }
+    if (proj) {
+      note("qpos0[%d]: simc %.17g, MuJoCo %.17g outside its range: simc starts on the limit\n", i, s->qpos0[i],
+           mm->qpos0[i]);
+      continue;
     }
+    note("qpos0[%d]: simc %.17g, MuJoCo %.17g\n", i, s->qpos0[i], mm->qpos0[i]);
+    ok = 0;
+  }
   return ok;
 }
 
