@@ -127,3 +127,13 @@ EOF
 out=$("$BIN/simc" "$tmp/composite.xml" --allow-unsupported --check 2>&1); rc=$?
 ok nothing_left_moving_refused "[ $rc = 1 ] && grep -q 'nothing in the model moves' <<<\"\$out\" && grep -q 'composite.xml:4' <<<\"\$out\""
 echo "  $out"
+
+# a model in a directory whose name has a space: errors name the file as it
+# is (not as a URI, "a%20b"), and its includes are found beside it
+mkdir -p "$tmp/a b"
+cp "$tmp/inertia.urdf" "$tmp/a b/my robot.urdf"
+expect spaced_path_as_is "$tmp/a b/my robot.urdf" "a b/my robot.urdf:11: element <inertial>"
+cp test/mjcf/arm.xml "$tmp/a b/arm.xml"
+echo '<mujoco><include file="arm.xml"/></mujoco>' >"$tmp/a b/main model.xml"
+"$BIN/simc" "$tmp/a b/main model.xml" --check >/dev/null 2>&1; rc=$?
+ok include_beside_a_spaced_path "[ $rc = 0 ]"

@@ -257,6 +257,15 @@ sc_status xi_parse(tr* t, const char* path, const char* text, size_t len, const 
     return sc_error_set(t->err, SC_ERR_SCENE, path, line, 0, "%s", msg);
   }
   xmlFreeParserCtxt(pc);
+  /* libxml2 keeps the name as a URI (a space becomes %20): messages and the
+   * paths of includes and meshes need the file's own name */
+  xmlChar* url = xmlStrdup((const xmlChar*)path);
+  if (!url) {
+    xmlFreeDoc(d);
+    return SC_ERR_NOMEM;
+  }
+  xmlFree((xmlChar*)d->URL);
+  d->URL = url;
   t->doc[t->ndoc++] = d;
   *out = d;
   return SC_OK;
