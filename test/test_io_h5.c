@@ -445,7 +445,7 @@ static void test_roundtrip_all_datasets(void) {
     if (strcmp(s, sa[i].want)) printf("  attribute %s = '%s', want '%s'\n", sa[i].name, s, sa[i].want);
     ENSURE(!strcmp(s, sa[i].want));
   }
-  ENSURE(read_num_attr(f, "format_version", 1, NULL) == 3);
+  ENSURE(read_num_attr(f, "format_version", 1, NULL) == 4);
   ENSURE(read_num_attr(f, "theta_q", 1, NULL) == m->opt.theta_q);
   ENSURE(read_num_attr(f, "theta_v", 1, NULL) == m->opt.theta_v);
   ENSURE(read_num_attr(f, "theta_vq", 1, NULL) == m->opt.theta_vq);
@@ -461,8 +461,9 @@ static void test_roundtrip_all_datasets(void) {
   visit_ctx vc = {0, 0};
   H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit_units, &vc);
   /* model names + geometry + body_parent, per-frame incl. poses and the
-   * energy split, penetration and relinearization columns, per-contact */
-  ENSURE(vc.ndatasets == 4 + 5 + 1 + 24 + 7);
+   * energy split, penetration, relinearization and Coulomb residual columns,
+   * per-contact */
+  ENSURE(vc.ndatasets == 4 + 5 + 1 + 27 + 7);
   ENSURE(vc.nunits == vc.ndatasets);
   struct {
     const char* path;

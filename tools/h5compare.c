@@ -131,6 +131,9 @@ static const struct {
     {"/energy/contact_friction", 3},
     {"/contact/max_penetration", 3}, /* and max_penetration_fraction */
     {"/solver/relinearizations", 3},
+    {"/solver/signorini", 4},
+    {"/solver/dissipation_gap", 4},
+    {"/solver/coulomb_residual", 4},
 };
 
 /* the format_version that added path (0: present since version 1) */

@@ -688,6 +688,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   int frac_pair[2] = {d->depth_pair[0], d->depth_pair[1]};
   long frac_steps = 0; /* steps whose deepest contact passed contact.penetration_warning */
   int max_iter = 0;
+  double max_coulomb[3] = {0, 0, 0}; /* J: Signorini, dissipation, De Saxce */
   /* histogram of contact iterations for the median (sized before the loop) */
   int hist_n = (m->opt.contact_maxit > 1000 ? m->opt.contact_maxit : 1000) + 2;
   long* hist = calloc((size_t)hist_n, sizeof *hist);
@@ -723,6 +724,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       hist[it < 0 ? 0 : it >= hist_n ? hist_n - 1 : it]++;
     }
     if (d->contact_stats.iterations > max_iter) max_iter = d->contact_stats.iterations;
+    for (int i = 0; i < 3; i++)
+      if (d->coulomb[i] > max_coulomb[i]) max_coulomb[i] = d->coulomb[i];
     int record = ((k + 1) % every == 0) || st != SC_OK;
     if (record) {
       sc_error werr;
@@ -823,7 +826,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   sc_error cerr;
   {
-    const sc_h5_summary sum = {max_pen, max_frac, frac_time, pen_bodies, warnings};
+    const sc_h5_summary sum = {max_pen, max_frac, frac_time, pen_bodies, warnings,
+                               {max_coulomb[0], max_coulomb[1], max_coulomb[2]}};
     if (sc_h5_summarize(h5, &sum, &cerr) != SC_OK) print_error(&cerr);
   }
   if (sc_h5_close(h5, status, &cerr) != SC_OK) {
@@ -860,10 +864,11 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
             "max penetration %.3g m (%.2g %% of the smaller body's size), "
-            "energy balance error %.3g J (%.2g of |E0|)%s%s%s -> %s\n",
+            "energy balance error %.3g J (%.2g of |E0|), Coulomb residuals Signorini %.2g J "
+            "dissipation %.2g J De Saxce %.2g J%s%s%s -> %s\n",
             status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
             k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0,
-            max_iter, max_pen, 100 * max_frac, bal, bal / scale,
+            max_iter, max_pen, 100 * max_frac, bal, bal / scale, max_coulomb[0], max_coulomb[1], max_coulomb[2],
             d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "",
             frac_steps > 0 ? " [penetration warning]" : "",
             d->warning[SC_WARN_FAST] ? " [fast body warning]" : "", out);

@@ -17,4 +17,9 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d);
 /* vc = J v for the current contacts (3 ncon). */
 void sc_contact_velocity(const sc_model* m, const sc_data* d, const double* v, double* vc);
 
+/* The largest Signorini, maximum-dissipation and De Saxce residuals (J) of
+ * the step's contact solution, from d->impulse, d->vc and the contacts' gaps
+ * and friction (residual.c). */
+void sc_contact_coulomb_residuals(const sc_data* d, double dt, double out[3]);
+
 #endif

@@ -375,6 +375,7 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
     d->impulse[3 * i] = d->impulse[3 * i + 1] = d->impulse[3 * i + 2] = 0;
   }
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
+  d->coulomb[0] = d->coulomb[1] = d->coulomb[2] = 0;
   if (d->solver_trace) d->solver_trace->n = 0;
   contact_depths(m, d);
   sc_status st = guard_state(m, d, err);
@@ -450,6 +451,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
   if (!o->speculative) fast_bodies(m, d);
+  sc_contact_coulomb_residuals(d, dt, d->coulomb);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
   if ((st = guard_state(m, d, err)) != SC_OK) return st;

@@ -35,7 +35,7 @@ enum {
   F_TIME, F_Q, F_V,
   F_EKIN, F_EGRAV, F_ESPRING, F_ETOTAL, F_EDISS, F_EDAMP, F_ENORMAL, F_EFRICTION,
   F_COUNT, F_START, F_PEN, F_PENF,
-  F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN,
+  F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN, F_SIGN, F_MDISS, F_BIPOT,
   F_BPOS, F_BQUAT,
   F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
   NF
@@ -859,6 +859,9 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_FREEIT], "/solver/free_motion_iterations", "1", K_I32, 1, 1);
   col_init(&f[F_WALL], "/solver/wall_time", "s", K_F64, 1, 1);
   col_init(&f[F_LSEVAL], "/solver/linesearch_evals", "1", K_I32, 1, 1);
+  col_init(&f[F_SIGN], "/solver/signorini", "J", K_F64, 1, 1);
+  col_init(&f[F_MDISS], "/solver/dissipation_gap", "J", K_F64, 1, 1);
+  col_init(&f[F_BIPOT], "/solver/coulomb_residual", "J", K_F64, 1, 1);
   col_init(&f[F_EACT], "/energy/actuator", "J", K_F64, 1, 1);
   col_init(&f[F_ELIM], "/energy/joint_limit", "J", K_F64, 1, 1);
   col_init(&f[F_EJFRIC], "/energy/joint_friction", "J", K_F64, 1, 1);
@@ -978,6 +981,9 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_FREEIT, int32_t)[r] = d->free_iterations;
   FBUF(F_WALL, double)[r] = d->wall_time;
   FBUF(F_LSEVAL, int32_t)[r] = d->contact_stats.linesearch_evals;
+  FBUF(F_SIGN, double)[r] = d->coulomb[0];
+  FBUF(F_MDISS, double)[r] = d->coulomb[1];
+  FBUF(F_BIPOT, double)[r] = d->coulomb[2];
   /* the poses of the recorded state: d's kinematics are those of d->q (the
    * step ends by evaluating them for the energies) */
   double* bp = FBUF(F_BPOS, double) + (size_t)r * 3 * (size_t)h->nbody;
@@ -1062,7 +1068,10 @@ sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* sm, sc_error* err) {
                  attr_dbl(r, "max_penetration_fraction", sm->max_penetration_fraction) &&
                  attr_dbl(r, "max_penetration_time", sm->max_penetration_time) &&
                  attr_str(r, "max_penetration_bodies", sm->max_penetration_bodies) &&
-                 attr_str(r, "warnings", sm->warnings);
+                 attr_str(r, "warnings", sm->warnings) &&
+                 attr_dbl(r, "max_signorini", sm->max_coulomb[0]) &&
+                 attr_dbl(r, "max_dissipation_gap", sm->max_coulomb[1]) &&
+                 attr_dbl(r, "max_coulomb_residual", sm->max_coulomb[2]);
   return ok ? SC_OK : sc_h5_io_fail(h->path, err, "write", "the run's summary attributes");
 }
 

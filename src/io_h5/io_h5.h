@@ -60,7 +60,7 @@
 #include "state/state.h"
 
 #define SC_H5_FRAMES_PER_BLOCK 128
-#define SC_H5_FORMAT_VERSION 3
+#define SC_H5_FORMAT_VERSION 4
 
 typedef struct sc_h5 sc_h5;
 
@@ -111,6 +111,8 @@ typedef struct sc_h5_summary {
   double max_penetration, max_penetration_fraction, max_penetration_time;
   const char* max_penetration_bodies;
   const char* warnings;
+  double max_coulomb[3]; /* J: the run's largest Signorini, maximum-dissipation and
+                            De Saxce residuals (/solver/signorini ...) */
 } sc_h5_summary;
 sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* s, sc_error* err);
 

@@ -164,6 +164,9 @@ typedef struct sc_data {
   sc_solver_trace* solver_trace; /* per-iteration record of the last contact solve
                                     (output.solver_trace; NULL when off) */
   double wall_time;           /* s, last step */
+  double coulomb[3];          /* J, last step: the largest Signorini, maximum-
+                                 dissipation and De Saxce residuals of its
+                                 contact solution (contact/residual.c) */
   int relinearizations;       /* re-linearizations the last step took (integrator.relinearize) */
   double max_depth;           /* deepest contact detected at the last step's start, m (>= 0) */
   double max_depth_frac;      /* the deepest relative to the smaller geometry's bounding
