@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# URDF as ROS writes it (src/scene/urdf.c).  test/urdf/pendulum.urdf is a
+# pendulum fixed through the world link, its pivot two massless frames away,
+# with what urdfdom reads and simc skips (visual, gazebo, transmission, ...)
+# and an XML declaration after a comment: its massless frames fold into the
+# world and the bob (bodies world, swing, bob), the pivot's pose is the
+# frames' composition (1e-12), and its angle follows the physical
+# pendulum's equation I q'' = m g l sin(phi0 - q) - c q' (RK4 at 10 us;
+# simc at 1 ms differs by 3.4e-6 rad over 1 s, tolerance 1e-4).  package://
+# resolves through --model-path, ROS_PACKAGE_PATH (a package.xml's name, a
+# folder's name) and a package.xml above the URDF, in that order; errors in
+# what URDF defines are located at their line (exit 1).
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+PY=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. test/shlib.sh
+root=$(pwd)
+unset ROS_PACKAGE_PATH
+
+# ---- the pendulum ----
+"$BIN/simc" test/urdf/pendulum.urdf -o "$tmp/p.h5" --quiet --duration 1
+ok pendulum_frames_folded "$PY - '$tmp/p.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+names = [x.decode() for x in f['/model/body_names'][:]]
+pos = f['/body/position'][0]; quat = f['/body/orientation'][0]
+# mount (0.1 0.2 1) yaw 0.5, then 0.5 up and roll 0.3, then roll -0.3
+want_q = np.array([np.cos(0.25), 0, 0, np.sin(0.25)])
+good = (names == ['world', 'swing', 'bob'] and np.abs(pos[1] - [0.1, 0.2, 1.5]).max() < 1e-12
+        and np.abs(quat[1] - want_q).max() < 1e-12 and np.abs(pos[2] - pos[1]).max() < 1e-12)
+print('  bodies', names, 'pivot', pos[1], quat[1])
+sys.exit(0 if good else 1)
+PY"
+ok pendulum_closed_form "$PY - '$tmp/p.h5' <<'PY'
+import sys, math, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+t = f['/time'][:]; q = f['/q'][:, 0]
+I = 0.01 + 2 * 0.25; mgl = 2 * 9.81 * 0.5; c = 0.05; p0 = math.atan2(0.3, 0.4)
+acc = lambda x, v: (mgl * math.sin(p0 - x) - c * v) / I
+h = 1e-5; x = v = 0.0; ref = {0: 0.0}
+for k in range(1, 100001):
+    k1x, k1v = v, acc(x, v)
+    k2x, k2v = v + h / 2 * k1v, acc(x + h / 2 * k1x, v + h / 2 * k1v)
+    k3x, k3v = v + h / 2 * k2v, acc(x + h / 2 * k2x, v + h / 2 * k2v)
+    k4x, k4v = v + h * k3v, acc(x + h * k3x, v + h * k3v)
+    x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x); v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
+    if k % 100 == 0: ref[k // 100] = x
+err = max(abs(ref[int(round(tt * 1000))] - qq) for tt, qq in zip(t, q))
+print('  rows %d, q(1 s) %.6f, worst difference %.3g rad' % (len(t), q[-1], err))
+sys.exit(0 if len(t) == 1001 and err < 1e-4 and q[-1] > 0.5 else 1)
+PY"
+
+# ---- the world link: --floating-base lets go what is fixed to it ----
+cat >"$tmp/drop.urdf" <<'EOF'
+<robot name="drop">
+  <link name="world"/>
+  <joint name="/anchor" type="fixed">
+    <parent link="world"/>
+    <child link="/box"/>
+    <origin xyz="0 0 2"/>
+  </joint>
+  <link name="/box">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><capsule radius="0.05" length="0.3"/></geometry></collision>
+  </link>
+</robot>
+EOF
+"$BIN/simc" "$tmp/drop.urdf" -o "$tmp/drop.h5" --quiet --duration 0.5 --floating-base
+ok world_floating_falls "$PY - '$tmp/drop.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+names = [x.decode() for x in f['/model/body_names'][:]]
+i = names.index('box'); z = f['/body/position'][:, i, 2]; t = f['/time'][:]
+want = 2 - 0.5 * 9.81 * t[-1] ** 2
+shape = f['/model/geometry/shape'][0].decode(); size = f['/model/geometry/size'][0]
+print('  bodies', names, 'z(0.5 s) %.6f, free fall %.6f; shape %s %s' % (z[-1], want, shape, size[:2]))
+sys.exit(0 if abs(z[0] - 2) < 1e-12 and abs(z[-1] - want) < 1e-3 and shape == 'capsule'
+         and abs(size[0] - 0.05) < 1e-15 and abs(size[1] - 0.3) < 1e-15 else 1)
+PY"
+"$BIN/simc" "$tmp/drop.urdf" -o "$tmp/fixed.h5" --quiet --duration 0.2
+ok world_fixed_stays "$PY - '$tmp/fixed.h5' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+sys.exit(0 if f['/q'].shape[1] == 0 and abs(f['/body/position'][-1, 1, 2] - 2) < 1e-12 else 1)
+PY"
+
+# ---- package:// ----
+mk_pkg() { # DIR NAME: a package in DIR whose package.xml names it NAME, with meshes/cube.obj
+  mkdir -p "$1/meshes" && cp test/meshes/cube.obj "$1/meshes/"
+  printf '<?xml version="1.0"?>\n<package format="2">\n  <name>%s</name>\n</package>\n' "$2" >"$1/package.xml"
+}
+mk_urdf() { # FILE PKG
+  cat >"$1" <<EOF
+<robot name="r">
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="package://$2/meshes/cube.obj"/></geometry></collision>
+  </link>
+</robot>
+EOF
+}
+mesh_of() { # URDF ARGS...: the mesh file simc read
+  "$BIN/simc" "$@" -o "$tmp/m.h5" --quiet --duration 0.001 >/dev/null 2>&1 &&
+    h5dump -a /model/meshes/0/file "$tmp/m.h5" | sed -n 's/.*(0): "\(.*\)"/\1/p'
+}
+mkdir -p "$tmp/ws/src/description_src" "$tmp/other/deep/er/my_meshes/meshes" "$tmp/mp/my_robot"
+mk_pkg "$tmp/ws/src/description_src" my_robot
+cp test/meshes/cube.obj "$tmp/other/deep/er/my_meshes/meshes/"
+cp -r "$tmp/ws/src/description_src/meshes" "$tmp/mp/my_robot/"
+mk_urdf "$tmp/r.urdf" my_robot
+got=$(ROS_PACKAGE_PATH="$tmp/nothing:$tmp/ws" mesh_of "$tmp/r.urdf")
+ok package_by_package_xml "[ '$got' = '$tmp/ws/src/description_src/meshes/cube.obj' ]"
+got=$(ROS_PACKAGE_PATH="$tmp/ws" mesh_of "$tmp/r.urdf" --model-path "$tmp/mp")
+ok package_model_path_first "[ '$got' = '$tmp/mp/my_robot/meshes/cube.obj' ]"
+mk_urdf "$tmp/m.urdf" my_meshes
+got=$(ROS_PACKAGE_PATH="$tmp/ws:$tmp/other" mesh_of "$tmp/m.urdf")
+ok package_by_folder_name "[ '$got' = '$tmp/other/deep/er/my_meshes/meshes/cube.obj' ]"
+mk_pkg "$tmp/up/desc" up_description
+mkdir -p "$tmp/up/desc/urdf/robots"
+mk_urdf "$tmp/up/desc/urdf/robots/u.urdf" up_description
+got=$(mesh_of "$tmp/up/desc/urdf/robots/u.urdf")
+ok package_upward "[ '$got' = '$tmp/up/desc/meshes/cube.obj' ]"
+mk_urdf "$tmp/lost.urdf" lost_pkg
+ROS_PACKAGE_PATH="$tmp/ws" expect package_not_found "$tmp/lost.urdf" \
+  "lost.urdf:4: element <mesh>: attribute filename: package 'lost_pkg' not found" \
+  "no --model-path; ROS_PACKAGE_PATH $tmp/ws; a package.xml naming it in $tmp and above"
+
+# ---- errors at the URDF's line ----
+link='<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
+two() { # FILE JOINT-BODY [LINK-B-BODY]: links a and b and a revolute joint j
+  printf '<robot name="r">\n <link name="a">%s</link>\n <joint name="j" type="revolute">\n  <parent link="a"/>\n  <child link="b"/>\n  <limit lower="-1" upper="1" effort="1" velocity="1"/>%s\n </joint>\n <link name="b">%s</link>\n</robot>\n' \
+    "$link" "$2" "${3-$link}" >"$1"
+}
+two "$tmp/typo.urdf" '' '<inertal><mass value="1"/></inertal>'
+expect misspelt_inertial "$tmp/typo.urdf" "typo.urdf:8: element <inertal>: not a URDF element inside <link>"
+two "$tmp/damp.urdf" '<dynamics dampin="0.5"/>'
+expect misspelt_damping "$tmp/damp.urdf" "damp.urdf:6: element <dynamics>: attribute dampin: not a URDF attribute of <dynamics>"
+two "$tmp/massless.urdf" '' ''
+expect massless_moving_link "$tmp/massless.urdf" "massless.urdf:3: element <joint name=\"j\">: moves link 'b', but neither it nor any link below it has mass"
+two "$tmp/negative.urdf" '' '<inertial><mass value="-1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
+expect negative_mass "$tmp/negative.urdf" "negative.urdf:8: element <mass>: attribute value: must be >= 0"
+two "$tmp/mimic.urdf" '<mimic joint="j" multiplier="2"/>'
+expect mimic_refused "$tmp/mimic.urdf" "the model uses what simc does not translate: <mimic>" "mimic.urdf:6: element <mimic>" "--allow-unsupported"
+"$BIN/simc" "$tmp/mimic.urdf" --allow-unsupported -o "$tmp/mimic.h5" --quiet --duration 0.01
+ok mimic_allowed_listed "status_of '$tmp/mimic.h5' | grep -qF 'complete with omissions: <mimic>'"
+printf '<robot name="r">\n <link name="world">%s</link>\n</robot>\n' "$link" >"$tmp/wmass.urdf"
+expect world_link_mass "$tmp/wmass.urdf" "wmass.urdf:2: element <link name=\"world\">: the link named world is simc's world"
+printf '<!-- a comment -->\n<?xml version="1.0"?>\n<robot name="r">\n <link name="a">%s</link>\n <link name="b"><bad/></link>\n</robot>\n' "$link" >"$tmp/decl.urdf"
+expect late_declaration_lines_kept "$tmp/decl.urdf" "decl.urdf:5: element <bad>: not a URDF element inside <link>"
