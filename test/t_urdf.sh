@@ -150,3 +150,40 @@ printf '<robot name="r">\n <link name="world">%s</link>\n</robot>\n' "$link" >"$
 expect world_link_mass "$tmp/wmass.urdf" "wmass.urdf:2: element <link name=\"world\">: the link named world is simc's world"
 printf '<!-- a comment -->\n<?xml version="1.0"?>\n<robot name="r">\n <link name="a">%s</link>\n <link name="b"><bad/></link>\n</robot>\n' "$link" >"$tmp/decl.urdf"
 expect late_declaration_lines_kept "$tmp/decl.urdf" "decl.urdf:5: element <bad>: not a URDF element inside <link>"
+
+# ---- meshes through assimp: Collada ----
+# test/urdf/meshes/block.dae: a block 20 x 10 x 40 cm written in centimetres,
+# z up, its node raised 20 cm; read in metres in the link's axes (the up
+# axis not turned), the node's transform applied (assimp keeps floats: 1e-7)
+cat >"$tmp/floor.yaml" <<EOF
+simc: 1
+name: floor
+time: {step: 0.001, duration: 1}
+static:
+  - {shape: plane, normal: [0, 0, 1], offset: 0.0}
+models:
+  - {file: $root/test/urdf/block_dae.urdf, fixed_base: false, pose: {position: [0, 0, 0.05], rpy: [0, 0, 0.3]}}
+EOF
+"$BIN/simc" "$tmp/floor.yaml" -o "$tmp/floor.h5" --quiet
+ok dae_mesh_read "$PY - '$tmp/floor.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r'); g = f['/model/meshes/0']; v = g['vertices'][:]
+lo, hi = v.min(0), v.max(0)
+print('  block.dae: %d vertices, %d faces, box %s .. %s m, volume %.9g m^3, closed %d'
+      % (len(v), len(g['faces']), lo, hi, g.attrs['volume'], g.attrs['closed']))
+sys.exit(0 if len(v) == 8 and len(g['faces']) == 12 and g.attrs['closed'] == 1
+         and np.abs(lo - [-0.1, -0.05, 0]).max() < 1e-7 and np.abs(hi - [0.1, 0.05, 0.4]).max() < 1e-7
+         and abs(g.attrs['volume'] - 0.008) < 1e-8 else 1)
+PY"
+ok dae_block_rests_on_floor "$PY - '$tmp/floor.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r'); n = [x.decode() for x in f['/model/body_names'][:]]; i = n.index('block')
+z = f['/body/position'][:, i, 2]; v = np.abs(f['/v'][-1]).max()
+print('  z from %.3f to %.3g m (lowest %.3g), speed at 1 s %.2g' % (z[0], z[-1], z.min(), v))
+sys.exit(0 if abs(z[0] - 0.05) < 1e-12 and abs(z[-1]) < 1e-3 and z.min() > -2e-3 and v < 1e-4 else 1)
+PY"
+printf '<robot name="r">\n <link name="a">%s\n  <collision><geometry><mesh filename="part.3mfx"/></geometry></collision>\n </link>\n</robot>\n' "$link" >"$tmp/fmt.urdf"
+expect mesh_format_unknown "$tmp/fmt.urdf" "fmt.urdf:3: element <collision>" "unknown mesh format (expected .obj, .stl, or a format assimp reads such as .dae)"
+printf '<COLLADA><library_geometries>' >"$tmp/broken.dae"
+printf '<robot name="r">\n <link name="a">%s\n  <collision><geometry><mesh filename="broken.dae"/></geometry></collision>\n </link>\n</robot>\n' "$link" >"$tmp/broken.urdf"
+expect dae_broken_located "$tmp/broken.urdf" "broken.urdf:3: element <collision>" "broken.dae" "assimp:"
