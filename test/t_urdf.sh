@@ -190,3 +190,10 @@ expect mesh_format_unknown "$tmp/fmt.urdf" "fmt.urdf:3: element <collision>" "un
 printf '<COLLADA><library_geometries>' >"$tmp/broken.dae"
 printf '<robot name="r">\n <link name="a">%s\n  <collision><geometry><mesh filename="broken.dae"/></geometry></collision>\n </link>\n</robot>\n' "$link" >"$tmp/broken.urdf"
 expect dae_broken_located "$tmp/broken.urdf" "broken.urdf:3: element <collision>" "broken.dae" "assimp:"
+
+# a shape on a fixed link of mass 0 (a bumper, a sensor's housing) is a
+# shape of a massless body; joints in a loop are refused at a joint
+printf '<robot name="r">\n <link name="a">%s</link>\n <joint name="f" type="fixed"><parent link="a"/><child link="s"/></joint>\n <link name="s"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial><collision><geometry><sphere radius="0.01"/></geometry></collision></link>\n</robot>\n' "$link" >"$tmp/m0.urdf"
+ok massless_fixed_shape_loads "'$BIN/simc' '$tmp/m0.urdf' --check >/dev/null 2>&1"
+printf '<robot name="r">\n <link name="r">%s</link>\n <link name="a">%s</link>\n <link name="b">%s</link>\n <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>\n <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>\n</robot>\n' "$link" "$link" "$link" >"$tmp/loop.urdf"
+expect joint_loop "$tmp/loop.urdf" "loop.urdf:6: element <joint name=\"j2\">: the joints form a loop through link 'a'"

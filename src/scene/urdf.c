@@ -348,11 +348,13 @@ static sc_status urdf_link(uctx* u, const xmlNode* L, const char* name, const ch
     sc_sp_quat_to_mat3(R, iq);
     sc_sp_mat3_mul(RI, R, Il);
     sc_sp_mat3_mulT(I, RI, R);
+    /* mass 0 is a link without <inertial> (a sensor frame with a shape) */
     xi_src(&t->bodies, in);
-    xi_put(&t->bodies, "    mass: %.17g\n    com: [%.17g, %.17g, %.17g]\n", m, ip[0], ip[1], ip[2]);
     if (m > 0)
-      xi_put(&t->bodies, "    inertia: {ixx: %.17g, iyy: %.17g, izz: %.17g, ixy: %.17g, ixz: %.17g, iyz: %.17g}\n", I[0],
-          I[4], I[8], I[1], I[2], I[5]);
+      xi_put(&t->bodies,
+          "    mass: %.17g\n    com: [%.17g, %.17g, %.17g]\n"
+          "    inertia: {ixx: %.17g, iyy: %.17g, izz: %.17g, ixy: %.17g, ixz: %.17g, iyz: %.17g}\n",
+          m, ip[0], ip[1], ip[2], I[0], I[4], I[8], I[1], I[2], I[5]);
   }
   int ng = 0;
   for (const xmlNode* c = L->children; c; c = c->next) {
@@ -447,9 +449,6 @@ static sc_status translate(uctx* u, xmlNode* root) {
   xi_set_model_name(t, mn ? mn : "urdf");
   t->timestep = 0.001;
   t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
-  for (const xmlAttr* a = root->properties; a; a = a->next)
-    if (!a->ns && strcmp((const char*)a->name, "name") != 0 && strcmp((const char*)a->name, "version") != 0)
-      return xi_fail(t, root, (const char*)a->name, "not a URDF attribute of <robot> (expected one of: name version)");
   static _Thread_local const xmlNode* links[MAXL];
   static _Thread_local const xmlNode* joints[MAXL];
   static _Thread_local int parent_of[MAXL], child_joint[MAXL], body[MAXL];
