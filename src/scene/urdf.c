@@ -558,11 +558,11 @@ static sc_status translate(uctx* u, xmlNode* root) {
     if (mi) xi_unsupported(t, mi, "<mimic> (a joint driven by another: simc has no joint coupling; the joint moves freely)");
     if (strcmp(ty, "fixed") == 0) {
       if (body[c] != c) continue; /* folded into its parent's body */
+      char fj[160];
       if (floating && body[p] == -2) {
         /* fixed to the world, which --floating-base lets go */
         if (!(subtree_mass(u, c, mass) > 0))
           return xi_fail(t, J, NULL, "link '%s' floats (--floating-base) but neither it nor a link below it has mass", cl);
-        char fj[160];
         snprintf(fj, sizeof fj, "%.120s_float", cl);
         xi_src(&t->bodies, J);
         xi_put(&t->bodies, "  - name: %s\n    parent: world\n    mass: 0\n    joint: {type: free}\n", fj);
