@@ -197,3 +197,7 @@ printf '<robot name="r">\n <link name="a">%s</link>\n <joint name="f" type="fixe
 ok massless_fixed_shape_loads "'$BIN/simc' '$tmp/m0.urdf' --check >/dev/null 2>&1"
 printf '<robot name="r">\n <link name="r">%s</link>\n <link name="a">%s</link>\n <link name="b">%s</link>\n <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>\n <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>\n</robot>\n' "$link" "$link" "$link" >"$tmp/loop.urdf"
 expect joint_loop "$tmp/loop.urdf" "loop.urdf:6: element <joint name=\"j2\">: the joints form a loop through link 'a'"
+printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <xacro:property name="m" value="1"/>\n <link name="a">%s</link>\n</robot>\n' "$link" >"$tmp/t.urdf.xacro"
+expect xacro_refused "$tmp/t.urdf.xacro" "t.urdf.xacro:2: element <property name=\"m\">: a xacro element: the file is a xacro template (expand it first"
+printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <link name="a">%s\n  <xacro:insert_block name="shape"/>\n </link>\n</robot>\n' "$link" >"$tmp/t2.urdf.xacro"
+expect xacro_in_link_refused "$tmp/t2.urdf.xacro" "t2.urdf.xacro:3: element <insert_block name=\"shape\">: a xacro element"

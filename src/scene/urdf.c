@@ -106,6 +106,14 @@ static int in_list(const char* list, const char* w) {
   return 0;
 }
 
+/* xacro's macros, includes and properties make the robot only once
+ * expanded: skipped, they would leave a different robot */
+static sc_status not_xacro(tr* t, const xmlNode* n) {
+  if (n->ns && n->ns->href && strstr((const char*)n->ns->href, "xacro"))
+    return xi_fail(t, n, NULL, "a xacro element: the file is a xacro template (expand it first: xacro FILE > robot.urdf)");
+  return SC_OK;
+}
+
 /* element n and what it holds against the spec */
 static sc_status urdf_check(tr* t, const xmlNode* n) {
   const spec* s = NULL;
@@ -116,8 +124,9 @@ static sc_status urdf_check(tr* t, const xmlNode* n) {
     if (s->strict && !a->ns && !in_list(s->attrs, (const char*)a->name))
       return xi_fail(t, n, (const char*)a->name, "not a URDF attribute of <%s> (expected one of: %s)", s->el, s->attrs);
   for (const xmlNode* c = n->children; c; c = c->next) {
-    if (c->type != XML_ELEMENT_NODE || c->ns) continue;
-    if (in_list(s->skipped, xi_name(c))) continue;
+    if (c->type != XML_ELEMENT_NODE) continue;
+    TRY(not_xacro(t, c));
+    if (c->ns || in_list(s->skipped, xi_name(c))) continue;
     if (!in_list(s->children, xi_name(c)))
       return xi_fail(t, c, NULL, "not a URDF element inside <%s> (expected %s%s%s)", s->el,
                      s->children[0] ? s->children : "none", s->skipped[0] ? "; skipped: " : "", s->skipped);
@@ -459,7 +468,9 @@ static sc_status translate(uctx* u, xmlNode* root) {
   int nl = 0, nj = 0;
   /* links and joints by name */
   for (xmlNode* n = root->children; n; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE || n->ns) continue;
+    if (n->type != XML_ELEMENT_NODE) continue;
+    TRY(not_xacro(t, n));
+    if (n->ns) continue;
     const char* e = xi_name(n);
     if (strcmp(e, "link") == 0 || strcmp(e, "joint") == 0) {
       TRY(urdf_check(t, n));
