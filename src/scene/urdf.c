@@ -50,7 +50,8 @@ typedef struct uctx {
    * world, with the link's frame in that body's frame */
   int* body;
   double (*bpos)[3], (*bq)[4];
-  double* sub; /* the mass of the link and all below it */
+  double* sub;  /* the mass of the link and all below it (-1: not yet summed) */
+  double* mass; /* the link's own (<inertial> mass, 0 without) */
   /* packages found: name -> directory */
   char* pkg[MAXPKG];
   char* pkgdir[MAXPKG];
@@ -458,12 +459,10 @@ static sc_status translate(uctx* u, xmlNode* root) {
   xi_set_model_name(t, mn ? mn : "urdf");
   t->timestep = 0.001;
   t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
-  static _Thread_local const xmlNode* links[MAXL];
-  static _Thread_local const xmlNode* joints[MAXL];
-  static _Thread_local int parent_of[MAXL], child_joint[MAXL], body[MAXL];
-  static _Thread_local double bpos[MAXL][3], bq[MAXL][4], sub[MAXL], mass[MAXL];
-  u->links = links, u->joints = joints, u->parent_of = parent_of, u->child_joint = child_joint;
-  u->body = body, u->bpos = bpos, u->bq = bq, u->sub = sub;
+  const xmlNode** links = u->links;
+  const xmlNode** joints = u->joints;
+  int *parent_of = u->parent_of, *child_joint = u->child_joint, *body = u->body;
+  double(*bpos)[3] = u->bpos, (*bq)[4] = u->bq, *sub = u->sub, *mass = u->mass;
   sc_status st = SC_OK;
   int nl = 0, nj = 0;
   /* links and joints by name */
@@ -633,7 +632,20 @@ static sc_status translate(uctx* u, xmlNode* root) {
 
 sc_status xi_translate_urdf(tr* t, xmlNode* root, int floating, const char* model_path) {
   uctx u = {.t = t, .model_path = model_path, .floating = floating, .world = -1};
-  const sc_status st = translate(&u, root);
+  u.links = sc_calloc(MAXL, sizeof *u.links);
+  u.joints = sc_calloc(MAXL, sizeof *u.joints);
+  u.parent_of = sc_calloc(MAXL, sizeof *u.parent_of);
+  u.child_joint = sc_calloc(MAXL, sizeof *u.child_joint);
+  u.body = sc_calloc(MAXL, sizeof *u.body);
+  u.bpos = sc_calloc(MAXL, sizeof *u.bpos);
+  u.bq = sc_calloc(MAXL, sizeof *u.bq);
+  u.sub = sc_calloc(MAXL, sizeof *u.sub);
+  u.mass = sc_calloc(MAXL, sizeof *u.mass);
+  sc_status st = SC_ERR_NOMEM;
+  if (u.links && u.joints && u.parent_of && u.child_joint && u.body && u.bpos && u.bq && u.sub && u.mass)
+    st = translate(&u, root);
   for (int i = 0; i < u.npkg; i++) sc_free(u.pkg[i]), sc_free(u.pkgdir[i]);
+  sc_free(u.links), sc_free(u.joints), sc_free(u.parent_of), sc_free(u.child_joint), sc_free(u.body);
+  sc_free(u.bpos), sc_free(u.bq), sc_free(u.sub), sc_free(u.mass);
   return st;
 }
