@@ -12,7 +12,8 @@
 # what URDF defines are located at their line (exit 1).  A Collada mesh
 # (assimp) is read in metres in the link's axes, against the numbers in the
 # file, and a block with it as collision, free, rests on a floor (within
-# 1 mm after 1 s).
+# 1 mm after 1 s).  The pendulum and dart-doc's KUKA KR5 against MuJoCo
+# 2.2.2's reading of the same file: every body's pose and joint range.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -201,3 +202,56 @@ printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <xacro:pr
 expect xacro_refused "$tmp/t.urdf.xacro" "t.urdf.xacro:2: element <property name=\"m\">: a xacro element: the file is a xacro template (expand it first"
 printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <link name="a">%s\n  <xacro:insert_block name="shape"/>\n </link>\n</robot>\n' "$link" >"$tmp/t2.urdf.xacro"
 expect xacro_in_link_refused "$tmp/t2.urdf.xacro" "t2.urdf.xacro:3: element <insert_block name=\"shape\">: a xacro element"
+
+# ---- against MuJoCo 2.2.2's own reading of the same URDF ----
+# mujoco-compile writes MuJoCo's model of a URDF (its static links fused
+# away, as simc folds them); each MuJoCo body's world pose at q = 0 and
+# its joint's range against simc's body of that name and its joint (MuJoCo
+# writes 6 significant digits: 1e-5).  MuJoCo's tinyxml2 refuses the
+# declaration after a comment, and looks for meshes beside the file.
+vs_mujoco() { # NAME URDF-AS-MUJOCO-READS-IT URDF-FOR-SIMC
+  mujoco-compile "$2" "$tmp/$1_mj.xml" >"$tmp/$1_mj.log" 2>&1 &&
+    "$BIN/simc" "$3" -o "$tmp/$1.h5" --quiet --duration 0.001 2>"$tmp/$1.err" &&
+    $PY - "$tmp/$1_mj.xml" "$tmp/$1.h5" <<'PY'
+import sys, h5py, numpy as np, xml.etree.ElementTree as ET
+def qmul(a, b):
+    w1, x1, y1, z1 = a; w2, x2, y2, z2 = b
+    return np.array([w1*w2 - x1*x2 - y1*y2 - z1*z2, w1*x2 + x1*w2 + y1*z2 - z1*y2,
+                     w1*y2 - x1*z2 + y1*w2 + z1*x2, w1*z2 + x1*y2 - y1*x2 + z1*w2])
+def rot(q, v):
+    return qmul(qmul(q, np.r_[0, v]), q * [1, -1, -1, -1])[1:]
+num = lambda e, a, d: np.array([float(x) for x in e.get(a, d).split()])
+bodies = {}
+def walk(e, p, q):
+    for b in e.findall('body'):
+        bp = p + rot(q, num(b, 'pos', '0 0 0')); bq = qmul(q, num(b, 'quat', '1 0 0 0'))
+        bq /= np.linalg.norm(bq)
+        i = b.find('inertial'); j = b.find('joint')
+        bodies[b.get('name')] = (bp, bq, float(i.get('mass')) if i is not None else 0.0,
+                                 num(j, 'range', 'nan nan') if j is not None else None)
+        walk(b, bp, bq)
+walk(ET.parse(sys.argv[1]).getroot().find('worldbody'), np.zeros(3), np.array([1.0, 0, 0, 0]))
+f = h5py.File(sys.argv[2], 'r')
+names = [x.decode() for x in f['/model/body_names'][:]]
+P, Q = f['/body/position'][0], f['/body/orientation'][0]
+jr = f['/model/joint_range'][:] if '/model/joint_range' in f else None
+jn = [x.decode() for x in f['/model/joint_names'][:]]
+worst = 0.0; nr = want_r = 0
+for n, (p, q, m, r) in bodies.items():
+    i = names.index(n)
+    qs = Q[i] if np.dot(Q[i], q) >= 0 else -Q[i]
+    worst = max(worst, np.abs(P[i] - p).max(), np.abs(qs - q).max())
+    if r is not None and not np.isnan(r[0]):
+        want_r += 1
+        # the joint body above link n carries the joint
+        k = jn.index(names[f['/model/body_parent'][i]])
+        worst = max(worst, np.abs(jr[k] - r).max()); nr += 1
+print('  %d MuJoCo bodies, %d joint ranges, worst pose/range difference %.2g' % (len(bodies), nr, worst))
+sys.exit(0 if bodies and nr == want_r and worst < 1e-5 else 1)
+PY
+}
+grep -v '^<?xml' test/urdf/pendulum.urdf >"$tmp/pend_mj.urdf"
+ok pendulum_vs_mujoco "vs_mujoco pend '$tmp/pend_mj.urdf' test/urdf/pendulum.urdf"
+kr5="/usr/share/doc/dart/data/urdf/KR5/KR5 sixx R650.urdf"
+mkdir -p "$tmp/kr5" && cp "$kr5" "$tmp/kr5/kr5.urdf" && cp "$(dirname "$kr5")"/meshes/*.STL "$tmp/kr5/"
+ok kr5_vs_mujoco "vs_mujoco kr5 '$tmp/kr5/kr5.urdf' '$kr5'"
