@@ -13,7 +13,8 @@
 # (assimp) is read in metres in the link's axes, against the numbers in the
 # file, and a block with it as collision, free, rests on a floor (within
 # 1 mm after 1 s).  The pendulum and dart-doc's KUKA KR5 against MuJoCo
-# 2.2.2's reading of the same file: every body's pose and joint range.
+# 2.2.2's reading of the same file: every body's pose and joint range;
+# also DRC-Hubo (51 joints, package:// found upward) and Atlas (27).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -255,3 +256,8 @@ ok pendulum_vs_mujoco "vs_mujoco pend '$tmp/pend_mj.urdf' test/urdf/pendulum.urd
 kr5="/usr/share/doc/dart/data/urdf/KR5/KR5 sixx R650.urdf"
 mkdir -p "$tmp/kr5" && cp "$kr5" "$tmp/kr5/kr5.urdf" && cp "$(dirname "$kr5")"/meshes/*.STL "$tmp/kr5/"
 ok kr5_vs_mujoco "vs_mujoco kr5 '$tmp/kr5/kr5.urdf' '$kr5'"
+hubo=/usr/share/doc/dart/data/urdf/drchubo/drchubo.urdf
+mkdir -p "$tmp/hubo" && cp "$hubo" "$(dirname "$hubo")"/meshes/*.stl "$tmp/hubo/"
+ok drchubo_vs_mujoco "vs_mujoco hubo '$tmp/hubo/drchubo.urdf' '$hubo'"
+atlas=/usr/share/doc/dart/data/sdf/atlas/atlas_v3_no_head.urdf
+ok atlas_vs_mujoco "vs_mujoco atlas '$atlas' '$atlas'"
