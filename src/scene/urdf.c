@@ -56,6 +56,7 @@ typedef struct uctx {
   char* pkg[MAXPKG];
   char* pkgdir[MAXPKG];
   int npkg;
+  char lastdir[4096]; /* the last found (when not kept) */
 } uctx;
 
 /* ---- what URDF defines ---- */
@@ -283,10 +284,14 @@ static const char* find_pkg(uctx* u, const xmlNode* from, const char* pkg, char*
     free(up);
   }
   if (!found) return NULL;
-  if (u->npkg == MAXPKG) return NULL;
+  snprintf(u->lastdir, sizeof u->lastdir, "%s", dir);
+  if (u->npkg == MAXPKG) return u->lastdir; /* found, not kept */
   u->pkg[u->npkg] = sc_strdup(pkg);
   u->pkgdir[u->npkg] = sc_strdup(dir);
-  if (!u->pkg[u->npkg] || !u->pkgdir[u->npkg]) return NULL;
+  if (!u->pkg[u->npkg] || !u->pkgdir[u->npkg]) {
+    sc_free(u->pkg[u->npkg]), sc_free(u->pkgdir[u->npkg]);
+    return u->lastdir;
+  }
   return u->pkgdir[u->npkg++];
 }
 
