@@ -26,12 +26,12 @@ else
   BIN      := bin
 endif
 
-PKGS    := yaml-0.1 lapacke hdf5 ccd qhull_r libxml-2.0
+PKGS    := yaml-0.1 lapacke hdf5 ccd qhull_r libxml-2.0 assimp
 DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-dev libccd-dev libqhull-dev libxml2-dev \
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
-            libsuitesparse-dev libjs-three
+            libsuitesparse-dev libjs-three libassimp-dev
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev
+TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev dart-doc
 TEST_STAMP := build/.test-deps-ok
 # make bench's peers: MuJoCo 2.2.2 and its models, ODE, GNU time for peak
 # memory; and node with npm for MuJoCo 3.x's WebAssembly build

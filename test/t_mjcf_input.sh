@@ -89,7 +89,8 @@ expect urdf_unknown_parent "$tmp/parent.urdf" 'parent.urdf:4: element <parent>: 
 printf '<robot name="r">\n <link name="a"/>\n <link name="b"/>\n</robot>\n' >"$tmp/roots.urdf"
 expect urdf_two_roots "$tmp/roots.urdf" "expected one root link"
 printf '<robot name="r">\n <link name="a">\n  <collision><geometry><mesh filename="package://arm/a.stl"/></geometry></collision>\n </link>\n</robot>\n' >"$tmp/pkg.urdf"
-expect urdf_package_needs_model_path "$tmp/pkg.urdf" "pkg.urdf:3: element <mesh>: attribute filename: 'package://arm/a.stl' needs --model-path DIR"
+expect urdf_package_not_found "$tmp/pkg.urdf" "pkg.urdf:3: element <mesh>: attribute filename: package 'arm' not found (searched: no --model-path"
+mkdir -p "$tmp/models/arm"
 "$BIN/simc" "$tmp/pkg.urdf" --check --model-path "$tmp/models" >"$tmp/out" 2>&1
 ok urdf_model_path_resolves "grep -qF '$tmp/models/arm/a.stl' '$tmp/out'"
 # unsupported: refused with its kind and line, accepted with --allow-unsupported

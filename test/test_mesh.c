@@ -683,9 +683,16 @@ static void test_bad_input(void) {
   alarm(20); /* a blocking open would end the test here */
   expect_error(p, SC_ERR_IO, 0, "not a regular file");
   alarm(0);
-  p = tmp_path("cube.ply");
+  p = tmp_path("cube.nomesh");
   write_text(p, "ply\n");
   expect_error(p, SC_ERR_SCENE, 0, "unknown mesh format");
+  /* a format assimp reads: its error, at the file */
+  p = tmp_path("cube.ply");
+  write_text(p, "ply\n");
+  expect_error(p, SC_ERR_SCENE, 0, "assimp: Invalid .ply file");
+  p = tmp_path("fifo.dae");
+  ENSURE(mkfifo(p, 0600) == 0);
+  expect_error(p, SC_ERR_IO, 0, "not a regular file");
   p = tmp_path("empty.obj");
   write_text(p, "");
   expect_error(p, SC_ERR_SCENE, 0, "empty");
@@ -911,7 +918,7 @@ static void test_mug(void) {
 }
 
 static void rm_tmp(void) {
-  const char* names[] = {"crlf.obj", "torus.obj", "sphere_hull.obj", "fifo.stl", "cube.ply", "empty.obj",
+  const char* names[] = {"crlf.obj", "torus.obj", "sphere_hull.obj", "fifo.stl", "cube.ply", "cube.nomesh", "fifo.dae", "empty.obj",
                          "trunc.stl", "nan_binary.stl", "nan.obj", "inf.stl", "range.obj", "range_neg.obj",
                          "zero_index.obj", "two.obj", "badnum.obj", "badref.obj", "noface.obj", "short_v.obj",
                          "flat.obj", "three.obj", "zero_volume.obj", "garbage.stl", "short.stl", "noend.stl"};

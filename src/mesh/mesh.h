@@ -83,12 +83,15 @@ typedef struct sc_mesh {
 
 /* Read an OBJ (v and f records; polygons fanned from their first vertex;
  * negative, v/vt/vn indices accepted; other records ignored) or STL (binary
- * or ASCII, told by content) file, multiply every vertex by scale[0..2], and
+ * or ASCII, told by content) file, or through assimp any other format it
+ * reads by the name's extension (Collada .dae: <unit> applied, <up_axis>
+ * not), multiply every vertex by scale[0..2], and
  * build the hull and mass properties (sc_mesh_build).  The file must be a
  * regular file (a directory or FIFO is refused without blocking).  Errors
  * are located in the mesh file: err->file = path, err->line = the line of
  * an OBJ/ASCII STL record (binary STL: 0, with the byte offset or triangle
- * in the message).  On failure *out is left empty (nothing to free). */
+ * in the message; assimp's formats: 0).  On failure *out is left empty
+ * (nothing to free). */
 sc_status sc_mesh_read(const char* path, const double scale[3], sc_mesh* out, sc_error* err);
 
 /* From out->vert/nvert and out->face/nface (owned by out, sc_malloc'ed):

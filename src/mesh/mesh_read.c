@@ -24,16 +24,28 @@
  *   the splitmix64 finalizer as the hash) so that closedness can be tested
  *   on indices and the mesh is not three times larger than it needs to be.
  *
+ * - Everything else the Open Asset Import Library (assimp) reads: Collada
+ *   .dae first of all, ROS's visual and collision format.  Every mesh of
+ *   the file's scene, placed by its nodes' transforms, is one triangle soup
+ *   (points and lines dropped), merged as STL's.  Collada's <unit meter> is
+ *   applied; its <up_axis> is not: ROS tools read the coordinates in the
+ *   link's frame as written (rviz leaves out assimp's turn to y-up).
+ *
  * scale multiplies each coordinate before anything else; a scale with an
  * odd number of negative components mirrors the mesh, which turns its
  * triangles inside out, so their winding is reversed to keep them facing
  * out. */
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "mesh/mesh.h"
 
@@ -510,6 +522,54 @@ static sc_status read_stl(const rd* r, const char* buf, size_t len, sc_mesh* out
                       (unsigned long)n, need, len);
 }
 
+/* ---- assimp ---- */
+
+static sc_status read_assimp(const rd* r, sc_mesh* out) {
+  struct stat sb;
+  if (stat(r->path, &sb) != 0)
+    return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "cannot open: %s", strerror(errno));
+  if (!S_ISREG(sb.st_mode)) return sc_error_set(r->err, SC_ERR_IO, r->path, 0, 0, "not a regular file");
+  if (sb.st_size > (off_t)SC_MESH_MAX_FILE_BYTES)
+    return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "the file is larger than %ld bytes",
+                        (long)SC_MESH_MAX_FILE_BYTES);
+  struct aiPropertyStore* ps = aiCreatePropertyStore();
+  if (!ps) return sc_error_set(r->err, SC_ERR_NOMEM, r->path, 0, 0, "out of memory");
+  aiSetImportPropertyInteger(ps, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  const struct aiScene* sc = aiImportFileExWithProperties(
+      r->path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType, NULL, ps);
+  aiReleasePropertyStore(ps);
+  if (!sc) return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "assimp: %s", aiGetErrorString());
+  size_t nt = 0;
+  for (unsigned m = 0; m < sc->mNumMeshes; m++)
+    for (unsigned f = 0; f < sc->mMeshes[m]->mNumFaces; f++) nt += sc->mMeshes[m]->mFaces[f].mNumIndices == 3;
+  sc_status st = SC_OK;
+  if (nt == 0) {
+    st = sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "no triangles (%u meshes)", sc->mNumMeshes);
+  } else if (nt > (size_t)SC_MESH_MAX_FACES) {
+    st = sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "more than %d triangles", SC_MESH_MAX_FACES);
+  } else {
+    double* soup = sc_malloc(sizeof(double) * 9 * nt);
+    if (!soup) st = sc_error_set(r->err, SC_ERR_NOMEM, r->path, 0, 0, "out of memory");
+    size_t k = 0;
+    for (unsigned m = 0; soup && m < sc->mNumMeshes; m++) {
+      const struct aiMesh* me = sc->mMeshes[m];
+      for (unsigned f = 0; f < me->mNumFaces; f++) {
+        if (me->mFaces[f].mNumIndices != 3) continue;
+        for (int c = 0; c < 3; c++) {
+          const struct aiVector3D* v = &me->mVertices[me->mFaces[f].mIndices[c]];
+          soup[k++] = (double)v->x, soup[k++] = (double)v->y, soup[k++] = (double)v->z;
+        }
+      }
+    }
+    for (size_t i = 0; soup && i < 9 * nt && !st; i++)
+      if (!isfinite(soup[i])) st = sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "a vertex is not finite");
+    if (soup && !st) st = merge_soup(r, soup, (int)nt, out);
+    sc_free(soup);
+  }
+  aiReleaseImport(sc);
+  return st;
+}
+
 /* ---- entry ---- */
 
 sc_status sc_mesh_read(const char* path, const double scale[3], sc_mesh* out, sc_error* err) {
@@ -519,21 +579,27 @@ sc_status sc_mesh_read(const char* path, const double scale[3], sc_mesh* out, sc
   base = base ? base + 1 : path;
   const char* dot = strrchr(base, '.');
   int is_obj = dot && strcasecmp(dot, ".obj") == 0, is_stl = dot && strcasecmp(dot, ".stl") == 0;
-  if (!is_obj && !is_stl)
-    return sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "unknown mesh format (the file name must end in .obj or .stl)");
+  if (!is_obj && !is_stl && !(dot && aiIsExtensionSupported(dot)))
+    return sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                        "unknown mesh format (expected .obj, .stl, or a format assimp reads such as .dae)");
   for (int k = 0; k < 3; k++)
     if (!isfinite(scale[k]))
       return sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "scale[%d] is not finite", k);
-  char* buf;
-  size_t len;
-  sc_status st = slurp(&r, &buf, &len);
-  if (st) return st;
-  if (len == 0) {
+  sc_status st;
+  if (is_obj || is_stl) {
+    char* buf;
+    size_t len;
+    st = slurp(&r, &buf, &len);
+    if (st) return st;
+    if (len == 0) {
+      sc_free(buf);
+      return sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "the file is empty");
+    }
+    st = is_obj ? read_obj(&r, buf, len, out) : read_stl(&r, buf, len, out);
     sc_free(buf);
-    return sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "the file is empty");
+  } else {
+    st = read_assimp(&r, out);
   }
-  st = is_obj ? read_obj(&r, buf, len, out) : read_stl(&r, buf, len, out);
-  sc_free(buf);
   if (st) {
     sc_mesh_free(out);
     return st;

@@ -379,6 +379,37 @@ sc_status xi_refuse_unsupported(tr* t, const xmlNode* root) {
                       list);
 }
 
+/* the offset of an XML declaration not at the start (after comments or
+ * blanks), 0 when none */
+static size_t late_declaration(const char* text, size_t len) {
+  size_t i = 0;
+  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+    i = 3;
+  const size_t start = i;
+  for (;;) {
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+    if (i + 4 <= len && memcmp(text + i, "<!--", 4) == 0) {
+      const char* e = NULL;
+      for (size_t k = i + 4; k + 3 <= len && !e; k++)
+        if (memcmp(text + k, "-->", 3) == 0) e = text + k;
+      if (!e) return 0;
+      i = (size_t)(e - text) + 3;
+      continue;
+    }
+    break;
+  }
+  if (i > start && i + 6 <= len && memcmp(text + i, "<?xml", 5) == 0 &&
+      (text[i + 5] == ' ' || text[i + 5] == '\t' || text[i + 5] == '\n' || text[i + 5] == '\r'))
+    return i;
+  return 0;
+}
+
+static int line_of(const char* text, size_t len, size_t at) {
+  int l = 1;
+  for (size_t i = 0; i < at && i < len; i++) l += text[i] == '\n';
+  return l;
+}
+
 int sc_mjcf_is_xml(const char* text, size_t len) {
   size_t i = 0;
   if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
@@ -506,7 +537,27 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   if (!t) return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
   t->err = err;
   xmlDoc* d;
+  /* urdfdom (TinyXML) reads an XML declaration after a comment, which
+   * libxml2 refuses; ROS tools write such files (a licence comment above
+   * xacro's output): the declaration is blanked, lines kept */
+  char* fixed = NULL;
+  const size_t decl = late_declaration(text, len);
+  if (decl) {
+    if (!(fixed = sc_malloc(len))) {
+      sc_free(t);
+      return sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory");
+    }
+    memcpy(fixed, text, len);
+    size_t e = decl;
+    while (e + 1 < len && !(fixed[e] == '?' && fixed[e + 1] == '>')) e++;
+    for (size_t i = decl; i < e + 2 && i < len; i++)
+      if (fixed[i] != '\n') fixed[i] = ' ';
+    text = fixed;
+    snprintf(t->note, sizeof t->note, "the XML declaration at line %d (after a comment) read as if at the top",
+             line_of(text, len, decl));
+  }
   sc_status st = xi_parse(t, path, text, len, NULL, &d);
+  sc_free(fixed);
   xmlNode* root = st ? NULL : xmlDocGetRootElement(d);
   const int urdf = root && strcmp(xi_name(root), "robot") == 0;
   if (!st && (!root || (strcmp(xi_name(root), "mujoco") != 0 && !urdf)))
@@ -523,6 +574,7 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   if (!st) {
     xi_put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);
     for (int i = 0; i < t->nun; i++) xi_put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
+    if (t->note[0]) xi_put(&out, "# note: %s\n", t->note);
     xi_put(&out, "simc: 1\nname: %s\n", t->model_name);
     xi_put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);
     /* a run of about 1 s that ends on a step (the step need not divide 1 s) */

@@ -64,6 +64,7 @@ typedef struct tr {
   char* strs[MAX_DOCS * 64]; /* strings kept for the output (mesh paths) */
   int nstr;
   char model_name[128];
+  char note[200]; /* what the reading changed without leaving anything out (a comment in the translation) */
 } tr;
 
 
