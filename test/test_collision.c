@@ -1564,7 +1564,7 @@ static sc_model* make_model(int nbody, int ngeom, const int* parent) {
   if (sc_model_alloc(m) != SC_OK) return NULL;
   for (int b = 1; b < nbody; b++) {
     m->body_parent[b] = parent ? parent[b] : 0;
-    m->jnt_type[b - 1] = SC_JOINT_FIXED;
+    m->jnt_type[b - 1] = SC_JOINT_FREE; /* fixed ones would be welded to the world */
     m->body_mass[b] = 1;
   }
   for (int g = 0; g < ngeom; g++) {
@@ -1659,6 +1659,48 @@ static void test_broad_phase_spheres(void) {
   sc_model_free(m);
 }
 
+/* Welded bodies (chains of fixed joints) never touch each other, and those
+ * welded to the world never touch static geometry, MuJoCo's rule; every
+ * other pair of bodies not parent and child does.  Bodies: 1 fixed to the
+ * world, 2 fixed to 1 (welded to the world too), 3 free, 4 fixed to 3, 5
+ * fixed to 4 (3, 4, 5 one rigid whole), 6 free; one sphere each and a
+ * static one, all overlapping. */
+static void test_detect_welds(void) {
+  int parent[7] = {-1, 0, 1, 0, 3, 4, 0};
+  sc_model* m = make_model(7, 7, parent);
+  if (!m) return;
+  m->jnt_type[0] = m->jnt_type[1] = m->jnt_type[3] = m->jnt_type[4] = SC_JOINT_FIXED;
+  for (int g = 0; g < 7; g++) {
+    m->geom_type[g] = SC_GEOM_SPHERE;
+    m->geom_body[g] = g; /* geom 0 static */
+    m->geom_size[3 * g] = 0.3;
+    m->geom_pos[3 * g] = 0.01 * g;
+  }
+  ENSURE(sc_model_finalize(m) == SC_OK);
+  static const int weld[7] = {0, 0, 0, 3, 3, 3, 6};
+  for (int b = 0; b < 7; b++) ENSURE(m->body_weld[b] == weld[b]);
+  sc_data* d = NULL;
+  sc_error err;
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  if (!d) return;
+  place(m, d);
+  sc_col_detect(m, d, NULL);
+  /* kept: different welds and not parent and child (3-0 and 6-0 have the
+   * world as parent, which still collides) */
+  int k = 0, ok = 1;
+  for (int a = 0; a < 7; a++)
+    for (int b = a + 1; b < 7; b++) {
+      const int pc = (a > 0 && m->body_parent[b] == a) || (b > 0 && m->body_parent[a] == b);
+      if (weld[a] == weld[b] || pc) continue;
+      if (k >= d->ncon || d->contact[k].geom[0] != a || d->contact[k].geom[1] != b) ok = 0;
+      k++;
+    }
+  ENSURE(ok && k == d->ncon);
+  printf("  %d of 21 pairs kept (welded pairs skipped)\n", d->ncon);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
 /* same body, parent-child and world-world pairs are skipped; a world child
  * touching a static geom is not; the frame is (t1, t2, n) and parameters
  * follow the rules */
@@ -1739,7 +1781,7 @@ static void test_detect_masks_and_exclusions(void) {
     ENSURE(sc_model_alloc(m) == SC_OK);
     for (int b = 1; b < NB; b++) {
       m->body_parent[b] = parent[b];
-      m->jnt_type[b - 1] = SC_JOINT_FIXED;
+      m->jnt_type[b - 1] = SC_JOINT_FREE; /* fixed ones would be welded to the world */
       m->body_mass[b] = 1;
     }
   }
@@ -2335,6 +2377,7 @@ int main(int argc, char** argv) {
   RUN(test_combine);
   RUN(test_broad_phase_spheres);
   RUN(test_detect_filters);
+  RUN(test_detect_welds);
   RUN(test_detect_masks_and_exclusions);
   RUN(test_detect_overflow);
   free_test_meshes();

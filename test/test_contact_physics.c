@@ -546,6 +546,89 @@ static void test_no_allocation_with_contacts(void) {
   no_alloc_run(gen, threads, 1, 400);
 }
 
+
+/* ---- bodies that cannot move along a contact ---- */
+static const char* const MODELS[][2] = {{"contact.model=sap", NULL},
+                                        {"contact.model=similar", NULL},
+                                        {"contact.model=lagged", NULL},
+                                        {"contact.solver=lcp", NULL}};
+
+typedef struct immobile_log {
+  int nan, touched; /* a non-finite impulse; a contact on a welded body */
+  double max_impulse;
+} immobile_log;
+
+static void immobile_cb(const sc_model* m, const sc_data* d, void* user) {
+  immobile_log* L = user;
+  for (int i = 0; i < d->ncon; i++) {
+    const int ba = d->contact[i].body[0], bb = d->contact[i].body[1];
+    L->touched |= m->body_weld[ba] == 0 && m->body_weld[bb] == 0;
+    for (int r = 0; r < 3; r++) {
+      const double g = d->impulse[3 * i + r];
+      L->nan |= !isfinite(g);
+      if (fabs(g) > L->max_impulse) L->max_impulse = fabs(g);
+    }
+  }
+}
+
+/* A box welded to the world on the floor (and a second box welded to it)
+ * beside a dropped sphere: the welded bodies never touch the floor or each
+ * other (MuJoCo's rule), and the sphere rests sunk by m g / k in every
+ * model (the welded pair's zero Jacobian stopped the run at t = 0 with
+ * non-finite values). */
+static void test_welded_body_on_floor(void) {
+  for (int k = 0; k < 4; k++) {
+    sc_model* m;
+    sc_data* d;
+    immobile_log L = {0, 0, 0.0};
+    ENSURE(sim_run("test/welded_on_floor.yaml", MODELS[k], 1, immobile_cb, &L, &m, &d) ==
+           SC_OK);
+    if (!m || !d) continue;
+    ENSURE(m->body_weld[1] == 0 && m->body_weld[2] == 0 && m->body_weld[3] == 3);
+    ENSURE(!L.nan && !L.touched);
+    const double expect = -1.0 * G / 1e5;
+    ENSURE(d->ncon == 1);
+    if (d->ncon == 1) {
+      printf("  %-22s ball's gap %.6e m (m g / k %.6e), z %.7f\n", MODELS[k][0],
+             d->contact[0].dist, expect, d->q[2]);
+      ENSURE_CLOSE(d->contact[0].dist, expect, 0.01, 0);
+      ENSURE_CLOSE(d->q[2], 0.1 + expect, 0, 2e-6);
+    }
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+}
+
+/* A sphere on a hinge about the floor's normal touches the floor at the
+ * point the hinge does not move (W_ii = 0, exactly, and on an inclined
+ * floor with a tilted frame where round-off makes J ~ 1e-17 instead: then
+ * impulses of 1e37 N s stopped the hinge).  A disc on the same hinge
+ * touches on its rim (the normal row alone has no mobility).  Under a
+ * motor's 1 N m each turns as if free, omega = tau t / I, with finite
+ * impulses, in every model (the sphere's contact, left out, carries none). */
+static void test_hinge_about_normal(void) {
+  const char* const scene[] = {"test/hinge_on_floor.yaml", "test/hinge_on_incline.yaml",
+                               "test/hinge_disc.yaml"};
+  for (int variant = 0; variant < 3; variant++)
+    for (int k = 0; k < 4; k++) {
+      sc_model* m;
+      sc_data* d;
+      immobile_log L = {0, 0, 0.0};
+      ENSURE(sim_run(scene[variant], MODELS[k], 1, immobile_cb, &L, &m, &d) == SC_OK);
+      if (!m || !d) continue;
+      /* I about the axis: 2/5 m r^2 (sphere), 1/2 m r^2 (disc) */
+      const double I = variant == 2 ? 0.5 * 0.04 : 0.4 * 0.01, t = d->time;
+      printf("  %-26s %-22s omega %.9f rad/s (tau t / I %.9f), %d contacts, max |impulse| %.3g\n",
+             scene[variant], MODELS[k][0], d->v[0], t / I, d->ncon, L.max_impulse);
+      ENSURE(!L.nan && d->ncon >= 1);
+      ENSURE_CLOSE(d->v[0], t / I, 1e-9, 0);
+      ENSURE_CLOSE(d->q[0], 0.5 * t * t / I, 1e-9, 0);
+      if (variant < 2) ENSURE(L.max_impulse == 0.0);
+      sc_data_free(d);
+      sc_model_free(m);
+    }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_sphere_rest_penetration);
@@ -563,5 +646,7 @@ int main(int argc, char** argv) {
   RUN(test_sphere_column_holds);
   RUN(test_box_column_impacts);
   RUN(test_no_allocation_with_contacts);
+  RUN(test_welded_body_on_floor);
+  RUN(test_hinge_about_normal);
   return TEST_END();
 }

@@ -27,8 +27,12 @@
  * contact laws' vhat, fe0), so speculative contacts change nothing for
  * bodies that do not meet.
  *
- * Filtering: a pair is tested only when its geoms are on different bodies
- * that are not parent and child (through massless links, body_cparent),
+ * Filtering: a pair is tested only when its geoms are on bodies that can
+ * move relative to each other (different welds, body_weld: a body fixed to
+ * the world by fixed joints never touches static geometry, nor two bodies
+ * fixed to each other, MuJoCo's rule; a contact there could do no work and
+ * its Jacobian would be zero), that are not parent and child (through
+ * massless links, body_cparent),
  * their masks match (contype of one & conaffinity of the other, either
  * way, as MuJoCo) and the scene does not exclude their bodies' pair.
  *
@@ -270,7 +274,7 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   const sc_data* d = x->d;
   int a = g1 < g2 ? g1 : g2, b = g1 < g2 ? g2 : g1;
   int ba = m->geom_body[a], bb = m->geom_body[b];
-  if (ba == bb) return; /* same body, or both static */
+  if (m->body_weld[ba] == m->body_weld[bb]) return; /* one rigid whole, or both static */
   if ((bb != 0 && m->body_cparent[bb] == ba && ba != 0) ||
       (ba != 0 && m->body_cparent[ba] == bb && bb != 0))
     return; /* parent-child (through massless links): the joint governs them */
@@ -376,7 +380,7 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
     col_axis(z, d->geom_xrot + 9 * gp, 2);
     for (int i = 0; i < nn; i++) {
       int g = order[i];
-      if (m->geom_body[g] == m->geom_body[gp]) continue;
+      if (m->body_weld[m->geom_body[g]] == m->body_weld[m->geom_body[gp]]) continue;
       double r[3];
       col_sub(r, d->geom_xpos + 3 * g, d->geom_xpos + 3 * gp);
       if (col_dot(z, r) - m->geom_rbound[g] > pair_margin(m, d, gp, g)) continue;

@@ -9,9 +9,19 @@
  * J^T gamma (gamma acts on b, its opposite on a).  Only the dofs on the two
  * paths are non-zero; J is stored as those columns only, per contact
  * (d->jptr, d->jcol, d->Jc: the block form of problem.h), so that building
- * J, J v and J^T x cost O(nnz) and memory, not O(ncon nv). */
+ * J, J v and J^T x cost O(nnz) and memory, not O(ncon nv).
+ *
+ * A dof that does not move the point (a hinge whose axis passes through it)
+ * has S_k.v + S_k.w x p = 0 in exact arithmetic, but the two terms cancel
+ * only to round-off: |col| ~ eps (|S_k.v| + |S_k.w| |p|).  Such a column is
+ * made exactly zero (below 64 eps of the terms' size): the contact stage
+ * leaves a contact without mobility out (contact_stage.c), and a round-off
+ * Jacobian would instead give it a near-rigid regularization of the order of
+ * eps^2 and impulses of 1e37 N s that stopped the hinge dead. */
 #include "contact/contact.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "dynamics/dynamics.h"
@@ -49,6 +59,9 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
       double col[3], wxp[3];
       sc_sp_cross3(wxp, S, c->pos);
       sc_sp_add3(col, S + 3, wxp); /* velocity of the point per unit v_dof */
+      const double size = sqrt(sc_sp_dot3(S + 3, S + 3)) +
+                          sqrt(sc_sp_dot3(S, S) * sc_sp_dot3(c->pos, c->pos));
+      if (sqrt(sc_sp_dot3(col, col)) <= 64.0 * DBL_EPSILON * size) col[0] = col[1] = col[2] = 0.0;
       double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
       for (int r = 0; r < 3; r++)
         d->Jc[3 * (size_t)x + r] = sgn * sc_sp_dot3(c->frame + 3 * r, col);

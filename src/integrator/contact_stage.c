@@ -152,6 +152,31 @@ double sc_step_law_theta(const sc_options* o, double wdt) {
   return th;
 }
 
+/* A contact without mobility.  W_ii = J_i A^-1 J_i^T is zero only when
+ * J_i = 0 (A is positive definite): no velocity moves the contact's point
+ * (a body on a hinge touching the floor at a point of its axis; bodies
+ * welded to the world are never paired, broad.c), so its impulse does no work and
+ * moves nothing, and the statics leave it undetermined.  Every law above
+ * is scaled by W_ii (the near-rigid floor Rn = beta^2 w / (4 pi^2), the
+ * friction's Rt = sigma w, the Hunt-Crossley cap 4 pi^2 / (beta^2 w dt^2))
+ * and degenerates there: R = 0 put 1/R = inf into the Hessian and 0 inf
+ * into J^T G J, a rigid pair's capped stiffness was infinite.  Such a
+ * contact is left out: it takes the law of a contact that carries nothing
+ * (no spring, no friction, any positive R: it multiplies nothing), so the
+ * problem stays well posed and its impulse is exactly 0; the joints carry
+ * the load.  Contacts whose Jacobian is only round-off are made exactly
+ * zero where J is built (contact/contact.c). */
+static int immobile(const sc_data* d, int i) { return !(d->wdiag[i] > 0.0); }
+
+static double immobile_law(double* R, double* vhat, double* hc) {
+  for (int r = 0; r < 3; r++) R[r] = 1.0, vhat[r] = 0.0;
+  if (hc) {
+    for (int k = 0; k < SC_HC_NPAR; k++) hc[k] = 0.0;
+    hc[SC_HC_EPS] = 1.0;
+  }
+  return 1.0;
+}
+
 /* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
  * from the state): R and vhat (3 each; sap and the LCP, and the solver's
  * checks for every model) and, when hc != NULL, the Hunt-Crossley
@@ -160,6 +185,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
                           double b, double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
+  if (immobile(d, i)) return immobile_law(R, vhat, hc);
   /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
    * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
   const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
@@ -496,6 +522,10 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
     p->model = o->contact_model;
     p->hc = w->hc;
   }
+  /* a contact left out (immobile) has no friction: with mu = 0 its law's
+   * impulse at vc = 0 is exactly 0 in every model and in the LCP */
+  for (int i = 0; i < ncon; i++)
+    if (immobile(d, i)) d->mu[i] = 0.0;
   contact_params(m, d, w, ncon, use_hc);
   sc_rows_laws(m, d, v0, use_hc ? w->hc : NULL, w->theta_c);
   if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {

@@ -232,7 +232,7 @@ void sc_model_free(sc_model* m) {
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
-                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->geom_mesh,
+                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->body_weld, m->geom_mesh,
                     m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
@@ -489,6 +489,12 @@ sc_status sc_model_finalize(sc_model* m) {
   }
   ALLOC(body_rmin, m->nbody > 0 ? m->nbody : 1);
   ALLOC(body_cparent, m->nbody > 0 ? m->nbody : 1);
+  ALLOC(body_weld, m->nbody > 0 ? m->nbody : 1);
+  /* parents come first, so one pass follows every chain of fixed joints */
+  for (int b = 0; b < m->nbody; b++)
+    m->body_weld[b] = b > 0 && m->jnt_type[m->body_jnt[b]] == SC_JOINT_FIXED
+                          ? m->body_weld[m->body_parent[b]]
+                          : b;
   {
     /* links (mass 0, no geometry) are transparent to contact filtering:
      * bodies joined through them count as parent and child */

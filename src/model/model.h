@@ -222,6 +222,12 @@ typedef struct sc_model {
   int* body_cparent;     /* (nbody) the parent for contact filtering: the nearest
                             ancestor that is not a link (a body of mass 0 without
                             geometry; 0 = the world; set by finalize) */
+  int* body_weld;        /* (nbody) the body a body is welded to: itself, or through
+                            a chain of fixed joints the nearest ancestor on a
+                            joint that moves (0: welded to the world, as the
+                            world itself); bodies with one weld cannot move
+                            relative to each other and never touch (set by
+                            finalize) */
   double* body_rmin;     /* (nbody) the smallest geom_rbound of the body's geometries
                             (INFINITY: none), m (set by finalize) */
 
