@@ -14,6 +14,11 @@
  *      MuJoCo's RK4 at dt = 0.1 ms (1e-6 rad).
  *   4. contact filtering (test/mjcf/filter.xml): the body pairs in contact
  *      after mj_forward and after sc_forward are the same set.
+ *   5. the schema (src/scene/mjcf_schema.c): every element and attribute of
+ *      MuJoCo 2.2.2's schema is classified; on each element simc translates,
+ *      an attribute outside the schema is refused at its line (as MuJoCo
+ *      does), one reported when present is refused naming it, and one with
+ *      no effect leaves the translation unchanged.
  *
  * The translation's contract: a MuJoCo body B is the simc body of the same
  * name (frame, mass, com, inertia about the com in B's frame); B's joints
@@ -39,6 +44,7 @@
 #include "harness.h"
 #include "integrator/integrator.h"
 #include "scene/scene.h"
+#include "scene/scene_internal.h"
 
 #define MJ_MODELS "/usr/share/mujoco/model/"
 static const char* const HUMANOID = MJ_MODELS "humanoid/humanoid.xml";
@@ -882,6 +888,214 @@ static void test_joint_ref(void) {
 }
 static void test_dynamics_humanoid(void) { dynamics_check(HUMANOID); }
 static void test_dynamics_22_humanoids(void) { dynamics_check(HUMANOID22); }
+
+/* ---- 5. the schema ---- */
+
+static void test_schema_classified(void) {
+  int nrow = sc_mjcf_schema_rows(), nattr = 0, bad = 0;
+  for (int i = 0; i < nrow; i++) {
+    int depth;
+    const char *name, *attrs, *parent;
+    sc_mjcf_schema_row(i, &depth, &name, &attrs, &parent);
+    char ec = sc_mjcf_schema_class(i, NULL, NULL, 0), d[64];
+    if (!ec) {
+      printf("  <%s> in <%s>: unclassified\n", name, parent ? parent : "-");
+      bad++;
+      continue;
+    }
+    if (ec != 'T') continue;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", attrs);
+    for (char* a = strtok(buf, " "); a; a = strtok(NULL, " ")) {
+      nattr++;
+      if (!sc_mjcf_schema_class(i, a, d, sizeof d)) {
+        printf("  <%s> in <%s>: attribute %s unclassified\n", name, parent ? parent : "-", a);
+        bad++;
+      }
+    }
+  }
+  printf("  %d schema rows, %d attributes of translated elements, %d unclassified\n", nrow, nattr, bad);
+  ENSURE(nrow == 127);
+  ENSURE(bad == 0);
+}
+
+/* a model with every probed element once; element key k gets extra */
+static void probe_model(char* out, size_t sz, const char* k, const char* extra) {
+  static const char* const keys[] = {"mujoco>compiler", "mujoco>option", "default>joint", "default>geom",
+                                     "default>motor", "default>position", "default>velocity", "default>mesh",
+                                     "asset>mesh", "mujoco>body", "body>joint", "body>geom", "body>freejoint",
+                                     "body>inertial", "actuator>motor", "actuator>position", "actuator>velocity",
+                                     "contact>exclude"};
+  const char* x[18];
+  for (int i = 0; i < 18; i++) x[i] = strcmp(keys[i], k) == 0 ? extra : "";
+  char cwd[1024];
+  if (!getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+  snprintf(out, sz,
+      "<mujoco>\n"
+      "  <compiler %s/>\n"
+      "  <option %s/>\n"
+      "  <default><joint %s/><geom %s/><motor %s/><position %s/><velocity %s/><mesh %s/></default>\n"
+      "  <asset><mesh name=\"m\" file=\"%s/test/meshes/cube_binary.stl\" %s/></asset>\n"
+      "  <worldbody>\n"
+      "    <geom type=\"plane\" size=\"1 1 0.1\"/>\n"
+      "    <body name=\"b\" pos=\"0 0 1\" %s><joint name=\"j\" %s/><geom size=\"0.1\" %s/>\n"
+      "      <body name=\"c\" pos=\"0 0 0.5\"><joint name=\"h\"/><geom type=\"mesh\" mesh=\"m\"/></body></body>\n"
+      "    <body name=\"f\" pos=\"1 0 1\"><freejoint name=\"fj\" %s/><inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\" %s/></body>\n"
+      "  </worldbody>\n"
+      "  <actuator><motor joint=\"j\" %s/><position joint=\"j\" %s/><velocity joint=\"h\" %s/></actuator>\n"
+      "  <contact><exclude body1=\"b\" body2=\"f\" %s/></contact>\n"
+      "</mujoco>\n",
+      x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], cwd, x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15],
+      x[16], x[17]);
+}
+
+/* simc's translation of text (NULL when refused, the message in msg) */
+static char* probe_translate(const char* text, int allow, char* msg, size_t msz) {
+  sc_import_opts o = {allow, 0, NULL};
+  char *yaml = NULL, *ign = NULL;
+  size_t n = 0;
+  sc_error err;
+  msg[0] = '\0';
+  if (sc_mjcf_translate("probe.xml", text, strlen(text), &o, &yaml, &n, &ign, NULL, &err) != SC_OK) {
+    sc_error_format(&err, msg, msz);
+    return NULL;
+  }
+  free(ign);
+  return yaml;
+}
+
+/* 1 when MuJoCo 2.2.2 loads text */
+static int mj_accepts(const char* text) {
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/simc_probe_%ld.xml", (long)getpid());
+  FILE* f = fopen(path, "w");
+  if (!f) return 0;
+  fputs(text, f);
+  fclose(f);
+  char err[500];
+  mjModel* m = mj_loadXML(path, NULL, err, sizeof err);
+  unlink(path);
+  if (m) mj_deleteModel(m);
+  return m != NULL;
+}
+
+/* a value MuJoCo accepts for a reported attribute, other than its default */
+static void probe_value(const char* a, const char* dflt, char* v, size_t sz) {
+  static const char* const fixed[][2] = {{"inertiagrouprange", "0 2"}, {"settotalmass", "3"},
+      {"solreffriction", "0.02 1"}, {"solimpfriction", "0.9 0.95 0.001 0.5 2"}, {"priority", "1"},
+      {"refquat", "0 1 0 0"}, {"coordinate", "global"}, {"fluidshape", "ellipsoid"}};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    if (strcmp(a, fixed[i][0]) == 0) {
+      snprintf(v, sz, "%s", fixed[i][1]);
+      return;
+    }
+  if (strcmp(dflt, "false") == 0 || !dflt[0]) {
+    snprintf(v, sz, "true");
+    return;
+  }
+  double x[8];
+  size_t o = 0;
+  v[0] = '\0';
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", dflt);
+  int n = 0;
+  for (char* s = strtok(buf, " "); s && n < 8; s = strtok(NULL, " ")) x[n++] = atof(s);
+  for (int i = 0; i < n && o < sz; i++) o += (size_t)snprintf(v + o, sz - o, "%s%g", i ? " " : "", x[i] + 1);
+}
+
+/* a value MuJoCo accepts for an attribute with no effect (where one fits
+ * the probe model) */
+static void none_value(const char* a, char* v, size_t sz) {
+  static const char* const fixed[][2] = {{"rgba", "1 0 0 1"}, {"group", "2"}, {"strippath", "true"},
+      {"fitaabb", "true"}, {"discardvisual", "true"}, {"convexhull", "false"}, {"usethread", "false"},
+      {"fusestatic", "true"}, {"magnetic", "0 1 0"}, {"integrator", "RK4"}, {"cone", "elliptic"},
+      {"jacobian", "sparse"}, {"solver", "CG"}, {"smoothnormal", "true"}, {"lengthrange", "0 1"},
+      {"mocap", "true"}};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    if (strcmp(a, fixed[i][0]) == 0) {
+      snprintf(v, sz, "%s", fixed[i][1]);
+      return;
+    }
+  snprintf(v, sz, "1");
+}
+
+static void test_schema_probe(void) {
+  char base[4096], text[4096], msg[2000], extra[200];
+  probe_model(base, sizeof base, "", "");
+  char* y0 = probe_translate(base, 0, msg, sizeof msg);
+  if (!y0) printf("  the probe model is refused: %s\n", msg);
+  ENSURE(y0 != NULL);
+  ENSURE(mj_accepts(base));
+  if (!y0) return;
+  int nunk = 0, nrep = 0, nnone = 0, nbad = 0, nmj = 0, nprobe = 0;
+  for (int i = 0; i < sc_mjcf_schema_rows(); i++) {
+    int depth;
+    const char *name, *attrs, *parent;
+    sc_mjcf_schema_row(i, &depth, &name, &attrs, &parent);
+    if (sc_mjcf_schema_class(i, NULL, NULL, 0) != 'T') continue;
+    char key[64];
+    snprintf(key, sizeof key, "%s>%s", parent ? parent : "mujoco", name);
+    probe_model(text, sizeof text, key, "x=\"1\"");
+    if (strcmp(text, base) == 0) continue; /* not in the probe model */
+    /* an attribute outside the schema: refused at its line, by MuJoCo too */
+    probe_model(text, sizeof text, key, "dampin=\"1\"");
+    char* y = probe_translate(text, 1, msg, sizeof msg);
+    char want[100];
+    snprintf(want, sizeof want, "unknown attribute 'dampin'");
+    const int refused = !y && strstr(msg, want) && strncmp(msg, "probe.xml:", 10) == 0;
+    if (!refused) printf("  <%s>: dampin not refused (%s)\n", key, msg);
+    nbad += !refused;
+    nbad += mj_accepts(text);
+    nunk++;
+    free(y);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", attrs);
+    char* save;
+    for (char* a = strtok_r(buf, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+      char d[64], v[64];
+      const char c = sc_mjcf_schema_class(i, a, d, sizeof d);
+      if (c != 'u' && c != 'n') continue;
+      if (strcmp(a, "name") == 0 || strcmp(a, "class") == 0) continue;
+      if (c == 'u')
+        probe_value(a, d, v, sizeof v);
+      else
+        none_value(a, v, sizeof v);
+      snprintf(extra, sizeof extra, "%s=\"%s\"", a, v);
+      probe_model(text, sizeof text, key, extra);
+      nprobe++;
+      const int mjok = mj_accepts(text);
+      nmj += mjok;
+      if (c == 'u') {
+        /* refused, naming the element and attribute */
+        char what[100];
+        snprintf(what, sizeof what, "%s %s", name, a);
+        y = probe_translate(text, 0, msg, sizeof msg);
+        if (y || !strstr(msg, what)) {
+          printf("  <%s %s>: not reported (%s)\n", key, extra, y ? "translated" : msg);
+          nbad++;
+        }
+        nrep++;
+      } else {
+        /* no effect: the same translation */
+        y = probe_translate(text, 0, msg, sizeof msg);
+        if (!y || strcmp(y, y0) != 0) {
+          printf("  <%s %s>: %s\n", key, extra, y ? "changes the translation" : msg);
+          nbad++;
+        }
+        nnone++;
+      }
+      free(y);
+    }
+  }
+  printf("  %d elements refuse an unknown attribute; %d attributes reported by name, %d with no effect; "
+         "MuJoCo loads %d of the %d probes; %d failures\n",
+         nunk, nrep, nnone, nmj, nprobe, nbad);
+  ENSURE(nunk >= 15);
+  ENSURE(nmj >= 80); /* the rest need a material, an hfield, a slider-crank, ... */
+  ENSURE(nbad == 0);
+  free(y0);
+}
+
 static void test_dynamics_humanoid100(void) { dynamics_check(HUMANOID100); }
 static void test_trajectory_humanoid_welded(void) { trajectory_check(); }
 
@@ -899,5 +1113,7 @@ int main(int argc, char** argv) {
   RUN(test_inertia_urdf_arm);
   RUN(test_dynamics_urdf_arm);
   RUN(test_contact_filter);
+  RUN(test_schema_classified);
+  RUN(test_schema_probe);
   return TEST_END();
 }

@@ -41,13 +41,14 @@
  *    turned by -ref, the run starting at q = ref); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
  *    velocity servos (kv), at zero control.
- * What changes the dynamics and is not translated (tendons, equality
- * constraints, other actuators, condim 4 and 6, solref/solimp,
- * ...) is reported once per kind with its first line and refused unless the
- * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
- * Visual elements (asset textures and materials, light, camera, site,
- * visual, statistic) are ignored.  What the URDF translator shares with this
- * one is in xml_import.c. */
+ * Every element and attribute is first checked against MuJoCo 2.2.2's schema
+ * (mjcf_schema.c), which also reports the attributes that change the
+ * dynamics and are not translated.  What changes the dynamics and is not
+ * translated (tendons, equality constraints, other actuators, condim 4 and
+ * 6, solref/solimp, ...) is reported once per kind with its first line and
+ * refused unless the set `import.allow_unsupported=true` is given (simc
+ * --allow-unsupported).  Visual elements have no effect.  What the URDF
+ * translator shares with this one is in xml_import.c. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <limits.h>
@@ -538,6 +539,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       TRY(st);
       TRY(read_geom(t, c, k, &gs[ng], is_world));
       if (gs[ng].type == SC_GEOM_MESH) TRY(mesh_asset(t, c, gs[ng].mesh_file, &gs[ng]));
+      /* only explicit <pair>s (reported) would collide */
+      if (t->predefined) gs[ng].contype = gs[ng].conaffinity = 0;
       if (gs[ng].type >= 0) ng++;
     } else if (strcmp(e, "joint") == 0 || strcmp(e, "freejoint") == 0) {
       if (is_world) return xi_fail(t, c, NULL, "the worldbody has no joints");
@@ -851,6 +854,7 @@ static sc_status contact(tr* t, const xmlNode* n) {
 
 sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   TRY(collect(t, root, 0));
+  TRY(xi_mjcf_check_schema(t));
   const char* mn = xi_attr(root, "model");
   xi_set_model_name(t, mn ? mn : "mjcf");
   /* compiler, option, defaults first (MuJoCo reads them wherever they are) */
@@ -875,11 +879,14 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       if ((a = xi_attr(n, "inertiafromgeom")))
         t->inertiafromgeom = strcmp(a, "true") == 0 ? 2 : strcmp(a, "false") == 0 ? 0 : 1;
       if ((a = xi_attr(n, "meshdir"))) snprintf(t->meshdir, sizeof t->meshdir, "%s", a);
-      if (xi_attr(n, "coordinate") && strcmp(xi_attr(n, "coordinate"), "local") != 0) xi_unsupported(t, n, "coordinate global");
     } else if (strcmp(e, "option") == 0) {
       TRY(xi_get_vec(t, n, -1, -1, "timestep", &t->timestep, 1, NULL));
       if (!(t->timestep > 0)) return xi_fail(t, n, "timestep", "must be > 0");
       TRY(xi_get_vec(t, n, -1, -1, "gravity", t->gravity, 3, NULL));
+      const char* cm = xi_attr(n, "collision");
+      if (cm && strcmp(cm, "all") != 0 && strcmp(cm, "predefined") != 0 && strcmp(cm, "dynamic") != 0)
+        return xi_fail(t, n, "collision", "expected all, predefined or dynamic (got '%s')", cm);
+      t->predefined = cm && strcmp(cm, "predefined") == 0;
       for (xmlNode* c = n->children; c; c = c->next)
         if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "flag") == 0) xi_unsupported(t, c, "option flag");
     } else if (strcmp(e, "default") == 0) {

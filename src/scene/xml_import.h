@@ -44,6 +44,7 @@ typedef struct unsup {
 typedef struct tr {
   sc_error* err;
   int degree, inertiafromgeom; /* 0 false, 1 auto, 2 true */
+  int predefined; /* option collision="predefined": only <pair>s collide */
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
@@ -57,7 +58,7 @@ typedef struct tr {
   obuf bodies, stat, springs, acts;
   obuf excl; /* the exclude section: <contact><exclude> */
   int nbody_auto;
-  unsup un[32];
+  unsup un[64];
   int nun;
   char** jname; /* joint names (each the name of its link body) */
   int njn, capjn;
@@ -140,6 +141,11 @@ sc_status xi_check_name(tr* t, const xmlNode* n, const char* name);
 void xi_set_model_name(tr* t, const char* name);
 /* what was not translated, once per kind with its first place: refused */
 sc_status xi_refuse_unsupported(tr* t, const xmlNode* root);
+
+/* every element and attribute of the MJCF documents read checked against
+ * MuJoCo 2.2.2's schema; what changes the dynamics untranslated reported
+ * (mjcf_schema.c) */
+sc_status xi_mjcf_check_schema(tr* t);
 
 /* the two translators: the body tree and everything else into t's buffers */
 sc_status xi_translate_mjcf(tr* t, xmlNode* root);
