@@ -862,6 +862,22 @@ static void test_inertia_humanoid100(void) { inertia_check(HUMANOID100); }
  * a convex mesh, scaled, rotated and offset, beside a box), against MuJoCo's
  * exact mesh inertia (exactmeshinertia="true"); MuJoCo keeps mesh vertices
  * in single precision (relative 6e-8), hence the tolerance 1e-6 */
+/* compiler boundmass, boundinertia, balanceinertia, settotalmass
+ * (test/mjcf/compiler_mass.xml): every body's mass properties as MuJoCo's,
+ * check 1 (1e-12), and the total mass the one set */
+static void test_compiler_mass(void) {
+  inertia_check("test/mjcf/compiler_mass.xml");
+  dynamics_check("test/mjcf/compiler_mass.xml");
+  sc_model* m = simc_open("test/mjcf/compiler_mass.xml", NULL, 0);
+  ENSURE(m != NULL);
+  if (!m) return;
+  double total = 0;
+  for (int b = 0; b < m->nbody; b++) total += m->body_mass[b];
+  printf("  total mass %.17g (settotalmass 7.5)\n", total);
+  ENSURE_CLOSE(total, 7.5, 1e-14, 0);
+  sc_model_free(m);
+}
+
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
 }
@@ -1105,6 +1121,7 @@ int main(int argc, char** argv) {
   RUN(test_inertia_22_humanoids);
   RUN(test_inertia_humanoid100);
   RUN(test_inertia_mesh);
+  RUN(test_compiler_mass);
   RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);

@@ -503,6 +503,69 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
 }
 
 
+/* eigenvalues lam and eigenvectors (V's columns) of symmetric A, by
+ * Jacobi rotations */
+static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
+  double a[9];
+  memcpy(a, A, sizeof a);
+  for (int i = 0; i < 9; i++) V[i] = i % 4 == 0;
+  for (int sweep = 0; sweep < 50; sweep++) {
+    const double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
+    const double diag = a[0] * a[0] + a[4] * a[4] + a[8] * a[8];
+    if (!(off > 1e-34 * diag)) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        const double apq = a[3 * p + q];
+        if (apq == 0) continue;
+        const double th = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
+        const double tt = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+        const double c = 1 / sqrt(tt * tt + 1), s = tt * c;
+        for (int k = 0; k < 3; k++) { /* a = J^T a J, columns then rows */
+          const double kp = a[3 * k + p], kq = a[3 * k + q];
+          a[3 * k + p] = c * kp - s * kq, a[3 * k + q] = s * kp + c * kq;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double pk = a[3 * p + k], qk = a[3 * q + k];
+          a[3 * p + k] = c * pk - s * qk, a[3 * q + k] = s * pk + c * qk;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double kp = V[3 * k + p], kq = V[3 * k + q];
+          V[3 * k + p] = c * kp - s * kq, V[3 * k + q] = s * kp + c * kq;
+        }
+      }
+  }
+  lam[0] = a[0], lam[1] = a[4], lam[2] = a[8];
+}
+
+/* MuJoCo's compiler rules on a body's mass M and inertia I (about its
+ * centre of mass): boundmass and boundinertia as lower bounds of the mass
+ * and the principal moments; balanceinertia sets the three moments to
+ * their mean when one exceeds the sum of the others; settotalmass scales
+ * both, last (mass_scale) */
+static void compiler_bounds(tr* t, double* M, double I[9]) {
+  if (*M < t->boundmass) *M = t->boundmass;
+  if (t->boundinertia > 0 || t->balanceinertia) {
+    double lam[3], V[9];
+    sym3_eigen(I, lam, V);
+    int changed = 0;
+    for (int k = 0; k < 3; k++)
+      if (lam[k] < t->boundinertia) lam[k] = t->boundinertia, changed = 1;
+    if (t->balanceinertia && (lam[0] + lam[1] < lam[2] || lam[0] + lam[2] < lam[1] || lam[1] + lam[2] < lam[0])) {
+      const double mean = (lam[0] + lam[1] + lam[2]) / 3;
+      lam[0] = lam[1] = lam[2] = mean;
+      changed = 1;
+    }
+    if (changed)
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+          I[3 * r + c] = V[3 * r] * lam[0] * V[3 * c] + V[3 * r + 1] * lam[1] * V[3 * c + 1] +
+                         V[3 * r + 2] * lam[2] * V[3 * c + 2];
+  }
+  t->mass_total += *M;
+  *M *= t->mass_scale;
+  for (int k = 0; k < 9; k++) I[k] *= t->mass_scale;
+}
+
 static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world) {
   if (depth > 200) return xi_fail(t, n, NULL, "bodies nested deeper than 200");
   sc_status st;
@@ -635,6 +698,11 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       sc_sp_mat3_mulT(I, RI, R);
       memcpy(com, ip, sizeof com);
     }
+    /* a body with no mass of its own that boundmass gives one: MuJoCo
+     * 2.2.2 puts that mass at the body's pos taken in the body's own frame
+     * (measured: its body_ipos equals body_pos), so the same here */
+    if (!(M > 0) && t->boundmass > 0) memcpy(com, pos, sizeof com);
+    compiler_bounds(t, &M, I);
     int nchild = 0;
     for (xmlNode* c = n->children; c; c = c->next)
       nchild += c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0;
@@ -862,6 +930,8 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   t->inertiafromgeom = 1;
   snprintf(t->eulerseq, sizeof t->eulerseq, "xyz");
   t->timestep = 0.002;
+  t->settotalmass = -1;
+  t->mass_scale = 1;
   t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
   for (int i = 0; i < t->ntop; i++) {
     xmlNode* n = t->top[i];
@@ -879,6 +949,12 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       if ((a = xi_attr(n, "inertiafromgeom")))
         t->inertiafromgeom = strcmp(a, "true") == 0 ? 2 : strcmp(a, "false") == 0 ? 0 : 1;
       if ((a = xi_attr(n, "meshdir"))) snprintf(t->meshdir, sizeof t->meshdir, "%s", a);
+      TRY(xi_get_vec(t, n, -1, -1, "boundmass", &t->boundmass, 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "boundinertia", &t->boundinertia, 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "settotalmass", &t->settotalmass, 1, NULL));
+      TRY(xi_get_bool(t, n, -1, -1, "balanceinertia", &t->balanceinertia));
+      if (t->boundmass < 0) return xi_fail(t, n, "boundmass", "must be >= 0");
+      if (t->boundinertia < 0) return xi_fail(t, n, "boundinertia", "must be >= 0");
     } else if (strcmp(e, "option") == 0) {
       TRY(xi_get_vec(t, n, -1, -1, "timestep", &t->timestep, 1, NULL));
       if (!(t->timestep > 0)) return xi_fail(t, n, "timestep", "must be > 0");
@@ -898,6 +974,20 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->cls[0].name = "main";
     t->cls[0].parent = -1;
     t->ncls = 1;
+  }
+  /* settotalmass scales what the bodies' masses come to: a first pass of
+   * the bodies finds their total, the second writes them scaled */
+  if (t->settotalmass > 0) {
+    for (int i = 0; i < t->ntop; i++)
+      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(body(t, t->top[i], "world", 0, 0, 1));
+    if (!(t->mass_total > 0)) return xi_fail(t, root, NULL, "settotalmass: the model has no mass to scale");
+    t->mass_scale = t->settotalmass / t->mass_total;
+    obuf* bs[3] = {&t->bodies, &t->stat, &t->springs};
+    for (int i = 0; i < 3; i++) bs[i]->n = bs[i]->nl = 0, bs[i]->src = NULL;
+    for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
+    t->njn = 0;
+    t->nbody_auto = 0;
+    t->mass_total = 0;
   }
   int nworld = 0;
   for (int i = 0; i < t->ntop; i++) {

@@ -45,6 +45,11 @@ typedef struct tr {
   sc_error* err;
   int degree, inertiafromgeom; /* 0 false, 1 auto, 2 true */
   int predefined; /* option collision="predefined": only <pair>s collide */
+  /* compiler boundmass, boundinertia, balanceinertia, settotalmass; the
+   * scale of every body's mass and inertia (settotalmass over the total
+   * found by a first pass), the total mass translated */
+  double boundmass, boundinertia, settotalmass, mass_scale, mass_total;
+  int balanceinertia;
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
