@@ -376,6 +376,47 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   return SC_OK;
 }
 
+/* ---- names ---- */
+
+/* MuJoCo allows any name; simc keeps it (quoted in the translation when it
+ * is not a plain YAML word), up to the translator's buffers */
+static sc_status check_name(tr* t, const xmlNode* n, const char* name) {
+  if (!name[0]) return xi_fail(t, n, "name", "empty");
+  if (strlen(name) > 120) return xi_fail(t, n, "name", "longer than 120 bytes");
+  for (const unsigned char* p = (const unsigned char*)name; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) return xi_fail(t, n, "name", "a control character in '%s'", name);
+  return SC_OK;
+}
+
+/* 1 when a <body> below n is named name */
+static int has_body(const xmlNode* n, const char* name) {
+  for (const xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE || strcmp(xi_name(c), "body") != 0) continue;
+    const char* nm = xi_attr(c, "name");
+    if ((nm && strcmp(nm, name) == 0) || has_body(c, name)) return 1;
+  }
+  return 0;
+}
+
+static int body_named(const tr* t, const char* name) {
+  for (int i = 0; i < t->ntop; i++)
+    if (strcmp(xi_name(t->top[i]), "worldbody") == 0 && has_body(t->top[i], name)) return 1;
+  return 0;
+}
+
+/* The simc body that carries MuJoCo joint `joint`: named after it, unless a
+ * body of the model has that name (MuJoCo's bodies and joints are separate
+ * namespaces, simc's links are bodies): then "<joint>:joint" (":joint2", ...
+ * while that is a body's name too).  Its q_names are then "<joint>:joint.angle". */
+static void link_name(const tr* t, const char* joint, char* out, size_t sz) {
+  snprintf(out, sz, "%s", joint);
+  for (int k = 1; body_named(t, out) && k < 1000; k++)
+    if (k == 1)
+      snprintf(out, sz, "%s:joint", joint);
+    else
+      snprintf(out, sz, "%s:joint%d", joint, k);
+}
+
 /* ---- joints and bodies ---- */
 /* A mesh geom's mass properties, as MuJoCo's compiler takes them for a
  * body's inertia: the solid the mesh bounds (its hull when it is not closed,
@@ -438,6 +479,7 @@ typedef struct jin {
   const xmlNode* node;
   int type; /* SC_JOINT_* */
   char name[128];
+  char link[140]; /* its simc body (link_name) */
   double axis[3], anchor[3];
   int limited, has_range;
   double range[2], stiffness, springref, damping, armature, frictionloss;
@@ -462,7 +504,7 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
     return xi_fail(t, n, "type", "unknown joint type '%s' (expected hinge, slide, ball or free)", ty);
   const char* nm = xi_attr(n, "name");
   if (nm) {
-    TRY(xi_check_name(t, n, nm));
+    TRY(check_name(t, n, nm));
     snprintf(j->name, sizeof j->name, "%s", nm);
   } else {
     snprintf(j->name, sizeof j->name, "%.100s_joint%d", bname, idx);
@@ -579,7 +621,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
   if (!is_world) {
     const char* nm = xi_attr(n, "name");
     if (nm) {
-      TRY(xi_check_name(t, n, nm));
+      TRY(check_name(t, n, nm));
       snprintf(name, sizeof name, "%s", nm);
     } else {
       snprintf(name, sizeof name, "body%d", ++t->nbody_auto);
@@ -711,6 +753,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
                               "<inertial> and no child bodies");
     /* the joints: massless links, then the body fixed to the last */
     const char* prev = parent;
+    char yn[XI_YNAME], yp[XI_YNAME];
     double at[3] = {0, 0, 0}; /* the previous link's anchor in the body frame */
     for (int i = 0; i < nj; i++) {
       jin* j = &js[i];
@@ -718,7 +761,9 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       if (xi_jname_add(t, j->name) < 0) return SC_ERR_NOMEM;
       xi_src(&t->bodies, j->node);
       xi_src(&t->springs, j->node);
-      xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", j->name, prev);
+      link_name(t, j->name, j->link, sizeof j->link);
+      xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", xi_yaml_name(yn, sizeof yn, j->link),
+          xi_yaml_name(yp, sizeof yp, prev));
       if (j->type == SC_JOINT_FREE) {
         xi_put(&t->bodies, "    joint: {type: free}\n");
         xi_put(&t->bodies, "    initial: {q: [%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g]}\n", pos[0], pos[1],
@@ -762,13 +807,13 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
           xi_put(&t->bodies, "    initial: {q: [%.17g]}\n", j->ref);
         memcpy(at, j->anchor, sizeof at);
         if (j->stiffness > 0)
-          xi_put(&t->springs, "  - {type: joint, joint: %s, stiffness: %.17g, rest: %.17g}\n", j->name, j->stiffness,
+          xi_put(&t->springs, "  - {type: joint, joint: %s, stiffness: %.17g, rest: %.17g}\n", yn, j->stiffness,
               j->springref);
       }
-      prev = j->name;
+      prev = j->link;
     }
     xi_src(&t->bodies, n);
-    xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", name, prev);
+    xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", xi_yaml_name(yn, sizeof yn, name), xi_yaml_name(yp, sizeof yp, prev));
     if (nj == 0) {
       xi_put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n",
           pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);
@@ -822,7 +867,7 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     char name[128];
     const char* nm = xi_attr(n, "name");
     if (nm) {
-      TRY(xi_check_name(t, n, nm));
+      TRY(check_name(t, n, nm));
       snprintf(name, sizeof name, "%s", nm);
     } else {
       snprintf(name, sizeof name, "actuator%d", idx);
@@ -859,7 +904,10 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     if (k == K_POSITION) TRY(xi_get_vec(t, n, k, c, "kp", &kp, 1, NULL));
     if (k == K_VELOCITY) TRY(xi_get_vec(t, n, k, c, "kv", &kv, 1, NULL));
     if (k != K_MOTOR && gear != 1) xi_unsupported(t, n, "servo gear other than 1");
-    xi_put(&t->acts, "  - {name: %s, type: %s, joint: %s", name, k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", j);
+    char yn[XI_YNAME], yj[XI_YNAME], lk[140];
+    link_name(t, j, lk, sizeof lk);
+    xi_put(&t->acts, "  - {name: %s, type: %s, joint: %s", xi_yaml_name(yn, sizeof yn, name),
+        k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", xi_yaml_name(yj, sizeof yj, lk));
     if (k == K_MOTOR) xi_put(&t->acts, ", gear: %.17g", gear);
     if (k == K_POSITION) xi_put(&t->acts, ", kp: %.17g", kp);
     if (k == K_VELOCITY) xi_put(&t->acts, ", kd: %.17g", kv);
@@ -876,16 +924,6 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
 
 /* ---- contact filtering ---- */
 
-/* 1 when a <body> below n is named name */
-static int has_body(const xmlNode* n, const char* name) {
-  for (const xmlNode* c = n->children; c; c = c->next) {
-    if (c->type != XML_ELEMENT_NODE || strcmp(xi_name(c), "body") != 0) continue;
-    const char* nm = xi_attr(c, "name");
-    if ((nm && strcmp(nm, name) == 0) || has_body(c, name)) return 1;
-  }
-  return 0;
-}
-
 /* attribute a of <exclude> e: world or the name of a body of the model,
  * which is the name of its simc body (its joints' links carry the joints'
  * names and hold no geometry) */
@@ -894,8 +932,7 @@ static sc_status exclude_body(tr* t, const xmlNode* e, const char* a, const char
   if (!v) return xi_fail(t, e, a, "required (the name of a body)");
   *out = v;
   if (strcmp(v, "world") == 0) return SC_OK;
-  for (int i = 0; i < t->ntop; i++)
-    if (strcmp(xi_name(t->top[i]), "worldbody") == 0 && has_body(t->top[i], v)) return SC_OK;
+  if (body_named(t, v)) return SC_OK;
   return xi_fail(t, e, a, "no body named '%s'", v);
 }
 
@@ -913,7 +950,8 @@ static sc_status contact(tr* t, const xmlNode* n) {
     TRY(exclude_body(t, c, "body2", &b2));
     if (strcmp(b1, b2) == 0) return xi_fail(t, c, "body2", "the same body as body1 ('%s')", b2);
     xi_src(&t->excl, c);
-    xi_put(&t->excl, "  - [%s, %s]\n", b1, b2);
+    char y1[XI_YNAME], y2[XI_YNAME];
+    xi_put(&t->excl, "  - [%s, %s]\n", xi_yaml_name(y1, sizeof y1, b1), xi_yaml_name(y2, sizeof y2, b2));
   }
   return SC_OK;
 }

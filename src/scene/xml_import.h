@@ -142,6 +142,9 @@ int xi_jname_add(tr* t, const char* name);
 int xi_jname_find(const tr* t, const char* name);
 /* a name safe in YAML flow context */
 sc_status xi_check_name(tr* t, const xmlNode* n, const char* name);
+/* name as a YAML scalar in out (plain, or double-quoted with escapes): out */
+#define XI_YNAME 600
+const char* xi_yaml_name(char* out, size_t sz, const char* name);
 /* the model's name as a scene name (letters and digits; others become _) */
 void xi_set_model_name(tr* t, const char* name);
 /* what was not translated, once per kind with its first place: refused */
