@@ -186,3 +186,30 @@ expect unknown_element "$tmp/frame.xml" "frame.xml:9: element <frame>: unknown e
 # a dynamics attribute simc does not translate is refused by name
 sed 's|<mujoco model="names">|<mujoco model="names"><option viscosity="0.1"/>|' "$tmp/names.xml" >"$tmp/visc.xml"
 expect viscosity_reported "$tmp/visc.xml" "option viscosity (first at" "visc.xml:1: element <option>"
+
+# an <exclude> read before the bodies it names (here from an include that
+# follows it) filters them: two overlapping spheres never touch; without it they do
+mkdir -p "$tmp/ex"
+cat >"$tmp/ex/bodies.xml" <<'XML'
+<mujoco>
+  <worldbody>
+    <body name="a" pos="0 0 1"><freejoint/><geom size="0.1"/></body>
+    <body name="b" pos="0 0 1.1"><freejoint/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+XML
+cat >"$tmp/ex/first.xml" <<'XML'
+<mujoco>
+  <option gravity="0 0 0"/>
+  <contact><exclude body1="a" body2="b"/></contact>
+  <include file="bodies.xml"/>
+</mujoco>
+XML
+sed '/<contact>/d' "$tmp/ex/first.xml" >"$tmp/ex/none.xml"
+"$BIN/simc" "$tmp/ex/first.xml" -o "$tmp/ex/first.h5" --quiet --duration 0.01
+"$BIN/simc" "$tmp/ex/none.xml" -o "$tmp/ex/none.h5" --quiet --duration 0.01
+ok exclude_before_bodies "$PY - '$tmp/ex/first.h5' '$tmp/ex/none.h5' <<'PY'
+import sys, h5py
+a, b = (int(h5py.File(p, 'r')['/contact/count'][:].max()) for p in sys.argv[1:3])
+sys.exit(0 if a == 0 and b > 0 else 1)
+PY"
