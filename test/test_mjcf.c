@@ -909,6 +909,23 @@ static void test_half_cheetah_mass(void) {
   sc_model_free(m);
 }
 
+/* compiler coordinate="global" (gym's hopper, DART's copy; and
+ * test/mjcf/global.xml: turned bodies, euler and axisangle frames, a
+ * turned inertial, joint anchors and axes, fromto): the frames MuJoCo 2.2.2
+ * compiles, through check 1 (mass properties, 1e-12) and check 2 (poses,
+ * mass matrix, bias forces, 1e-12 and 1e-10) */
+static void test_coordinate_global(void) {
+  const char* hopper = "/usr/share/doc/dart/data/mjcf/openai/hopper.xml";
+  if (access(hopper, R_OK) == 0) {
+    inertia_check(hopper);
+    dynamics_check(hopper);
+  } else {
+    printf("  skipped: %s is missing (Debian package dart-doc)\n", hopper);
+  }
+  inertia_check("test/mjcf/global.xml");
+  dynamics_check("test/mjcf/global.xml");
+}
+
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
 }
@@ -1156,6 +1173,7 @@ int main(int argc, char** argv) {
   RUN(test_inertia_mesh);
   RUN(test_compiler_mass);
   RUN(test_half_cheetah_mass);
+  RUN(test_coordinate_global);
   RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);

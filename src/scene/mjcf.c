@@ -376,6 +376,83 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   return SC_OK;
 }
 
+/* ---- compiler coordinate="global" ---- */
+
+static void set_vec(xmlNode* n, const char* a, const double* v, int cnt) {
+  char buf[200];
+  size_t o = 0;
+  for (int i = 0; i < cnt && o < sizeof buf; i++) o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%.17g", i ? " " : "", v[i]);
+  xmlSetProp(n, (const xmlChar*)a, (const xmlChar*)buf);
+}
+
+/* element n's frame, given in the world, set as its frame in the frame
+ * (P, Q) given in the world: pos and quat replace its orientation */
+static sc_status frame_to_local(tr* t, xmlNode* n, int k, int c, const double P[3], const double Q[4], double gp[3],
+                                double gq[4]) {
+  TRY(frame(t, n, k, c, gp, gq));
+  const double Qc[4] = {Q[0], -Q[1], -Q[2], -Q[3]};
+  double d[3], lp[3], lq[4];
+  sc_sp_sub3(d, gp, P);
+  xi_qrot(lp, Qc, d);
+  xi_qmul(lq, Qc, gq);
+  static const char* const rot[] = {"axisangle", "euler", "xyaxes", "zaxis"};
+  for (int i = 0; i < 4; i++) xmlUnsetProp(n, (const xmlChar*)rot[i]);
+  set_vec(n, "pos", lp, 3);
+  set_vec(n, "quat", lq, 4);
+  return SC_OK;
+}
+
+/* MuJoCo's coordinate="global": every frame below the worldbody given in
+ * the world.  Rewritten in place as the local frames the translation reads:
+ * a body's pos and orientation in its parent's frame, its geoms' (their
+ * fromto too), inertial's, joints' anchors and axes in its own. */
+static sc_status globals_to_local(tr* t, xmlNode* n, int inh, const double P[3], const double Q[4]) {
+  sc_status st;
+  int cc = inh;
+  const char* childclass = xi_attr(n, "childclass");
+  if (childclass && (cc = find_class(t, childclass)) < 0) return xi_fail(t, n, "childclass", "unknown class '%s'", childclass);
+  const double Qc[4] = {Q[0], -Q[1], -Q[2], -Q[3]};
+  for (xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    const char* e = xi_name(c);
+    double gp[3], gq[4];
+    if (strcmp(e, "body") == 0) {
+      TRY(frame_to_local(t, c, -1, -1, P, Q, gp, gq));
+      TRY(globals_to_local(t, c, cc, gp, gq));
+    } else if (strcmp(e, "geom") == 0) {
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      double ft[6];
+      int has_ft;
+      TRY(xi_get_vec(t, c, K_GEOM, k, "fromto", ft, 6, &has_ft));
+      if (has_ft) {
+        for (int i = 0; i < 2; i++) {
+          double d[3];
+          sc_sp_sub3(d, ft + 3 * i, P);
+          xi_qrot(ft + 3 * i, Qc, d);
+        }
+        set_vec(c, "fromto", ft, 6);
+      } else {
+        TRY(frame_to_local(t, c, K_GEOM, k, P, Q, gp, gq));
+      }
+    } else if (strcmp(e, "inertial") == 0) {
+      TRY(frame_to_local(t, c, -1, -1, P, Q, gp, gq));
+    } else if (strcmp(e, "joint") == 0) {
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      double a[3] = {0, 0, 0}, ax[3] = {0, 0, 1}, d[3], la[3], lax[3];
+      TRY(xi_get_vec(t, c, K_JOINT, k, "pos", a, 3, NULL));
+      TRY(xi_get_vec(t, c, K_JOINT, k, "axis", ax, 3, NULL));
+      sc_sp_sub3(d, a, P);
+      xi_qrot(la, Qc, d);
+      xi_qrot(lax, Qc, ax);
+      set_vec(c, "pos", la, 3);
+      set_vec(c, "axis", lax, 3);
+    }
+  }
+  return SC_OK;
+}
+
 /* ---- names ---- */
 
 /* MuJoCo allows any name; simc keeps it (quoted in the translation when it
@@ -991,6 +1068,10 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       TRY(xi_get_vec(t, n, -1, -1, "boundinertia", &t->boundinertia, 1, NULL));
       TRY(xi_get_vec(t, n, -1, -1, "settotalmass", &t->settotalmass, 1, NULL));
       TRY(xi_get_bool(t, n, -1, -1, "balanceinertia", &t->balanceinertia));
+      if ((a = xi_attr(n, "coordinate"))) {
+        if (strcmp(a, "local") != 0 && strcmp(a, "global") != 0) return xi_fail(t, n, "coordinate", "expected local or global");
+        t->global = strcmp(a, "global") == 0;
+      }
       if (t->boundmass < 0) return xi_fail(t, n, "boundmass", "must be >= 0");
       if (t->boundinertia < 0) return xi_fail(t, n, "boundinertia", "must be >= 0");
     } else if (strcmp(e, "option") == 0) {
@@ -1012,6 +1093,11 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->cls[0].name = "main";
     t->cls[0].parent = -1;
     t->ncls = 1;
+  }
+  if (t->global) {
+    const double P[3] = {0, 0, 0}, Q[4] = {1, 0, 0, 0};
+    for (int i = 0; i < t->ntop; i++)
+      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(globals_to_local(t, t->top[i], 0, P, Q));
   }
   /* settotalmass scales what the bodies' masses come to: a first pass of
    * the bodies finds their total, the second writes them scaled */

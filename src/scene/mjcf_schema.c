@@ -191,8 +191,8 @@ static const scls classes[] = {
     {"mujoco>mujoco", 'T', "model", "", "", ""},
     {"mujoco>compiler", 'T',
         "angle eulerseq meshdir inertiafromgeom autolimits exactmeshinertia boundmass boundinertia settotalmass "
-        "balanceinertia",
-        "", "coordinate=local inertiagrouprange=0,5",
+        "balanceinertia coordinate",
+        "", "inertiagrouprange=0,5",
         "strippath fitaabb texturedir discardvisual convexhull usethread fusestatic"},
     {"compiler>lengthrange", 'X', 0, 0, 0, 0}, /* muscles' length ranges */
     {"mujoco>option", 'T', "timestep gravity collision", "", "impratio=1 wind=0,0,0 density=0 viscosity=0",

@@ -50,6 +50,7 @@ typedef struct tr {
    * found by a first pass), the total mass translated */
   double boundmass, boundinertia, settotalmass, mass_scale, mass_total;
   int balanceinertia;
+  int global; /* compiler coordinate="global" */
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
