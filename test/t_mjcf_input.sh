@@ -144,3 +144,73 @@ sed 's|body2="world"|body2="b"|' "$tmp/exclude.xml" >"$tmp/exclude_self.xml"
 expect exclude_self "$tmp/exclude_self.xml" "exclude_self.xml:7: element <exclude>: attribute body2: the same body as body1 ('b')"
 sed 's|<exclude body1="b" body2="world"/>|<pair geom1="g" geom2="floor"/>|' "$tmp/exclude.xml" >"$tmp/pair.xml"
 expect pair_refused "$tmp/pair.xml" "the model uses what simc does not translate: contact pair (first at" "pair.xml:7:"
+
+# names as MuJoCo allows them (spaces, '/', quotes) are kept, quoted in the
+# translation, through the output and the scene it records; a joint named
+# like a body (separate namespaces in MuJoCo) is carried by "<joint>:joint"
+cat >"$tmp/names.xml" <<'XML'
+<mujoco model="names">
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body name="two crates" pos="0 0 1">
+      <joint name="arm/shoulder &quot;x&quot;" axis="0 1 0"/>
+      <geom type="box" size="0.1 0.1 0.1"/>
+      <body name="thigh" pos="0.3 0 0">
+        <joint name="thigh" axis="0 1 0" stiffness="2"/>
+        <geom type="sphere" size="0.05"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor name="drive: thigh" joint="thigh"/><motor joint="arm/shoulder &quot;x&quot;"/></actuator>
+  <contact><exclude body1="two crates" body2="thigh"/></contact>
+</mujoco>
+XML
+"$BIN/simc" "$tmp/names.xml" -o "$tmp/names.h5" --quiet --duration 0.01
+ok names_kept "$PY - '$tmp/names.h5' '$tmp/re.yaml' <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+names = lambda k: [x.decode() if isinstance(x, bytes) else x for x in f[k][:]]
+s = f.attrs['scene_yaml']
+open(sys.argv[2], 'w').write(s.decode() if isinstance(s, bytes) else s)
+ok = (names('/model/body_names') == ['world', 'arm/shoulder \"x\"', 'two crates', 'thigh:joint', 'thigh'] and
+      names('/model/q_names') == ['arm/shoulder \"x\".angle', 'thigh:joint.angle'] and
+      names('/model/actuator_names') == ['drive: thigh', 'actuator1'])
+sys.exit(0 if ok else 1)
+PY"
+ok names_scene_reloads "'$BIN/simc' '$tmp/re.yaml' --check >/dev/null 2>&1"
+
+# an attribute outside MuJoCo 2.2.2's schema is an error at its line, as in MuJoCo
+sed 's|<joint name="thigh" axis="0 1 0" stiffness="2"/>|<joint name="thigh" axis="0 1 0" dampin="2"/>|' "$tmp/names.xml" >"$tmp/dampin.xml"
+expect unknown_attribute "$tmp/dampin.xml" "dampin.xml:8: element <joint name=\"thigh\">: unknown attribute 'dampin'"
+sed 's|<geom type="sphere" size="0.05"/>|<geom type="sphere" size="0.05"/><frame/>|' "$tmp/names.xml" >"$tmp/frame.xml"
+expect unknown_element "$tmp/frame.xml" "frame.xml:9: element <frame>: unknown element in <body>"
+# a dynamics attribute simc does not translate is refused by name
+sed 's|<mujoco model="names">|<mujoco model="names"><option viscosity="0.1"/>|' "$tmp/names.xml" >"$tmp/visc.xml"
+expect viscosity_reported "$tmp/visc.xml" "option viscosity (first at" "visc.xml:1: element <option>"
+
+# an <exclude> read before the bodies it names (here from an include that
+# follows it) filters them: two overlapping spheres never touch; without it they do
+mkdir -p "$tmp/ex"
+cat >"$tmp/ex/bodies.xml" <<'XML'
+<mujoco>
+  <worldbody>
+    <body name="a" pos="0 0 1"><freejoint/><geom size="0.1"/></body>
+    <body name="b" pos="0 0 1.1"><freejoint/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+XML
+cat >"$tmp/ex/first.xml" <<'XML'
+<mujoco>
+  <option gravity="0 0 0"/>
+  <contact><exclude body1="a" body2="b"/></contact>
+  <include file="bodies.xml"/>
+</mujoco>
+XML
+sed '/<contact>/d' "$tmp/ex/first.xml" >"$tmp/ex/none.xml"
+"$BIN/simc" "$tmp/ex/first.xml" -o "$tmp/ex/first.h5" --quiet --duration 0.01
+"$BIN/simc" "$tmp/ex/none.xml" -o "$tmp/ex/none.h5" --quiet --duration 0.01
+ok exclude_before_bodies "$PY - '$tmp/ex/first.h5' '$tmp/ex/none.h5' <<'PY'
+import sys, h5py
+a, b = (int(h5py.File(p, 'r')['/contact/count'][:].max()) for p in sys.argv[1:3])
+sys.exit(0 if a == 0 and b > 0 else 1)
+PY"

@@ -41,13 +41,14 @@
  *    turned by -ref, the run starting at q = ref); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
  *    velocity servos (kv), at zero control.
- * What changes the dynamics and is not translated (tendons, equality
- * constraints, other actuators, condim 4 and 6, solref/solimp,
- * ...) is reported once per kind with its first line and refused unless the
- * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
- * Visual elements (asset textures and materials, light, camera, site,
- * visual, statistic) are ignored.  What the URDF translator shares with this
- * one is in xml_import.c. */
+ * Every element and attribute is first checked against MuJoCo 2.2.2's schema
+ * (mjcf_schema.c), which also reports the attributes that change the
+ * dynamics and are not translated.  What changes the dynamics and is not
+ * translated (tendons, equality constraints, other actuators, condim 4 and
+ * 6, solref/solimp, ...) is reported once per kind with its first line and
+ * refused unless the set `import.allow_unsupported=true` is given (simc
+ * --allow-unsupported).  Visual elements have no effect.  What the URDF
+ * translator shares with this one is in xml_import.c. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <limits.h>
@@ -375,6 +376,124 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   return SC_OK;
 }
 
+/* ---- compiler coordinate="global" ---- */
+
+static void set_vec(xmlNode* n, const char* a, const double* v, int cnt) {
+  char buf[200];
+  size_t o = 0;
+  for (int i = 0; i < cnt && o < sizeof buf; i++) o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%.17g", i ? " " : "", v[i]);
+  xmlSetProp(n, (const xmlChar*)a, (const xmlChar*)buf);
+}
+
+/* element n's frame, given in the world, set as its frame in the frame
+ * (P, Q) given in the world: pos and quat replace its orientation */
+static sc_status frame_to_local(tr* t, xmlNode* n, int k, int c, const double P[3], const double Q[4], double gp[3],
+                                double gq[4]) {
+  TRY(frame(t, n, k, c, gp, gq));
+  const double Qc[4] = {Q[0], -Q[1], -Q[2], -Q[3]};
+  double d[3], lp[3], lq[4];
+  sc_sp_sub3(d, gp, P);
+  xi_qrot(lp, Qc, d);
+  xi_qmul(lq, Qc, gq);
+  static const char* const rot[] = {"axisangle", "euler", "xyaxes", "zaxis"};
+  for (int i = 0; i < 4; i++) xmlUnsetProp(n, (const xmlChar*)rot[i]);
+  set_vec(n, "pos", lp, 3);
+  set_vec(n, "quat", lq, 4);
+  return SC_OK;
+}
+
+/* MuJoCo's coordinate="global": every frame below the worldbody given in
+ * the world.  Rewritten in place as the local frames the translation reads:
+ * a body's pos and orientation in its parent's frame, its geoms' (their
+ * fromto too), inertial's, joints' anchors and axes in its own. */
+static sc_status globals_to_local(tr* t, xmlNode* n, int inh, const double P[3], const double Q[4]) {
+  sc_status st;
+  int cc = inh;
+  const char* childclass = xi_attr(n, "childclass");
+  if (childclass && (cc = find_class(t, childclass)) < 0) return xi_fail(t, n, "childclass", "unknown class '%s'", childclass);
+  const double Qc[4] = {Q[0], -Q[1], -Q[2], -Q[3]};
+  for (xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    const char* e = xi_name(c);
+    double gp[3], gq[4];
+    if (strcmp(e, "body") == 0) {
+      TRY(frame_to_local(t, c, -1, -1, P, Q, gp, gq));
+      TRY(globals_to_local(t, c, cc, gp, gq));
+    } else if (strcmp(e, "geom") == 0) {
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      double ft[6];
+      int has_ft;
+      TRY(xi_get_vec(t, c, K_GEOM, k, "fromto", ft, 6, &has_ft));
+      if (has_ft) {
+        for (int i = 0; i < 2; i++) {
+          double d[3];
+          sc_sp_sub3(d, ft + 3 * i, P);
+          xi_qrot(ft + 3 * i, Qc, d);
+        }
+        set_vec(c, "fromto", ft, 6);
+      } else {
+        TRY(frame_to_local(t, c, K_GEOM, k, P, Q, gp, gq));
+      }
+    } else if (strcmp(e, "inertial") == 0) {
+      TRY(frame_to_local(t, c, -1, -1, P, Q, gp, gq));
+    } else if (strcmp(e, "joint") == 0) {
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      double a[3] = {0, 0, 0}, ax[3] = {0, 0, 1}, d[3], la[3], lax[3];
+      TRY(xi_get_vec(t, c, K_JOINT, k, "pos", a, 3, NULL));
+      TRY(xi_get_vec(t, c, K_JOINT, k, "axis", ax, 3, NULL));
+      sc_sp_sub3(d, a, P);
+      xi_qrot(la, Qc, d);
+      xi_qrot(lax, Qc, ax);
+      set_vec(c, "pos", la, 3);
+      set_vec(c, "axis", lax, 3);
+    }
+  }
+  return SC_OK;
+}
+
+/* ---- names ---- */
+
+/* MuJoCo allows any name; simc keeps it (quoted in the translation when it
+ * is not a plain YAML word), up to the translator's buffers */
+static sc_status check_name(tr* t, const xmlNode* n, const char* name) {
+  if (!name[0]) return xi_fail(t, n, "name", "empty");
+  if (strlen(name) > 120) return xi_fail(t, n, "name", "longer than 120 bytes");
+  for (const unsigned char* p = (const unsigned char*)name; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) return xi_fail(t, n, "name", "a control character in '%s'", name);
+  return SC_OK;
+}
+
+/* 1 when a <body> below n is named name */
+static int has_body(const xmlNode* n, const char* name) {
+  for (const xmlNode* c = n->children; c; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE || strcmp(xi_name(c), "body") != 0) continue;
+    const char* nm = xi_attr(c, "name");
+    if ((nm && strcmp(nm, name) == 0) || has_body(c, name)) return 1;
+  }
+  return 0;
+}
+
+static int body_named(const tr* t, const char* name) {
+  for (int i = 0; i < t->ntop; i++)
+    if (strcmp(xi_name(t->top[i]), "worldbody") == 0 && has_body(t->top[i], name)) return 1;
+  return 0;
+}
+
+/* The simc body that carries MuJoCo joint `joint`: named after it, unless a
+ * body of the model has that name (MuJoCo's bodies and joints are separate
+ * namespaces, simc's links are bodies): then "<joint>:joint" (":joint2", ...
+ * while that is a body's name too).  Its q_names are then "<joint>:joint.angle". */
+static void link_name(const tr* t, const char* joint, char* out, size_t sz) {
+  snprintf(out, sz, "%s", joint);
+  for (int k = 1; body_named(t, out) && k < 1000; k++)
+    if (k == 1)
+      snprintf(out, sz, "%s:joint", joint);
+    else
+      snprintf(out, sz, "%s:joint%d", joint, k);
+}
+
 /* ---- joints and bodies ---- */
 /* A mesh geom's mass properties, as MuJoCo's compiler takes them for a
  * body's inertia: the solid the mesh bounds (its hull when it is not closed,
@@ -437,6 +556,7 @@ typedef struct jin {
   const xmlNode* node;
   int type; /* SC_JOINT_* */
   char name[128];
+  char link[140]; /* its simc body (link_name) */
   double axis[3], anchor[3];
   int limited, has_range;
   double range[2], stiffness, springref, damping, armature, frictionloss;
@@ -461,7 +581,7 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
     return xi_fail(t, n, "type", "unknown joint type '%s' (expected hinge, slide, ball or free)", ty);
   const char* nm = xi_attr(n, "name");
   if (nm) {
-    TRY(xi_check_name(t, n, nm));
+    TRY(check_name(t, n, nm));
     snprintf(j->name, sizeof j->name, "%s", nm);
   } else {
     snprintf(j->name, sizeof j->name, "%.100s_joint%d", bname, idx);
@@ -502,6 +622,69 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
 }
 
 
+/* eigenvalues lam and eigenvectors (V's columns) of symmetric A, by
+ * Jacobi rotations */
+static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
+  double a[9];
+  memcpy(a, A, sizeof a);
+  for (int i = 0; i < 9; i++) V[i] = i % 4 == 0;
+  for (int sweep = 0; sweep < 50; sweep++) {
+    const double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
+    const double diag = a[0] * a[0] + a[4] * a[4] + a[8] * a[8];
+    if (!(off > 1e-34 * diag)) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        const double apq = a[3 * p + q];
+        if (apq == 0) continue;
+        const double th = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
+        const double tt = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+        const double c = 1 / sqrt(tt * tt + 1), s = tt * c;
+        for (int k = 0; k < 3; k++) { /* a = J^T a J, columns then rows */
+          const double kp = a[3 * k + p], kq = a[3 * k + q];
+          a[3 * k + p] = c * kp - s * kq, a[3 * k + q] = s * kp + c * kq;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double pk = a[3 * p + k], qk = a[3 * q + k];
+          a[3 * p + k] = c * pk - s * qk, a[3 * q + k] = s * pk + c * qk;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double kp = V[3 * k + p], kq = V[3 * k + q];
+          V[3 * k + p] = c * kp - s * kq, V[3 * k + q] = s * kp + c * kq;
+        }
+      }
+  }
+  lam[0] = a[0], lam[1] = a[4], lam[2] = a[8];
+}
+
+/* MuJoCo's compiler rules on a body's mass M and inertia I (about its
+ * centre of mass): boundmass and boundinertia as lower bounds of the mass
+ * and the principal moments; balanceinertia sets the three moments to
+ * their mean when one exceeds the sum of the others; settotalmass scales
+ * both, last (mass_scale) */
+static void compiler_bounds(tr* t, double* M, double I[9]) {
+  if (*M < t->boundmass) *M = t->boundmass;
+  if (t->boundinertia > 0 || t->balanceinertia) {
+    double lam[3], V[9];
+    sym3_eigen(I, lam, V);
+    int changed = 0;
+    for (int k = 0; k < 3; k++)
+      if (lam[k] < t->boundinertia) lam[k] = t->boundinertia, changed = 1;
+    if (t->balanceinertia && (lam[0] + lam[1] < lam[2] || lam[0] + lam[2] < lam[1] || lam[1] + lam[2] < lam[0])) {
+      const double mean = (lam[0] + lam[1] + lam[2]) / 3;
+      lam[0] = lam[1] = lam[2] = mean;
+      changed = 1;
+    }
+    if (changed)
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+          I[3 * r + c] = V[3 * r] * lam[0] * V[3 * c] + V[3 * r + 1] * lam[1] * V[3 * c + 1] +
+                         V[3 * r + 2] * lam[2] * V[3 * c + 2];
+  }
+  t->mass_total += *M;
+  *M *= t->mass_scale;
+  for (int k = 0; k < 9; k++) I[k] *= t->mass_scale;
+}
+
 static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world) {
   if (depth > 200) return xi_fail(t, n, NULL, "bodies nested deeper than 200");
   sc_status st;
@@ -515,7 +698,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
   if (!is_world) {
     const char* nm = xi_attr(n, "name");
     if (nm) {
-      TRY(xi_check_name(t, n, nm));
+      TRY(check_name(t, n, nm));
       snprintf(name, sizeof name, "%s", nm);
     } else {
       snprintf(name, sizeof name, "body%d", ++t->nbody_auto);
@@ -538,6 +721,8 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       TRY(st);
       TRY(read_geom(t, c, k, &gs[ng], is_world));
       if (gs[ng].type == SC_GEOM_MESH) TRY(mesh_asset(t, c, gs[ng].mesh_file, &gs[ng]));
+      /* only explicit <pair>s (reported) would collide */
+      if (t->predefined) gs[ng].contype = gs[ng].conaffinity = 0;
       if (gs[ng].type >= 0) ng++;
     } else if (strcmp(e, "joint") == 0 || strcmp(e, "freejoint") == 0) {
       if (is_world) return xi_fail(t, c, NULL, "the worldbody has no joints");
@@ -632,6 +817,11 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       sc_sp_mat3_mulT(I, RI, R);
       memcpy(com, ip, sizeof com);
     }
+    /* a body with no mass of its own that boundmass gives one: MuJoCo
+     * 2.2.2 puts that mass at the body's pos taken in the body's own frame
+     * (measured: its body_ipos equals body_pos), so the same here */
+    if (!(M > 0) && t->boundmass > 0) memcpy(com, pos, sizeof com);
+    compiler_bounds(t, &M, I);
     int nchild = 0;
     for (xmlNode* c = n->children; c; c = c->next)
       nchild += c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0;
@@ -640,6 +830,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
                               "<inertial> and no child bodies");
     /* the joints: massless links, then the body fixed to the last */
     const char* prev = parent;
+    char yn[XI_YNAME], yp[XI_YNAME];
     double at[3] = {0, 0, 0}; /* the previous link's anchor in the body frame */
     for (int i = 0; i < nj; i++) {
       jin* j = &js[i];
@@ -647,7 +838,9 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       if (xi_jname_add(t, j->name) < 0) return SC_ERR_NOMEM;
       xi_src(&t->bodies, j->node);
       xi_src(&t->springs, j->node);
-      xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", j->name, prev);
+      link_name(t, j->name, j->link, sizeof j->link);
+      xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", xi_yaml_name(yn, sizeof yn, j->link),
+          xi_yaml_name(yp, sizeof yp, prev));
       if (j->type == SC_JOINT_FREE) {
         xi_put(&t->bodies, "    joint: {type: free}\n");
         xi_put(&t->bodies, "    initial: {q: [%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g]}\n", pos[0], pos[1],
@@ -691,13 +884,13 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
           xi_put(&t->bodies, "    initial: {q: [%.17g]}\n", j->ref);
         memcpy(at, j->anchor, sizeof at);
         if (j->stiffness > 0)
-          xi_put(&t->springs, "  - {type: joint, joint: %s, stiffness: %.17g, rest: %.17g}\n", j->name, j->stiffness,
+          xi_put(&t->springs, "  - {type: joint, joint: %s, stiffness: %.17g, rest: %.17g}\n", yn, j->stiffness,
               j->springref);
       }
-      prev = j->name;
+      prev = j->link;
     }
     xi_src(&t->bodies, n);
-    xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", name, prev);
+    xi_put(&t->bodies, "  - name: %s\n    parent: %s\n", xi_yaml_name(yn, sizeof yn, name), xi_yaml_name(yp, sizeof yp, prev));
     if (nj == 0) {
       xi_put(&t->bodies, "    joint: {type: fixed, origin: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n",
           pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3]);
@@ -751,7 +944,7 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     char name[128];
     const char* nm = xi_attr(n, "name");
     if (nm) {
-      TRY(xi_check_name(t, n, nm));
+      TRY(check_name(t, n, nm));
       snprintf(name, sizeof name, "%s", nm);
     } else {
       snprintf(name, sizeof name, "actuator%d", idx);
@@ -788,7 +981,10 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     if (k == K_POSITION) TRY(xi_get_vec(t, n, k, c, "kp", &kp, 1, NULL));
     if (k == K_VELOCITY) TRY(xi_get_vec(t, n, k, c, "kv", &kv, 1, NULL));
     if (k != K_MOTOR && gear != 1) xi_unsupported(t, n, "servo gear other than 1");
-    xi_put(&t->acts, "  - {name: %s, type: %s, joint: %s", name, k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", j);
+    char yn[XI_YNAME], yj[XI_YNAME], lk[140];
+    link_name(t, j, lk, sizeof lk);
+    xi_put(&t->acts, "  - {name: %s, type: %s, joint: %s", xi_yaml_name(yn, sizeof yn, name),
+        k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", xi_yaml_name(yj, sizeof yj, lk));
     if (k == K_MOTOR) xi_put(&t->acts, ", gear: %.17g", gear);
     if (k == K_POSITION) xi_put(&t->acts, ", kp: %.17g", kp);
     if (k == K_VELOCITY) xi_put(&t->acts, ", kd: %.17g", kv);
@@ -805,16 +1001,6 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
 
 /* ---- contact filtering ---- */
 
-/* 1 when a <body> below n is named name */
-static int has_body(const xmlNode* n, const char* name) {
-  for (const xmlNode* c = n->children; c; c = c->next) {
-    if (c->type != XML_ELEMENT_NODE || strcmp(xi_name(c), "body") != 0) continue;
-    const char* nm = xi_attr(c, "name");
-    if ((nm && strcmp(nm, name) == 0) || has_body(c, name)) return 1;
-  }
-  return 0;
-}
-
 /* attribute a of <exclude> e: world or the name of a body of the model,
  * which is the name of its simc body (its joints' links carry the joints'
  * names and hold no geometry) */
@@ -823,8 +1009,7 @@ static sc_status exclude_body(tr* t, const xmlNode* e, const char* a, const char
   if (!v) return xi_fail(t, e, a, "required (the name of a body)");
   *out = v;
   if (strcmp(v, "world") == 0) return SC_OK;
-  for (int i = 0; i < t->ntop; i++)
-    if (strcmp(xi_name(t->top[i]), "worldbody") == 0 && has_body(t->top[i], v)) return SC_OK;
+  if (body_named(t, v)) return SC_OK;
   return xi_fail(t, e, a, "no body named '%s'", v);
 }
 
@@ -842,7 +1027,8 @@ static sc_status contact(tr* t, const xmlNode* n) {
     TRY(exclude_body(t, c, "body2", &b2));
     if (strcmp(b1, b2) == 0) return xi_fail(t, c, "body2", "the same body as body1 ('%s')", b2);
     xi_src(&t->excl, c);
-    xi_put(&t->excl, "  - [%s, %s]\n", b1, b2);
+    char y1[XI_YNAME], y2[XI_YNAME];
+    xi_put(&t->excl, "  - [%s, %s]\n", xi_yaml_name(y1, sizeof y1, b1), xi_yaml_name(y2, sizeof y2, b2));
   }
   return SC_OK;
 }
@@ -851,6 +1037,7 @@ static sc_status contact(tr* t, const xmlNode* n) {
 
 sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   TRY(collect(t, root, 0));
+  TRY(xi_mjcf_check_schema(t));
   const char* mn = xi_attr(root, "model");
   xi_set_model_name(t, mn ? mn : "mjcf");
   /* compiler, option, defaults first (MuJoCo reads them wherever they are) */
@@ -858,6 +1045,8 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   t->inertiafromgeom = 1;
   snprintf(t->eulerseq, sizeof t->eulerseq, "xyz");
   t->timestep = 0.002;
+  t->settotalmass = -1;
+  t->mass_scale = 1;
   t->gravity[0] = t->gravity[1] = 0, t->gravity[2] = -9.81;
   for (int i = 0; i < t->ntop; i++) {
     xmlNode* n = t->top[i];
@@ -875,11 +1064,24 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       if ((a = xi_attr(n, "inertiafromgeom")))
         t->inertiafromgeom = strcmp(a, "true") == 0 ? 2 : strcmp(a, "false") == 0 ? 0 : 1;
       if ((a = xi_attr(n, "meshdir"))) snprintf(t->meshdir, sizeof t->meshdir, "%s", a);
-      if (xi_attr(n, "coordinate") && strcmp(xi_attr(n, "coordinate"), "local") != 0) xi_unsupported(t, n, "coordinate global");
+      TRY(xi_get_vec(t, n, -1, -1, "boundmass", &t->boundmass, 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "boundinertia", &t->boundinertia, 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "settotalmass", &t->settotalmass, 1, NULL));
+      TRY(xi_get_bool(t, n, -1, -1, "balanceinertia", &t->balanceinertia));
+      if ((a = xi_attr(n, "coordinate"))) {
+        if (strcmp(a, "local") != 0 && strcmp(a, "global") != 0) return xi_fail(t, n, "coordinate", "expected local or global");
+        t->global = strcmp(a, "global") == 0;
+      }
+      if (t->boundmass < 0) return xi_fail(t, n, "boundmass", "must be >= 0");
+      if (t->boundinertia < 0) return xi_fail(t, n, "boundinertia", "must be >= 0");
     } else if (strcmp(e, "option") == 0) {
       TRY(xi_get_vec(t, n, -1, -1, "timestep", &t->timestep, 1, NULL));
       if (!(t->timestep > 0)) return xi_fail(t, n, "timestep", "must be > 0");
       TRY(xi_get_vec(t, n, -1, -1, "gravity", t->gravity, 3, NULL));
+      const char* cm = xi_attr(n, "collision");
+      if (cm && strcmp(cm, "all") != 0 && strcmp(cm, "predefined") != 0 && strcmp(cm, "dynamic") != 0)
+        return xi_fail(t, n, "collision", "expected all, predefined or dynamic (got '%s')", cm);
+      t->predefined = cm && strcmp(cm, "predefined") == 0;
       for (xmlNode* c = n->children; c; c = c->next)
         if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "flag") == 0) xi_unsupported(t, c, "option flag");
     } else if (strcmp(e, "default") == 0) {
@@ -891,6 +1093,25 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->cls[0].name = "main";
     t->cls[0].parent = -1;
     t->ncls = 1;
+  }
+  if (t->global) {
+    const double P[3] = {0, 0, 0}, Q[4] = {1, 0, 0, 0};
+    for (int i = 0; i < t->ntop; i++)
+      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(globals_to_local(t, t->top[i], 0, P, Q));
+  }
+  /* settotalmass scales what the bodies' masses come to: a first pass of
+   * the bodies finds their total, the second writes them scaled */
+  if (t->settotalmass > 0) {
+    for (int i = 0; i < t->ntop; i++)
+      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(body(t, t->top[i], "world", 0, 0, 1));
+    if (!(t->mass_total > 0)) return xi_fail(t, root, NULL, "settotalmass: the model has no mass to scale");
+    t->mass_scale = t->settotalmass / t->mass_total;
+    obuf* bs[3] = {&t->bodies, &t->stat, &t->springs};
+    for (int i = 0; i < 3; i++) bs[i]->n = bs[i]->nl = 0, bs[i]->src = NULL;
+    for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
+    t->njn = 0;
+    t->nbody_auto = 0;
+    t->mass_total = 0;
   }
   int nworld = 0;
   for (int i = 0; i < t->ntop; i++) {

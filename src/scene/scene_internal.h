@@ -265,6 +265,18 @@ void sc_import_map_locate(const sc_import_map* m, const char* path, sc_error* er
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
                             char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err);
 
+/* MuJoCo 2.2.2's MJCF schema as simc classifies it (mjcf_schema.c), for
+ * tests: its rows (depth, element, its attributes space separated, the
+ * parent element's name, NULL for the root), and what simc does with
+ * attribute attr of row i (NULL: with the element): 't' translated, 'r'
+ * reported by the translator when its value is not translated, 'u' reported
+ * when present (when not the default written to dflt, if any), 'n' no effect;
+ * for the element 'T' translated, 'E' reported as a whole, 'X' no effect
+ * (what is below an 'E' or 'X' element takes its class); 0 unclassified. */
+int sc_mjcf_schema_rows(void);
+void sc_mjcf_schema_row(int i, int* depth, const char** name, const char** attrs, const char** parent);
+char sc_mjcf_schema_class(int i, const char* attr, char* dflt, size_t dsz);
+
 /* ---- models placed by a scene (models.c) ---- */
 
 /* Each entry of the scene's `models` list translated (sc_mjcf_translate),

@@ -357,6 +357,29 @@ sc_status xi_check_name(tr* t, const xmlNode* n, const char* name) {
                              : xi_fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
 }
 
+/* a name as a YAML scalar: plain when it is letters, digits and _ - . :,
+ * else double-quoted with escapes (MuJoCo allows any name) */
+const char* xi_yaml_name(char* out, size_t sz, const char* name) {
+  if (name[0] && sc_rd_name_ok(name)) {
+    snprintf(out, sz, "%s", name);
+    return out;
+  }
+  size_t o = 0;
+  if (sz < 3) return "\"\"";
+  out[o++] = '"';
+  for (const unsigned char* p = (const unsigned char*)name; *p && o + 5 < sz; p++) {
+    if (*p == '"' || *p == '\\')
+      out[o++] = '\\', out[o++] = (char)*p;
+    else if (*p < 0x20 || *p == 0x7f)
+      o += (size_t)snprintf(out + o, sz - o, "\\x%02x", *p);
+    else
+      out[o++] = (char)*p;
+  }
+  out[o++] = '"';
+  out[o] = '\0';
+  return out;
+}
+
 const char* const xi_joint_yaml[] = {"fixed", "revolute", "prismatic", "planar", "ball", "free"};
 /* the model's name as a scene name (letters and digits; others become _) */
 void xi_set_model_name(tr* t, const char* name) {

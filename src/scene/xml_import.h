@@ -44,6 +44,13 @@ typedef struct unsup {
 typedef struct tr {
   sc_error* err;
   int degree, inertiafromgeom; /* 0 false, 1 auto, 2 true */
+  int predefined; /* option collision="predefined": only <pair>s collide */
+  /* compiler boundmass, boundinertia, balanceinertia, settotalmass; the
+   * scale of every body's mass and inertia (settotalmass over the total
+   * found by a first pass), the total mass translated */
+  double boundmass, boundinertia, settotalmass, mass_scale, mass_total;
+  int balanceinertia;
+  int global; /* compiler coordinate="global" */
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
@@ -57,7 +64,7 @@ typedef struct tr {
   obuf bodies, stat, springs, acts;
   obuf excl; /* the exclude section: <contact><exclude> */
   int nbody_auto;
-  unsup un[32];
+  unsup un[64];
   int nun;
   char** jname; /* joint names (each the name of its link body) */
   int njn, capjn;
@@ -137,10 +144,18 @@ int xi_jname_add(tr* t, const char* name);
 int xi_jname_find(const tr* t, const char* name);
 /* a name safe in YAML flow context */
 sc_status xi_check_name(tr* t, const xmlNode* n, const char* name);
+/* name as a YAML scalar in out (plain, or double-quoted with escapes): out */
+#define XI_YNAME 600
+const char* xi_yaml_name(char* out, size_t sz, const char* name);
 /* the model's name as a scene name (letters and digits; others become _) */
 void xi_set_model_name(tr* t, const char* name);
 /* what was not translated, once per kind with its first place: refused */
 sc_status xi_refuse_unsupported(tr* t, const xmlNode* root);
+
+/* every element and attribute of the MJCF documents read checked against
+ * MuJoCo 2.2.2's schema; what changes the dynamics untranslated reported
+ * (mjcf_schema.c) */
+sc_status xi_mjcf_check_schema(tr* t);
 
 /* the two translators: the body tree and everything else into t's buffers */
 sc_status xi_translate_mjcf(tr* t, xmlNode* root);
