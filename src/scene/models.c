@@ -377,8 +377,8 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     st = sc_rd_fail(c, fn, "'%s' is not a model (expected an MJCF or URDF XML file)", path);
     sc_rd_pop(c, m);
   }
-  sc_import_opts o = {allow_all || allow, 0, mp ? mpath : mp_all};
-  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, NULL, c->err);
+  sc_import_opts o = {allow_all || allow, 0, mp ? mpath : mp_all, 0};
+  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, NULL, NULL, c->err);
   if (!st) st = sc_snode_parse(yaml, ylen, path, 0, 0, &e->tree, c->err);
   if (!st && (!e->tree || e->tree->kind != SC_SN_MAP))
     st = sc_rd_fail(c, n, "the translation of '%s' is not a scene", path);

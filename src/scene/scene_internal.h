@@ -239,6 +239,7 @@ typedef struct sc_import_opts {
   int allow_unsupported; /* import.allow_unsupported=true */
   int floating_base;     /* import.floating_base=true: a URDF's root link is free */
   const char* model_path; /* import.model_path=DIR: package:// names resolve in DIR */
+  int strict;             /* import.strict=true: what is translated approximately is refused */
 } sc_import_opts;
 /* Where each line of a translation came from: runs of lines written for one
  * XML element, so that an error the scene loader finds in the translated text
@@ -260,10 +261,13 @@ void sc_import_map_free(sc_import_map* m);
 void sc_import_map_locate(const sc_import_map* m, const char* path, sc_error* err);
 
 /* *ignored (when not NULL): what was not translated, one line per kind with
- * its first place, sc_malloc'ed; NULL when nothing was.  map (when not NULL)
+ * its first place, sc_malloc'ed; NULL when nothing was.  *approximated (when
+ * not NULL) likewise what was translated only approximately (MuJoCo's
+ * contact parameters onto simc's law).  map (when not NULL)
  * receives the translation's source map (sc_import_map_free). */
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err);
+                            char** yaml, size_t* ylen, char** ignored, char** approximated, sc_import_map* map,
+                            sc_error* err);
 
 /* ---- models placed by a scene (models.c) ---- */
 
