@@ -256,6 +256,16 @@ static sc_status get_mask(tr* t, const xmlNode* n, int c, const char* a, unsigne
 }
 
 /* ---- MuJoCo's contact parameters ---- */
+/* the element attribute a of n (kind k, class c) is read from: n itself, or
+ * the <default>'s element that gives it, where a bad value is reported */
+static const xmlNode* attr_source(const tr* t, const xmlNode* n, int k, int c, const char* a) {
+  if (xi_attr(n, a) || k < 0) return n;
+  for (int j = c; j >= 0; j = t->cls[j].parent)
+    for (int i = t->cls[j].nnode[k] - 1; i >= 0; i--)
+      if (xi_attr(t->cls[j].node[k][i], a)) return t->cls[j].node[k][i];
+  return n;
+}
+
 /* solref (timeconst dampratio, or -stiffness -damping) and solimp (dmin dmax
  * width [midpoint power]) of element n, own or from its class, with MuJoCo's
  * defaults (0.02 1; 0.9 0.95 0.001 0.5 2); *has set when either is given */
@@ -269,20 +279,22 @@ static sc_status read_sol(tr* t, const xmlNode* n, int k, int c, const char* are
   TRY(xi_get_vec_n(t, n, k, c, aimp, imp, 3, 5, &ni));
   *has = hr || ni > 0;
   if (!*has) return SC_OK;
+  const xmlNode* nr = attr_source(t, n, k, c, aref);
+  const xmlNode* nm = attr_source(t, n, k, c, aimp);
   for (int i = 0; i < 2; i++)
-    if (!isfinite(ref[i])) return xi_fail(t, n, aref, "must be finite");
+    if (!isfinite(ref[i])) return xi_fail(t, nr, aref, "must be finite");
   for (int i = 0; i < 5; i++)
-    if (!isfinite(imp[i])) return xi_fail(t, n, aimp, "must be finite");
+    if (!isfinite(imp[i])) return xi_fail(t, nm, aimp, "must be finite");
   if (ref[0] > 0 && !(ref[1] > 0))
-    return xi_fail(t, n, aref, "a time constant (%g > 0) needs a damping ratio > 0 (got %g)", ref[0], ref[1]);
+    return xi_fail(t, nr, aref, "a time constant (%g > 0) needs a damping ratio > 0 (got %g)", ref[0], ref[1]);
   if (!(ref[0] > 0) && !(ref[0] < 0 && ref[1] <= 0))
-    return xi_fail(t, n, aref, "expected a time constant and a damping ratio (> 0), or -stiffness (< 0) and -damping (<= 0) (got %g %g)",
+    return xi_fail(t, nr, aref, "expected a time constant and a damping ratio (> 0), or -stiffness (< 0) and -damping (<= 0) (got %g %g)",
         ref[0], ref[1]);
   if (!(imp[0] >= 0 && imp[0] <= 1 && imp[1] >= 0 && imp[1] <= 1))
-    return xi_fail(t, n, aimp, "dmin and dmax must be in [0, 1] (got %g %g)", imp[0], imp[1]);
-  if (!(imp[2] >= 0)) return xi_fail(t, n, aimp, "width must be >= 0 (got %g)", imp[2]);
-  if (!(imp[3] > 0 && imp[3] < 1)) return xi_fail(t, n, aimp, "midpoint must be in (0, 1) (got %g)", imp[3]);
-  if (!(imp[4] >= 1)) return xi_fail(t, n, aimp, "power must be >= 1 (got %g)", imp[4]);
+    return xi_fail(t, nm, aimp, "dmin and dmax must be in [0, 1] (got %g %g)", imp[0], imp[1]);
+  if (!(imp[2] >= 0)) return xi_fail(t, nm, aimp, "width must be >= 0 (got %g)", imp[2]);
+  if (!(imp[3] > 0 && imp[3] < 1)) return xi_fail(t, nm, aimp, "midpoint must be in (0, 1) (got %g)", imp[3]);
+  if (!(imp[4] >= 1)) return xi_fail(t, nm, aimp, "power must be >= 1 (got %g)", imp[4]);
   return SC_OK;
 }
 
@@ -297,8 +309,10 @@ static sc_status read_margin(tr* t, const xmlNode* n, int c, geom* g, int in_wor
   TRY(xi_get_vec(t, n, K_GEOM, c, "margin", &margin, 1, &hm));
   TRY(xi_get_vec(t, n, K_GEOM, c, "gap", &gap, 1, &hg));
   if (!hm && !hg) return SC_OK;
-  if (!(margin >= 0) || !isfinite(margin)) return xi_fail(t, n, "margin", "must be >= 0 and finite (got %g)", margin);
-  if (!(gap >= 0) || !isfinite(gap)) return xi_fail(t, n, "gap", "must be >= 0 and finite (got %g)", gap);
+  if (!(margin >= 0) || !isfinite(margin))
+    return xi_fail(t, attr_source(t, n, K_GEOM, c, "margin"), "margin", "must be >= 0 and finite (got %g)", margin);
+  if (!(gap >= 0) || !isfinite(gap))
+    return xi_fail(t, attr_source(t, n, K_GEOM, c, "gap"), "gap", "must be >= 0 and finite (got %g)", gap);
   const double e = margin - gap;
   if (e == 0 || in_world) {
     xi_approximated(t, n, "geom margin/gap (contact detection is simc's own; a static geom's surface is not moved)");
