@@ -572,8 +572,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     print_error(&err);
     return exit_code(st);
   }
-  /* said once, here: the library never prints */
-  for (const char* p = quiet ? NULL : m->approximated; p && *p;) {
+  /* said once, here (a warning: also under --quiet); the library never prints */
+  for (const char* p = m->approximated; p && *p;) {
     const char* e = strchr(p, '\n');
     const int n = e ? (int)(e - p) : (int)strlen(p);
     fprintf(stderr, "simc: approximated: %.*s\n", n, p);

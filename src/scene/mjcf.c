@@ -32,6 +32,10 @@
  *    simc, local in MuJoCo) and a ball's (parent frame in simc) differ.
  *    Links are transparent to contact filtering, so a body and its MuJoCo
  *    parent do not collide, as in MuJoCo.
+ *  - contact parameters: a geom's solref and solimp become its shape's
+ *    stiffness and dissipation (contact_law), margin - gap moves a moving
+ *    geom's surface out, joint solreflimit/solimplimit leave simc's rigid
+ *    limits; each listed as approximated (refused under import.strict);
  *  - contact filtering: a geom's contype and conaffinity (classes included)
  *    become its shape's masks, <contact><exclude body1 body2> an exclude
  *    pair of the two simc bodies of those names (the links hold no
@@ -42,8 +46,7 @@
  *    times gear and forcerange bound the force), position servos (kp) and
  *    velocity servos (kv), at zero control.
  * What changes the dynamics and is not translated (tendons, equality
- * constraints, other actuators, condim 4 and 6, solref/solimp,
- * ...) is reported once per kind with its first line and refused unless the
+ * constraints, other actuators, condim 4 and 6, ...) is reported once per kind with its first line and refused unless the
  * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
  * Visual elements (asset textures and materials, light, camera, site,
  * visual, statistic) are ignored.  What the URDF translator shares with this
