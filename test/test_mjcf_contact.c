@@ -208,6 +208,11 @@ static void test_sphere_solref_critical(void) { drop_case("sphere", "0.02 1", 1e
 static void test_sphere_solref_stiff_underdamped(void) { drop_case("sphere", "0.005 0.5", 1e-3, UNDERDAMPED); }
 static void test_box_solref_critical(void) { drop_case("box", "0.02 1", 1e-3, CRITICAL); }
 static void test_box_solref_stiff_underdamped(void) { drop_case("box", "0.005 0.5", 1e-3, UNDERDAMPED_BOX); }
+/* the direct form, -stiffness -damping (per unit mass): damping ratio
+ * 100 / (2 sqrt(20000)) = 0.35, a slower spring (rest 54 um) that sap
+ * resolves at either theta */
+static const double DIRECT[3] = {-1, 0.35, 0.35};
+static void test_sphere_solref_direct(void) { drop_case("sphere", "-20000 -100", 1e-3, DIRECT); }
 
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
@@ -215,6 +220,7 @@ int main(int argc, char** argv) {
   RUN(test_sphere_solref_stiff_underdamped);
   RUN(test_box_solref_critical);
   RUN(test_box_solref_stiff_underdamped);
+  RUN(test_sphere_solref_direct);
   RUN(test_sphere_margin_gap);
   return TEST_END();
 }
