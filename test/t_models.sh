@@ -179,6 +179,22 @@ import sys, h5py
 a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
 sys.exit(0 if 'condim 4 or 6' in a.attrs.get('ignored', '') and 'ignored' not in b.attrs else 1)
 PY"
+# what a models: entry's translation approximated (MuJoCo's solref and
+# solimp): the root attribute approximated; refused under --strict
+cat >"$tmp/soft.yaml" <<EOF
+simc: 1
+time: {step: 0.001, duration: 0.002}
+models:
+  - {file: /usr/share/mujoco/model/humanoid/humanoid.xml, prefix: h_}
+EOF
+"$BIN/simc" "$tmp/soft.yaml" -o "$tmp/soft.h5" --quiet 2>/dev/null
+ok approximated_from_a_models_entry "$PY - '$tmp/soft.h5' <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], 'r').attrs
+sys.exit(0 if 'geom solref/solimp' in a.get('approximated', '') and 'ignored' not in a else 1)
+PY"
+out=$("$BIN/simc" "$tmp/soft.yaml" --check --strict 2>&1); rc=$?
+ok strict_in_an_entry "[ $rc = 1 ] && grep -qF 'translates only approximately' <<<\"\$out\" && grep -qF 'humanoid.xml:' <<<\"\$out\""
 sed -i 's/, allow_unsupported: true//' "$tmp/hum.yaml"
 expect unsupported_refused_in_an_entry "$tmp/hum.yaml" "humanoid100.xml:" "--allow-unsupported"
 ok simc_h5_validates "$PY - '$tmp/hum.h5' '$tmp/humy.h5' <<'PY'

@@ -320,9 +320,9 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
   sc_status st = sc_snode_parse(text, len, name, 0, 0, &root, err);
   /* with models, the command line's import options are theirs */
   const int models = root && sc_snode_get(root, "models") != NULL;
-  int allow = 0;
+  int allow = 0, strict = 0;
   const char* model_path = NULL;
-  char* mignored = NULL;
+  char *mignored = NULL, *mapprox = NULL;
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; !st && k < nsets; k++) {
       if (!root) {
@@ -331,15 +331,18 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
       }
       if (models && strcmp(sets[k], "import.allow_unsupported=true") == 0) {
         allow = 1;
+      } else if (models && strcmp(sets[k], "import.strict=true") == 0) {
+        strict = 1;
       } else if (models && strncmp(sets[k], "import.model_path=", 18) == 0) {
         model_path = sets[k] + 18;
       } else if (models_set(sets[k]) == !pass) {
         st = sc_snode_apply_set(root, sets[k], k + 1, err);
       }
     }
-    if (!st && !pass) st = sc_scene_expand_models(root, name, allow, model_path, &mignored, err);
+    if (!st && !pass) st = sc_scene_expand_models(root, name, allow, strict, model_path, &mignored, &mapprox, err);
   }
   if (!ignored) ignored = mignored;
+  if (!approximated) approximated = mapprox;
   ctx c;
   memset(&c, 0, sizeof c);
   c.err = err;
@@ -357,6 +360,7 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
     }
   }
   sc_free(mignored);
+  sc_free(mapprox);
   sc_snode_free(root);
   if (st) err->code = st;
   *out = M;

@@ -278,10 +278,11 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
  * plain scene (and its emission re-loads without the model files).  The
  * model's gravity, time and options are not used.  allow_unsupported and
  * model_path are the command line's (--allow-unsupported, --model-path),
- * for every entry.  *ignored gathers the entries' untranslated kinds
- * (sc_malloc'ed, NULL when none). */
-sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported,
-                                 const char* model_path, char** ignored, sc_error* err);
+ * for every entry, as strict (--strict).  *ignored gathers the entries'
+ * untranslated kinds, *approximated those translated approximately (each
+ * sc_malloc'ed, NULL when none). */
+sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported, int strict,
+                                 const char* model_path, char** ignored, char** approximated, sc_error* err);
 
 /* ---- sections ---- */
 
