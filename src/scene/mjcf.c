@@ -316,9 +316,12 @@ static sc_status read_margin(tr* t, const xmlNode* n, int c, geom* g, int in_wor
     return xi_fail(t, attr_source(t, n, K_GEOM, c, "margin"), "margin", "must be >= 0 and finite (got %g)", margin);
   if (!(gap >= 0) || !isfinite(gap))
     return xi_fail(t, attr_source(t, n, K_GEOM, c, "gap"), "gap", "must be >= 0 and finite (got %g)", gap);
+  static const char* const what =
+      "geom margin/gap (a moving geom's contact surface moved out by margin - gap, a static one's not; two moving "
+      "geoms: the sum, MuJoCo's the larger)";
   const double e = margin - gap;
   if (e == 0 || in_world) {
-    xi_approximated(t, n, "geom margin/gap (contact detection is simc's own; a static geom's surface is not moved)");
+    xi_approximated(t, n, what);
     return SC_OK;
   }
   if (g->type == SC_GEOM_MESH) {
@@ -327,7 +330,7 @@ static sc_status read_margin(tr* t, const xmlNode* n, int c, geom* g, int in_wor
   }
   if (e < 0 && -e >= g->size[0]) return xi_fail(t, n, "gap", "gap - margin (%g) must be below the geom's radius or half size", -e);
   g->inflate = e;
-  xi_approximated(t, n, "geom margin/gap (the geom's contact surface moved out by margin - gap; two moving geoms: the sum, MuJoCo's the larger)");
+  xi_approximated(t, n, what);
   return SC_OK;
 }
 
