@@ -170,6 +170,8 @@ $(BIN)/test_%: $(OUT)/test/test_%.o $(LIB)
 # package): its headers and library come with the test packages
 $(OUT)/test/test_mjcf.o: | $(TEST_STAMP)
 $(BIN)/test_mjcf: LDLIBS += -lmujoco
+$(OUT)/test/test_mjcf_contact.o: | $(TEST_STAMP)
+$(BIN)/test_mjcf_contact: LDLIBS += -lmujoco
 
 # ---- use ----
 run: $(BIN)/simc

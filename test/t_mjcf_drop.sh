@@ -11,15 +11,21 @@
 # under implicit Euler and under the midpoint rule: it comes to rest lying
 # on the floor (the torso's centre at its capsule radius, 0.07 m, within
 # 2 cm; kinetic energy at the end below 1e-3 of the energy the fall
-# released, measured 6.6e-5 to 7.8e-5), and at rest (the last second) no contact is
-# deeper than 1 mm, MuJoCo's own target for a resting body (measured
-# 0.154 mm).  The deepest contact of the whole run, when the falling body
-# first strikes the floor (t = 1.0 to 1.2 s), stays below 2 mm under
-# implicit Euler (measured 1.1 to 1.5 mm) and 5 mm under the midpoint rule (1.5 to 4.4 mm).  Energy:
-# under implicit Euler the mechanical energy never rises from one step to
-# the next (by more than 1e-9 of E0: round-off); under the midpoint rule
-# it rises at a few impacts by up to 1.7e-5 of E0 (measured; bound 5e-5),
-# the known cost of its contact impulses being placed at mid-step.
+# released, measured 6.3e-5 to 7.3e-5).  Its contacts follow the model's
+# solref (0.015 s, 1) and solimp (0.9 0.99 0.003), translated
+# (doc/import.md): at rest (the last second) no contact is deeper than
+# 2 mm (measured 1.47 to 1.73 mm; MuJoCo 2.2.2's own run of the file, at
+# its 5 ms step: 0.70 mm), and the deepest contact of the whole run, when
+# the falling body first strikes the floor (t = 1.0 to 1.2 s), stays below
+# 30 mm (measured 5.2 to 7.2 mm under the Hunt-Crossley laws, 25.5 to
+# 25.9 mm under sap and the LCP's Kelvin-Voigt law; MuJoCo's 14.5 mm).
+# Energy: under implicit Euler the mechanical energy never rises from one
+# step to the next (by more than 1e-9 of E0: round-off) under the
+# Hunt-Crossley laws; under the midpoint rule it rises at a few impacts by
+# up to 7e-6 of E0 (bound 5e-5), the known cost of its contact impulses
+# being placed at mid-step.  Under the Kelvin-Voigt laws a soft contact
+# gives back the spring energy it holds (counted as dissipated while it is
+# pressed) as the body rises: up to 1.2e-3 of E0 in a step (bound 2e-3).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -73,8 +79,9 @@ tz = float(f["body/position"][-1][names.index("torso"), 2])
 released = E[0] - E[-1]
 rise = float(np.max(np.diff(E)))
 mid = scheme == "midpoint"
+kv = name.startswith("sap") or name.startswith("lcp")
 ok = (abs(tz - 0.07) < 0.02 and ke[-1] < 1e-3 * released and
-      rise <= (5e-5 if mid else 1e-9) * abs(E[0]) and rest < 1e-3 and pen < (5e-3 if mid else 2e-3))
+      rise <= (2e-3 if kv else 5e-5 if mid else 1e-9) * abs(E[0]) and rest < 2e-3 and pen < 30e-3)
 print("%s humanoid_drop_%s" % ("PASS" if ok else "FAIL", name))
 print("  torso z %.4f m, kinetic %.3g J of %.3g J released, largest rise of E in a step %.3g J "
       "(E0 %.4g J), deepest %.3g m, deepest in the last second %.3g m" % (tz, ke[-1], released, rise, E[0], pen, rest))

@@ -107,6 +107,34 @@ XML
 expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon (first at" "tendon.xml:5:" "--allow-unsupported"
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
+# MuJoCo's contact parameters: translated (doc/import.md), each kind listed
+# once on stderr and in the root attribute approximated; refused with
+# --strict; bad values located, also when they come from a class
+cat >"$tmp/soft.xml" <<'XML'
+<mujoco>
+  <default><geom solref="0.01 0.8" solimp="0.9 0.95 0.002"/><default class="bad"><geom solref="0.02 0"/></default></default>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body name="b" pos="0 0 0.2"><freejoint/><geom size="0.1" margin="0.01"/></body>
+    <body name="c" pos="0 0 0.2"><joint name="h" range="-1 1" solreflimit="0.01 1"/><geom size="0.1" pos="0.5 0 0"/></body>
+  </worldbody>
+</mujoco>
+XML
+out=$("$BIN/simc" "$tmp/soft.xml" --duration 0.05 -o "$tmp/soft.h5" 2>&1); rc=$?
+ok contact_parameters_translated "[ $rc = 0 ] && [ \"\$(grep -c '^simc: approximated:' <<<\"\$out\")\" = 3 ] && grep -qF 'soft.xml:4: element <geom>' <<<\"\$out\" && [ \"\$(status_of '$tmp/soft.h5')\" = complete ]"
+ok approximated_attribute "$PY - '$tmp/soft.h5' <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], 'r').attrs
+ap, y = a.get('approximated', ''), a['scene_yaml']
+print('  ' + ap.replace('\n', '\n  ').rstrip())
+ok = ('geom solref/solimp' in ap and 'geom margin/gap' in ap and 'joint solreflimit/solimplimit' in ap and
+      'ignored' not in a and 'stiffness: rigid' in y and 'radius: 0.11' in y and 'dissipation_time:' in y)
+sys.exit(0 if ok else 1)
+PY"
+out=$("$BIN/simc" "$tmp/soft.xml" --check --strict 2>&1); rc=$?
+ok strict_refuses "[ $rc = 1 ] && grep -qF 'the model uses what simc translates only approximately: geom solref/solimp' <<<\"\$out\" && grep -qF 'soft.xml:4: element <geom>' <<<\"\$out\" && grep -qF 'run without --strict' <<<\"\$out\""
+sed -i 's|<geom size="0.1" pos="0.5 0 0"/>|<geom class="bad" size="0.1" pos="0.5 0 0"/>|' "$tmp/soft.xml"
+expect solref_damping_ratio_zero "$tmp/soft.xml" "soft.xml:2: element <geom>: attribute solref: a time constant (0.02 > 0) needs a damping ratio > 0"
 # contact filtering: contype / conaffinity and <exclude> are translated (a
 # bad mask or body is located, at the <default> a mask comes from), an
 # explicit <pair> is still refused

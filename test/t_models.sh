@@ -157,14 +157,15 @@ $PY -c "import h5py,sys; open(sys.argv[2],'w').write(h5py.File(sys.argv[1],'r').
 ok emitted_scene_reloads "[ \$? = 0 ] && ! grep -q '^models:' '$tmp/again.yaml'"
 
 # what a translation ignored: a root attribute, absent when nothing was
-H=/usr/share/mujoco/model/humanoid/humanoid.xml
+# (humanoid100's condim 4 is not translated)
+H=/usr/share/mujoco/model/humanoid100/humanoid100.xml
 "$BIN/simc" "$H" --allow-unsupported --duration 0.01 -o "$tmp/hum.h5" --quiet
 ok ignored_listed "$PY - '$tmp/hum.h5' '$tmp/one.h5' <<'PY'
 import sys, h5py
 a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
 ig = a.attrs.get('ignored', '')
 print('  ' + ig.replace('\n', '\n  ').rstrip())
-sys.exit(0 if 'solref/solimp (first at' in ig and 'humanoid.xml:' in ig and 'ignored' not in b.attrs else 1)
+sys.exit(0 if 'condim 4 or 6 (torsional and rolling friction) (first at' in ig and 'humanoid100.xml:' in ig and 'ignored' not in b.attrs else 1)
 PY"
 cat >"$tmp/hum.yaml" <<EOF
 simc: 1
@@ -176,10 +177,26 @@ EOF
 ok ignored_from_a_models_entry "$PY - '$tmp/humy.h5' '$tmp/tilted.h5' <<'PY'
 import sys, h5py
 a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
-sys.exit(0 if 'solref/solimp' in a.attrs.get('ignored', '') and 'ignored' not in b.attrs else 1)
+sys.exit(0 if 'condim 4 or 6' in a.attrs.get('ignored', '') and 'ignored' not in b.attrs else 1)
 PY"
+# what a models: entry's translation approximated (MuJoCo's solref and
+# solimp): the root attribute approximated; refused under --strict
+cat >"$tmp/soft.yaml" <<EOF
+simc: 1
+time: {step: 0.001, duration: 0.002}
+models:
+  - {file: /usr/share/mujoco/model/humanoid/humanoid.xml, prefix: h_}
+EOF
+"$BIN/simc" "$tmp/soft.yaml" -o "$tmp/soft.h5" --quiet 2>/dev/null
+ok approximated_from_a_models_entry "$PY - '$tmp/soft.h5' <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], 'r').attrs
+sys.exit(0 if 'geom solref/solimp' in a.get('approximated', '') and 'ignored' not in a else 1)
+PY"
+out=$("$BIN/simc" "$tmp/soft.yaml" --check --strict 2>&1); rc=$?
+ok strict_in_an_entry "[ $rc = 1 ] && grep -qF 'translates only approximately' <<<\"\$out\" && grep -qF 'humanoid.xml:' <<<\"\$out\""
 sed -i 's/, allow_unsupported: true//' "$tmp/hum.yaml"
-expect unsupported_refused_in_an_entry "$tmp/hum.yaml" "humanoid.xml:" "--allow-unsupported"
+expect unsupported_refused_in_an_entry "$tmp/hum.yaml" "humanoid100.xml:" "--allow-unsupported"
 ok simc_h5_validates "$PY - '$tmp/hum.h5' '$tmp/humy.h5' <<'PY'
 import sys, h5py
 sys.path.insert(0, 'tools')

@@ -79,9 +79,8 @@ static mjModel* mj_open(const char* path) {
 }
 
 /* simc's model of path.  The loader refuses what it does not translate
- * unless import.allow_unsupported=true is set: here the contact and limit
- * softness (solref, solimp) and condim, which none of the compared
- * quantities depends on.  So a refusal is printed, and the model loaded with
+ * unless import.allow_unsupported=true is set: here humanoid100's condim 4,
+ * which none of the compared quantities depends on.  So a refusal is printed, and the model loaded with
  * the set. */
 static sc_model* simc_open(const char* path, const char* const* sets, int nsets) {
   sc_model* m = NULL;
@@ -1015,12 +1014,12 @@ static void probe_model(char* out, size_t sz, const char* k, const char* extra) 
 
 /* simc's translation of text (NULL when refused, the message in msg) */
 static char* probe_translate(const char* text, int allow, char* msg, size_t msz) {
-  sc_import_opts o = {allow, 0, NULL};
+  sc_import_opts o = {allow, 0, NULL, 0};
   char *yaml = NULL, *ign = NULL;
   size_t n = 0;
   sc_error err;
   msg[0] = '\0';
-  if (sc_mjcf_translate("probe.xml", text, strlen(text), &o, &yaml, &n, &ign, NULL, &err) != SC_OK) {
+  if (sc_mjcf_translate("probe.xml", text, strlen(text), &o, &yaml, &n, &ign, NULL, NULL, &err) != SC_OK) {
     sc_error_format(&err, msg, msz);
     return NULL;
   }

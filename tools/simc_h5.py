@@ -75,7 +75,7 @@ CONTACT_ROWS = {"body_a": ("int",), "body_b": ("int",), "gap": ("num",), "slip":
 _ATTRS = {"format": "str", "format_version": "int", "solver": "str", "scheme": "str",
           "status": "str", "scene_name": "str", "simc_version": "str", "scene_yaml": "str",
           "command_line": "str", "contact_model": "str", "time_step": "num",
-          "duration": "num", "output_every": "int", "ignored": "str"}
+          "duration": "num", "output_every": "int", "ignored": "str", "approximated": "str"}
 _WANT = {"num": "numbers", "int": "integers", "str": "strings"}
 
 

@@ -61,7 +61,7 @@ static void usage(FILE* f) {
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
           "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
           "                       [--max-output BYTES] [--from RUN.h5[:ROW]] [--allow-unsupported]\n"
-          "                       [--force] [--quiet] [--check] [--version]\n"
+          "                       [--strict] [--force] [--quiet] [--check] [--version]\n"
           "  SCENE              a simc scene (YAML), or a MuJoCo model (MJCF) or URDF robot\n"
           "                     (XML, told by its first character, '<'), translated into a scene\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
@@ -78,6 +78,10 @@ static void usage(FILE* f) {
           "  --allow-unsupported  an MJCF model's elements that change the dynamics and are\n"
           "                     not translated (listed in the error) are left out, not refused;\n"
           "                     the run's status says so (complete with omissions: ...)\n"
+          "  --strict           refuse an MJCF model whose contact parameters (solref, solimp,\n"
+          "                     margin, gap) simc's contact law renders only approximately\n"
+          "                     (default: translated, listed on stderr and in the output's\n"
+          "                     root attribute approximated)\n"
           "  --floating-base    a URDF's root link moves freely (default: fixed to the world)\n"
           "  --model-path DIR   a URDF's package://PKG/FILE meshes are DIR/PKG/FILE\n"
           "  --max-output B     refuse runs whose output would exceed B bytes (suffix k, M, G, T;\n"
@@ -518,6 +522,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       sets[nsets++] = "output.solver_trace=true";
     } else if (strcmp(a, "--allow-unsupported") == 0) {
       sets[nsets++] = "import.allow_unsupported=true"; /* an MJCF model's; see doc/import.md */
+    } else if (strcmp(a, "--strict") == 0) {
+      sets[nsets++] = "import.strict=true"; /* see doc/import.md */
     } else if (strcmp(a, "--floating-base") == 0) {
       sets[nsets++] = "import.floating_base=true"; /* a URDF's root link free */
     } else if (strcmp(a, "--model-path") == 0) {
@@ -565,6 +571,13 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   if (st != SC_OK) {
     print_error(&err);
     return exit_code(st);
+  }
+  /* said once, here (a warning: also under --quiet); the library never prints */
+  for (const char* p = m->approximated; p && *p;) {
+    const char* e = strchr(p, '\n');
+    const int n = e ? (int)(e - p) : (int)strlen(p);
+    fprintf(stderr, "simc: approximated: %.*s\n", n, p);
+    p = e ? e + 1 : p + n;
   }
   /* what the loader changed in the scene as written: with the run's other
    * warnings at its end (and in the output), here for a check */

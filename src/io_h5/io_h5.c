@@ -437,6 +437,7 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_str(r, "scene_name", m->name) && attr_str(r, "scene_path", m->scene_path) &&
            attr_str(r, "scene_yaml", m->scene_yaml) &&
            (!m->ignored || attr_str(r, "ignored", m->ignored)) &&
+           (!m->approximated || attr_str(r, "approximated", m->approximated)) &&
            attr_str(r, "command_line", meta ? meta->command_line : NULL) &&
            (!meta || !meta->initial_state ||
             attr_str(r, "initial_state", meta->initial_state)) &&

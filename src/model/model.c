@@ -226,7 +226,7 @@ void sc_model_free(sc_model* m) {
                     m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
-                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored, m->notes,
+                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored, m->approximated, m->notes,
                     m->jnt_damping, m->jnt_armature, m->jnt_frictionloss, m->jnt_range,
                     m->jnt_limit_k, m->jnt_limit_taud, m->dof_damping, m->dof_armature,
                     m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,

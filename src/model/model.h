@@ -285,6 +285,10 @@ typedef struct sc_model {
                             --allow-unsupported (or a models: entry's
                             allow_unsupported): one line per kind with its
                             first place; NULL when nothing was */
+  char* approximated;    /* what an MJCF translation rendered approximately
+                            (MuJoCo's contact parameters onto simc's law,
+                            doc/import.md): one line per kind with its first
+                            place; NULL when nothing was */
   char* notes;           /* what the loader changed in the scene as written
                             (a joint whose default start lies outside its
                             limits starts on them), one line each; NULL when

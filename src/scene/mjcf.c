@@ -32,6 +32,10 @@
  *    simc, local in MuJoCo) and a ball's (parent frame in simc) differ.
  *    Links are transparent to contact filtering, so a body and its MuJoCo
  *    parent do not collide, as in MuJoCo.
+ *  - contact parameters: a geom's solref and solimp become its shape's
+ *    stiffness and dissipation (contact_law), margin - gap moves a moving
+ *    geom's surface out, joint solreflimit/solimplimit leave simc's rigid
+ *    limits; each listed as approximated (refused under import.strict);
  *  - contact filtering: a geom's contype and conaffinity (classes included)
  *    become its shape's masks, <contact><exclude body1 body2> an exclude
  *    pair of the two simc bodies of those names (the links hold no
@@ -45,9 +49,10 @@
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
  * translated (tendons, equality constraints, other actuators, condim 4 and
- * 6, solref/solimp, ...) is reported once per kind with its first line and
- * refused unless the set `import.allow_unsupported=true` is given (simc
- * --allow-unsupported).  Visual elements have no effect.  What the URDF
+ * 6, ...) is reported once per kind with its first line and refused unless
+ * the set `import.allow_unsupported=true` is given (simc
+ * --allow-unsupported).  solref/solimp and margin/gap are translated
+ * approximately, said so (import.strict refuses them).  Visual elements have no effect.  What the URDF
  * translator shares with this one is in xml_import.c. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -256,9 +261,164 @@ static sc_status get_mask(tr* t, const xmlNode* n, int c, const char* a, unsigne
   return SC_OK;
 }
 
+/* ---- MuJoCo's contact parameters ---- */
+/* the element attribute a of n (kind k, class c) is read from: n itself, or
+ * the <default>'s element that gives it, where a bad value is reported */
+static const xmlNode* attr_source(const tr* t, const xmlNode* n, int k, int c, const char* a) {
+  if (xi_attr(n, a) || k < 0) return n;
+  for (int j = c; j >= 0; j = t->cls[j].parent)
+    for (int i = t->cls[j].nnode[k] - 1; i >= 0; i--)
+      if (xi_attr(t->cls[j].node[k][i], a)) return t->cls[j].node[k][i];
+  return n;
+}
+
+/* solref (timeconst dampratio, or -stiffness -damping) and solimp (dmin dmax
+ * width [midpoint power]) of element n, own or from its class, with MuJoCo's
+ * defaults (0.02 1; 0.9 0.95 0.001 0.5 2); *has set when either is given */
+static sc_status read_sol(tr* t, const xmlNode* n, int k, int c, const char* aref, const char* aimp, double ref[2],
+                          double imp[5], int* has) {
+  ref[0] = 0.02, ref[1] = 1;
+  const double imp0[5] = {0.9, 0.95, 0.001, 0.5, 2};
+  memcpy(imp, imp0, sizeof imp0);
+  int hr, ni;
+  TRY(xi_get_vec(t, n, k, c, aref, ref, 2, &hr));
+  TRY(xi_get_vec_n(t, n, k, c, aimp, imp, 3, 5, &ni));
+  *has = hr || ni > 0;
+  if (!*has) return SC_OK;
+  const xmlNode* nr = attr_source(t, n, k, c, aref);
+  const xmlNode* nm = attr_source(t, n, k, c, aimp);
+  for (int i = 0; i < 2; i++)
+    if (!isfinite(ref[i])) return xi_fail(t, nr, aref, "must be finite");
+  for (int i = 0; i < 5; i++)
+    if (!isfinite(imp[i])) return xi_fail(t, nm, aimp, "must be finite");
+  if (ref[0] > 0 && !(ref[1] > 0))
+    return xi_fail(t, nr, aref, "a time constant (%g > 0) needs a damping ratio > 0 (got %g)", ref[0], ref[1]);
+  if (!(ref[0] > 0) && !(ref[0] < 0 && ref[1] <= 0))
+    return xi_fail(t, nr, aref, "expected a time constant and a damping ratio (> 0), or -stiffness (< 0) and -damping (<= 0) (got %g %g)",
+        ref[0], ref[1]);
+  if (!(imp[0] >= 0 && imp[0] <= 1 && imp[1] >= 0 && imp[1] <= 1))
+    return xi_fail(t, nm, aimp, "dmin and dmax must be in [0, 1] (got %g %g)", imp[0], imp[1]);
+  if (!(imp[2] >= 0)) return xi_fail(t, nm, aimp, "width must be >= 0 (got %g)", imp[2]);
+  if (!(imp[3] > 0 && imp[3] < 1)) return xi_fail(t, nm, aimp, "midpoint must be in (0, 1) (got %g)", imp[3]);
+  if (!(imp[4] >= 1)) return xi_fail(t, nm, aimp, "power must be >= 1 (got %g)", imp[4]);
+  return SC_OK;
+}
+
+/* margin and gap: MuJoCo's contact acts below the distance margin - gap, so
+ * the moving geom's contact surface is moved out by it.  A pair's margin
+ * and gap are each the larger of the two geoms' in MuJoCo: static geoms
+ * keep their surface, so a moving geom against the world is exact when its
+ * margin and gap are the pair's (one class for all, the usual case) */
+static sc_status read_margin(tr* t, const xmlNode* n, int c, geom* g, int in_world) {
+  double margin = 0, gap = 0;
+  int hm, hg;
+  TRY(xi_get_vec(t, n, K_GEOM, c, "margin", &margin, 1, &hm));
+  TRY(xi_get_vec(t, n, K_GEOM, c, "gap", &gap, 1, &hg));
+  if (!hm && !hg) return SC_OK;
+  if (!(margin >= 0) || !isfinite(margin))
+    return xi_fail(t, attr_source(t, n, K_GEOM, c, "margin"), "margin", "must be >= 0 and finite (got %g)", margin);
+  if (!(gap >= 0) || !isfinite(gap))
+    return xi_fail(t, attr_source(t, n, K_GEOM, c, "gap"), "gap", "must be >= 0 and finite (got %g)", gap);
+  static const char* const what =
+      "geom margin/gap (a moving geom's contact surface moved out by margin - gap, a static one's not; two moving "
+      "geoms: the sum, MuJoCo's the larger)";
+  const double e = margin - gap;
+  if (e == 0 || in_world) {
+    xi_approximated(t, n, what);
+    return SC_OK;
+  }
+  if (g->type == SC_GEOM_MESH) {
+    xi_unsupported(t, n, "geom margin/gap on a mesh");
+    return SC_OK;
+  }
+  if (e < 0 && -e >= g->size[0]) return xi_fail(t, n, "gap", "gap - margin (%g) must be below the geom's radius or half size", -e);
+  g->inflate = e;
+  xi_approximated(t, n, what);
+  return SC_OK;
+}
+
+/* MuJoCo's impedance d at penetration x >= 0 (its documentation, "Solver
+ * parameters"): dmin at contact, dmax beyond width, between them a sigmoid
+ * of the given midpoint and power; d is kept in [0.0001, 0.9999] as MuJoCo
+ * does */
+static double impedance(const double s[5], double x) {
+  const double dmin = fmin(fmax(s[0], 1e-4), 0.9999), dmax = fmin(fmax(s[1], 1e-4), 0.9999);
+  const double w = s[2], mid = s[3], p = s[4];
+  if (!(w > 1e-15) || x >= w) return dmax;
+  const double u = x / w;
+  const double y = u <= mid ? pow(u, p) / pow(mid, p - 1) : 1 - pow(1 - u, p) / pow(1 - mid, p - 1);
+  return dmin + y * (dmax - dmin);
+}
+
+/* The shape's stiffness k, Kelvin-Voigt dissipation time and Hunt-Crossley
+ * dissipation from solref and solimp, for a body of mass M under the
+ * model's gravity.
+ *
+ * MuJoCo's contact on a body of effective mass m obeys
+ *   a + d (b v + d kk r) = (1 - d) a0
+ * (r the signed distance, a0 the acceleration without the contact) with
+ * b = 2/(dmax tc), kk = 1/(dmax^2 tc^2 z^2) (solref tc z, tc at least two
+ * steps), or b = damping/dmax, kk = stiffness/dmax^2 (solref -stiffness
+ * -damping).  So it is a spring m d^2 kk and a damper m d b, of damping
+ * ratio z = b/(2 sqrt(kk)), that also cancels the share d of the other
+ * forces.  simc's law has no such share: the shape gets the spring that
+ * rests at MuJoCo's depth x under the body's own weight shared by n
+ * contacts, x d(x)^2 kk = (1 - d(x)) g / n, solved here (d depends on x, so
+ * n matters: 4 for a box, which rests on the corners of a face, else 1),
+ * with MuJoCo's damping ratio (the restitution of an impact).  Its
+ * frequency is MuJoCo's over sqrt(1 - d): impacts are shorter.  The
+ * Hunt-Crossley dissipation is the one whose damping at rest, k d x, is
+ * that spring's.  The mass is the body's own (MuJoCo's effective mass of a
+ * contact is that of the whole articulated system at it); two moving shapes
+ * of one solref combine in series into the reduced mass, as MuJoCo's. */
+static void contact_law(const tr* t, geom* g, double M) {
+  g->contact = 1;
+  if (!(M > 0)) {
+    g->k = -1; /* the world's (or a massless body's) side: the other shape's law */
+    return;
+  }
+  const double dmax = impedance(g->solimp, INFINITY);
+  double b, kk;
+  if (g->solref[0] > 0) {
+    const double tc = fmax(g->solref[0], 2 * t->timestep), z = g->solref[1]; /* MuJoCo's refsafe */
+    b = 2 / (dmax * tc);
+    kk = 1 / (dmax * dmax * tc * tc * z * z);
+  } else {
+    b = -g->solref[1] / dmax;
+    kk = -g->solref[0] / (dmax * dmax);
+  }
+  const double zeta = b / (2 * sqrt(kk));
+  const double g0 = sqrt(t->gravity[0] * t->gravity[0] + t->gravity[1] * t->gravity[1] + t->gravity[2] * t->gravity[2]);
+  double x, w2;
+  if (g0 > 0) {
+    const double gn = g0 / (g->type == SC_GEOM_BOX ? 4 : 1);
+    /* x d(x)^2 kk - (1 - d(x)) gn rises from -(1 - dmin) gn at 0 */
+    double lo = 0, hi = gn / kk;
+    for (int i = 0; i < 200; i++) {
+      const double d = impedance(g->solimp, hi);
+      if (hi * d * d * kk - (1 - d) * gn > 0) break;
+      hi *= 2;
+    }
+    for (int i = 0; i < 200; i++) {
+      const double mid = 0.5 * (lo + hi), d = impedance(g->solimp, mid);
+      if (mid * d * d * kk - (1 - d) * gn > 0) hi = mid;
+      else lo = mid;
+    }
+    x = 0.5 * (lo + hi);
+    w2 = gn / x; /* each contact's share of the weight, M gn, over x */
+  } else {
+    w2 = dmax * dmax * kk;
+    x = g->solimp[2] > 0 ? g->solimp[2] : 1e-3;
+  }
+  g->k = M * w2;
+  g->tau_d = 2 * zeta / sqrt(w2);
+  g->hc_d = g->tau_d / x;
+}
+
 static const char* const mj_types[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
 
 static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
+  memset(g, 0, sizeof *g);
   const char* ty = xi_attr_d(t, n, K_GEOM, c, "type");
   if (!ty) ty = "sphere";
   int mt = -1;
@@ -332,8 +492,8 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   else if (cd && strcmp(cd, "3") != 0) xi_unsupported(t, n, "condim 4 or 6 (torsional and rolling friction)");
   TRY(get_mask(t, n, c, "contype", &g->contype));
   TRY(get_mask(t, n, c, "conaffinity", &g->conaffinity));
-  if (xi_attr_d(t, n, K_GEOM, c, "solref") || xi_attr_d(t, n, K_GEOM, c, "solimp")) xi_unsupported(t, n, "solref/solimp");
-  if (xi_attr_d(t, n, K_GEOM, c, "margin") || xi_attr_d(t, n, K_GEOM, c, "gap")) xi_unsupported(t, n, "geom margin/gap");
+  TRY(read_sol(t, n, K_GEOM, c, "solref", "solimp", g->solref, g->solimp, &g->has_sol));
+  TRY(read_margin(t, n, c, g, in_world));
   /* mass: given, else density x volume (MuJoCo's mjCGeom::GetVolume) */
   double V = 0, r = g->size[0], L = g->size[1];
   switch (g->type) {
@@ -615,8 +775,10 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   if (!isfinite(j->ref)) return xi_fail(t, n, "ref", "must be finite");
   if (j->stiffness < 0 || j->damping < 0 || j->armature < 0 || j->frictionloss < 0)
     return xi_fail(t, n, NULL, "stiffness, damping, armature and frictionloss must be >= 0");
-  if (xi_attr_d(t, n, K_JOINT, c, "solreflimit") || xi_attr_d(t, n, K_JOINT, c, "solimplimit"))
-    xi_unsupported(t, n, "solref/solimp");
+  double lref[2], limp[5];
+  int lsol;
+  TRY(read_sol(t, n, K_JOINT, c, "solreflimit", "solimplimit", lref, limp, &lsol));
+  if (lsol) xi_approximated(t, n, "joint solreflimit/solimplimit (simc's joint limits are rigid)");
   if (j->stiffness > 0 && j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint stiffness");
   return SC_OK;
 }
@@ -744,23 +906,13 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       return xi_fail(t, c, NULL, "unknown element in a body");
     }
   }
-  if (is_world) {
-    for (int i = 0; i < ng; i++) {
-      geom* g = &gs[i];
-      if (g->type == SC_GEOM_PLANE) {
-        double z[3] = {0, 0, 1}, nrm[3];
-        xi_qrot(nrm, g->q, z);
-        xi_src(&t->stat, g->node);
-        xi_put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g", nrm[0],
-            nrm[1], nrm[2], sc_sp_dot3(nrm, g->pos), g->mu);
-        xi_put_masks(&t->stat, g);
-        xi_put(&t->stat, "}\n");
-      } else {
-        const double zero[3] = {0, 0, 0};
-        xi_put_geom(&t->stat, "  ", g, zero);
-      }
-    }
-  } else {
+  for (int i = 0; i < ng; i++)
+    if (gs[i].has_sol)
+      xi_approximated(t, gs[i].node,
+          "geom solref/solimp (a spring resting at MuJoCo's depth under the body's own weight, with its damping "
+          "ratio; doc/import.md)");
+  for (int i = 0; i < ng; i++) t->any_sol |= gs[i].has_sol;
+  if (!is_world) {
     /* mass, centre of mass and inertia: <inertial>, else the geoms' */
     double M = 0, com[3] = {0, 0, 0}, I[9] = {0};
     int from_geoms = t->inertiafromgeom == 2 || (t->inertiafromgeom == 1 && !inertial);
@@ -908,12 +1060,38 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     if (ncol) {
       xi_put(&t->bodies, "    geometry:\n");
       const double zero[3] = {0, 0, 0};
-      for (int i = 0; i < ng; i++) xi_put_geom(&t->bodies, "      ", &gs[i], zero);
+      for (int i = 0; i < ng; i++) {
+        if (gs[i].has_sol) contact_law(t, &gs[i], M);
+        xi_put_geom(&t->bodies, "      ", &gs[i], zero);
+      }
     }
   }
   for (xmlNode* c = n->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0)
       TRY(body(t, c, is_world ? "world" : name, cc, depth + 1, 0));
+  /* the static shapes, once the moving ones are known: where any of the
+   * model's geoms has MuJoCo's law, the world's side is rigid (the moving
+   * shape carries the law, for the body's mass), as MuJoCo's world has an
+   * infinite mass */
+  if (is_world) {
+    for (int i = 0; i < ng; i++) {
+      geom* g = &gs[i];
+      if (g->has_sol || t->any_sol) contact_law(t, g, 0);
+      if (g->type == SC_GEOM_PLANE) {
+        double z[3] = {0, 0, 1}, nrm[3];
+        xi_qrot(nrm, g->q, z);
+        xi_src(&t->stat, g->node);
+        xi_put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g", nrm[0],
+            nrm[1], nrm[2], sc_sp_dot3(nrm, g->pos), g->mu);
+        xi_put_masks(&t->stat, g);
+        xi_put_contact(&t->stat, g);
+        xi_put(&t->stat, "}\n");
+      } else {
+        const double zero[3] = {0, 0, 0};
+        xi_put_geom(&t->stat, "  ", g, zero);
+      }
+    }
+  }
   return SC_OK;
 }
 

@@ -307,8 +307,8 @@ static int append(char** s, const char* text) {
   return 0;
 }
 
-static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, int allow_all, const char* mp_all,
-                            entry* e, char** ignored) {
+static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, int allow_all, int strict,
+                            const char* mp_all, entry* e, char** ignored, char** approximated) {
   TRY(sc_rd_check_section(c, n, "models[]", "a model: {file, prefix, pose, fixed_base}"));
   e->node = n;
   e->prefix = "";
@@ -377,8 +377,9 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     st = sc_rd_fail(c, fn, "'%s' is not a model (expected an MJCF or URDF XML file)", path);
     sc_rd_pop(c, m);
   }
-  sc_import_opts o = {allow_all || allow, 0, mp ? mpath : mp_all};
-  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, NULL, c->err);
+  sc_import_opts o = {allow_all || allow, 0, mp ? mpath : mp_all, strict};
+  char* apx = NULL;
+  if (!st) st = sc_mjcf_translate(path, text, len, &o, &yaml, &ylen, &ign, &apx, NULL, c->err);
   if (!st) st = sc_snode_parse(yaml, ylen, path, 0, 0, &e->tree, c->err);
   if (!st && (!e->tree || e->tree->kind != SC_SN_MAP))
     st = sc_rd_fail(c, n, "the translation of '%s' is not a scene", path);
@@ -386,9 +387,10 @@ static sc_status read_entry(ctx* c, const sc_snode* n, const char* scene_file, i
     /* the translated text's lines mean nothing to the user (and path is
      * freed below): later errors point at the entry */
     sc_snode_relocate(e->tree, n->file, n->line, n->col);
-    if (rewrite(e, e->tree) || (ign && append(ignored, ign))) st = nomem(c);
+    if (rewrite(e, e->tree) || (ign && append(ignored, ign)) || (apx && append(approximated, apx))) st = nomem(c);
   }
   sc_free(ign);
+  sc_free(apx);
   sc_free(yaml);
   sc_free(text);
   sc_free(mpath);
@@ -480,9 +482,10 @@ static sc_status merge(ctx* c, sc_snode* root, entry* e) {
   return SC_OK;
 }
 
-sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported,
-                                 const char* model_path, char** ignored, sc_error* err) {
+sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported, int strict,
+                                 const char* model_path, char** ignored, char** approximated, sc_error* err) {
   *ignored = NULL;
+  *approximated = NULL;
   sc_snode* list = root && root->kind == SC_SN_MAP ? sc_snode_get(root, "models") : NULL;
   if (!list) return SC_OK;
   ctx c;
@@ -500,7 +503,7 @@ sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int all
   if (ne && !E) st = nomem(&c);
   for (int i = 0; !st && i < ne; i++) {
     size_t m2 = sc_rd_push_idx(&c, i);
-    st = read_entry(&c, list->kid[i], scene_file, allow_unsupported, model_path, &E[i], ignored);
+    st = read_entry(&c, list->kid[i], scene_file, allow_unsupported, strict, model_path, &E[i], ignored, approximated);
     sc_rd_pop(&c, m2);
   }
   if (!st) st = check_names(&c, root, E, ne);
@@ -512,6 +515,8 @@ sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int all
   if (st) {
     sc_free(*ignored);
     *ignored = NULL;
+    sc_free(*approximated);
+    *approximated = NULL;
   }
   return st;
 }

@@ -255,7 +255,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
 /* text[len] is the document (NUL bytes inside are reported by the reader);
  * ignored: what a translation left out (NULL: nothing), kept in the model */
 static sc_status load_scene(const char* text, size_t len, const char* name, const char* const* sets,
-                            int nsets, const char* ignored, sc_model** out, sc_error* err);
+                            int nsets, const char* ignored, const char* approximated, sc_model** out, sc_error* err);
 
 /* An MJCF model or a URDF: translated into a scene (mjcf.c), then loaded as
  * one.  The sets import.allow_unsupported=true, import.floating_base=true
@@ -265,7 +265,7 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
   const char** rest = sc_calloc((size_t)nsets + 1, sizeof *rest);
   if (!rest) return sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
   int nrest = 0;
-  sc_import_opts o = {0, 0, NULL};
+  sc_import_opts o = {0, 0, NULL, 0};
   for (int k = 0; k < nsets; k++) {
     if (strcmp(sets[k], "import.allow_unsupported=true") == 0)
       o.allow_unsupported = 1;
@@ -273,15 +273,17 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
       o.floating_base = 1;
     else if (strncmp(sets[k], "import.model_path=", 18) == 0)
       o.model_path = sets[k] + 18;
+    else if (strcmp(sets[k], "import.strict=true") == 0)
+      o.strict = 1;
     else
       rest[nrest++] = sets[k];
   }
-  char *yaml = NULL, *ignored = NULL;
+  char *yaml = NULL, *ignored = NULL, *approximated = NULL;
   size_t ylen = 0;
   sc_import_map map;
-  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, &ignored, &map, err);
+  sc_status st = sc_mjcf_translate(name, text, len, &o, &yaml, &ylen, &ignored, &approximated, &map, err);
   if (!st) {
-    st = load_scene(yaml, ylen, name, rest, nrest, ignored, out, err);
+    st = load_scene(yaml, ylen, name, rest, nrest, ignored, approximated, out, err);
     /* the translated text is hidden: its errors name the model's element */
     if (st) sc_import_map_locate(&map, name, err);
     /* a model whose every moving part was left out would run as a still
@@ -297,6 +299,7 @@ static sc_status load_mjcf(const char* text, size_t len, const char* name, const
     sc_import_map_free(&map);
   }
   sc_free(ignored);
+  sc_free(approximated);
   sc_free(yaml);
   sc_free(rest);
   return st;
@@ -309,16 +312,17 @@ static int models_set(const char* set) {
 }
 
 static sc_status load_scene(const char* text, size_t len, const char* name, const char* const* sets,
-                            int nsets, const char* ignored, sc_model** out, sc_error* err) {
+                            int nsets, const char* ignored, const char* approximated, sc_model** out,
+                            sc_error* err) {
   /* (a translation starts with a comment line, so it is not taken for XML) */
   if (sc_mjcf_is_xml(text, len)) return load_mjcf(text, len, name, sets, nsets, out, err);
   sc_snode* root = NULL;
   sc_status st = sc_snode_parse(text, len, name, 0, 0, &root, err);
   /* with models, the command line's import options are theirs */
   const int models = root && sc_snode_get(root, "models") != NULL;
-  int allow = 0;
+  int allow = 0, strict = 0;
   const char* model_path = NULL;
-  char* mignored = NULL;
+  char *mignored = NULL, *mapprox = NULL;
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; !st && k < nsets; k++) {
       if (!root) {
@@ -327,15 +331,18 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
       }
       if (models && strcmp(sets[k], "import.allow_unsupported=true") == 0) {
         allow = 1;
+      } else if (models && strcmp(sets[k], "import.strict=true") == 0) {
+        strict = 1;
       } else if (models && strncmp(sets[k], "import.model_path=", 18) == 0) {
         model_path = sets[k] + 18;
       } else if (models_set(sets[k]) == !pass) {
         st = sc_snode_apply_set(root, sets[k], k + 1, err);
       }
     }
-    if (!st && !pass) st = sc_scene_expand_models(root, name, allow, model_path, &mignored, err);
+    if (!st && !pass) st = sc_scene_expand_models(root, name, allow, strict, model_path, &mignored, &mapprox, err);
   }
   if (!ignored) ignored = mignored;
+  if (!approximated) approximated = mapprox;
   ctx c;
   memset(&c, 0, sizeof c);
   c.err = err;
@@ -345,12 +352,15 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
     st = sc_snode_emit(root, &M->scene_yaml, err);
     if (!st && ignored && ignored[0] && !(M->ignored = sc_strdup(ignored)))
       st = sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
+    if (!st && approximated && approximated[0] && !(M->approximated = sc_strdup(approximated)))
+      st = sc_error_set(err, SC_ERR_NOMEM, name, 0, 0, "out of memory");
     if (st) {
       sc_model_free(M);
       M = NULL;
     }
   }
   sc_free(mignored);
+  sc_free(mapprox);
   sc_snode_free(root);
   if (st) err->code = st;
   *out = M;
@@ -359,7 +369,7 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
 
 static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
                            int nsets, sc_model** out, sc_error* err) {
-  return load_scene(text, len, name, sets, nsets, NULL, out, err);
+  return load_scene(text, len, name, sets, nsets, NULL, NULL, out, err);
 }
 
 sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,

@@ -239,6 +239,7 @@ typedef struct sc_import_opts {
   int allow_unsupported; /* import.allow_unsupported=true */
   int floating_base;     /* import.floating_base=true: a URDF's root link is free */
   const char* model_path; /* import.model_path=DIR: package:// names resolve in DIR */
+  int strict;             /* import.strict=true: what is translated approximately is refused */
 } sc_import_opts;
 /* Where each line of a translation came from: runs of lines written for one
  * XML element, so that an error the scene loader finds in the translated text
@@ -260,10 +261,13 @@ void sc_import_map_free(sc_import_map* m);
 void sc_import_map_locate(const sc_import_map* m, const char* path, sc_error* err);
 
 /* *ignored (when not NULL): what was not translated, one line per kind with
- * its first place, sc_malloc'ed; NULL when nothing was.  map (when not NULL)
+ * its first place, sc_malloc'ed; NULL when nothing was.  *approximated (when
+ * not NULL) likewise what was translated only approximately (MuJoCo's
+ * contact parameters onto simc's law).  map (when not NULL)
  * receives the translation's source map (sc_import_map_free). */
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err);
+                            char** yaml, size_t* ylen, char** ignored, char** approximated, sc_import_map* map,
+                            sc_error* err);
 
 /* MuJoCo 2.2.2's MJCF schema as simc classifies it (mjcf_schema.c), for
  * tests: its rows (depth, element, its attributes space separated, the
@@ -286,10 +290,11 @@ char sc_mjcf_schema_class(int i, const char* attr, char* dflt, size_t dsz);
  * plain scene (and its emission re-loads without the model files).  The
  * model's gravity, time and options are not used.  allow_unsupported and
  * model_path are the command line's (--allow-unsupported, --model-path),
- * for every entry.  *ignored gathers the entries' untranslated kinds
- * (sc_malloc'ed, NULL when none). */
-sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported,
-                                 const char* model_path, char** ignored, sc_error* err);
+ * for every entry, as strict (--strict).  *ignored gathers the entries'
+ * untranslated kinds, *approximated those translated approximately (each
+ * sc_malloc'ed, NULL when none). */
+sc_status sc_scene_expand_models(sc_snode* root, const char* scene_file, int allow_unsupported, int strict,
+                                 const char* model_path, char** ignored, char** approximated, sc_error* err);
 
 /* ---- sections ---- */
 

@@ -108,15 +108,23 @@ sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ..
 }
 
 /* an unsupported kind: remembered once, with its first place */
-void xi_unsupported(tr* t, const xmlNode* n, const char* what) {
-  for (int i = 0; i < t->nun; i++)
-    if (strcmp(t->un[i].what, what) == 0) return;
-  if (t->nun == (int)(sizeof t->un / sizeof t->un[0])) return;
-  unsup* u = &t->un[t->nun++];
+static void remember(unsup* list, int* n, int cap, const xmlNode* at, const char* what) {
+  for (int i = 0; i < *n; i++)
+    if (strcmp(list[i].what, what) == 0) return;
+  if (*n == cap) return;
+  unsup* u = &list[(*n)++];
   snprintf(u->what, sizeof u->what, "%s", what);
   char el[200];
-  xi_describe(el, sizeof el, n);
-  snprintf(u->where, sizeof u->where, "%s:%ld: %s", xi_file(n), xmlGetLineNo(n), el);
+  xi_describe(el, sizeof el, at);
+  snprintf(u->where, sizeof u->where, "%s:%ld: %s", xi_file(at), xmlGetLineNo(at), el);
+}
+
+void xi_unsupported(tr* t, const xmlNode* n, const char* what) {
+  remember(t->un, &t->nun, (int)(sizeof t->un / sizeof t->un[0]), n, what);
+}
+
+void xi_approximated(tr* t, const xmlNode* n, const char* what) {
+  remember(t->ap, &t->nap, (int)(sizeof t->ap / sizeof t->ap[0]), n, what);
 }
 
 /* ---- attributes: numbers, defaults ---- */
@@ -306,18 +314,36 @@ void xi_put_masks(obuf* o, const geom* g) {
   if (g->conaffinity != 1) xi_put(o, ", conaffinity: %lu", g->conaffinity);
 }
 
+/* a shape's contact law when translated from the model's (MuJoCo's solref
+ * and solimp) */
+void xi_put_contact(obuf* o, const geom* g) {
+  if (!g->contact) return;
+  if (g->k < 0) {
+    xi_put(o, ", stiffness: rigid");
+    return;
+  }
+  xi_put(o, ", stiffness: %.17g, dissipation_time: %.17g, dissipation: %.17g", g->k, g->tau_d, g->hc_d);
+}
+
 void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]) {
   double p[3] = {g->pos[0] + off[0], g->pos[1] + off[1], g->pos[2] + off[2]};
   if (g->node) xi_src(o, g->node);
+  const double e = g->inflate; /* the contact surface moved out by e (the mass is the geom's own) */
   switch (g->type) {
-    case SC_GEOM_SPHERE: xi_put(o, "%s- {shape: sphere, radius: %.17g", indent, g->size[0]); break;
-    case SC_GEOM_CAPSULE: xi_put(o, "%s- {shape: capsule, radius: %.17g, length: %.17g", indent, g->size[0], g->size[1]); break;
-    case SC_GEOM_CYLINDER: xi_put(o, "%s- {shape: cylinder, radius: %.17g, length: %.17g", indent, g->size[0], g->size[1]); break;
+    case SC_GEOM_SPHERE: xi_put(o, "%s- {shape: sphere, radius: %.17g", indent, g->size[0] + e); break;
+    case SC_GEOM_CAPSULE:
+      xi_put(o, "%s- {shape: capsule, radius: %.17g, length: %.17g", indent, g->size[0] + e, g->size[1]);
+      break;
+    case SC_GEOM_CYLINDER:
+      xi_put(o, "%s- {shape: cylinder, radius: %.17g, length: %.17g", indent, g->size[0] + e, g->size[1] + 2 * e);
+      break;
     case SC_GEOM_ELLIPSOID:
-      xi_put(o, "%s- {shape: ellipsoid, radii: [%.17g, %.17g, %.17g]", indent, g->size[0], g->size[1], g->size[2]);
+      xi_put(o, "%s- {shape: ellipsoid, radii: [%.17g, %.17g, %.17g]", indent, g->size[0] + e, g->size[1] + e,
+          g->size[2] + e);
       break;
     case SC_GEOM_BOX:
-      xi_put(o, "%s- {shape: box, size: [%.17g, %.17g, %.17g]", indent, 2 * g->size[0], 2 * g->size[1], 2 * g->size[2]);
+      xi_put(o, "%s- {shape: box, size: [%.17g, %.17g, %.17g]", indent, 2 * (g->size[0] + e), 2 * (g->size[1] + e),
+          2 * (g->size[2] + e));
       break;
     case SC_GEOM_MESH:
       xi_put(o, "%s- {shape: mesh, file: \"%s\", scale: [%.17g, %.17g, %.17g]", indent, g->mesh_file, g->mesh_scale[0],
@@ -327,6 +353,7 @@ void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]
   }
   xi_put(o, ", friction: %.17g", g->mu);
   xi_put_masks(o, g);
+  xi_put_contact(o, g);
   xi_put(o, ", pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", p[0], p[1], p[2],
       g->q[0], g->q[1], g->q[2], g->q[3]);
 }
@@ -431,6 +458,20 @@ static int line_of(const char* text, size_t len, size_t at) {
   int l = 1;
   for (size_t i = 0; i < at && i < len; i++) l += text[i] == '\n';
   return l;
+}
+
+/* what was translated approximately, under import.strict: refused */
+static sc_status refuse_approximated(tr* t, const xmlNode* root) {
+  char list[1600] = "";
+  size_t o = 0;
+  for (int i = 0; i < t->nap && o < sizeof list; i++) {
+    int w = snprintf(list + o, sizeof list - o, "%s%s (first at %s)", i ? "; " : "", t->ap[i].what, t->ap[i].where);
+    if (w > 0) o += (size_t)w;
+  }
+  return sc_error_set(t->err, SC_ERR_SCENE, xi_file(root), (int)xmlGetLineNo(root), 0,
+                      "the model uses what simc translates only approximately: %s; run without --strict to "
+                      "accept the approximations (doc/import.md)",
+                      list);
 }
 
 int sc_mjcf_is_xml(const char* text, size_t len) {
@@ -550,8 +591,10 @@ static void obuf_free(obuf* b) {
 }
 
 sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, const sc_import_opts* o,
-                            char** yaml, size_t* ylen, char** ignored, sc_import_map* map, sc_error* err) {
+                            char** yaml, size_t* ylen, char** ignored, char** approximated, sc_import_map* map,
+                            sc_error* err) {
   *yaml = NULL;
+  if (approximated) *approximated = NULL;
   if (map) memset(map, 0, sizeof *map);
   *ylen = 0;
   if (ignored) *ignored = NULL;
@@ -589,15 +632,18 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
                       root ? xi_name(root) : "none");
   if (!st) st = urdf ? xi_translate_urdf(t, root, o->floating_base, o->model_path) : xi_translate_mjcf(t, root);
   if (!st && t->nun && !o->allow_unsupported) st = xi_refuse_unsupported(t, root);
-  obuf out = {0}, ign = {0};
+  if (!st && t->nap && o->strict) st = refuse_approximated(t, root);
+  obuf out = {0}, ign = {0}, apx = {0};
   /* the same list as the comments below, for the model and its output (a
    * comment does not survive the scene's re-emission) */
   for (int i = 0; !st && ignored && i < t->nun; i++) xi_put(&ign, "%s (first at %s)\n", t->un[i].what, t->un[i].where);
-  if (ign.oom) st = SC_ERR_NOMEM;
+  for (int i = 0; !st && approximated && i < t->nap; i++) xi_put(&apx, "%s (first at %s)\n", t->ap[i].what, t->ap[i].where);
+  if (ign.oom || apx.oom) st = SC_ERR_NOMEM;
   if (!st) {
     xi_put(&out, "# translated by simc from the %s model %s\n", urdf ? "URDF" : "MJCF", path);
     for (int i = 0; i < t->nun; i++) xi_put(&out, "# ignored: %s (first at %s)\n", t->un[i].what, t->un[i].where);
     if (t->note[0]) xi_put(&out, "# note: %s\n", t->note);
+    for (int i = 0; i < t->nap; i++) xi_put(&out, "# approximated: %s (first at %s)\n", t->ap[i].what, t->ap[i].where);
     xi_put(&out, "simc: 1\nname: %s\n", t->model_name);
     xi_put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);
     /* a run of about 1 s that ends on a step (the step need not divide 1 s) */
@@ -628,15 +674,18 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   sc_free(t);
   sc_free(out.lsrc);
   sc_free(ign.lsrc);
+  sc_free(apx.lsrc);
   if (st) {
     sc_import_map_free(map);
     sc_free(out.p);
     sc_free(ign.p);
+    sc_free(apx.p);
     return st;
   }
   *yaml = out.p;
   *ylen = out.n;
   if (ignored) *ignored = ign.p;
+  if (approximated) *approximated = apx.p;
   return SC_OK;
 }
 

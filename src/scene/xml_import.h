@@ -37,7 +37,7 @@ typedef struct obuf {
 } obuf;
 
 typedef struct unsup {
-  char what[96];
+  char what[224];
   char where[300];
 } unsup;
 
@@ -66,6 +66,9 @@ typedef struct tr {
   int nbody_auto;
   unsup un[64];
   int nun;
+  unsup ap[32]; /* translated approximately: once per kind with its first place */
+  int nap;
+  int any_sol; /* a geom has MuJoCo's solref or solimp */
   char** jname; /* joint names (each the name of its link body) */
   int njn, capjn;
   char* strs[MAX_DOCS * 64]; /* strings kept for the output (mesh paths) */
@@ -87,6 +90,12 @@ typedef struct geom {
   const char* mesh_file;
   double mesh_scale[3];
   const xmlNode* node; /* the element it was read from (NULL: none) */
+  /* MuJoCo's contact law (solref, solimp) read from the geom (has_sol), and
+   * the simc parameters it becomes (contact: written; k < 0: rigid) */
+  int has_sol, contact;
+  double solref[2], solimp[5];
+  double k, tau_d, hc_d;
+  double inflate; /* m, MuJoCo's margin - gap: the contact surface moved out by it */
 } geom;
 
 extern const char* const xi_joint_yaml[]; /* YAML joint type by SC_JOINT_* */
@@ -114,6 +123,8 @@ sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ..
     ;
 /* an unsupported kind: remembered once, with its first place */
 void xi_unsupported(tr* t, const xmlNode* n, const char* what);
+/* a kind translated approximately: remembered once, with its first place */
+void xi_approximated(tr* t, const xmlNode* n, const char* what);
 /* attribute a of element n of kind k (K_*, -1 none) with the class chain from class c (-1 none) */
 const char* xi_attr_d(const tr* t, const xmlNode* n, int k, int c, const char* a);
 /* up to max numbers of text s: the count read, -1 when malformed */
@@ -138,6 +149,7 @@ char* xi_abs_path(char* p);
 sc_status xi_count_elements(tr* t, const xmlNode* n);
 /* a shape's masks (when not the default 1), and the whole shape as a YAML flow map offset by off */
 void xi_put_masks(obuf* o, const geom* g);
+void xi_put_contact(obuf* o, const geom* g);
 void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]);
 /* joint names (each the name of its link body): add (its index, -1 out of memory), find (-1 absent) */
 int xi_jname_add(tr* t, const char* name);
