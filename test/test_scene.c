@@ -702,6 +702,71 @@ static void test_input_digest(void) {
   rmdir(dir);
 }
 
+/* a command table's byte-order mark is skipped: its first column is `time`
+ * (it was "time" after three invisible bytes, refused), and an error on
+ * its first line is located from after the mark */
+static void test_csv_bom(void) {
+  char dir[] = "/tmp/simc_csvbomXXXXXX";
+  ENSURE(mkdtemp(dir) != NULL);
+  char csv[64], yaml[600], e[1200];
+  snprintf(csv, sizeof csv, "%s/u.csv", dir);
+  snprintf(yaml, sizeof yaml,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: b\n"
+           "    joint: {type: prismatic, axis: [1, 0, 0]}\n    mass: 1\n    inertia: {ixx: 1, iyy: 1, izz: 1}\n"
+           "actuators:\n  - {name: m, joint: b, type: motor, command: u}\n"
+           "commands:\n  - {file: %s}\n", csv);
+  FILE* f = fopen(csv, "w");
+  fputs("\xEF\xBB\xBFtime,u\n0,1.5\n1,2.5\n", f);
+  fclose(f);
+  sc_model* m = load(yaml, NULL, 0);
+  ENSURE(m != NULL);
+  if (m) {
+    ENSURE(m->ncmddata == 2 && m->cmd_time[1] == 1.0 && m->cmd_value[0] == 1.5 && m->cmd_value[1] == 2.5);
+    sc_model_free(m);
+  }
+  f = fopen(csv, "w");
+  fputs("\xEF\xBB\xBFtime,u\"\n0,1.5\n", f);
+  fclose(f);
+  ENSURE(load_error(yaml, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  char want[100];
+  snprintf(want, sizeof want, "%s:1:7: ", csv);
+  ENSURE_PREFIX(e, want);
+  remove(csv);
+  rmdir(dir);
+}
+
+/* a model's root set floating (fixed_base: false) hangs from a body named
+ * after it in full, however long the prefixed name (it was cut at 250
+ * characters, so two long names could become one) */
+static void test_long_float_name(void) {
+  char dir[] = "/tmp/simc_floatXXXXXX";
+  ENSURE(mkdtemp(dir) != NULL);
+  char xml[64], prefix[301], yaml[1200], want[400];
+  snprintf(xml, sizeof xml, "%s/m.xml", dir);
+  FILE* f = fopen(xml, "w");
+  fputs("<mujoco model=\"m\"><worldbody><body name=\"arm\" pos=\"0 0 1\">"
+        "<joint name=\"hinge\" type=\"hinge\" axis=\"0 1 0\"/>"
+        "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body></worldbody></mujoco>\n", f);
+  fclose(f);
+  memset(prefix, 'p', 300);
+  prefix[300] = '\0';
+  snprintf(yaml, sizeof yaml,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies: []\n"
+           "models:\n  - {file: %s, prefix: %s, fixed_base: false}\n", xml, prefix);
+  /* the translation names a body after its joint */
+  snprintf(want, sizeof want, "%shinge_float", prefix);
+  sc_model* m = load(yaml, NULL, 0);
+  ENSURE(m != NULL);
+  if (m) {
+    int found = 0;
+    for (int b = 0; b < m->nbody; b++) found |= m->body_name[b] && strcmp(m->body_name[b], want) == 0;
+    ENSURE(found);
+    sc_model_free(m);
+  }
+  remove(xml);
+  rmdir(dir);
+}
+
 /* subnormal and underflowing numbers are finite and accepted as strtod reads
  * them; overflow, inf and nan are refused */
 static void test_number_range(void) {
@@ -947,6 +1012,8 @@ int main(int argc, char** argv) {
   RUN(test_bom);
   RUN(test_sha256);
   RUN(test_input_digest);
+  RUN(test_csv_bom);
+  RUN(test_long_float_name);
   RUN(test_number_range);
   RUN(test_body_order_random_forests);
   RUN(test_contact_filter);

@@ -81,6 +81,16 @@ long sc_alloc_count_process(void);
 sc_status sc_read_file(const char* path, const char* label, size_t max, char** out, size_t* len,
                        char* why, size_t whysz);
 
+/* 3 when the n bytes at s begin with a UTF-8 byte-order mark (some Windows
+ * editors write one), else 0.  Every text reader skips it, and counts the
+ * columns of its first line from the byte after it. */
+static inline size_t sc_utf8_bom(const char* s, size_t n) {
+  return n >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+                 (unsigned char)s[2] == 0xBF
+             ? 3
+             : 0;
+}
+
 /* SHA-256 (FIPS 180-4): the digest of a model's inputs (sc_model's
  * input_digest).  final writes 64 lowercase hex digits and a NUL. */
 typedef struct sc_sha256 {
