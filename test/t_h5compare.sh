@@ -318,3 +318,57 @@ ok actuator_column_name "grep -q '^first difference: /actuator/force row 5 (t = 
 ok joint_column_name "grep -q '^first difference: /joint/limit_force row 5 (t = 0.005 s) column arm: a = 0.001, b = 0, .*(excess 1e+09)$' '$tmp/out'"
 "$cmp" "$tmp/lim2.h5" "$tmp/lim.h5" --atol 1e-2 --report json >"$tmp/r.json" 2>&1; rc=$?
 ok near_zero_within_atol "[ $rc = 0 ] && $py -c 'import json, sys; d = {x[\"path\"]: x for x in json.load(open(sys.argv[1]))[\"datasets\"]}[\"/joint/limit_force\"]; sys.exit(not (d[\"max_rel\"] is None and abs(d[\"max_excess\"] - 0.1) < 1e-9 and d[\"worst\"][\"name\"] == \"arm\" and d[\"result\"] == \"ok\"))' '$tmp/r.json'"
+
+# names from the files are data, not markup or terminal input: a dataset
+# and a column named with ESC sequences, a C1 CSI, a bidirectional
+# override, U+FFFE and U+FFFF.  The JUnit report parses (U+FFFE/U+FFFF
+# made it invalid XML), the JSON report keeps the names exactly, and no
+# raw ESC or C1 control reaches the text, Markdown or stderr output
+$py - "$tmp" <<'PY'
+import shutil, sys, h5py, numpy as np
+d = sys.argv[1]
+bad = "/x\x1b[31mred\x1b]0;title\x07\u009b2J\u202eevil\ufffe\uffff\x01"
+for name, v in (("evil_a", 1.0), ("evil_b", 2.0)):
+    shutil.copy("%s/lim.h5" % d, "%s/%s.h5" % (d, name))
+    with h5py.File("%s/%s.h5" % (d, name), "r+") as f:
+        f.create_dataset(bad, data=np.full((3, 2), v))
+        names = f["/model/joint_names"]
+        names[0] = "arm\x1b[2J\u009b\uffff"
+        f["/joint/limit_force"][5, 0] += v * 1e-3
+PY
+for rep in junit json md; do
+  "$cmp" "$tmp/evil_a.h5" "$tmp/evil_b.h5" --report $rep >"$tmp/evil.$rep" 2>"$tmp/evil_err.$rep"
+done
+"$cmp" "$tmp/evil_a.h5" "$tmp/evil_b.h5" >"$tmp/evil.txt" 2>"$tmp/evil_err.txt"
+"$cmp" "$tmp/evil_a.h5" "$tmp/evil_b.h5" --fields "$($py -c 'print("/nothing\x1b[31m")')" >"$tmp/evil_f.txt" 2>"$tmp/evil_err.f"
+$py - "$tmp" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+bad = "/x\x1b[31mred\x1b]0;title\x07\u009b2J\u202eevil\ufffe\uffff\x01"
+res = []
+try:
+    root = ET.parse("%s/evil.junit" % d).getroot()
+    names = [c.get("name") for c in root.iter("testcase")]
+    xs = [n for n in names if n.startswith("/x")]
+    res.append(("junit_parses", len(xs) == 1 and "\x1b" not in xs[0] and "\ufffe" not in xs[0]
+                and "\u009b" in xs[0]))  # C1 kept, as a character reference
+    lf = [c for c in root.iter("testcase") if c.get("name") == "/joint/limit_force"][0].find("failure")
+    res.append(("junit_column_name", lf is not None and "column arm" in lf.get("message")))
+except ET.ParseError as e:
+    res.append(("junit_parses", False))
+    print("  junit: %s" % e)
+j = json.load(open("%s/evil.json" % d))
+res.append(("json_exact_name", bad in [x["path"] for x in j["datasets"]]))
+for k in ("txt", "md", "junit", "json", "f"):
+    raw = open("%s/evil.%s" % (d, k) if k != "f" else "%s/evil_f.txt" % d, "rb").read()
+    raw += open("%s/evil_err.%s" % (d, k), "rb").read()
+    safe = b"\x1b" not in raw and b"\x07" not in raw and "\u009b".encode() not in raw and "\u202e".encode() not in raw
+    res.append(("no_raw_controls_" + k, safe))
+txt = open("%s/evil.txt" % d, encoding="utf-8").read()
+res.append(("text_shows_escapes", "/x\\x1b[31mred\\x1b]0;title\\x07\\u009b2J\\u202eevil\\ufffe\\uffff\\x01" in txt
+            and "column arm\\x1b[2J\\u009b\\uffff" in txt))
+md = open("%s/evil.md" % d, encoding="utf-8").read()
+res.append(("md_shows_escapes", "\\\\x1b" in md))
+for name, good in res:
+    print("%s report_names_%s" % ("PASS" if good else "FAIL", name))
+PY

@@ -215,6 +215,36 @@ tools/sweep scenes/box_incline_slip.yaml --out "$K" --grid contact.defaults.fric
   -- --duration 0.02 >/dev/null 2>"$tmp/e11"; rc=$?
 ok rerun_after_mistype_resumes "[ $rc = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e11'"
 
+# resume follows the inputs, not only the command line: editing the scene, a
+# command table or a mesh it reads reruns the points (a comment does not)
+I=$tmp/s_inputs; mkdir -p "$tmp/in"
+cp scenes/arm_torque.yaml scenes/arm_torque.csv test/meshes/cube.obj "$tmp/in/"
+sed -i 's/^static:$/static:\n  - {shape: mesh, file: cube.obj, pose: {position: [2, 2, 0.5]}}/' "$tmp/in/arm_torque.yaml"
+insweep() { tools/sweep "$tmp/in/arm_torque.yaml" --out "$I" --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.01 >/dev/null 2>"$tmp/e_in"; }
+insweep; rc=$?
+insweep; rc2=$?
+ok inputs_unchanged_resume "[ $rc = 0 ] && [ $rc2 = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e_in'"
+echo '# only a comment' >>"$tmp/in/arm_torque.yaml"
+insweep; rc=$?
+ok inputs_comment_resume "[ $rc = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e_in'"
+sed -i 's/^0.1,2.0,0.5$/0.1,2.5,0.5/' "$tmp/in/arm_torque.csv"
+insweep; rc=$?
+ok inputs_csv_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '$tmp/e_in' && \
+  [ \$(grep -c 'complete but its inputs changed' '$tmp/e_in') = 2 ]"
+insweep; rc=$?
+ok inputs_csv_then_resume "[ $rc = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e_in' && \
+  [ \$(grep -c ',complete,0,' '$I/summary.csv') = 2 ]"
+sed -i 's/^v 1\(.*\)$/v 1.5\1/' "$tmp/in/cube.obj"
+insweep; rc=$?
+ok inputs_mesh_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '$tmp/e_in'"
+sed -i 's/mass: 0.3$/mass: 0.4/' "$tmp/in/arm_torque.yaml"
+insweep; rc=$?
+ok inputs_scene_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '$tmp/e_in'"
+d_now=$("$SIMC" "$tmp/in/arm_torque.yaml" --set contact.defaults.friction=0.1 --duration 0.01 --digest)
+d_file=$($PY -c 'import h5py,sys; print(h5py.File(sys.argv[1],"r").attrs["input_digest"])' "$I"/runs/0_*.h5)
+ok inputs_digest_recorded "[ \${#d_now} = 64 ] && [ '$d_now' = '$d_file' ]"
+
 # an output directory that cannot be created: one line, exit 3, no traceback
 : >"$tmp/plainfile"
 tools/sweep scenes/box_incline_slip.yaml --out "$tmp/plainfile/sub" --grid contact.defaults.friction=0.1 \

@@ -445,6 +445,51 @@ static void test_cube_variants(void) {
   }
 }
 
+/* A UTF-8 byte-order mark before an OBJ or an ASCII STL is skipped: the
+ * OBJ keeps its first vertex (it was read as an unknown line, and the cube
+ * lost a corner: "face index 8 out of range"), the STL its 'solid'; the
+ * columns of an error on the first line count from after it. */
+static void test_bom(void) {
+  const char* cube =
+      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+      "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+  char text[400];
+  snprintf(text, sizeof text, "\xEF\xBB\xBF%s", cube);
+  const char* p = tmp_path("bom.obj");
+  write_text(p, text);
+  sc_mesh m;
+  sc_error err;
+  sc_status st = sc_mesh_read(p, ONE, &m, &err);
+  ENSURE(st == SC_OK);
+  if (st == SC_OK) {
+    ENSURE(m.nvert == 8 && m.nface == 12 && m.closed == 1);
+    ENSURE_NEAR(m.volume, 1.0, 1e-12);
+    sc_mesh_free(&m);
+  } else {
+    printf("  %s: %s (line %d)\n", p, err.msg, err.line);
+  }
+  write_text(p, "\xEF\xBB\xBFv 0 x 0\n");
+  ENSURE(sc_mesh_read(p, ONE, &m, &err) == SC_ERR_SCENE);
+  ENSURE(err.line == 1 && err.col == 5);
+  const char* stl =
+      "\xEF\xBB\xBFsolid t\nfacet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\n"
+      "vertex 1 0 0\nendloop\nendfacet\nfacet normal 0 -1 0\nouter loop\nvertex 0 0 0\n"
+      "vertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\nfacet normal -1 0 0\nouter loop\n"
+      "vertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\nfacet normal 1 1 1\n"
+      "outer loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\nendsolid t\n";
+  p = tmp_path("bom.stl");
+  write_text(p, stl);
+  st = sc_mesh_read(p, ONE, &m, &err);
+  ENSURE(st == SC_OK);
+  if (st == SC_OK) {
+    ENSURE(m.nface == 4 && m.closed == 1);
+    ENSURE_NEAR(m.volume, 1.0 / 6.0, 1e-12);
+    sc_mesh_free(&m);
+  } else {
+    printf("  %s: %s (line %d)\n", p, err.msg, err.line);
+  }
+}
+
 /* Torus R = 1, r = 0.25 about (0.3, -0.2, 0.1), 64 x 32 quads as 4096
  * triangles, written as OBJ and read back: closed, mass properties equal to
  * mesh_mass.py's to 1e-9, and to the smooth torus's (V = 2 pi^2 R r^2,
@@ -936,6 +981,7 @@ int main(int argc, char** argv) {
   RUN(test_cube_files);
   RUN(test_cube_scaled_mirrored);
   RUN(test_cube_variants);
+  RUN(test_bom);
   RUN(test_torus);
   RUN(test_prism);
   RUN(test_sphere_cloud);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PI 3.14159265358979323846
 
@@ -636,6 +637,136 @@ static void test_bom(void) {
   ENSURE_PREFIX(e, "t.yaml:2:");
 }
 
+/* SHA-256 against FIPS 180-4 values (hashlib's), across the padding's block
+ * boundaries and in uneven pieces */
+static void test_sha256(void) {
+  static const struct {
+    size_t n;
+    const char* hex;
+  } v[] = {{0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+           {55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+           {56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+           {64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+           {1000, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"}};
+  char a[1000], hex[65];
+  memset(a, 'a', sizeof a);
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    sc_sha256 s;
+    sc_sha256_init(&s);
+    for (size_t k = 0, step = 1; k < v[i].n; k += step, step = step * 3 % 70 + 1)
+      sc_sha256_update(&s, a + k, k + step <= v[i].n ? step : v[i].n - k);
+    sc_sha256_final(&s, hex);
+    ENSURE(strcmp(hex, v[i].hex) == 0);
+  }
+  sc_sha256 s;
+  sc_sha256_init(&s);
+  sc_sha256_update(&s, "abc", 3);
+  sc_sha256_final(&s, hex);
+  ENSURE(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+}
+
+/* the model's input digest follows what the run is built from: the scene
+ * after overrides and the content of a command table it reads, not the
+ * scene's comments */
+static void test_input_digest(void) {
+  char dir[] = "/tmp/simc_digestXXXXXX";
+  ENSURE(mkdtemp(dir) != NULL);
+  char csv[64], yaml[512];
+  snprintf(csv, sizeof csv, "%s/u.csv", dir);
+  const char* scene =
+      "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: b\n"
+      "    joint: {type: prismatic, axis: [1, 0, 0]}\n    mass: 1\n    inertia: {ixx: 1, iyy: 1, izz: 1}\n"
+      "actuators:\n  - {name: m, joint: b, type: motor, command: u}\n"
+      "commands:\n  - {file: %s}\n%s";
+  char d[4][65];
+  const char* tables[] = {"time,u\n0,1\n1,2\n", "time,u\n0,1\n1,2\n", "time,u\n0,1\n1,3\n",
+                          "time,u\n0,1\n1,3\n"};
+  const char* tails[] = {"", "# a comment\n", "", ""};
+  for (int i = 0; i < 4; i++) {
+    FILE* f = fopen(csv, "w");
+    fputs(tables[i], f);
+    fclose(f);
+    snprintf(yaml, sizeof yaml, scene, csv, tails[i]);
+    const char* set = "time.duration=2";
+    sc_model* m = load(yaml, &set, i == 3);
+    ENSURE(m != NULL);
+    if (!m) return;
+    ENSURE(strlen(m->input_digest) == 64);
+    memcpy(d[i], m->input_digest, 65);
+    sc_model_free(m);
+  }
+  ENSURE(strcmp(d[0], d[1]) == 0); /* a comment changes nothing */
+  ENSURE(strcmp(d[0], d[2]) != 0); /* the table's content does */
+  ENSURE(strcmp(d[2], d[3]) != 0); /* and so does an override */
+  remove(csv);
+  rmdir(dir);
+}
+
+/* a command table's byte-order mark is skipped: its first column is `time`
+ * (it was "time" after three invisible bytes, refused), and an error on
+ * its first line is located from after the mark */
+static void test_csv_bom(void) {
+  char dir[] = "/tmp/simc_csvbomXXXXXX";
+  ENSURE(mkdtemp(dir) != NULL);
+  char csv[64], yaml[600], e[1200];
+  snprintf(csv, sizeof csv, "%s/u.csv", dir);
+  snprintf(yaml, sizeof yaml,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies:\n  - name: b\n"
+           "    joint: {type: prismatic, axis: [1, 0, 0]}\n    mass: 1\n    inertia: {ixx: 1, iyy: 1, izz: 1}\n"
+           "actuators:\n  - {name: m, joint: b, type: motor, command: u}\n"
+           "commands:\n  - {file: %s}\n", csv);
+  FILE* f = fopen(csv, "w");
+  fputs("\xEF\xBB\xBFtime,u\n0,1.5\n1,2.5\n", f);
+  fclose(f);
+  sc_model* m = load(yaml, NULL, 0);
+  ENSURE(m != NULL);
+  if (m) {
+    ENSURE(m->ncmddata == 2 && m->cmd_time[1] == 1.0 && m->cmd_value[0] == 1.5 && m->cmd_value[1] == 2.5);
+    sc_model_free(m);
+  }
+  f = fopen(csv, "w");
+  fputs("\xEF\xBB\xBFtime,u\"\n0,1.5\n", f);
+  fclose(f);
+  ENSURE(load_error(yaml, NULL, 0, e, sizeof e) == SC_ERR_SCENE);
+  char want[100];
+  snprintf(want, sizeof want, "%s:1:7: ", csv);
+  ENSURE_PREFIX(e, want);
+  remove(csv);
+  rmdir(dir);
+}
+
+/* a model's root set floating (fixed_base: false) hangs from a body named
+ * after it in full, however long the prefixed name (it was cut at 250
+ * characters, so two long names could become one) */
+static void test_long_float_name(void) {
+  char dir[] = "/tmp/simc_floatXXXXXX";
+  ENSURE(mkdtemp(dir) != NULL);
+  char xml[64], prefix[301], yaml[1200], want[400];
+  snprintf(xml, sizeof xml, "%s/m.xml", dir);
+  FILE* f = fopen(xml, "w");
+  fputs("<mujoco model=\"m\"><worldbody><body name=\"arm\" pos=\"0 0 1\">"
+        "<joint name=\"hinge\" type=\"hinge\" axis=\"0 1 0\"/>"
+        "<geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body></worldbody></mujoco>\n", f);
+  fclose(f);
+  memset(prefix, 'p', 300);
+  prefix[300] = '\0';
+  snprintf(yaml, sizeof yaml,
+           "simc: 1\ntime: {step: 0.001, duration: 1}\nbodies: []\n"
+           "models:\n  - {file: %s, prefix: %s, fixed_base: false}\n", xml, prefix);
+  /* the translation names a body after its joint */
+  snprintf(want, sizeof want, "%shinge_float", prefix);
+  sc_model* m = load(yaml, NULL, 0);
+  ENSURE(m != NULL);
+  if (m) {
+    int found = 0;
+    for (int b = 0; b < m->nbody; b++) found |= m->body_name[b] && strcmp(m->body_name[b], want) == 0;
+    ENSURE(found);
+    sc_model_free(m);
+  }
+  remove(xml);
+  rmdir(dir);
+}
+
 /* subnormal and underflowing numbers are finite and accepted as strtod reads
  * them; overflow, inf and nan are refused */
 static void test_number_range(void) {
@@ -879,6 +1010,10 @@ int main(int argc, char** argv) {
   RUN(test_file_io);
   RUN(test_inertia_checks);
   RUN(test_bom);
+  RUN(test_sha256);
+  RUN(test_input_digest);
+  RUN(test_csv_bom);
+  RUN(test_long_float_name);
   RUN(test_number_range);
   RUN(test_body_order_random_forests);
   RUN(test_contact_filter);

@@ -109,6 +109,74 @@ static void oom(void) {
   exit(2);
 }
 
+/* the UTF-8 sequence length at s (1..4), or 0 when s is not valid UTF-8 */
+static int utf8_len(const unsigned char* s) {
+  if (s[0] < 0x80) return 1;
+  int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
+  if (n == 0 || (n == 4 && s[0] > 0xF4)) return 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+  if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+  return n;
+}
+
+/* the code point of a valid UTF-8 sequence of n bytes */
+static unsigned utf8_cp(const unsigned char* s, int n) {
+  if (n == 1) return s[0];
+  unsigned c = s[0] & (0x7F >> n);
+  for (int i = 1; i < n; i++) c = c << 6 | (s[i] & 0x3F);
+  return c;
+}
+
+/* characters a terminal acts on rather than shows: C1 controls (U+009B is
+ * CSI, as ESC [ is) and the bidirectional overrides and isolates, which
+ * reorder what follows them on the line */
+static int unsafe_cp(unsigned c) {
+  return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/* s as the text and Markdown reports and stderr show it: control
+ * characters (C0, DEL, C1), bidirectional controls, U+FFFE and U+FFFF and
+ * bytes that are not UTF-8 as visible escapes (\x1b, \u202e), a backslash
+ * doubled so that an escape is never a name's own text.  Names and paths
+ * come from the files compared: raw, an escape sequence in a dataset name
+ * would reach the terminal.  The result lives until eight more calls. */
+static const char* shown(const char* s) {
+  static char* ring[8];
+  static int next;
+  size_t need = 1;
+  const unsigned char* u = (const unsigned char*)s;
+  for (; *u; u++) need += 8; /* per byte: more than any escape takes */
+  char* b = malloc(need);
+  if (!b) oom();
+  free(ring[next]);
+  ring[next] = b;
+  next = (next + 1) % 8;
+  size_t k = 0;
+  for (u = (const unsigned char*)s; *u;) {
+    const int n = utf8_len(u);
+    const unsigned c = n ? utf8_cp(u, n) : 0;
+    if (n == 0 || c < 0x20 || c == 0x7F) {
+      k += (size_t)snprintf(b + k, need - k, "\\x%02x", *u);
+      u++;
+    } else if (unsafe_cp(c) || c == 0xFFFE || c == 0xFFFF) {
+      k += (size_t)snprintf(b + k, need - k, "\\u%04x", c);
+      u += n;
+    } else if (c == '\\') {
+      b[k++] = '\\';
+      b[k++] = '\\';
+      u++;
+    } else {
+      memcpy(b + k, u, (size_t)n);
+      k += (size_t)n;
+      u += n;
+    }
+  }
+  b[k] = '\0';
+  return b;
+}
+
 static char* xstrdup(const char* s) {
   size_t n = strlen(s) + 1;
   char* p = malloc(n);
@@ -307,7 +375,7 @@ static int add_field(list* l, const sc_h5r* a, const sc_h5r* b, const char* tok)
   if (ia >= 0 || ib >= 0) {
     const sc_h5r_dataset* d = ia >= 0 ? sc_h5r_dataset_at(a, ia) : sc_h5r_dataset_at(b, ib);
     if (!d->numeric) {
-      fprintf(stderr, "h5compare: --fields: %s is not a numeric dataset\n", path);
+      fprintf(stderr, "h5compare: --fields: %s is not a numeric dataset\n", shown(path));
       return 0;
     }
     list_add(l, path, 1);
@@ -317,10 +385,10 @@ static int add_field(list* l, const sc_h5r* a, const sc_h5r* b, const char* tok)
     char prefix[520];
     snprintf(prefix, sizeof prefix, "%s/", strcmp(path, "/") ? path : "");
     int k = add_under(l, a, prefix, 1, 0) + add_under(l, b, prefix, 1, 0);
-    if (k == 0) fprintf(stderr, "h5compare: --fields: group %s has no numeric datasets\n", path);
+    if (k == 0) fprintf(stderr, "h5compare: --fields: group %s has no numeric datasets\n", shown(path));
     return k > 0;
   }
-  fprintf(stderr, "h5compare: --fields: no dataset or group '%s' in either file\n", tok);
+  fprintf(stderr, "h5compare: --fields: no dataset or group '%s' in either file\n", shown(tok));
   return 0;
 }
 
@@ -709,7 +777,7 @@ static int compare_values(const sc_h5r* ra, const sc_h5r* rb, int ia, int ib,
   if (perm && per_contact(p)) {
     whole = read_all(ra, p, &wn, &wl);
     if (!whole) {
-      fprintf(stderr, "h5compare: cannot read %s\n", p);
+      fprintf(stderr, "h5compare: cannot read %s\n", shown(p));
       ok = 0;
     }
   }
@@ -728,7 +796,7 @@ static int compare_values(const sc_h5r* ra, const sc_h5r* rb, int ia, int ib,
         sc_h5r_read_rows(rb, ib, r0, nr, bb, &err) != SC_OK) {
       char buf[1200];
       sc_error_format(&err, buf, sizeof buf);
-      fprintf(stderr, "h5compare: %s\n", buf);
+      fprintf(stderr, "h5compare: %s\n", shown(buf));
       ok = 0;
       break;
     }
@@ -777,20 +845,10 @@ static int compare_values(const sc_h5r* ra, const sc_h5r* rb, int ia, int ib,
 
 /* ---- machine-readable reports ---- */
 
-/* the UTF-8 sequence length at s (1..4), or 0 when s is not valid UTF-8 */
-static int utf8_len(const unsigned char* s) {
-  if (s[0] < 0x80) return 1;
-  int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-  if (n == 0 || (n == 4 && s[0] > 0xF4)) return 0;
-  for (int i = 1; i < n; i++)
-    if ((s[i] & 0xC0) != 0x80) return 0;
-  if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
-  if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
-  return n;
-}
-
 /* s as XML character data or attribute value: markup escaped, characters
- * XML 1.0 does not allow (control characters, invalid UTF-8) as U+FFFD */
+ * XML 1.0 does not allow (control characters, U+FFFE, U+FFFF, invalid
+ * UTF-8) as U+FFFD, those a terminal acts on (C1 and bidirectional
+ * controls) as character references */
 static void xml_put(FILE* f, const char* s) {
   const unsigned char* u = (const unsigned char*)s;
   while (*u) {
@@ -801,7 +859,10 @@ static void xml_put(FILE* f, const char* s) {
       continue;
     }
     if (n > 1) {
-      fwrite(u, 1, (size_t)n, f);
+      const unsigned c = utf8_cp(u, n);
+      if (c == 0xFFFE || c == 0xFFFF) fputs("\xEF\xBF\xBD", f);
+      else if (unsafe_cp(c)) fprintf(f, "&#x%X;", c);
+      else fwrite(u, 1, (size_t)n, f);
       u += n;
       continue;
     }
@@ -836,7 +897,10 @@ static void json_str(FILE* f, const char* s) {
       fputs("\\ufffd", f);
       u++;
     } else if (n > 1) {
-      fwrite(u, 1, (size_t)n, f);
+      /* the same characters, escaped: a terminal showing the report acts on them raw */
+      const unsigned c = utf8_cp(u, n);
+      if (unsafe_cp(c) || c == 0xFFFE || c == 0xFFFF) fprintf(f, "\\u%04x", c);
+      else fwrite(u, 1, (size_t)n, f);
       u += n;
     } else {
       if (*u == '"' || *u == '\\') fprintf(f, "\\%c", *u);
@@ -1069,9 +1133,10 @@ static void write_junit(FILE* f, const ctx* c, const result* res, int n, int ndi
   fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
-/* s in a Markdown table cell: '|' and '\' escaped, newlines as spaces */
+/* s in a Markdown table cell: as shown(), then '|', '\' and the markup
+ * characters escaped */
 static void md_put(FILE* f, const char* s) {
-  for (; *s; s++) {
+  for (s = shown(s); *s; s++) {
     if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' || *s == '<')
       fputc('\\', f);
     fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
@@ -1244,7 +1309,7 @@ int main(int argc, char** argv) {
     if (sc_h5r_open(c.files[k], &r[k], &err) != SC_OK) {
       char buf[1200];
       sc_error_format(&err, buf, sizeof buf);
-      fprintf(stderr, "h5compare: %s\n", buf);
+      fprintf(stderr, "h5compare: %s\n", shown(buf)); /* it may name a dataset of the file */
       sc_h5r_close(r[0]);
       return 2;
     }
@@ -1317,17 +1382,17 @@ int main(int argc, char** argv) {
   }
   for (int i = 0; i < c.nrules; i++)
     if (!c.rules[i].used)
-      fprintf(stderr, "h5compare: note: --tol '%s' matches no dataset compared\n", c.rules[i].arg);
+      fprintf(stderr, "h5compare: note: --tol '%s' matches no dataset compared\n", shown(c.rules[i].arg));
 
   if (out) {
-    fprintf(out, "A = %s\nB = %s (reference)\ndiffer when |a-b| > %g + %g*|b|\n", c.files[0],
-            c.files[1], c.atol, c.rtol);
+    fprintf(out, "A = %s\nB = %s (reference)\ndiffer when |a-b| > %g + %g*|b|\n", shown(c.files[0]),
+            shown(c.files[1]), c.atol, c.rtol);
     for (int i = 0; i < l.n; i++)
       if (res[i].rtol != c.rtol || res[i].atol != c.atol)
-        fprintf(out, "  %s (--tol): differ when |a-b| > %g + %g*|b|\n", res[i].path, res[i].atol,
+        fprintf(out, "  %s (--tol): differ when |a-b| > %g + %g*|b|\n", shown(res[i].path), res[i].atol,
                 res[i].rtol);
-    if (c.match) fprintf(out, "%s\n", c.notes[0]);
-    if (have_ver && ver[0] != ver[1]) fprintf(out, "note: %s\n", c.notes[c.nnotes - 1]);
+    if (c.match) fprintf(out, "%s\n", shown(c.notes[0]));
+    if (have_ver && ver[0] != ver[1]) fprintf(out, "note: %s\n", shown(c.notes[c.nnotes - 1]));
     fprintf(out, "\n");
     fprintf(out, ROW_FMT, "dataset", "shape", "max abs", "max rel", "first diff row", "result");
   }
@@ -1361,7 +1426,7 @@ int main(int argc, char** argv) {
         rs->kind = d ? R_DIFF : R_OK;
         ndiff += d;
       }
-      if (out) fprintf(out, ROW_FMT, p, sa, "-", "-", "-", rs->status);
+      if (out) fprintf(out, ROW_FMT, shown(p), sa, "-", "-", "-", rs->status);
       finish(&c, rs);
       continue;
     }
@@ -1371,7 +1436,7 @@ int main(int argc, char** argv) {
     if (!da->numeric || !db->numeric) {
       snprintf(rs->status, sizeof rs->status, "DIFF (type)");
       rs->kind = R_DIFF;
-      if (out) fprintf(out, ROW_FMT, p, rs->shape_a, "-", "-", "-", rs->status);
+      if (out) fprintf(out, ROW_FMT, shown(p), rs->shape_a, "-", "-", "-", rs->status);
       ndiff++;
       finish(&c, rs);
       continue;
@@ -1381,7 +1446,7 @@ int main(int argc, char** argv) {
     if (!same && !same_row_shape(da, db)) {
       snprintf(rs->status, sizeof rs->status, "DIFF (shape A/B)");
       rs->kind = R_DIFF;
-      if (out) fprintf(out, ROW_FMT, p, shape, "-", "-", "-", rs->status);
+      if (out) fprintf(out, ROW_FMT, shown(p), shape, "-", "-", "-", rs->status);
       ndiff++;
       finish(&c, rs);
       continue;
@@ -1419,7 +1484,7 @@ int main(int argc, char** argv) {
       snprintf(rs->status, sizeof rs->status, "%s",
                rs->length_diff ? "ok (length differs: allowed)" : "ok");
     rs->kind = value_diff || length_counts ? R_DIFF : R_OK;
-    if (out) fprintf(out, ROW_FMT, p, rs->length_diff ? shape : rs->shape_a, fa, fr, fd, rs->status);
+    if (out) fprintf(out, ROW_FMT, shown(p), rs->length_diff ? shape : rs->shape_a, fa, fr, fd, rs->status);
     ndiff += rs->kind == R_DIFF;
     finish(&c, rs);
   }
@@ -1435,17 +1500,17 @@ int main(int argc, char** argv) {
   }
   if (out && status != 2 && ifirst >= 0) {
     const result* f = &res[ifirst];
-    fprintf(out, "\nfirst difference: %s", f->path);
+    fprintf(out, "\nfirst difference: %s", shown(f->path));
     if (f->first.set)
       fprintf(out, " %s: a = %.17g, b = %.17g, |a-b| = %.3e > %g + %g*|b| (excess %.3g)\n",
-              f->where_first, f->first.a, f->first.b, f->first.ad, f->atol, f->rtol,
+              shown(f->where_first), f->first.a, f->first.b, f->first.ad, f->atol, f->rtol,
               f->first.excess);
     else if (f->length_diff) {
       char w[256];
       where_str(&c, f, f->ncompared_rows, -1, f->nrows_a > f->nrows_b ? 0 : 1, w, sizeof w);
-      fprintf(out, " %s: %s\n", w, f->detail);
+      fprintf(out, " %s: %s\n", shown(w), shown(f->detail));
     } else
-      fprintf(out, ": %s\n", f->detail);
+      fprintf(out, ": %s\n", shown(f->detail));
   }
   int any_detail = 0;
   for (int i = 0; out && status != 2 && i < l.n; i++)
@@ -1454,7 +1519,7 @@ int main(int argc, char** argv) {
         fprintf(out, "details (worst: the element of the largest excess "
                      "|a-b| / (atol + rtol*|b|); above 1 differs):\n");
       any_detail = 1;
-      fprintf(out, "  %-34s %s\n", res[i].path, res[i].detail);
+      fprintf(out, "  %-34s %s\n", shown(res[i].path), shown(res[i].detail));
     }
 
   int rc = ndiff ? 1 : 0;

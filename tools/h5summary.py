@@ -114,6 +114,17 @@ def read_command_line(path):
         return None
 
 
+def read_input_digest(path):
+    """The root attribute input_digest (what `simc --digest` prints), None if absent."""
+    try:
+        import h5py
+        with h5py.File(path, "r") as f:
+            d = f.attrs.get("input_digest")
+            return None if d is None else _str(d)
+    except Exception:
+        return None
+
+
 def summarize(path):
     """A dict with the FIELDS of one file; figures are empty when unavailable."""
     row = {k: "" for k in FIELDS}

@@ -2,7 +2,7 @@
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
  *                   [--duration T] [--dt H] [--trace-solver] [--max-output BYTES] [--force]
- *                   [--from RUN.h5[:ROW]] [--quiet] [--check] [--version]
+ *                   [--from RUN.h5[:ROW]] [--quiet] [--check] [--digest] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
  * 3 I/O error.  Only this file prints or exits.
@@ -61,7 +61,7 @@ static void usage(FILE* f) {
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
           "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
           "                       [--max-output BYTES] [--from RUN.h5[:ROW]] [--allow-unsupported]\n"
-          "                       [--strict] [--force] [--quiet] [--check] [--version]\n"
+          "                       [--strict] [--force] [--quiet] [--check] [--digest] [--version]\n"
           "  SCENE              a simc scene (YAML), or a MuJoCo model (MJCF) or URDF robot\n"
           "                     (XML, told by its first character, '<'), translated into a scene\n"
           "  -o OUT.h5          output file (default: <scene basename>.h5 here)\n"
@@ -91,6 +91,8 @@ static void usage(FILE* f) {
           "  --force            replace an OUT.h5 that is not a simc output\n"
           "  --quiet            no progress and no summary line\n"
           "  --check            validate the scene and exit\n"
+          "  --digest           print the digest of the run's inputs (the scene after overrides\n"
+          "                     and every file it reads; the output's input_digest) and exit\n"
           "  --version          print the version and exit\n"
           "exit codes: 0 ok, 1 invalid scene or arguments, 2 simulation failed, 3 I/O error\n");
 }
@@ -468,7 +470,7 @@ static void print_error(const sc_error* err) {
 static int run(int argc, char** argv, const char** sets, char** owned, int* nowned_out) {
   const char* scene = NULL;
   const char* out_arg = NULL;
-  int quiet = 0, check = 0, force = 0;
+  int quiet = 0, check = 0, force = 0, digest = 0;
   double max_output = DEFAULT_MAX_OUTPUT;
   const char* from = NULL; /* --from RUN.h5[:ROW] */
   int nsets = 0, nowned = 0;
@@ -540,6 +542,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       quiet = 1;
     } else if (strcmp(a, "--check") == 0) {
       check = 1;
+    } else if (strcmp(a, "--digest") == 0) {
+      digest = 1;
     } else if (strcmp(a, "--force") == 0) {
       force = 1;
     } else if (strcmp(a, "--from") == 0) {
@@ -571,6 +575,11 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   if (st != SC_OK) {
     print_error(&err);
     return exit_code(st);
+  }
+  if (digest) {
+    printf("%s\n", m->input_digest);
+    sc_model_free(m);
+    return 0;
   }
   /* said once, here (a warning: also under --quiet); the library never prints */
   for (const char* p = m->approximated; p && *p;) {

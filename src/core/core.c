@@ -122,6 +122,7 @@ sc_status sc_read_file(const char* path, const char* label, size_t max, char** o
   }
   close(fd);
   buf[n] = '\0';
+  sc_inputs_add(path, buf, n);
   *out = buf;
   *len = n;
   return SC_OK;

@@ -7,6 +7,7 @@
 #define SC_CORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum sc_status {
   SC_OK = 0,
@@ -79,6 +80,41 @@ long sc_alloc_count_process(void);
  * (too large, changed) or SC_ERR_NOMEM. */
 sc_status sc_read_file(const char* path, const char* label, size_t max, char** out, size_t* len,
                        char* why, size_t whysz);
+
+/* 3 when the n bytes at s begin with a UTF-8 byte-order mark (some Windows
+ * editors write one), else 0.  Every text reader skips it, and counts the
+ * columns of its first line from the byte after it. */
+static inline size_t sc_utf8_bom(const char* s, size_t n) {
+  return n >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+                 (unsigned char)s[2] == 0xBF
+             ? 3
+             : 0;
+}
+
+/* SHA-256 (FIPS 180-4): the digest of a model's inputs (sc_model's
+ * input_digest).  final writes 64 lowercase hex digits and a NUL. */
+typedef struct sc_sha256 {
+  uint32_t h[8];
+  uint64_t n;
+  unsigned char buf[64];
+} sc_sha256;
+void sc_sha256_init(sc_sha256* s);
+void sc_sha256_update(sc_sha256* s, const void* data, size_t len);
+void sc_sha256_final(sc_sha256* s, char hex[65]);
+
+/* The record of the files a load reads, so that a model's digest covers
+ * what it was built from (meshes, tables, includes, models), not only its
+ * scene text.  sc_inputs_begin starts recording into s for this thread (s
+ * initialized here) and returns the record it replaces (NULL at the
+ * outermost load; a nested load keeps adding to the outer record); give it
+ * back to sc_inputs_end.  sc_read_file adds every file it reads (path and
+ * content); a reader that does not go through it adds its file with
+ * sc_inputs_add_file (0 when it cannot read the whole file).  Without a
+ * record both do nothing. */
+sc_sha256* sc_inputs_begin(sc_sha256* s);
+void sc_inputs_end(sc_sha256* prev);
+void sc_inputs_add(const char* path, const void* data, size_t n);
+int sc_inputs_add_file(const char* path);
 
 /* A persistent pool of worker threads (POSIX threads), created once and
  * reused: sc_pool_run wakes the workers, runs fn(arg, t) for t = 0 .. n-1

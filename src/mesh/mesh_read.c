@@ -505,10 +505,12 @@ static sc_status read_stl(const rd* r, const char* buf, size_t len, sc_mesh* out
     need = 84ULL + 50ULL * n;
     if (need == (unsigned long long)len) return read_stl_binary(r, ub, n, out);
   }
-  const char* s = buf;
+  /* not binary: text, which may begin with a byte-order mark */
+  const size_t bom = sc_utf8_bom(buf, len);
+  const char* s = buf + bom;
   while (s < buf + len && (is_ws(*s) || *s == '\n')) s++;
   if ((size_t)(buf + len - s) >= 5 && strncasecmp(s, "solid", 5) == 0 && !memchr(buf, '\0', len))
-    return read_stl_ascii(r, buf, len, out);
+    return read_stl_ascii(r, buf + bom, len - bom, out);
   if (len < 84)
     return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0,
                         "not an STL file (%zu bytes: too short for binary STL, and not text beginning with 'solid')",
@@ -595,7 +597,11 @@ sc_status sc_mesh_read(const char* path, const double scale[3], sc_mesh* out, sc
       sc_free(buf);
       return sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "the file is empty");
     }
-    st = is_obj ? read_obj(&r, buf, len, out) : read_stl(&r, buf, len, out);
+    /* an OBJ's byte-order mark would make its first line unrecognized (a
+     * vertex lost); an STL's is skipped by read_stl, which must first see
+     * whether the bytes are a binary file's */
+    const size_t bom = is_obj ? sc_utf8_bom(buf, len) : 0;
+    st = is_obj ? read_obj(&r, buf + bom, len - bom, out) : read_stl(&r, buf, len, out);
     sc_free(buf);
   } else {
     st = read_assimp(&r, out);

@@ -281,6 +281,9 @@ typedef struct sc_model {
   char* name;            /* scene name */
   char* scene_path;      /* the file it was loaded from */
   char* scene_yaml;      /* the scene text after overrides (YAML) */
+  char input_digest[65]; /* SHA-256 of scene_yaml and of every file the load
+                            read (tables, includes, models, meshes): equal
+                            digests, equal inputs (see doc/output.md) */
   char* ignored;         /* what an MJCF or URDF translation left out with
                             --allow-unsupported (or a models: entry's
                             allow_unsupported): one line per kind with its

@@ -320,7 +320,7 @@ static sc_status read_csv(ctx* c, load* L, const sc_snode* fnode, const char* pa
   double* rows = NULL;
   long nrows = 0, caprows = 0;
   int ncol = 0, more = 0, line = 0;
-  size_t pos = 0;
+  size_t pos = sc_utf8_bom(buf, len); /* else the first column's name starts with it */
   csv_line ln, hl;
   if (!f || !head || !names) st = SC_ERR_NOMEM;
   /* the header: time, then one name per command */

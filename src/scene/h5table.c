@@ -35,6 +35,11 @@ int sc_rd_h5_table(const char* path, const char* dataset, long max_rows, double*
              serr ? strerror(serr) : S_ISDIR(sb.st_mode) ? strerror(EISDIR) : "not a regular file");
     return SC_H5T_FILE;
   }
+  /* HDF5 reads it, not sc_read_file: its bytes join the load's digest here */
+  if (!sc_inputs_add_file(path)) {
+    snprintf(why, whysz, "cannot read '%s'", path);
+    return SC_H5T_FILE;
+  }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) {

@@ -189,8 +189,12 @@ static int place_root(const entry* e, sc_snode* bodies, int* i) {
     /* a massless free body above the root, starting at X */
     const sc_snode* name = sc_snode_get(b, "name");
     if (!name || name->kind != SC_SN_SCALAR) return 0;
-    char fname[300];
-    snprintf(fname, sizeof fname, "%.250s_float", name->str);
+    /* the whole name: cut, two long names could become one */
+    const size_t nl = strlen(name->str);
+    char* fname = sc_malloc(nl + sizeof "_float");
+    if (!fname) return -1;
+    memcpy(fname, name->str, nl);
+    memcpy(fname + nl, "_float", sizeof "_float");
     sc_snode* f = sc_snode_new(SC_SN_MAP, b->file, b->line, b->col);
     sc_snode* fj = f ? sc_snode_new(SC_SN_MAP, b->file, b->line, b->col) : NULL;
     sc_snode* fi = fj ? sc_snode_new(SC_SN_MAP, b->file, b->line, b->col) : NULL;
@@ -204,6 +208,7 @@ static int place_root(const entry* e, sc_snode* bodies, int* i) {
     if (!bad) fi = NULL;
     bad = bad || sc_snode_push(bodies, f);
     if (bad) {
+      sc_free(fname);
       sc_snode_free(fi);
       sc_snode_free(fj);
       sc_snode_free(f);
@@ -213,7 +218,9 @@ static int place_root(const entry* e, sc_snode* bodies, int* i) {
     memmove(bodies->kid + *i + 1, bodies->kid + *i, (size_t)(bodies->n - 1 - *i) * sizeof *bodies->kid);
     bodies->kid[*i] = f;
     ++*i;
-    return put_scalar(b, "parent", fname);
+    bad = put_scalar(b, "parent", fname);
+    sc_free(fname);
+    return bad;
   }
   if (joint) get_pose(sc_snode_get(joint, "origin"), p0, q0);
   compose(e, p0, q0, p, q);

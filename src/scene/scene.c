@@ -369,7 +369,23 @@ static sc_status load_scene(const char* text, size_t len, const char* name, cons
 
 static sc_status load_text(const char* text, size_t len, const char* name, const char* const* sets,
                            int nsets, sc_model** out, sc_error* err) {
-  return load_scene(text, len, name, sets, nsets, NULL, NULL, out, err);
+  sc_sha256 files;
+  sc_sha256* outer = sc_inputs_begin(&files);
+  sc_status st = load_scene(text, len, name, sets, nsets, NULL, NULL, out, err);
+  sc_inputs_end(outer);
+  if (!st && !outer) {
+    /* the scene as loaded (after overrides), then what the load read */
+    char fhex[65];
+    sc_sha256_final(&files, fhex);
+    sc_sha256 s;
+    sc_sha256_init(&s);
+    static const char tag[] = "simc inputs 1\n";
+    sc_sha256_update(&s, tag, sizeof tag - 1);
+    sc_sha256_update(&s, (*out)->scene_yaml, strlen((*out)->scene_yaml) + 1);
+    sc_sha256_update(&s, fhex, 64);
+    sc_sha256_final(&s, (*out)->input_digest);
+  }
+  return st;
 }
 
 sc_status sc_scene_load_string(const char* text, const char* name, const char* const* sets,

@@ -255,18 +255,21 @@ static void* take(char** b, size_t bytes) {
   return p;
 }
 
-sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max) {
-  if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0) return NULL;
+sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max) {
+  if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0 || nrow_max < 0 || nrow_max > nc_max)
+    return NULL;
   sc_sap_sparse* s = sc_calloc(1, sizeof *s);
   if (!s) return NULL;
   s->nv_max = nv_max;
   s->nc_max = nc_max;
   /* the lower triangles of the tree blocks of A (at most blk_max entries
-   * in all) and of one cols_max x cols_max block per contact; a problem
-   * beyond that is refused by load (the dense path, when the workspace has
-   * one, takes it) */
+   * in all), of one cols_max x cols_max block per contact and of one entry
+   * per joint row (a row is one dof's: sized as a contact, a chain of n
+   * links with limits asked for n^3 entries); a problem beyond that is
+   * refused by load (the dense path, when the workspace has one, takes it) */
   s->cap_blk = blk_max;
-  s->cap_t = (blk_max + nv_max) / 2 + (long)nc_max * cols_max * (cols_max + 1) / 2 + 1;
+  s->cap_t = (blk_max + nv_max) / 2 + (long)(nc_max - nrow_max) * cols_max * (cols_max + 1) / 2 +
+             nrow_max + 1;
   const size_t nv = (size_t)nv_max;
   const size_t ct = (size_t)s->cap_t;
   const size_t I = sizeof(int), D = sizeof(double);
