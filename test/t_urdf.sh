@@ -14,7 +14,8 @@
 # file, and a block with it as collision, free, rests on a floor (within
 # 1 mm after 1 s).  The pendulum and dart-doc's KUKA KR5 against MuJoCo
 # 2.2.2's reading of the same file: every body's pose and joint range;
-# also DRC-Hubo (51 joints, package:// found upward) and Atlas (27).
+# also DRC-Hubo (51 joints, package:// found upward), Atlas (27) and the
+# Barrett WAM (7, tf names, its package herb_description by --model-path).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -210,9 +211,9 @@ expect xacro_in_link_refused "$tmp/t2.urdf.xacro" "t2.urdf.xacro:3: element <ins
 # its joint's range against simc's body of that name and its joint (MuJoCo
 # writes 6 significant digits: 1e-5).  MuJoCo's tinyxml2 refuses the
 # declaration after a comment, and looks for meshes beside the file.
-vs_mujoco() { # NAME URDF-AS-MUJOCO-READS-IT URDF-FOR-SIMC
+vs_mujoco() { # NAME URDF-AS-MUJOCO-READS-IT URDF-FOR-SIMC [SIMC-ARGS...]
   mujoco-compile "$2" "$tmp/$1_mj.xml" >"$tmp/$1_mj.log" 2>&1 &&
-    "$BIN/simc" "$3" -o "$tmp/$1.h5" --quiet --duration 0.001 2>"$tmp/$1.err" &&
+    "$BIN/simc" "$3" "${@:4}" -o "$tmp/$1.h5" --quiet --duration 0.001 2>"$tmp/$1.err" &&
     $PY - "$tmp/$1_mj.xml" "$tmp/$1.h5" <<'PY'
 import sys, h5py, numpy as np, xml.etree.ElementTree as ET
 def qmul(a, b):
@@ -239,7 +240,7 @@ jr = f['/model/joint_range'][:] if '/model/joint_range' in f else None
 jn = [x.decode() for x in f['/model/joint_names'][:]]
 worst = 0.0; nr = want_r = 0
 for n, (p, q, m, r) in bodies.items():
-    i = names.index(n)
+    i = names.index(n[1:] if n.startswith('/') else n)  # tf's '/' dropped
     qs = Q[i] if np.dot(Q[i], q) >= 0 else -Q[i]
     worst = max(worst, np.abs(P[i] - p).max(), np.abs(qs - q).max())
     if r is not None and not np.isnan(r[0]):
@@ -261,3 +262,7 @@ mkdir -p "$tmp/hubo" && cp "$hubo" "$(dirname "$hubo")"/meshes/*.stl "$tmp/hubo/
 ok drchubo_vs_mujoco "vs_mujoco hubo '$tmp/hubo/drchubo.urdf' '$hubo'"
 atlas=/usr/share/doc/dart/data/sdf/atlas/atlas_v3_no_head.urdf
 ok atlas_vs_mujoco "vs_mujoco atlas '$atlas' '$atlas'"
+wam=/usr/share/doc/dart/data/urdf/wam
+mkdir -p "$tmp/wam" "$tmp/wam_mp" && cp "$wam/wam.urdf" "$wam"/meshes/wam/*.STL "$tmp/wam/"
+ln -s "$wam" "$tmp/wam_mp/herb_description"
+ok wam_vs_mujoco "vs_mujoco wam '$tmp/wam/wam.urdf' '$wam/wam.urdf' --model-path '$tmp/wam_mp'"

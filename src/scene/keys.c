@@ -211,7 +211,7 @@ static const sc_scene_key keys[] = {
     {"<shape> ellipsoid", "radii", "[a, b, c]", "m", "required", "",
      "semi-axes along the shape's x, y, z, each > 0"},
     {"<shape> mesh", "file", "path", "", "required", "",
-     "an OBJ or STL file, relative to the scene's directory; its convex hull collides"},
+     "an OBJ or STL file, or another format assimp reads (Collada .dae), relative to the scene's directory; its convex hull collides"},
     {"<shape> mesh", "scale", "[sx, sy, sz] | number", "-", "[1, 1, 1]", "",
      "multiplies the file's coordinates, each > 0 (e.g. 0.001 for millimetres)"},
     {"<shape> plane", "normal", "[x, y, z]", "-", "[0, 0, 1]", "",

@@ -528,7 +528,7 @@ static sc_status translate(uctx* u, xmlNode* root) {
     if (k != rootl) return xi_fail(t, joints[child_joint[i]], NULL, "the joints form a loop through link '%s'", xi_attr(links[i], "name"));
   }
   for (int i = 0; i < nl; i++) TRY(urdf_mass(t, links[i], &mass[i]));
-  if (strcmp(xi_attr(links[rootl], "name"), "world") == 0) {
+  if (strcmp(uname(xi_attr(links[rootl], "name")), "world") == 0) {
     u->world = rootl;
     const xmlNode* L = links[rootl];
     if (mass[rootl] > 0 || child_el(L, "collision"))
