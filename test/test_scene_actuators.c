@@ -88,7 +88,7 @@ static const char* SCENE =
     "            damping: 0.5, armature: [0.1], friction: 0.2}\n"
     "    mass: 1\n"
     "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
-    "    initial: {q: [-2]}\n" /* beyond its limit: the limit pushes it back, no error */
+    "    initial: {q: [-2]}\n" /* beyond its compliant limit: its spring pushes it back, no error */
     "  - name: slider\n"
     "    parent: arm\n"
     "    joint: {type: prismatic, limits: [0, 0.3], friction: [1.5]}\n"

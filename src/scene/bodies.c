@@ -220,9 +220,10 @@ static sc_status read_body(ctx* c, const sc_snode* n, body_in* b) {
         if (!(sc_sp_quat_normalize(b->q + qa) > 1e-12))
           st = sc_rd_fail(c, q, "the quaternion is zero (expected a non-zero [qw, qx, qy, qz])");
       }
-      /* a start outside the limits would be thrown back onto them in one
-       * step, a kick of energy the scene never had */
-      if (!st && (b->jtype == SC_JOINT_REVOLUTE || b->jtype == SC_JOINT_PRISMATIC) &&
+      /* a start outside rigid limits would be thrown back onto them in one
+       * step, a kick of energy the scene never had (a compliant limit's
+       * spring is a state the scene may start in) */
+      if (!st && (b->jtype == SC_JOINT_REVOLUTE || b->jtype == SC_JOINT_PRISMATIC) && isinf(b->limit_k) &&
           !(b->q[0] >= b->range[0] && b->q[0] <= b->range[1]))
         st = sc_rd_fail(c, q, "the joint starts at %.17g, outside its limits [%.17g, %.17g]", b->q[0], b->range[0],
                         b->range[1]);

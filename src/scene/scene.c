@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -228,7 +229,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
        * the nearer one (an imported knee limited to [-160, -2] degrees),
        * said in the model's notes: thrown back in one step it would gain
        * energy the scene never had */
-      const int lim = B->jtype == SC_JOINT_REVOLUTE || B->jtype == SC_JOINT_PRISMATIC;
+      const int lim = (B->jtype == SC_JOINT_REVOLUTE || B->jtype == SC_JOINT_PRISMATIC) && isinf(B->limit_k);
       if (!B->has_q && lim && !(B->range[0] <= 0 && B->range[1] >= 0) && !st) {
         const double q0 = B->range[0] > 0 ? B->range[0] : B->range[1];
         M->qpos0[M->jnt_qadr[j]] = q0;
