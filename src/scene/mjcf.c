@@ -1301,12 +1301,11 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     } else if (strcmp(e, "compiler") == 0 || strcmp(e, "option") == 0 || strcmp(e, "default") == 0 ||
                strcmp(e, "asset") == 0 || strcmp(e, "visual") == 0 || strcmp(e, "statistic") == 0 ||
                strcmp(e, "size") == 0 || strcmp(e, "sensor") == 0 || strcmp(e, "keyframe") == 0 ||
-               strcmp(e, "actuator") == 0) {
-      continue;
+               strcmp(e, "actuator") == 0 || strcmp(e, "custom") == 0) {
+      continue; /* custom: numbers and text for the user's code */
     } else if (strcmp(e, "contact") == 0) {
       TRY(contact(t, n));
-    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0 || strcmp(e, "extension") == 0 ||
-               strcmp(e, "custom") == 0) {
+    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0) {
       xi_unsupported(t, n, e);
     } else {
       return xi_fail(t, n, NULL, "unknown top-level element");
