@@ -177,8 +177,9 @@ typedef struct scls {
   const char *tr, *rep, *uns, *none;
 } scls;
 
-#define JOINT_TR "name class type pos axis limited stiffness range ref springref armature damping frictionloss"
-#define JOINT_UNS "springdamper=0,0 solreffriction solimpfriction margin=0"
+#define JOINT_TR \
+  "name class type pos axis limited stiffness range ref springref armature damping frictionloss springdamper"
+#define JOINT_UNS "solreffriction solimpfriction margin=0"
 #define GEOM_TR                                                                                                \
   "name class type contype conaffinity size friction mass density fromto pos quat axisangle xyaxes zaxis euler " \
   "mesh"
