@@ -44,7 +44,13 @@
  *    limited (autolimits: a range alone limits), ref (the joint frame
  *    turned by -ref, the run starting at q = ref); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
- *    velocity servos (kv), at zero control.
+ *    velocity servos (kv), at zero control;
+ *  - the compiler's coordinate="global" (frames rewritten as local ones),
+ *    boundmass, boundinertia, balanceinertia, settotalmass and joints'
+ *    springdamper; the last two need the whole model's masses, found by a
+ *    first pass over the bodies before the one that writes them;
+ *  - names as written, quoted in the YAML where needed; a joint named like a
+ *    body has its link named "<joint>:joint".
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
