@@ -957,6 +957,10 @@ static void test_springdamper(void) {
   dynamics_check(path);
 }
 
+/* a free joint's armature and damping (test/mjcf/free_joint.xml): the
+ * mass matrix and passive forces, check 2 */
+static void test_free_joint(void) { dynamics_check("test/mjcf/free_joint.xml"); }
+
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
 }
@@ -1206,6 +1210,7 @@ int main(int argc, char** argv) {
   RUN(test_half_cheetah_mass);
   RUN(test_coordinate_global);
   RUN(test_springdamper);
+  RUN(test_free_joint);
   RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);

@@ -789,6 +789,13 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   TRY(read_sol(t, n, K_JOINT, c, "solreflimit", "solimplimit", lref, limp, &lsol));
   if (lsol) xi_approximated(t, n, "joint solreflimit/solimplimit (simc's joint limits are rigid)");
   if (j->stiffness > 0 && j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint stiffness");
+  if (j->stiffness > 0 && j->type == SC_JOINT_FREE) xi_unsupported(t, n, "free joint stiffness");
+  /* dry friction bounds each dof's force alone: MuJoCo's ball and free
+   * rotations are in the body frame, simc's in the parent's or the world */
+  if (j->frictionloss > 0 && (j->type == SC_JOINT_BALL || j->type == SC_JOINT_FREE)) {
+    xi_unsupported(t, n, "ball or free joint frictionloss");
+    j->frictionloss = 0;
+  }
   return SC_OK;
 }
 
@@ -1053,7 +1060,12 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", xi_yaml_name(yn, sizeof yn, j->link),
           xi_yaml_name(yp, sizeof yp, prev));
       if (j->type == SC_JOINT_FREE) {
-        xi_put(&t->bodies, "    joint: {type: free}\n");
+        /* damping and armature are the same on every dof: the same forces in
+         * simc's world-frame angular velocity as in MuJoCo's body-frame one */
+        xi_put(&t->bodies, "    joint: {type: free");
+        if (j->damping > 0) xi_put(&t->bodies, ", damping: %.17g", j->damping);
+        if (j->armature > 0) xi_put(&t->bodies, ", armature: %.17g", j->armature);
+        xi_put(&t->bodies, "}\n");
         xi_put(&t->bodies, "    initial: {q: [%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g]}\n", pos[0], pos[1],
             pos[2], q[0], q[1], q[2], q[3]);
       } else {
