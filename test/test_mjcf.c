@@ -963,6 +963,7 @@ static void test_free_joint(void) { dynamics_check("test/mjcf/free_joint.xml"); 
 
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
+  inertia_check_tol("test/mjcf/mesh_class.xml", "test/mjcf/mesh_class.xml", 1e-6); /* scale from its class */
 }
 /* joints with ref (test/mjcf/ref.xml): the initial state is MuJoCo's qpos0
  * (ref on the hinge and slide joints) to 1e-15, and the poses, mass matrix,

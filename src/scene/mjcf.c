@@ -703,7 +703,10 @@ static sc_status mesh_asset(tr* t, const xmlNode* at, const char* name, geom* g)
       if (!nm || strcmp(nm, name) != 0) continue;
       if (!f) return xi_fail(t, a, "file", "required (a mesh from vertex lists is not supported)");
       double sc[3] = {1, 1, 1};
-      TRY(xi_get_vec(t, a, K_MESH, 0, "scale", sc, 3, NULL));
+      sc_status st;
+      const int mc = class_of(t, a, 0, &st); /* a mesh's class, else main */
+      TRY(st);
+      TRY(xi_get_vec(t, a, K_MESH, mc, "scale", sc, 3, NULL));
       memcpy(g->mesh_scale, sc, sizeof sc);
       char rel[1024];
       snprintf(rel, sizeof rel, "%s%s%s", t->meshdir, t->meshdir[0] ? "/" : "", f);
