@@ -925,8 +925,45 @@ static void test_coordinate_global(void) {
   dynamics_check("test/mjcf/global.xml");
 }
 
+/* joint springdamper (test/mjcf/springdamper.xml): each joint's stiffness
+ * and damping as MuJoCo 2.2.2 sets them from its inertia at qpos0
+ * (1e-12 relative), and the passive forces they give at random states
+ * (check 2, 1e-10) */
+static void test_springdamper(void) {
+  const char* path = "test/mjcf/springdamper.xml";
+  pair p;
+  const int opened = pair_open(&p, path, NULL, 0);
+  ENSURE(opened);
+  if (opened) {
+    double worst = 0;
+    for (int j = 0; j < p.mm->njnt; j++) {
+      const char* jn = mj_id2name(p.mm, mjOBJ_JOINT, j);
+      if (p.mm->jnt_type[j] != mjJNT_HINGE && p.mm->jnt_type[j] != mjJNT_SLIDE) continue;
+      char link[300]; /* the joint's simc body; "<joint>:joint" when a body has its name */
+      snprintf(link, sizeof link, mj_name2id(p.mm, mjOBJ_BODY, jn) >= 0 ? "%s:joint" : "%s", jn);
+      const int sb = find_body(p.sm, link), sj = p.sm->body_jnt[sb];
+      const double k = p.mm->jnt_stiffness[j], b = p.mm->dof_damping[p.mm->jnt_dofadr[j]];
+      double ks = 0;
+      for (int i = 0; i < p.sm->njspring; i++)
+        if (p.sm->jspring_jnt[i] == sj) ks = p.sm->jspring_k[i];
+      const double bs = p.sm->jnt_damping[6 * sj];
+      printf("  %s: stiffness %.17g (MuJoCo %.17g), damping %.17g (MuJoCo %.17g)\n", jn, ks, k, bs, b);
+      worst = fmax(worst, fmax(fabs(ks - k) / k, fabs(bs - b) / b));
+    }
+    printf("  largest relative difference %.3g\n", worst);
+    ENSURE(worst <= 1e-12);
+  }
+  pair_close(&p);
+  dynamics_check(path);
+}
+
+/* a free joint's armature and damping (test/mjcf/free_joint.xml): the
+ * mass matrix and passive forces, check 2 */
+static void test_free_joint(void) { dynamics_check("test/mjcf/free_joint.xml"); }
+
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
+  inertia_check_tol("test/mjcf/mesh_class.xml", "test/mjcf/mesh_class.xml", 1e-6); /* scale from its class */
 }
 /* joints with ref (test/mjcf/ref.xml): the initial state is MuJoCo's qpos0
  * (ref on the hinge and slide joints) to 1e-15, and the poses, mass matrix,
@@ -1173,6 +1210,8 @@ int main(int argc, char** argv) {
   RUN(test_compiler_mass);
   RUN(test_half_cheetah_mass);
   RUN(test_coordinate_global);
+  RUN(test_springdamper);
+  RUN(test_free_joint);
   RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);

@@ -44,7 +44,13 @@
  *    limited (autolimits: a range alone limits), ref (the joint frame
  *    turned by -ref, the run starting at q = ref); motors (gear; ctrlrange
  *    times gear and forcerange bound the force), position servos (kp) and
- *    velocity servos (kv), at zero control.
+ *    velocity servos (kv), at zero control;
+ *  - the compiler's coordinate="global" (frames rewritten as local ones),
+ *    boundmass, boundinertia, balanceinertia, settotalmass and joints'
+ *    springdamper; the last two need the whole model's masses, found by a
+ *    first pass over the bodies before the one that writes them;
+ *  - names as written, quoted in the YAML where needed; a joint named like a
+ *    body has its link named "<joint>:joint".
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
@@ -697,7 +703,10 @@ static sc_status mesh_asset(tr* t, const xmlNode* at, const char* name, geom* g)
       if (!nm || strcmp(nm, name) != 0) continue;
       if (!f) return xi_fail(t, a, "file", "required (a mesh from vertex lists is not supported)");
       double sc[3] = {1, 1, 1};
-      TRY(xi_get_vec(t, a, K_MESH, 0, "scale", sc, 3, NULL));
+      sc_status st;
+      const int mc = class_of(t, a, 0, &st); /* a mesh's class, else main */
+      TRY(st);
+      TRY(xi_get_vec(t, a, K_MESH, mc, "scale", sc, 3, NULL));
       memcpy(g->mesh_scale, sc, sizeof sc);
       char rel[1024];
       snprintf(rel, sizeof rel, "%s%s%s", t->meshdir, t->meshdir[0] ? "/" : "", f);
@@ -721,6 +730,7 @@ typedef struct jin {
   int limited, has_range;
   double range[2], stiffness, springref, damping, armature, frictionloss;
   double ref; /* the joint value of the model as written (MuJoCo's qpos0) */
+  double sd[2]; /* springdamper: time constant and damping ratio (both > 0: used) */
 } jin;
 
 static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname, int idx) {
@@ -765,6 +775,8 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
     if (j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint range");
   }
   TRY(xi_get_vec(t, n, K_JOINT, c, "stiffness", &j->stiffness, 1, NULL));
+  TRY(xi_get_vec(t, n, K_JOINT, c, "springdamper", j->sd, 2, NULL));
+  if (j->sd[0] > 0 && j->sd[1] > 0 && j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint springdamper");
   TRY(xi_get_vec(t, n, K_JOINT, c, "springref", &j->springref, 1, NULL));
   if (j->type == SC_JOINT_REVOLUTE && t->degree) j->springref *= MJ_PI / 180;
   TRY(xi_get_vec(t, n, K_JOINT, c, "damping", &j->damping, 1, NULL));
@@ -780,6 +792,13 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   TRY(read_sol(t, n, K_JOINT, c, "solreflimit", "solimplimit", lref, limp, &lsol));
   if (lsol) xi_approximated(t, n, "joint solreflimit/solimplimit (simc's joint limits are rigid)");
   if (j->stiffness > 0 && j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint stiffness");
+  if (j->stiffness > 0 && j->type == SC_JOINT_FREE) xi_unsupported(t, n, "free joint stiffness");
+  /* dry friction bounds each dof's force alone: MuJoCo's ball and free
+   * rotations are in the body frame, simc's in the parent's or the world */
+  if (j->frictionloss > 0 && (j->type == SC_JOINT_BALL || j->type == SC_JOINT_FREE)) {
+    xi_unsupported(t, n, "ball or free joint frictionloss");
+    j->frictionloss = 0;
+  }
   return SC_OK;
 }
 
@@ -847,7 +866,23 @@ static void compiler_bounds(tr* t, double* M, double I[9]) {
   for (int k = 0; k < 9; k++) I[k] *= t->mass_scale;
 }
 
-static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world) {
+/* room for record i of a growing array */
+static int grow(void** p, int* cap, int i, size_t size) {
+  if (i < *cap) return 0;
+  int cap2 = *cap ? 2 * *cap : 64;
+  while (cap2 <= i) cap2 *= 2;
+  void* np = sc_calloc((size_t)cap2, size);
+  if (!np) return -1;
+  if (*cap) memcpy(np, *p, (size_t)*cap * size);
+  sc_free(*p);
+  *p = np;
+  *cap = cap2;
+  return 0;
+}
+
+/* body n under a parent whose frame in the world at qpos0 is (wp, wq) */
+static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world, const double wp[3],
+                      const double wq[4]) {
   if (depth > 200) return xi_fail(t, n, NULL, "bodies nested deeper than 200");
   sc_status st;
   int cc = inh; /* the class for this body's children */
@@ -974,6 +1009,25 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
      * (measured: its body_ipos equals body_pos), so the same here */
     if (!(M > 0) && t->boundmass > 0) memcpy(com, pos, sizeof com);
     compiler_bounds(t, &M, I);
+    /* the body's frame in the world at qpos0 (the model as written), and
+     * its mass properties there */
+    double bw[3], bq[4];
+    xi_qrot(bw, wq, pos);
+    sc_sp_add3(bw, bw, wp);
+    xi_qmul(bq, wq, q);
+    const int me = t->nbrec;
+    if (strcmp(parent, "world") == 0) t->cur_root = me;
+    if (grow((void**)&t->brec, &t->capbrec, me, sizeof *t->brec)) return SC_ERR_NOMEM;
+    {
+      struct mj_brec* r = &t->brec[t->nbrec++];
+      double R[9], RI[9];
+      r->m = M;
+      xi_qrot(r->c, bq, com);
+      sc_sp_add3(r->c, r->c, bw);
+      sc_sp_quat_to_mat3(R, bq);
+      sc_sp_mat3_mul(RI, R, I);
+      sc_sp_mat3_mulT(r->I, RI, R);
+    }
     int nchild = 0;
     for (xmlNode* c = n->children; c; c = c->next)
       nchild += c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0;
@@ -987,14 +1041,34 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     for (int i = 0; i < nj; i++) {
       jin* j = &js[i];
       if (xi_jname_find(t, j->name) >= 0) return xi_fail(t, j->node, "name", "joint name '%s' used twice", j->name);
-      if (xi_jname_add(t, j->name) < 0) return SC_ERR_NOMEM;
+      const int ji = xi_jname_add(t, j->name);
+      if (ji < 0 || grow((void**)&t->jrec, &t->capjrec, ji, sizeof *t->jrec)) return SC_ERR_NOMEM;
+      struct mj_jrec* jr = &t->jrec[ji];
+      const int sdj = j->sd[0] > 0 && j->sd[1] > 0 && (j->type == SC_JOINT_REVOLUTE || j->type == SC_JOINT_PRISMATIC);
+      if (sdj && jr->sd == 2) { /* the first pass found them */
+        j->stiffness = jr->k;
+        j->damping = jr->b;
+      } else if (jr->sd != 2) {
+        jr->sd = sdj, jr->type = j->type, jr->first = me, jr->root = t->cur_root, jr->arm = j->armature;
+        jr->tc = j->sd[0], jr->dr = j->sd[1];
+        double a[3];
+        xi_qrot(a, bq, j->anchor);
+        sc_sp_add3(jr->a, a, bw);
+        xi_qrot(jr->ax, bq, j->axis);
+        if (j->type == SC_JOINT_FREE) memcpy(jr->a, bw, sizeof jr->a);
+      }
       xi_src(&t->bodies, j->node);
       xi_src(&t->springs, j->node);
       link_name(t, j->name, j->link, sizeof j->link);
       xi_put(&t->bodies, "  - name: %s\n    parent: %s\n    mass: 0\n", xi_yaml_name(yn, sizeof yn, j->link),
           xi_yaml_name(yp, sizeof yp, prev));
       if (j->type == SC_JOINT_FREE) {
-        xi_put(&t->bodies, "    joint: {type: free}\n");
+        /* damping and armature are the same on every dof: the same forces in
+         * simc's world-frame angular velocity as in MuJoCo's body-frame one */
+        xi_put(&t->bodies, "    joint: {type: free");
+        if (j->damping > 0) xi_put(&t->bodies, ", damping: %.17g", j->damping);
+        if (j->armature > 0) xi_put(&t->bodies, ", armature: %.17g", j->armature);
+        xi_put(&t->bodies, "}\n");
         xi_put(&t->bodies, "    initial: {q: [%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g]}\n", pos[0], pos[1],
             pos[2], q[0], q[1], q[2], q[3]);
       } else {
@@ -1066,9 +1140,20 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       }
     }
   }
+  double cw[3] = {0, 0, 0}, cq[4] = {1, 0, 0, 0}; /* the children's parent frame */
+  int j0 = -1;
+  if (!is_world) {
+    xi_qrot(cw, wq, pos);
+    sc_sp_add3(cw, cw, wp);
+    xi_qmul(cq, wq, q);
+    j0 = t->njn - nj;
+  }
   for (xmlNode* c = n->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0)
-      TRY(body(t, c, is_world ? "world" : name, cc, depth + 1, 0));
+      TRY(body(t, c, is_world ? "world" : name, cc, depth + 1, 0, cw, cq));
+  /* the joints' subtrees: this body's record and its descendants' */
+  for (int i = j0; i >= 0 && i < j0 + nj; i++)
+    if (t->jrec[i].sd != 2) t->jrec[i].last = t->nbrec;
   /* the static shapes, once the moving ones are known: where any of the
    * model's geoms has MuJoCo's law, the world's side is rigid (the moving
    * shape carries the law, for the body's mass), as MuJoCo's world has an
@@ -1092,6 +1177,118 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
       }
     }
   }
+  return SC_OK;
+}
+
+/* the dofs of joint j as world twists (angular, then the velocity of the
+ * point at the world origin): the count */
+static int joint_twists(const struct mj_jrec* j, double tw[6][6]) {
+  const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  int n = 0;
+  memset(tw, 0, sizeof(double) * 36);
+  if (j->type == SC_JOINT_PRISMATIC || j->type == SC_JOINT_FREE)
+    for (int k = 0; k < (j->type == SC_JOINT_FREE ? 3 : 1); k++, n++)
+      memcpy(tw[n] + 3, j->type == SC_JOINT_FREE ? e[k] : j->ax, sizeof e[k]);
+  if (j->type != SC_JOINT_PRISMATIC)
+    for (int k = 0; k < (j->type == SC_JOINT_REVOLUTE ? 1 : 3); k++, n++) {
+      memcpy(tw[n], j->type == SC_JOINT_REVOLUTE ? j->ax : e[k], sizeof e[k]);
+      sc_sp_cross3(tw[n] + 3, j->a, tw[n]);
+    }
+  return n;
+}
+
+/* Each springdamper joint's stiffness and damping, as MuJoCo 2.2.2 sets
+ * them (measured against it): from the joint's effective inertia at qpos0,
+ * m = 1 / (M^-1)_ii (the mass matrix there, armature on its diagonal; the
+ * other joints of its tree free), k = m / (timeconst dampratio)^2 and
+ * b = 2 m / timeconst (solref's time constant and damping ratio). */
+static sc_status springdampers(tr* t) {
+  for (int i = 0; i < t->njn; i++) {
+    struct mj_jrec* ji = &t->jrec[i];
+    if (ji->sd != 1) continue;
+    /* the dofs of the joint's tree */
+    int n = 0, me = -1;
+    for (int j = 0; j < t->njn; j++)
+      if (t->jrec[j].root == ji->root) {
+        double tw[6][6];
+        if (j == i) me = n;
+        n += joint_twists(&t->jrec[j], tw);
+      }
+    double* M = sc_calloc((size_t)n * (size_t)n + 6 * (size_t)n + n, sizeof *M);
+    int* owner = sc_calloc((size_t)n, sizeof *owner);
+    if (!M || !owner) {
+      sc_free(M);
+      sc_free(owner);
+      return SC_ERR_NOMEM;
+    }
+    double* S = M + (size_t)n * (size_t)n; /* the twists, 6 per dof */
+    double* y = S + 6 * (size_t)n;
+    int d = 0;
+    for (int j = 0; j < t->njn; j++)
+      if (t->jrec[j].root == ji->root) {
+        double tw[6][6];
+        const int nd = joint_twists(&t->jrec[j], tw);
+        for (int k = 0; k < nd; k++, d++) {
+          memcpy(S + 6 * d, tw[k], sizeof tw[k]);
+          owner[d] = j;
+          M[(size_t)d * (size_t)n + (size_t)d] += t->jrec[j].arm;
+        }
+      }
+    /* M_ab: twice the kinetic energy shared by the bodies both dofs move */
+    for (int a = 0; a < n; a++)
+      for (int c = a; c < n; c++) {
+        const struct mj_jrec *ja = &t->jrec[owner[a]], *jc = &t->jrec[owner[c]];
+        const int lo = ja->first > jc->first ? ja->first : jc->first, hi = ja->last < jc->last ? ja->last : jc->last;
+        double sum = 0;
+        for (int b = lo; b < hi; b++) {
+          const struct mj_brec* r = &t->brec[b];
+          double va[3], vc[3], x[3], Iw[3];
+          sc_sp_cross3(x, S + 6 * a, r->c);
+          sc_sp_add3(va, S + 6 * a + 3, x);
+          sc_sp_cross3(x, S + 6 * c, r->c);
+          sc_sp_add3(vc, S + 6 * c + 3, x);
+          sc_sp_mat3_vec(Iw, r->I, S + 6 * c);
+          sum += r->m * t->mass_scale * sc_sp_dot3(va, vc) + t->mass_scale * sc_sp_dot3(S + 6 * a, Iw);
+        }
+        M[(size_t)a * (size_t)n + (size_t)c] += sum;
+        if (c != a) M[(size_t)c * (size_t)n + (size_t)a] = M[(size_t)a * (size_t)n + (size_t)c];
+      }
+    /* (M^-1)_me,me by Cholesky: y solves M y = e_me */
+    int ok = 1;
+    for (int c = 0; c < n && ok; c++) {
+      double* L = M;
+      double s = L[(size_t)c * (size_t)n + (size_t)c];
+      for (int k = 0; k < c; k++) s -= L[(size_t)c * (size_t)n + (size_t)k] * L[(size_t)c * (size_t)n + (size_t)k];
+      if (!(s > 0)) ok = 0;
+      else {
+        const double lc = sqrt(s);
+        L[(size_t)c * (size_t)n + (size_t)c] = lc;
+        for (int r = c + 1; r < n; r++) {
+          double v = L[(size_t)r * (size_t)n + (size_t)c];
+          for (int k = 0; k < c; k++) v -= L[(size_t)r * (size_t)n + (size_t)k] * L[(size_t)c * (size_t)n + (size_t)k];
+          L[(size_t)r * (size_t)n + (size_t)c] = v / lc;
+        }
+      }
+    }
+    double m = 0;
+    if (ok) {
+      for (int r = 0; r < n; r++) { /* L z = e */
+        double v = r == me ? 1 : 0;
+        for (int k = 0; k < r; k++) v -= M[(size_t)r * (size_t)n + (size_t)k] * y[k];
+        y[r] = v / M[(size_t)r * (size_t)n + (size_t)r];
+      }
+      double q = 0; /* e^T M^-1 e = |z|^2 */
+      for (int r = 0; r < n; r++) q += y[r] * y[r];
+      m = 1 / q;
+    }
+    sc_free(M);
+    sc_free(owner);
+    if (!ok) return xi_fail(t, t->top[0], NULL, "springdamper: the mass matrix at qpos0 is singular");
+    ji->k = m / (ji->tc * ji->tc * ji->dr * ji->dr);
+    ji->b = 2 * m / ji->tc;
+  }
+  for (int i = 0; i < t->njn; i++)
+    if (t->jrec[i].sd == 1) t->jrec[i].sd = 2;
   return SC_OK;
 }
 
@@ -1213,6 +1410,15 @@ static sc_status contact(tr* t, const xmlNode* n) {
 
 /* ---- the whole model ---- */
 
+/* 1 when an element at or below n has attribute a */
+static int has_attr(const xmlNode* n, const char* a) {
+  if (!n) return 0;
+  if (n->type == XML_ELEMENT_NODE && xi_attr(n, a)) return 1;
+  for (const xmlNode* c = n->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && has_attr(c, a)) return 1;
+  return 0;
+}
+
 sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   TRY(collect(t, root, 0));
   TRY(xi_mjcf_check_schema(t));
@@ -1277,13 +1483,21 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     for (int i = 0; i < t->ntop; i++)
       if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(globals_to_local(t, t->top[i], 0, P, Q));
   }
-  /* settotalmass scales what the bodies' masses come to: a first pass of
-   * the bodies finds their total, the second writes them scaled */
-  if (t->settotalmass > 0) {
+  /* settotalmass scales what the bodies' masses come to, springdamper
+   * needs the joints' inertias: a first pass of the bodies finds them, the
+   * second writes the bodies */
+  const double P0[3] = {0, 0, 0}, Q0[4] = {1, 0, 0, 0};
+  int sd = 0;
+  for (int i = 0; i < t->ndoc && !sd; i++) sd = has_attr(xmlDocGetRootElement(t->doc[i]), "springdamper");
+  if (t->settotalmass > 0 || sd) {
     for (int i = 0; i < t->ntop; i++)
-      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(body(t, t->top[i], "world", 0, 0, 1));
-    if (!(t->mass_total > 0)) return xi_fail(t, root, NULL, "settotalmass: the model has no mass to scale");
-    t->mass_scale = t->settotalmass / t->mass_total;
+      if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(body(t, t->top[i], "world", 0, 0, 1, P0, Q0));
+    if (t->settotalmass > 0) {
+      if (!(t->mass_total > 0)) return xi_fail(t, root, NULL, "settotalmass: the model has no mass to scale");
+      t->mass_scale = t->settotalmass / t->mass_total;
+    }
+    TRY(springdampers(t));
+    t->nbrec = 0;
     obuf* bs[3] = {&t->bodies, &t->stat, &t->springs};
     for (int i = 0; i < 3; i++) bs[i]->n = bs[i]->nl = 0, bs[i]->src = NULL;
     for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
@@ -1297,16 +1511,15 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     const char* e = xi_name(n);
     if (strcmp(e, "worldbody") == 0) {
       nworld++;
-      TRY(body(t, n, "world", 0, 0, 1));
+      TRY(body(t, n, "world", 0, 0, 1, P0, Q0));
     } else if (strcmp(e, "compiler") == 0 || strcmp(e, "option") == 0 || strcmp(e, "default") == 0 ||
                strcmp(e, "asset") == 0 || strcmp(e, "visual") == 0 || strcmp(e, "statistic") == 0 ||
                strcmp(e, "size") == 0 || strcmp(e, "sensor") == 0 || strcmp(e, "keyframe") == 0 ||
-               strcmp(e, "actuator") == 0) {
-      continue;
+               strcmp(e, "actuator") == 0 || strcmp(e, "custom") == 0) {
+      continue; /* custom: numbers and text for the user's code */
     } else if (strcmp(e, "contact") == 0) {
       TRY(contact(t, n));
-    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0 || strcmp(e, "extension") == 0 ||
-               strcmp(e, "custom") == 0) {
+    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0) {
       xi_unsupported(t, n, e);
     } else {
       return xi_fail(t, n, NULL, "unknown top-level element");

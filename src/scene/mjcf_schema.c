@@ -177,8 +177,9 @@ typedef struct scls {
   const char *tr, *rep, *uns, *none;
 } scls;
 
-#define JOINT_TR "name class type pos axis limited stiffness range ref springref armature damping frictionloss"
-#define JOINT_UNS "springdamper=0,0 solreffriction solimpfriction margin=0"
+#define JOINT_TR \
+  "name class type pos axis limited stiffness range ref springref armature damping frictionloss springdamper"
+#define JOINT_UNS "solreffriction solimpfriction margin=0"
 #define GEOM_TR                                                                                                \
   "name class type contype conaffinity size friction mass density fromto pos quat axisangle xyaxes zaxis euler " \
   "mesh"
@@ -213,15 +214,16 @@ static const scls classes[] = {
     {"default>site", 'X', 0, 0, 0, 0},
     {"default>camera", 'X', 0, 0, 0, 0},
     {"default>light", 'X', 0, 0, 0, 0},
-    /* classes of what is reported where it is used */
+    /* classes of what is reported where it is used (general, muscle,
+     * tendon and equality classes also where they are defined) */
     {"default>pair", 'X', 0, 0, 0, 0},
-    {"default>equality", 'X', 0, 0, 0, 0},
-    {"default>tendon", 'X', 0, 0, 0, 0},
-    {"default>general", 'X', 0, 0, 0, 0},
+    {"default>equality", 'E', 0, 0, 0, 0},
+    {"default>tendon", 'E', 0, 0, 0, 0},
+    {"default>general", 'E', 0, 0, 0, 0},
     {"default>intvelocity", 'X', 0, 0, 0, 0},
     {"default>damper", 'X', 0, 0, 0, 0},
     {"default>cylinder", 'X', 0, 0, 0, 0},
-    {"default>muscle", 'X', 0, 0, 0, 0},
+    {"default>muscle", 'E', 0, 0, 0, 0},
     {"default>adhesion", 'X', 0, 0, 0, 0},
     {"default>motor", 'T', ACT_TR, ACT_REP, "", ACT_NONE},
     {"default>position", 'T', ACT_TR, ACT_REP, "", ACT_NONE},

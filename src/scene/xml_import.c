@@ -669,6 +669,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   obuf_free(&t->excl);
   for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
   sc_free(t->jname);
+  sc_free(t->brec);
+  sc_free(t->jrec);
   for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
   for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
   sc_free(t);

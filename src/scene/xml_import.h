@@ -51,6 +51,14 @@ typedef struct tr {
   double boundmass, boundinertia, settotalmass, mass_scale, mass_total;
   int balanceinertia;
   int global; /* compiler coordinate="global" */
+  /* joint springdamper: a first pass of the bodies records each body's
+   * mass, world centre of mass and inertia (brec) and each joint's world
+   * axis, subtree and tree (jrec, by joint index); the second writes the
+   * stiffness and damping they give */
+  struct mj_brec { double m, c[3], I[9]; } * brec;
+  int nbrec, capbrec;
+  struct mj_jrec { int sd, type, first, last, root; double a[3], ax[3], arm, tc, dr, k, b; } * jrec;
+  int capjrec, cur_root;
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
