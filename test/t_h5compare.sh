@@ -372,3 +372,31 @@ res.append(("md_shows_escapes", "\\\\x1b" in md))
 for name, good in res:
     print("%s report_names_%s" % ("PASS" if good else "FAIL", name))
 PY
+
+# declared sizes against what the file can hold: a few kilobytes declaring
+# 2^40 rows (chunked with no chunk written, contiguous with no storage)
+# would be read as fill values for days; refused at once, naming the
+# dataset.  A compressed dataset that holds far more than the file's size
+# is real data and is compared.  --from reads through the same checks.
+$py - "$tmp" <<'PY'
+import sys, h5py, numpy as np
+d = sys.argv[1]
+for name, kw in (("huge_chunked", {"chunks": (128, 8)}), ("huge_contig", {})):
+    for k in "ab":
+        with h5py.File("%s/%s_%s.h5" % (d, name, k), "w") as f:
+            f.create_dataset("/time", data=np.arange(3.0))
+            f.create_dataset("/q", shape=(2 ** 40, 8), dtype="f8", **kw)
+for k in "ab":
+    with h5py.File("%s/zip_%s.h5" % (d, k), "w") as f:
+        f.create_dataset("/z", data=np.zeros((1 << 20, 8)), chunks=(1 << 14, 8), compression="gzip")
+PY
+for name in huge_chunked huge_contig; do
+  limited "$cmp" "$tmp/${name}_a.h5" "$tmp/${name}_b.h5" >"$tmp/out" 2>&1; rc=$?
+  ok "declared_${name}_refused" "[ $rc = 2 ] && [ \$(cat '$tmp/ms') -lt 5000 ] && \
+    grep -q '${name}_a.h5: /q declares 8796093022208 elements of 8 bytes .* the rest would be fill values' '$tmp/out' \
+    || { cat '$tmp/out'; false; }"
+done
+limited "$cmp" "$tmp/zip_a.h5" "$tmp/zip_b.h5" >"$tmp/out" 2>&1; rc=$?
+ok declared_compressed_compared "[ $rc = 0 ] && [ \$(stat -c %s '$tmp/zip_a.h5') -lt 2000000 ] && grep -q '^/z  *1048576x8 ' '$tmp/out' || { cat '$tmp/out'; false; }"
+limited "$BIN/simc" scenes/pendulum_limit.yaml --from "$tmp/huge_chunked_a.h5" -o "$tmp/from.h5" >"$tmp/out" 2>&1; rc=$?
+ok declared_from_refused "[ $rc != 0 ] && [ \$(cat '$tmp/ms') -lt 5000 ] && grep -q '/q declares 8796093022208 elements' '$tmp/out' || { cat '$tmp/out'; false; }"

@@ -241,6 +241,16 @@ ok inputs_mesh_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '
 sed -i 's/mass: 0.3$/mass: 0.4/' "$tmp/in/arm_torque.yaml"
 insweep; rc=$?
 ok inputs_scene_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '$tmp/e_in'"
+# a --from file is an input too: a new start state reruns the points
+"$SIMC" "$tmp/in/arm_torque.yaml" --duration 0.005 -q -o "$tmp/start.h5"
+fsweep() { tools/sweep "$tmp/in/arm_torque.yaml" --out "$tmp/s_from" --grid contact.defaults.friction=0.1,0.5 \
+  -- --duration 0.01 --from "$tmp/start.h5" >/dev/null 2>"$tmp/e_from"; }
+fsweep; rc=$?
+fsweep; rc2=$?
+ok inputs_from_resume "[ $rc = 0 ] && [ $rc2 = 0 ] && grep -q '2 points, 2 complete, 0 to run' '$tmp/e_from'"
+"$SIMC" "$tmp/in/arm_torque.yaml" --duration 0.006 -q --force -o "$tmp/start.h5"
+fsweep; rc=$?
+ok inputs_from_reruns "[ $rc = 0 ] && grep -q '2 points, 0 complete, 2 to run' '$tmp/e_from'"
 d_now=$("$SIMC" "$tmp/in/arm_torque.yaml" --set contact.defaults.friction=0.1 --duration 0.01 --digest)
 d_file=$($PY -c 'import h5py,sys; print(h5py.File(sys.argv[1],"r").attrs["input_digest"])' "$I"/runs/0_*.h5)
 ok inputs_digest_recorded "[ \${#d_now} = 64 ] && [ '$d_now' = '$d_file' ]"

@@ -576,6 +576,24 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     print_error(&err);
     return exit_code(st);
   }
+  if (from) {
+    /* the initial state is an input of the run too: the --from argument and
+     * its file's bytes join the digest (an unreadable file is reported by
+     * load_from below, or leaves --digest a digest of the argument only) */
+    const char* colon = strrchr(from, ':');
+    char* end = NULL;
+    if (colon && colon[1]) strtoll(colon + 1, &end, 10);
+    const size_t plen = end && *end == '\0' ? (size_t)(colon - from) : strlen(from);
+    char fpath[PATH_MAX];
+    snprintf(fpath, sizeof fpath, "%.*s", (int)plen, from);
+    sc_sha256 s;
+    sc_sha256* outer = sc_inputs_begin(&s);
+    sc_inputs_add("--from", from, strlen(from));
+    sc_inputs_add_file(fpath);
+    sc_inputs_end(outer);
+    sc_sha256_update(&s, m->input_digest, 64);
+    sc_sha256_final(&s, m->input_digest);
+  }
   if (digest) {
     printf("%s\n", m->input_digest);
     sc_model_free(m);

@@ -20,7 +20,60 @@ struct sc_h5r {
   char** groups;
   int ngroups, capgroups;
   int failed; /* allocation failure while listing */
+  char bad[600]; /* the first dataset that declares more than its storage holds */
+  double fsize;  /* the file's size, bytes */
 };
+
+/* What a dataset may declare beyond what its storage holds.  HDF5 reads the
+ * rows no chunk (or no contiguous block) was written for as fill values, so
+ * a few kilobytes of file can declare 2^40 rows, and reading them would take
+ * days.  The bound is the allocated storage's capacity, not the file's size:
+ * a compressed chunk may hold far more than it takes on disk, and every
+ * allocated chunk is counted at its full size.  Uncompressed storage holds
+ * no more than the file (HDF5 reads an address past its end as zeros).  The
+ * slack allows rows of an extent written before their chunk (a run killed
+ * between the two). */
+#define SC_H5R_FILL_SLACK ((double)(16 << 20))
+
+/* 0 when the dataset ds (its space s and type t) of a file of fsize bytes
+ * declares at most what its storage can hold, plus the slack; else why
+ * says so */
+static int storage_ok(hid_t ds, hid_t s, hid_t t, double fsize, char* why, size_t whysz) {
+  const size_t esize = t >= 0 ? H5Tget_size(t) : 0;
+  const hssize_t npts = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+  if (npts < 0 || esize == 0) return 1; /* nothing readable is declared */
+  const double declared = (double)npts * (double)esize;
+  if (declared <= SC_H5R_FILL_SLACK) return 1;
+  hid_t dcpl = H5Dget_create_plist(ds);
+  const H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+  double cap = 0;
+  const char* how = "its storage";
+  if (dcpl >= 0 && H5Pget_external_count(dcpl) > 0) {
+    how = "the file (its data is in external files, which are not read)";
+  } else if (layout == H5D_CHUNKED) {
+    hsize_t cdims[H5S_MAX_RANK], nchunks = 0;
+    const int crank = H5Pget_chunk(dcpl, H5S_MAX_RANK, cdims);
+    double celems = 1;
+    for (int k = 0; k < crank; k++) celems *= (double)cdims[k];
+    if (crank > 0 && s >= 0 && H5Dget_num_chunks(ds, s, &nchunks) >= 0)
+      cap = (double)nchunks * celems * (double)esize;
+    if (H5Pget_nfilters(dcpl) <= 0 && cap > fsize) cap = fsize;
+    how = H5Pget_nfilters(dcpl) > 0 ? "its allocated chunks, decompressed" : "its allocated chunks";
+  } else if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
+    cap = (double)H5Dget_storage_size(ds);
+    if (cap > fsize) cap = fsize;
+  } else {
+    how = "the file (a virtual dataset's sources are not read)";
+  }
+  if (dcpl >= 0) H5Pclose(dcpl);
+  H5Eclear2(H5E_DEFAULT);
+  if (declared <= cap + SC_H5R_FILL_SLACK) return 1;
+  snprintf(why, whysz,
+           "declares %lld elements of %zu bytes (%.3g bytes), more than %s can hold (%.3g bytes): "
+           "the rest would be fill values the file never stored",
+           (long long)npts, esize, declared, how, cap);
+  return 0;
+}
 
 /* "/" + name: H5Lvisit gives paths relative to the root */
 static char* abs_path(const char* name) {
@@ -64,6 +117,9 @@ static herr_t visit(hid_t root, const char* name, const H5L_info_t* info, void* 
     memset(d, 0, sizeof *d);
     if (!(d->path = abs_path(name))) goto oom;
     hid_t t = H5Dget_type(o), s = H5Dget_space(o);
+    char why[400];
+    if (!r->bad[0] && !storage_ok(o, s, t, r->fsize, why, sizeof why))
+      snprintf(r->bad, sizeof r->bad, "%s %s", d->path, why);
     H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
     d->numeric = cls == H5T_INTEGER || cls == H5T_FLOAT;
     int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
@@ -114,6 +170,7 @@ sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err) {
     return sc_error_set(err, SC_ERR_IO, path, 0, 0, "cannot open the file: %s",
                         serr ? strerror(serr) : "not a regular file (a FIFO, device, socket or directory)");
   }
+  r->fsize = (double)sb.st_size;
   r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (r->file < 0) {
     sc_status st = sc_h5_io_fail(path, err, "open", "the file");
@@ -123,6 +180,11 @@ sc_status sc_h5r_open(const char* path, sc_h5r** out, sc_error* err) {
   if (H5Lvisit(r->file, H5_INDEX_NAME, H5_ITER_INC, visit, r) < 0) {
     sc_status st = r->failed ? sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory")
                              : sc_h5_io_fail(path, err, "list", "the objects");
+    sc_h5r_close(r);
+    return st;
+  }
+  if (r->bad[0]) {
+    sc_status st = sc_error_set(err, SC_ERR_IO, path, 0, 0, "%s", r->bad);
     sc_h5r_close(r);
     return st;
   }
@@ -205,18 +267,22 @@ int sc_h5r_attr_int(const sc_h5r* r, const char* name, long long* out) {
 }
 
 /* the strings of the string dataset dpath of the open file f (see
- * sc_h5_read_names) */
+ * sc_h5_read_names); none from a dataset that declares more strings than
+ * its storage holds */
 static int read_strings(hid_t f, const char* dpath, char*** out) {
   *out = NULL;
   int result = 0;
   hid_t d = -1, ft = -1, sp = -1, mt = -1;
-  hsize_t n = 0;
+  hsize_t n = 0, fsize = 0;
+  char why[400];
   if (H5Lexists(f, "/model", H5P_DEFAULT) <= 0 || H5Lexists(f, dpath, H5P_DEFAULT) <= 0)
     goto done;
   if ((d = H5Dopen2(f, dpath, H5P_DEFAULT)) < 0 || (ft = H5Dget_type(d)) < 0 ||
       (sp = H5Dget_space(d)) < 0 || H5Tget_class(ft) != H5T_STRING ||
       H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, &n, NULL) != 1 ||
-      n == 0 || n > INT_MAX / 2 || (mt = H5Tcopy(H5T_C_S1)) < 0 ||
+      n == 0 || n > INT_MAX / 2 || H5Fget_filesize(f, &fsize) < 0 ||
+      !storage_ok(d, sp, ft, (double)fsize, why, sizeof why) ||
+      (mt = H5Tcopy(H5T_C_S1)) < 0 ||
       H5Tset_cset(mt, H5Tget_cset(ft)) < 0)
     goto done;
   char** s = calloc((size_t)n, sizeof *s);
