@@ -32,7 +32,8 @@
  * the world by fixed joints never touches static geometry, nor two bodies
  * fixed to each other, MuJoCo's rule; a contact there could do no work and
  * its Jacobian would be zero), that are not parent and child (through
- * massless links, body_cparent),
+ * massless links, body_cparent; as welded groups: a body and any body
+ * welded to its parent, MuJoCo's weldparent),
  * their masks match (contype of one & conaffinity of the other, either
  * way, as MuJoCo) and the scene does not exclude their bodies' pair.
  *
@@ -275,9 +276,13 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   int a = g1 < g2 ? g1 : g2, b = g1 < g2 ? g2 : g1;
   int ba = m->geom_body[a], bb = m->geom_body[b];
   if (m->body_weld[ba] == m->body_weld[bb]) return; /* one rigid whole, or both static */
-  if ((bb != 0 && m->body_cparent[bb] == ba && ba != 0) ||
-      (ba != 0 && m->body_cparent[ba] == bb && bb != 0))
-    return; /* parent-child (through massless links): the joint governs them */
+  /* parent and child (through massless links), as rigid wholes: a body
+   * and the welded group its joint hangs from (MuJoCo's weldparent), so that
+   * a body split by fixed joints filters as one body would */
+  const int wa = m->body_weld[ba], wb = m->body_weld[bb];
+  if ((wb != 0 && wa != 0 && m->body_weld[m->body_cparent[wb]] == wa) ||
+      (wa != 0 && wb != 0 && m->body_weld[m->body_cparent[wa]] == wb))
+    return; /* the joint governs them */
   if (!((m->geom_contype[a] & m->geom_conaffinity[b]) | (m->geom_contype[b] & m->geom_conaffinity[a])))
     return; /* the scene's contype/conaffinity masks keep them apart */
   if (m->nexclude && excluded(m, ba < bb ? ba : bb, ba < bb ? bb : ba)) return;

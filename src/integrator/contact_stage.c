@@ -10,6 +10,7 @@
  * island.h), warm started from the previous step's impulses, with the laws
  * refined from each island's own impulses between passes (refine_contacts).
  * The impacts' part of the position update is here too (sc_step_kick). */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -168,6 +169,34 @@ double sc_step_law_theta(const sc_options* o, double wdt) {
  * zero where J is built (contact/contact.c). */
 static int immobile(const sc_data* d, int i) { return !(d->wdiag[i] > 0.0); }
 
+/* The normal row alone may have no mobility, J_n = 0 (to round-off) while
+ * the tangent rows move: a disc on a hinge about the floor's normal resting
+ * on its rim.  The normal impulse then does no work and moves nothing
+ * either, but w_i (from the tangent rows) is positive, and the near-rigid
+ * floor Rn = beta^2 w / (4 pi^2) it scales is not a stiffness of anything:
+ * a rigid disc held 1 mm into a rigid floor by its hinge got 5e7 N from it
+ * (6e8 N under the Hunt-Crossley cap), and friction with it held the hinge against any torque.  Such a row has
+ * nothing to resolve and adds nothing to the Hessian (J_n^T G_nn J_n = 0),
+ * so it needs no floor: a compliant contact keeps its spring's own law
+ * (the floor pressed by the hinge pushes back with k x, and friction
+ * acts with it); a rigid one, whose force the statics leave anywhere in
+ * [0, inf), is left out as a contact without mobility, with no force. */
+static int normal_immobile(const sc_data* d, int i) {
+  double jn = 0.0, jj = 0.0;
+  for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
+    const double* e = d->Jc + 3 * (size_t)q;
+    jn += e[2] * e[2];
+    jj += e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+  }
+  const double tol = 64.0 * DBL_EPSILON;
+  return jn <= tol * tol * jj;
+}
+
+/* left out: no mobility at all, or a rigid contact without normal mobility */
+static int left_out(const sc_data* d, int i) {
+  return immobile(d, i) || (isinf(d->ck[i]) && normal_immobile(d, i));
+}
+
 static double immobile_law(double* R, double* vhat, double* hc) {
   for (int r = 0; r < 3; r++) R[r] = 1.0, vhat[r] = 0.0;
   if (hc) {
@@ -185,7 +214,8 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
                           double b, double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
-  if (immobile(d, i)) return immobile_law(R, vhat, hc);
+  if (left_out(d, i)) return immobile_law(R, vhat, hc);
+  if (normal_immobile(d, i)) b = 0.0; /* no near-rigid floor (above) */
   /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
    * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
   const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
@@ -525,7 +555,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   /* a contact left out (immobile) has no friction: with mu = 0 its law's
    * impulse at vc = 0 is exactly 0 in every model and in the LCP */
   for (int i = 0; i < ncon; i++)
-    if (immobile(d, i)) d->mu[i] = 0.0;
+    if (left_out(d, i)) d->mu[i] = 0.0;
   contact_params(m, d, w, ncon, use_hc);
   sc_rows_laws(m, d, v0, use_hc ? w->hc : NULL, w->theta_c);
   if (o->solver == SC_SOLVER_LCP && w->lcp_whole && nc > w->lcp_capacity) {
