@@ -283,6 +283,10 @@ static void test_pair(detect_ctx* x, int g1, int g2) {
   if ((wb != 0 && wa != 0 && m->body_weld[m->body_cparent[wb]] == wa) ||
       (wa != 0 && wb != 0 && m->body_weld[m->body_cparent[wa]] == wb))
     return; /* the joint governs them */
+  /* and a body and its own parent even when that parent is welded to the
+   * world (a fixed-base robot's first moving link and its base, which URDF
+   * robots overlap by design; MuJoCo would pair them) */
+  if (ba != 0 && bb != 0 && (m->body_cparent[bb] == ba || m->body_cparent[ba] == bb)) return;
   if (!((m->geom_contype[a] & m->geom_conaffinity[b]) | (m->geom_contype[b] & m->geom_conaffinity[a])))
     return; /* the scene's contype/conaffinity masks keep them apart */
   if (m->nexclude && excluded(m, ba < bb ? ba : bb, ba < bb ? bb : ba)) return;
