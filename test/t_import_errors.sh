@@ -137,3 +137,52 @@ cp test/mjcf/arm.xml "$tmp/a b/arm.xml"
 echo '<mujoco><include file="arm.xml"/></mujoco>' >"$tmp/a b/main model.xml"
 "$BIN/simc" "$tmp/a b/main model.xml" --check >/dev/null 2>&1; rc=$?
 ok include_beside_a_spaced_path "[ $rc = 0 ]"
+
+# a name longer than the translation keeps (120 bytes) is an error at its
+# element, not cut (a 150-byte joint name was cut, and the actuator naming it
+# then failed with "unknown joint")
+L=$(printf 'a%.0s' $(seq 150))
+cat >"$tmp/long.urdf" <<EOF
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="$L">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+</robot>
+EOF
+expect urdf_long_name_located "$tmp/long.urdf" "long.urdf:3: element <link" "longer than 120 bytes"
+printf '<mujoco><worldbody><body name="b">\n<joint name="%s"/><geom size="0.1"/></body></worldbody>\n<actuator><motor joint="%s"/></actuator></mujoco>\n' "$L" "$L" >"$tmp/long.xml"
+expect mjcf_long_name_located "$tmp/long.xml" "long.xml:2: element <joint" "longer than 120 bytes"
+
+# a misspelt attribute and an unknown element, in each format, at their line
+cat >"$tmp/attr.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="b">
+      <joint name="j" dampin="1"/>
+      <geom size="0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+expect mjcf_bad_attribute_at_its_line "$tmp/attr.xml" "attr.xml:4: element <joint name=\"j\">" "dampin"
+sed 's/<geom size="0.1"\/>/<geom size="0.1"\/><gemo size="0.1"\/>/' "$tmp/attr.xml" | sed 's/ dampin="1"//' >"$tmp/elem.xml"
+expect mjcf_unknown_element_at_its_line "$tmp/elem.xml" "elem.xml:5: element <gemo>"
+cat >"$tmp/attr.urdf" <<'EOF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"/>
+  <joint name="j" type="revolute">
+    <parent link="base"/>
+    <child link="arm"/>
+    <axis xyz="0 0 1"/>
+    <dynamics dampin="0.1"/>
+  </joint>
+  <link name="arm">
+    <inertal><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertal>
+  </link>
+</robot>
+EOF
+expect urdf_bad_attribute_at_its_line "$tmp/attr.urdf" "attr.urdf:8: element <dynamics>" "dampin"
+sed 's/ dampin="0.1"/ damping="0.1"/' "$tmp/attr.urdf" >"$tmp/elem.urdf"
+expect urdf_unknown_element_at_its_line "$tmp/elem.urdf" "elem.urdf:11: element <inertal>"
