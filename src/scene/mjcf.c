@@ -667,21 +667,49 @@ static void link_name(const tr* t, const char* joint, char* out, size_t sz) {
  * mesh's centroid.  The mesh is read here and again by the scene loader:
  * the translation must state the body's inertia, the loader the shape. */
 static sc_status mesh_inertia(tr* t, const xmlNode* n, geom* g) {
-  sc_mesh me;
-  memset(&me, 0, sizeof me);
-  sc_error e;
-  sc_error_clear(&e);
-  if (sc_mesh_read(g->mesh_file, g->mesh_scale, &me, &e) != SC_OK) {
-    if (e.code == SC_ERR_NOMEM) return SC_ERR_NOMEM;
-    char why[1100];
-    sc_error_format(&e, why, sizeof why);
-    return xi_fail(t, n, NULL, "the inertia of mesh geom '%s': %s", g->mesh_file, why);
+  const struct xi_mesh_props* mp = NULL;
+  for (int i = 0; i < t->nmeshes && !mp; i++)
+    if (strcmp(t->meshes[i].file, g->mesh_file) == 0 && memcmp(t->meshes[i].scale, g->mesh_scale, sizeof g->mesh_scale) == 0)
+      mp = &t->meshes[i];
+  if (!mp) {
+    sc_mesh me;
+    memset(&me, 0, sizeof me);
+    sc_error e;
+    sc_error_clear(&e);
+    if (sc_mesh_read(g->mesh_file, g->mesh_scale, &me, &e) != SC_OK) {
+      if (e.code == SC_ERR_NOMEM) return SC_ERR_NOMEM;
+      char why[1100];
+      sc_error_format(&e, why, sizeof why);
+      return xi_fail(t, n, NULL, "the inertia of mesh geom '%s': %s", g->mesh_file, why);
+    }
+    if (t->nmeshes == t->capmeshes) {
+      const int cap = t->capmeshes ? 2 * t->capmeshes : 16;
+      struct xi_mesh_props* nm = sc_calloc((size_t)cap, sizeof *nm);
+      if (!nm) {
+        sc_mesh_free(&me);
+        return SC_ERR_NOMEM;
+      }
+      if (t->nmeshes) memcpy(nm, t->meshes, sizeof *nm * (size_t)t->nmeshes);
+      sc_free(t->meshes);
+      t->meshes = nm;
+      t->capmeshes = cap;
+    }
+    struct xi_mesh_props* p = &t->meshes[t->nmeshes];
+    if (!(p->file = sc_strdup(g->mesh_file))) {
+      sc_mesh_free(&me);
+      return SC_ERR_NOMEM;
+    }
+    memcpy(p->scale, g->mesh_scale, sizeof p->scale);
+    p->volume = me.volume;
+    memcpy(p->centroid, me.centroid, sizeof p->centroid);
+    memcpy(p->inertia, me.inertia, sizeof p->inertia);
+    sc_mesh_free(&me);
+    mp = &t->meshes[t->nmeshes++];
   }
-  if (!g->has_mass) g->mass = g->density * me.volume;
-  const double per = me.volume > 0 ? g->mass / me.volume : 0; /* the solid's density */
-  memcpy(g->cm, me.centroid, sizeof g->cm);
-  for (int k = 0; k < 9; k++) g->Im[k] = per * me.inertia[k];
-  sc_mesh_free(&me);
+  if (!g->has_mass) g->mass = g->density * mp->volume;
+  const double per = mp->volume > 0 ? g->mass / mp->volume : 0; /* the solid's density */
+  memcpy(g->cm, mp->centroid, sizeof g->cm);
+  for (int k = 0; k < 9; k++) g->Im[k] = per * mp->inertia[k];
   return SC_OK;
 }
 

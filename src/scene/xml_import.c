@@ -674,6 +674,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   sc_free(t->brec);
   sc_free(t->jrec);
   for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
+  for (int i = 0; i < t->nmeshes; i++) sc_free(t->meshes[i].file);
+  sc_free(t->meshes);
   for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
   sc_free(t);
   sc_free(out.lsrc);

@@ -82,6 +82,13 @@ typedef struct tr {
   char* strs[MAX_DOCS * 64]; /* strings kept for the output (mesh paths) */
   int nstr;
   char model_name[128];
+  /* mesh mass properties by file and scale, so that a mesh several geoms
+   * use is read and hulled once (per unit density, as sc_mesh has them) */
+  struct xi_mesh_props {
+    char* file;
+    double scale[3], volume, centroid[3], inertia[9];
+  }* meshes;
+  int nmeshes, capmeshes;
   char note[200]; /* what the reading changed without leaving anything out (a comment in the translation) */
 } tr;
 
