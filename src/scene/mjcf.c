@@ -802,6 +802,20 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
       for (int i = 0; i < 2; i++) j->range[i] *= MJ_PI / 180;
     if (j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint range");
   }
+  /* margin: MuJoCo's limit acts on (distance to the limit) - margin, so its
+   * soft limit rests margin inside the range; simc's rigid limit sits there.
+   * In the joint's own units, radians even under angle="degree" (MuJoCo
+   * does not convert it) */
+  double margin = 0;
+  TRY(xi_get_vec(t, n, K_JOINT, c, "margin", &margin, 1, NULL));
+  if (!(margin >= 0) || !isfinite(margin)) return xi_fail(t, n, "margin", "must be >= 0 and finite (got %g)", margin);
+  if (j->limited && margin > 0 && (j->type == SC_JOINT_REVOLUTE || j->type == SC_JOINT_PRISMATIC)) {
+    if (!(j->range[0] + margin < j->range[1] - margin))
+      return xi_fail(t, n, "margin", "%g leaves nothing of the range [%g, %g] (the limits act margin inside it)", margin,
+                     j->range[0], j->range[1]);
+    j->range[0] += margin;
+    j->range[1] -= margin;
+  }
   TRY(xi_get_vec(t, n, K_JOINT, c, "stiffness", &j->stiffness, 1, NULL));
   TRY(xi_get_vec(t, n, K_JOINT, c, "springdamper", j->sd, 2, NULL));
   if (j->sd[0] > 0 && j->sd[1] > 0 && j->type == SC_JOINT_BALL) xi_unsupported(t, n, "ball joint springdamper");
@@ -1533,12 +1547,11 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->nbody_auto = 0;
     t->mass_total = 0;
   }
-  int nworld = 0;
+  /* a model without a <worldbody> is the empty world, as MuJoCo loads it */
   for (int i = 0; i < t->ntop; i++) {
     xmlNode* n = t->top[i];
     const char* e = xi_name(n);
     if (strcmp(e, "worldbody") == 0) {
-      nworld++;
       TRY(body(t, n, "world", 0, 0, 1, P0, Q0));
     } else if (strcmp(e, "compiler") == 0 || strcmp(e, "option") == 0 || strcmp(e, "default") == 0 ||
                strcmp(e, "asset") == 0 || strcmp(e, "visual") == 0 || strcmp(e, "statistic") == 0 ||
@@ -1553,8 +1566,6 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       return xi_fail(t, n, NULL, "unknown top-level element");
     }
   }
-  if (!nworld) return sc_error_set(t->err, SC_ERR_SCENE, xi_file(root), (int)xmlGetLineNo(root), 0,
-                                   "element <mujoco>: no <worldbody>");
   int nact = 0; /* unnamed actuators are numbered across every <actuator> */
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xi_name(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i], &nact));

@@ -178,8 +178,8 @@ typedef struct scls {
 } scls;
 
 #define JOINT_TR \
-  "name class type pos axis limited stiffness range ref springref armature damping frictionloss springdamper"
-#define JOINT_UNS "solreffriction solimpfriction margin=0"
+  "name class type pos axis limited stiffness range ref springref armature damping frictionloss springdamper margin"
+#define JOINT_UNS "solreffriction solimpfriction"
 #define GEOM_TR                                                                                                \
   "name class type contype conaffinity size friction mass density fromto pos quat axisangle xyaxes zaxis euler " \
   "mesh"
