@@ -304,7 +304,7 @@ FUZZ_DEB_PKGS := clang libclang-rt-14-dev
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
 FUZZ_TIMEOUT ?= 2
-FUZZ_TARGETS := scene set xml mesh
+FUZZ_TARGETS := scene set xml mesh csv
 FUZZ_OUT     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
@@ -336,7 +336,7 @@ fuzz: fuzz-build
 	  mkdir -p $(FUZZ_OUT)/corpus/$$t $(FUZZ_OUT)/artifacts; \
 	  echo "fuzz_$$t: $(FUZZ_TIME) s"; \
 	  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(FUZZ_OUT)/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
-	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=$$(case $$t in set) echo 2048;; mesh) echo 8192;; *) echo 32768;; esac) \
+	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=$$(case $$t in set|csv) echo 2048;; mesh) echo 8192;; *) echo 32768;; esac) \
 	    -dict=test/fuzz/$$t.dict -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t- -print_final_stats=1 \
 	    $(FUZZ_OUT)/corpus/$$t test/fuzz/corpus/$$t >$(FUZZ_OUT)/$$t.log 2>&1; rc=$$?; \
 	  grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_OUT)/$$t.log; \

@@ -73,6 +73,13 @@ static void test_replay_mesh(void) {
   ENSURE(n >= 4);
 }
 
+static void test_replay_csv(void) {
+  int n = replay_dir("test/fuzz/corpus/csv", fuzz_csv_one);
+  int k = replay_dir("test/fuzz/crashes/csv", fuzz_csv_one);
+  printf("  csv: %d corpus inputs, %d crash inputs\n", n, k);
+  ENSURE(n >= 3);
+}
+
 /* the base scene of the --set target is valid, so overrides reach the
  * readers rather than stopping at a broken base */
 static void test_base_scene_valid(void) {
@@ -94,5 +101,6 @@ int main(int argc, char** argv) {
   RUN(test_replay_set);
   RUN(test_replay_xml);
   RUN(test_replay_mesh);
+  RUN(test_replay_csv);
   return TEST_END();
 }

@@ -1,6 +1,6 @@
 /* fuzz targets for the scene loader, the XML model translators and the mesh
  * reader, shared by the libFuzzer drivers
- * (fuzz_scene.c, fuzz_set.c, fuzz_xml.c, fuzz_mesh.c, built with clang -fsanitize=fuzzer) and the
+ * (fuzz_scene.c, fuzz_set.c, fuzz_xml.c, fuzz_mesh.c, fuzz_csv.c, built with clang -fsanitize=fuzzer) and the
  * corpus replay test (test/test_fuzz_replay.c, built with the normal
  * compiler), so every input the fuzzer kept or crashed on stays a
  * regression test without clang.
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mesh/mesh.h"
@@ -207,6 +208,51 @@ static int fuzz_mesh_one(const uint8_t* data, size_t size) {
       fuzz_violation("a vertex outside the mesh's bound", &err);
   }
   sc_mesh_free(&me);
+  return 0;
+}
+
+/* bytes -> a command table (CSV) that a valid scene's two motors follow,
+ * written beside the scene and read through the loader: a refusal is a
+ * scene error located in the CSV file (or at the scene's commands entry)
+ * with a message; an accepted table gives a model as any scene does */
+static int fuzz_csv_one(const uint8_t* data, size_t size) {
+  char dir[64], csv[96];
+  snprintf(dir, sizeof dir, "/tmp/simc-fuzz-csv-%ld", (long)getpid());
+  snprintf(csv, sizeof csv, "%s/c.csv", dir);
+  mkdir(dir, 0700);
+  FILE* f = fopen(csv, "wb");
+  if (!f) return 0;
+  const size_t w = fwrite(data, 1, size, f);
+  fclose(f);
+  if (w != size) return 0;
+  static const char scene[] =
+      "simc: 1\n"
+      "time: {step: 0.001, duration: 0.01}\n"
+      "bodies:\n"
+      "  - {name: a, joint: {type: revolute, axis: [0, 0, 1]}, mass: 1, com: [0.1, 0, 0],\n"
+      "     inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n"
+      "  - {name: b, parent: a, joint: {type: prismatic, axis: [1, 0, 0]}, mass: 1, inertia: solid,\n"
+      "     geometry: [{shape: sphere, radius: 0.05}]}\n"
+      "actuators:\n"
+      "  - {name: m1, joint: a, type: motor, command: u1}\n"
+      "  - {name: m2, joint: b, type: motor, command: u2}\n"
+      "commands:\n"
+      "  - {file: c.csv, interpolation: linear}\n";
+  char name[128];
+  snprintf(name, sizeof name, "%s/s.yaml", dir);
+  sc_model* m = NULL;
+  sc_error err;
+  sc_status st = sc_scene_load_buffer(scene, sizeof scene - 1, name, NULL, 0, &m, &err);
+  if (st == SC_OK) {
+    sc_model_free(m);
+  } else {
+    if (st != SC_ERR_SCENE && st != SC_ERR_NOMEM && st != SC_ERR_IO) fuzz_violation("unexpected status", &err);
+    if (st == SC_ERR_SCENE && (err.line < 1 || !err.msg[0])) fuzz_violation("a table error without a line or message", &err);
+    if (st == SC_ERR_SCENE && strcmp(err.file, csv) != 0 && strcmp(err.file, name) != 0)
+      fuzz_violation("a table error in neither the table nor the scene", &err);
+  }
+  remove(csv);
+  rmdir(dir);
   return 0;
 }
 
