@@ -375,19 +375,21 @@ static int free_motion_affine(const sc_model* m) {
 }
 
 /* eigenvalues lam and eigenvectors (the columns of V) of a symmetric 3 x 3
- * A (row-major) by cyclic Jacobi rotations; a diagonal A is left as it is,
- * V the identity, to the bit */
+ * A (row-major) by cyclic Jacobi rotations.  An off-diagonal entry within
+ * 1e-14 of its two diagonal entries is taken as zero: a tensor diagonal but
+ * for rounding (a capsule along a body axis, turned there by a rounded
+ * rotation) keeps the body axes, V the identity to the bit, where a
+ * rotation would turn two equal moments' axes by 45 degrees. */
 static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
   double a[9];
   memcpy(a, A, sizeof a);
   for (int k = 0; k < 9; k++) V[k] = k % 4 == 0 ? 1.0 : 0.0;
   for (int sweep = 0; sweep < 50; sweep++) {
-    const double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
-    if (off == 0.0 || off < 1e-36 * (a[0] * a[0] + a[4] * a[4] + a[8] * a[8])) break;
+    int rotated = 0;
     for (int p = 0; p < 2; p++)
       for (int q = p + 1; q < 3; q++) {
         const double apq = a[3 * p + q];
-        if (apq == 0.0) continue;
+        if (!(fabs(apq) > 1e-14 * (fabs(a[3 * p + p]) + fabs(a[3 * q + q])))) continue;
         const double th = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
         const double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1));
         const double c = 1 / sqrt(t * t + 1), s = t * c;
@@ -403,7 +405,9 @@ static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
           const double kp = V[3 * k + p], kq = V[3 * k + q];
           V[3 * k + p] = c * kp - s * kq, V[3 * k + q] = s * kp + c * kq;
         }
+        rotated = 1;
       }
+    if (!rotated) break;
   }
   lam[0] = a[0], lam[1] = a[4], lam[2] = a[8];
 }
@@ -415,7 +419,9 @@ static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
  * (I_i = M (r_j^2 + r_k^2) / 3), along the principal axes.  A sum that is
  * not positive (a body as thin as a rod or a plate, or rounding) is
  * floored at 1e-15 kg m^2 as MuJoCo 2.2.2 floors it, which leaves a box of
- * almost no extent on that axis.  Bodies of zero mass have no box. */
+ * almost no extent on that axis.  Bodies of zero mass have no box.  Two
+ * equal moments leave the axes in their plane to the eigen-solver, which
+ * need not be MuJoCo's choice (doc/import.md). */
 static sc_status fluid_boxes(sc_model* m) {
   const sc_options* o = &m->opt;
   m->any_fluid = o->fluid_density > 0 || o->fluid_viscosity > 0;
