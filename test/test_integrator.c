@@ -184,7 +184,8 @@ static void test_fluid_drag_closed_form(void) {
 /* The fluid's work is counted with the dampers' (P = -v . f_damp), wind
  * included (the wind does work on the body): a body tumbling and drifting
  * through a medium with wind keeps total + damper = E0 to 1e-6 E0 over 3 s
- * under the midpoint rule at 1 ms while the fluid takes most of E0. */
+ * under the midpoint rule at 1 ms while the fluid takes most of E0, and
+ * allocates nothing in the step. */
 static void test_fluid_work_in_damper_energy(void) {
   const double wind[3] = {0.3, -0.2, 0.1}, v0[6] = {1.0, -0.5, 0.4, 2.0, -3.0, 1.5};
   sc_model* m = fluid_body(1.2, 0.05, wind, v0);
@@ -192,16 +193,26 @@ static void test_fluid_work_in_damper_energy(void) {
   sc_error err;
   const double E0 = d->e_kinetic;
   double worst = 0;
+  const long before = sc_alloc_count();
   for (int i = 0; i < 3000; i++) {
     ENSURE(sc_step(m, d, &err) == SC_OK);
     worst = fmax(worst, fabs(d->e_kinetic + d->e_damper - E0) / E0);
   }
+  ENSURE(sc_alloc_count() == before); /* nothing allocated by the fluid's forces */
   printf("  kinetic energy %.4g -> %.4g J, fluid work %.4g J, balance error max %.3g of E0\n", E0,
          d->e_kinetic, d->e_damper, worst);
   ENSURE(d->e_damper > 0.5 * E0);
   ENSURE(worst < 1e-6);
   sc_data_free(d);
   sc_model_free(m);
+  /* a free body with a spherical inertia would be solved in one Newton
+   * step (sc_model.free_motion_affine); drag is not affine in v */
+  sc_model* ms = tb_begin(2, 0, 0, 0);
+  tb_body(ms, 1, 0, SC_JOINT_FREE, 1.0, NULL, 0.1, 0.1, 0.1);
+  ms->opt.fluid_viscosity = 0.01;
+  tb_finish(ms);
+  ENSURE(ms->any_fluid && !ms->free_motion_affine);
+  sc_model_free(ms);
 }
 
 /* The double pendulum of Tedrake's Underactuated Robotics notes (point masses) under midpoint for 10 s at
