@@ -184,8 +184,8 @@ typedef struct sc_model {
    * slope M, whatever q: every moving body is a free body on the world at
    * the default origin with its centre of mass at its origin and a
    * rotational inertia c I (M = diag(m I, c I) in every pose, no gyroscopic
-   * or velocity-product force, gravity constant), and there are no springs
-   * or dampers.  One Newton step then solves m(v) = 0 exactly. */
+   * or velocity-product force, gravity constant), and there are no springs,
+   * dampers or fluid.  One Newton step then solves m(v) = 0 exactly. */
   int free_motion_affine;
   /* 1 when opt has a fluid (density or viscosity > 0): then each body of
    * non-zero mass has its equivalent inertia box, half-sizes body_fluid_box
