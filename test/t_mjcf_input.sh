@@ -213,8 +213,12 @@ expect unknown_attribute "$tmp/dampin.xml" "dampin.xml:8: element <joint name=\"
 sed 's|<geom type="sphere" size="0.05"/>|<geom type="sphere" size="0.05"/><frame/>|' "$tmp/names.xml" >"$tmp/frame.xml"
 expect unknown_element "$tmp/frame.xml" "frame.xml:9: element <frame>: unknown element in <body>"
 # a dynamics attribute simc does not translate is refused by name
-sed 's|<mujoco model="names">|<mujoco model="names"><option viscosity="0.1"/>|' "$tmp/names.xml" >"$tmp/visc.xml"
-expect viscosity_reported "$tmp/visc.xml" "option viscosity (first at" "visc.xml:1: element <option>"
+sed 's|<mujoco model="names">|<mujoco model="names"><option impratio="2"/>|' "$tmp/names.xml" >"$tmp/imp.xml"
+expect impratio_reported "$tmp/imp.xml" "option impratio (first at" "imp.xml:1: element <option>"
+# the medium's density, viscosity and wind are the scene's fluid
+sed 's|<mujoco model="names">|<mujoco model="names"><option density="1.2" viscosity="0.1" wind="1 0 -2"/>|' "$tmp/names.xml" >"$tmp/visc.xml"
+"$BIN/simc" "$tmp/visc.xml" --duration 0.01 -o "$tmp/visc.h5" --quiet >/dev/null 2>&1
+ok fluid_translated "h5dump -a /scene_yaml '$tmp/visc.h5' | grep -A3 '^ *fluid:\$' | tr '\\n' ' ' | tr -s ' ' | grep 'density: 1.2 viscosity: 0.10000000000000001 wind: \\[1, 0, -2\\]' >/dev/null"
 
 # an <exclude> read before the bodies it names (here from an include that
 # follows it) filters them: two overlapping spheres never touch; without it they do

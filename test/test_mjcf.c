@@ -47,6 +47,7 @@
 #include "scene/scene_internal.h"
 
 #define MJ_MODELS "/usr/share/mujoco/model/"
+static const char* const SWIMMER = "/usr/share/doc/dart/data/mjcf/openai/swimmer.xml";
 static const char* const HUMANOID = MJ_MODELS "humanoid/humanoid.xml";
 static const char* const HUMANOID22 = MJ_MODELS "humanoid/22_humanoids.xml";
 static const char* const HUMANOID100 = MJ_MODELS "humanoid100/humanoid100.xml";
@@ -960,6 +961,84 @@ static void test_springdamper(void) {
 /* a free joint's armature and damping (test/mjcf/free_joint.xml): the
  * mass matrix and passive forces, check 2 */
 static void test_free_joint(void) { dynamics_check("test/mjcf/free_joint.xml"); }
+/* the fluid's forces (<option density viscosity wind>, MuJoCo's inertia-box
+ * model) in the passive forces, against qfrc_passive at random velocities */
+static void test_fluid(void) { dynamics_check("test/mjcf/fluid_box.xml"); }
+static void test_fluid_swimmer(void) { dynamics_check(SWIMMER); }
+
+/* simc's q after T s of the swimmer without contact, limits and motors,
+ * midpoint at step h, from qpos0 with velocities qvel (hinges and slides:
+ * the same layout in both); 0 on failure */
+static int swimmer_run(const double* qvel, double h, double T, double* q, int nq) {
+  char step[64], dur[64];
+  snprintf(step, sizeof step, "time.step=%.17g", h);
+  snprintf(dur, sizeof dur, "time.duration=%.17g", T);
+  const char* sets[] = {"integrator.scheme=midpoint", step, dur, "static=[]",
+                        "bodies.torso.geometry=[]", "bodies.mid.geometry=[]",
+                        "bodies.back.geometry=[]", "bodies.rot2.joint.limits=[null, null]",
+                        "bodies.rot3.joint.limits=[null, null]", "actuators=[]"};
+  pair p = {NULL, NULL, NULL, NULL, NULL};
+  int ok = pair_open(&p, SWIMMER, sets, (int)(sizeof sets / sizeof sets[0]));
+  ok = ok && p.sm->nq == nq && p.sm->nv == nq && p.sm->ngeom == 0 && !p.sm->any_limit &&
+       p.sm->nact == 0 && p.sm->any_fluid;
+  sc_error err;
+  if (ok) {
+    memcpy(p.sd->q, p.mm->qpos0, sizeof(double) * (size_t)nq);
+    memcpy(p.sd->v, qvel, sizeof(double) * (size_t)nq);
+    ok = sc_sim_prepare(p.sm, p.sd, &err) == SC_OK && sc_forward(p.sm, p.sd, &err) == SC_OK;
+  }
+  const long nstep = lround(T / h);
+  for (long k = 0; ok && k < nstep; k++) ok = sc_step(p.sm, p.sd, &err) == SC_OK;
+  if (ok) memcpy(q, p.sd->q, sizeof(double) * (size_t)nq);
+  pair_close(&p);
+  return ok;
+}
+
+/* The swimmer's contact-free motion in its medium (density 4000 kg/m^3,
+ * viscosity 0.1 Pa s), as test/corpus/model_compare.c measures a model:
+ * simc's midpoint at h and h/2 against MuJoCo's RK4 at h/2 over 0.1 s,
+ * from velocities uniform in [-1, 1].  The difference must be simc's own
+ * truncation error, estimated from its two runs (second order:
+ * (q_h - q_h/2) / 3; RK4's is smaller by h^2): within 1.5 times it, and
+ * that error below 1e-7 rad.  Without the fluid the two differ by 0.039
+ * rad (the translation that dropped density and viscosity). */
+static void test_fluid_swimmer_trajectory(void) {
+  if (missing(SWIMMER)) return;
+  const double T = 0.1, h = 2e-4;
+  mjModel* mm = mj_open(SWIMMER);
+  ENSURE(mm != NULL);
+  if (!mm) return;
+  mjData* md = mj_makeData(mm);
+  const int nq = mm->nq;
+  double qvel[8], q1[8], q2[8];
+  ENSURE(nq == 5 && mm->nv == 5);
+  rng_state = 1;
+  for (int i = 0; i < nq; i++) qvel[i] = 2 * urand() - 1;
+  mm->opt.integrator = mjINT_RK4;
+  mm->opt.timestep = h / 2;
+  mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION;
+  mj_resetData(mm, md);
+  mju_copy(md->qvel, qvel, nq);
+  const long nstep = lround(T / (h / 2));
+  for (long k = 0; k < nstep; k++) mj_step(mm, md);
+  const int ran = nq == 5 && swimmer_run(qvel, h, T, q1, nq) && swimmer_run(qvel, h / 2, T, q2, nq);
+  ENSURE(ran);
+  if (ran) {
+    double err = 0, est = 0, moved = 0;
+    for (int i = 0; i < nq; i++) {
+      err = fmax(err, fabs(q2[i] - md->qpos[i]));
+      est = fmax(est, fabs(q1[i] - q2[i]) / 3);
+      moved = fmax(moved, fabs(md->qpos[i] - mm->qpos0[i]));
+    }
+    printf("  swimmer, 0.1 s: largest joint motion %.3g; simc midpoint (h/2 = %g s) vs MuJoCo RK4: "
+           "%.3g (simc's own error estimate %.3g)\n",
+           moved, h / 2, err, est);
+    ENSURE(err <= 1.5 * est);
+    ENSURE(est <= 1e-7);
+  }
+  mj_deleteData(md);
+  mj_deleteModel(mm);
+}
 
 static void test_inertia_mesh(void) {
   inertia_check_tol("test/mjcf/mesh_inertia.xml", "test/mjcf/mesh_inertia.xml", 1e-6);
@@ -1212,6 +1291,9 @@ int main(int argc, char** argv) {
   RUN(test_coordinate_global);
   RUN(test_springdamper);
   RUN(test_free_joint);
+  RUN(test_fluid);
+  RUN(test_fluid_swimmer);
+  RUN(test_fluid_swimmer_trajectory);
   RUN(test_joint_ref);
   RUN(test_dynamics_humanoid);
   RUN(test_dynamics_22_humanoids);

@@ -62,6 +62,7 @@ static const char* THETA_BASE = "integrator={scheme: theta, theta: {q: 0.5, v: 0
 static const char* section_path(const char* section) {
   static const char* const map[][2] = {
       {"", ""},
+      {"fluid", "fluid."},
       {"time", "time."},
       {"integrator", "integrator."},
       {"integrator.theta", "integrator.theta."},

@@ -23,7 +23,20 @@
  * Kinetic energy T = sum_b 1/2 V_b . I_b V_b + sum_i 1/2 a_i v_i^2 (a_i the
  * armature of dof i, added to M_ii); gravity U = -sum_b m_b g . c_b.
  * Joint damping is a damper -c_i v_i on each dof (with the springs).
- * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
+ * Fluid forces (MuJoCo's inertia-box model, "Fluid forces" of MuJoCo's
+ * computation chapter; the constants checked against MuJoCo 2.2.2's
+ * qfrc_passive by test/test_mjcf.c): body b of mass M > 0 is its
+ * equivalent inertia box, half-sizes r_i = sqrt(3/(2M) (I_j + I_k - I_i))
+ * along its principal axes (model.c, fluid_boxes).  With u and w the
+ * velocity of its centre of mass relative to the wind and its angular
+ * velocity, both on those axes, the medium (density rho, viscosity beta)
+ * exerts at the centre of mass, per axis i (j, k the other two),
+ *   f_i = -2 rho r_j r_k |u_i| u_i            - 6 pi beta r_eq u_i
+ *   g_i = -1/2 rho r_i (r_j^4 + r_k^4) |w_i| w_i - 8 pi beta r_eq^3 w_i,
+ * r_eq = (r_x + r_y + r_z) / 3: quadratic drag on the box's faces and the
+ * Stokes force and torque of the sphere of radius r_eq.  The generalized
+ * force is S . [g + c x f; f] over the dofs on the path to the root
+ * (the spatial force about the world origin, as RNEA's).  * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
  *   qdot_quat = 1/2 [0; w] (x) q   (w expressed in J, q the child in J). */
 #include "dynamics/dynamics.h"
 
@@ -478,7 +491,98 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
       }
     }
   }
+  if (m->any_fluid) sc_dyn_fluid(m, d, D);
   return energy;
+}
+
+/* the 6 components of dof i's velocity column for body b on b's box axes:
+ * J[0..2] angular (Ri^T w_S), J[3..5] the centre of mass's (Ri^T (v_S + w_S x c)) */
+static void fluid_column(const double* S, const double Ri[9], const double c[3], double J[6]) {
+  double wxc[3], lin[3];
+  sc_sp_cross3(wxc, S, c);
+  for (int r = 0; r < 3; r++) lin[r] = S[3 + r] + wxc[r];
+  for (int r = 0; r < 3; r++) {
+    J[r] = Ri[r] * S[0] + Ri[3 + r] * S[1] + Ri[6 + r] * S[2];
+    J[3 + r] = Ri[r] * lin[0] + Ri[3 + r] * lin[1] + Ri[6 + r] * lin[2];
+  }
+}
+
+void sc_dyn_fluid(const sc_model* m, sc_data* d, double* D) {
+  const double rho = m->opt.fluid_density, beta = m->opt.fluid_viscosity;
+  const double* wind = m->opt.wind;
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body_mass[b] == 0.0) continue; /* no box: MuJoCo skips them too */
+    const double* r = m->body_fluid_box + 3 * b;
+    const double* c = d->xcom + 3 * b;
+    const double* V = d->cvel + 6 * b; /* [w; velocity of the point at the world origin] */
+    double Ri[9], vc[3], wxc[3], u[3], w[3];
+    sc_sp_mat3_mul(Ri, d->xrot + 9 * b, m->body_fluid_rot + 9 * b); /* box axes in world */
+    sc_sp_cross3(wxc, V, c);
+    for (int k = 0; k < 3; k++) vc[k] = V[3 + k] + wxc[k] - wind[k];
+    for (int k = 0; k < 3; k++) {
+      w[k] = Ri[k] * V[0] + Ri[3 + k] * V[1] + Ri[6 + k] * V[2];
+      u[k] = Ri[k] * vc[0] + Ri[3 + k] * vc[1] + Ri[6 + k] * vc[2];
+    }
+    const double req = (r[0] + r[1] + r[2]) / 3.0, pi = 3.14159265358979323846;
+    const double cf = 6 * pi * beta * req, cg = 8 * pi * beta * req * req * req;
+    double fl[3], gl[3], dd[6]; /* force and torque on the box axes; -d(g, f)/d(w, u) */
+    for (int i = 0; i < 3; i++) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      const double af = 2 * rho * r[j] * r[k];
+      const double ag = 0.5 * rho * r[i] * (r[j] * r[j] * r[j] * r[j] + r[k] * r[k] * r[k] * r[k]);
+      fl[i] = -(af * fabs(u[i]) + cf) * u[i];
+      gl[i] = -(ag * fabs(w[i]) + cg) * w[i];
+      dd[i] = 2 * ag * fabs(w[i]) + cg;
+      dd[3 + i] = 2 * af * fabs(u[i]) + cf;
+    }
+    /* spatial force about the world origin: [g + c x f; f], world axes */
+    double F[6], cxf[3];
+    for (int k = 0; k < 3; k++) {
+      F[k] = Ri[3 * k] * gl[0] + Ri[3 * k + 1] * gl[1] + Ri[3 * k + 2] * gl[2];
+      F[3 + k] = Ri[3 * k] * fl[0] + Ri[3 * k + 1] * fl[1] + Ri[3 * k + 2] * fl[2];
+    }
+    sc_sp_cross3(cxf, c, F + 3);
+    for (int k = 0; k < 3; k++) F[k] += cxf[k];
+    for (int a = b; a > 0; a = m->body_parent[a]) {
+      const int ja = m->body_jnt[a];
+      for (int i = 0; i < m->jnt_nv[ja]; i++) {
+        const int dof = m->jnt_vadr[ja] + i;
+        const double f = sc_sp_dot6(d->cdof + 6 * dof, F);
+        d->fspring[dof] += f;
+        d->fdamp[dof] += f;
+      }
+    }
+    if (!D) continue;
+    /* D += J^T diag(dd) J, J the body's velocity columns on its box axes
+     * (symmetric positive semi-definite: the drag's derivative in u, w is
+     * diagonal and non-negative); the dependence of f on the pose (through
+     * Ri) is left out of A, as the scheme leaves the bias forces' out */
+    double* Jc = d->jacp; /* 6 per dof of the path, at 6 dof */
+    for (int a = b; a > 0; a = m->body_parent[a]) {
+      const int ja = m->body_jnt[a];
+      for (int i = 0; i < m->jnt_nv[ja]; i++) {
+        const int dof = m->jnt_vadr[ja] + i;
+        fluid_column(d->cdof + 6 * dof, Ri, c, Jc + 6 * dof);
+      }
+    }
+    for (int a = b; a > 0; a = m->body_parent[a]) {
+      const int ja = m->body_jnt[a];
+      for (int i = 0; i < m->jnt_nv[ja]; i++) {
+        const int p = m->jnt_vadr[ja] + i;
+        const double* Jp = Jc + 6 * p;
+        for (int a2 = b; a2 > 0; a2 = m->body_parent[a2]) {
+          const int ja2 = m->body_jnt[a2];
+          for (int i2 = 0; i2 < m->jnt_nv[ja2]; i2++) {
+            const int q = m->jnt_vadr[ja2] + i2;
+            const double* Jq = Jc + 6 * q;
+            double s = 0;
+            for (int k = 0; k < 6; k++) s += Jp[k] * dd[k] * Jq[k];
+            D[blk_entry(m, p, q)] += s;
+          }
+        }
+      }
+    }
+  }
 }
 
 void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,

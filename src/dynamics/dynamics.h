@@ -22,11 +22,16 @@ void sc_dyn_crba(const sc_model* m, sc_data* d);
  * Needs kinematics and velocity at (q, v).  tau has nv entries. */
 void sc_dyn_rne(const sc_model* m, sc_data* d, const double* qacc, double* tau);
 /* Spring and damper generalized forces at (q, v): d->fspring (total) and
- * d->fdamp (dampers only); when K, D are non-NULL, add their stiffness and
+ * d->fdamp (dampers, and the fluid's forces when there is a fluid); when K, D are non-NULL, add their stiffness and
  * damping matrices (symmetric PSD; clique blocks packed as d->M, model nblk).  Needs kinematics
  * and velocity at (q, v).  Returns the spring potential energy, J. */
 double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
                       double* K, double* D);
+/* Fluid forces (the inertia-box model of dynamics.c) of the current
+ * kinematics and velocity, added to d->fspring and d->fdamp; with D
+ * non-NULL their damping matrix is added to it (packed as d->M).
+ * sc_dyn_springs calls it when the model has a fluid (m->any_fluid). */
+void sc_dyn_fluid(const sc_model* m, sc_data* d, double* D);
 /* Kinetic and gravity energies of the current kinematics and velocity v
  * (the one sc_dyn_velocity was given; v for the armature term), J. */
 void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,

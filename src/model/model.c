@@ -233,6 +233,7 @@ void sc_model_free(sc_model* m) {
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
                     m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->body_weld, m->geom_mesh,
+                    m->body_fluid_box, m->body_fluid_rot,
                     m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
@@ -357,6 +358,7 @@ static sc_status build_cliques(sc_model* m) {
  * would leave a gyroscopic term, however small */
 static int free_motion_affine(const sc_model* m) {
   if (m->njspring > 0 || m->nlspring > 0 || m->nact > 0) return 0;
+  if (m->opt.fluid_density > 0 || m->opt.fluid_viscosity > 0) return 0; /* drag: not affine in v */
   for (int i = 0; i < m->nv; i++)
     if (m->dof_damping[i] != 0.0 || m->dof_armature[i] != 0.0) return 0;
   for (int b = 1; b < m->nbody; b++) {
@@ -370,6 +372,73 @@ static int free_motion_affine(const sc_model* m) {
       if (I[k] != (k % 4 == 0 ? I[0] : 0.0)) return 0; /* I[0] times the identity */
   }
   return 1;
+}
+
+/* eigenvalues lam and eigenvectors (the columns of V) of a symmetric 3 x 3
+ * A (row-major) by cyclic Jacobi rotations.  An off-diagonal entry within
+ * 1e-14 of its two diagonal entries is taken as zero: a tensor diagonal but
+ * for rounding (a capsule along a body axis, turned there by a rounded
+ * rotation) keeps the body axes, V the identity to the bit, where a
+ * rotation would turn two equal moments' axes by 45 degrees. */
+static void sym3_eigen(const double A[9], double lam[3], double V[9]) {
+  double a[9];
+  memcpy(a, A, sizeof a);
+  for (int k = 0; k < 9; k++) V[k] = k % 4 == 0 ? 1.0 : 0.0;
+  for (int sweep = 0; sweep < 50; sweep++) {
+    int rotated = 0;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        const double apq = a[3 * p + q];
+        if (!(fabs(apq) > 1e-14 * (fabs(a[3 * p + p]) + fabs(a[3 * q + q])))) continue;
+        const double th = (a[3 * q + q] - a[3 * p + p]) / (2 * apq);
+        const double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1));
+        const double c = 1 / sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 3; k++) { /* a = a G (columns p, q) */
+          const double kp = a[3 * k + p], kq = a[3 * k + q];
+          a[3 * k + p] = c * kp - s * kq, a[3 * k + q] = s * kp + c * kq;
+        }
+        for (int k = 0; k < 3; k++) { /* a = G^T a (rows p, q) */
+          const double pk = a[3 * p + k], qk = a[3 * q + k];
+          a[3 * p + k] = c * pk - s * qk, a[3 * q + k] = s * pk + c * qk;
+        }
+        for (int k = 0; k < 3; k++) {
+          const double kp = V[3 * k + p], kq = V[3 * k + q];
+          V[3 * k + p] = c * kp - s * kq, V[3 * k + q] = s * kp + c * kq;
+        }
+        rotated = 1;
+      }
+    if (!rotated) break;
+  }
+  lam[0] = a[0], lam[1] = a[4], lam[2] = a[8];
+}
+
+/* The equivalent inertia box of each body (MuJoCo's inertia-box fluid
+ * model, see sc_dyn_fluid): the uniform box of the body's mass M and
+ * principal moments I_i has half-sizes
+ *   r_i = sqrt(3 / (2 M) (I_j + I_k - I_i)),
+ * (I_i = M (r_j^2 + r_k^2) / 3), along the principal axes.  A sum that is
+ * not positive (a body as thin as a rod or a plate, or rounding) is
+ * floored at 1e-15 kg m^2 as MuJoCo 2.2.2 floors it, which leaves a box of
+ * almost no extent on that axis.  Bodies of zero mass have no box.  Two
+ * equal moments leave the axes in their plane to the eigen-solver, which
+ * need not be MuJoCo's choice (doc/import.md). */
+static sc_status fluid_boxes(sc_model* m) {
+  const sc_options* o = &m->opt;
+  m->any_fluid = o->fluid_density > 0 || o->fluid_viscosity > 0;
+  if (!m->any_fluid) return SC_OK;
+  ALLOC(body_fluid_box, 3 * (m->nbody > 0 ? m->nbody : 1));
+  ALLOC(body_fluid_rot, 9 * (m->nbody > 0 ? m->nbody : 1));
+  for (int b = 1; b < m->nbody; b++) {
+    const double M = m->body_mass[b];
+    double lam[3], *V = m->body_fluid_rot + 9 * b, *r = m->body_fluid_box + 3 * b;
+    sym3_eigen(m->body_inertia + 9 * b, lam, V);
+    for (int i = 0; i < 3; i++) {
+      double x = lam[(i + 1) % 3] + lam[(i + 2) % 3] - lam[i];
+      if (!(x > 1e-15)) x = 1e-15;
+      r[i] = M > 0 ? sqrt(1.5 * x / M) : 0.0;
+    }
+  }
+  return SC_OK;
 }
 
 static int pair_cmp(const void* x, const void* y) {
@@ -514,5 +583,7 @@ sc_status sc_model_finalize(sc_model* m) {
     if (m->geom_rbound[g] < m->body_rmin[m->geom_body[g]])
       m->body_rmin[m->geom_body[g]] = m->geom_rbound[g];
   m->free_motion_affine = free_motion_affine(m);
+  const sc_status st = fluid_boxes(m);
+  if (st != SC_OK) return st;
   return build_cliques(m);
 }

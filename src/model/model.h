@@ -69,6 +69,10 @@ typedef struct sc_options {
   double dt;        /* time step, s */
   double duration;  /* simulated time, s */
   double gravity[3];/* m/s^2, world frame */
+  /* the medium the bodies move in (MuJoCo's inertia-box fluid model,
+   * dynamics.c): density kg/m^3, viscosity Pa s, wind m/s in the world
+   * frame; density = viscosity = 0 (the default): no fluid force */
+  double fluid_density, fluid_viscosity, wind[3];
   sc_scheme scheme;
   double theta_q, theta_v, theta_vq; /* theta-method parameters in [0, 1] */
   double newton_tol;  /* free-motion stage relative residual tolerance */
@@ -180,9 +184,16 @@ typedef struct sc_model {
    * slope M, whatever q: every moving body is a free body on the world at
    * the default origin with its centre of mass at its origin and a
    * rotational inertia c I (M = diag(m I, c I) in every pose, no gyroscopic
-   * or velocity-product force, gravity constant), and there are no springs
-   * or dampers.  One Newton step then solves m(v) = 0 exactly. */
+   * or velocity-product force, gravity constant), and there are no springs,
+   * dampers or fluid.  One Newton step then solves m(v) = 0 exactly. */
   int free_motion_affine;
+  /* 1 when opt has a fluid (density or viscosity > 0): then each body of
+   * non-zero mass has its equivalent inertia box, half-sizes body_fluid_box
+   * (nbody x 3, m) along the principal axes body_fluid_rot (nbody x 9, the
+   * axes as columns in body coordinates), set by finalize */
+  int any_fluid;
+  double* body_fluid_box;
+  double* body_fluid_rot;
 
   /* ---- cliques: groups of trees coupled by linear springs; the mass,
    * stiffness and damping matrices are block diagonal over cliques ---- */

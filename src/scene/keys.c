@@ -13,6 +13,8 @@ static const sc_scene_key keys[] = {
     {"", "simc", "integer", "", "required", "", "scene format version; must be 1"},
     {"", "name", "name", "", "(the file's base name)", "", "the run's name, recorded in the output"},
     {"", "gravity", "[x, y, z]", "m/s^2", "[0, 0, -9.81]", "", "gravity in the world frame"},
+    {"", "fluid", "map", "", "(no fluid)", "",
+     "the medium the bodies move in: drag and viscous forces on each body's equivalent inertia box"},
     {"", "time", "map", "", "required", "", "step and duration"},
     {"", "integrator", "map", "", "(its keys' defaults)", "", "the theta-method scheme"},
     {"", "contact", "map", "", "(its keys' defaults)", "", "the contact solver and each contact's law"},
@@ -30,6 +32,14 @@ static const sc_scene_key keys[] = {
     {"", "output", "map", "", "(its keys' defaults)", "", "what the output file records"},
     {"", "models", "list of maps", "", "(none)", "",
      "MJCF and URDF models placed beside the scene's bodies (doc/import.md)"},
+
+    /* ---- fluid ---- */
+    {"fluid", "density", "number", "kg/m^3", "0", ">= 0",
+     "the medium's density: quadratic drag on each body (MuJoCo's inertia-box model; doc/step.md)"},
+    {"fluid", "viscosity", "number", "Pa s", "0", ">= 0",
+     "the medium's viscosity: Stokes force and torque on each body's equivalent sphere"},
+    {"fluid", "wind", "[x, y, z]", "m/s", "[0, 0, 0]", "",
+     "the medium's velocity in the world frame; no force without density or viscosity"},
 
     /* ---- time ---- */
     {"time", "step", "number", "s", "required", "> 0", "the time step"},

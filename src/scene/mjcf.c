@@ -1504,6 +1504,13 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       TRY(xi_get_vec(t, n, -1, -1, "timestep", &t->timestep, 1, NULL));
       if (!(t->timestep > 0)) return xi_fail(t, n, "timestep", "must be > 0");
       TRY(xi_get_vec(t, n, -1, -1, "gravity", t->gravity, 3, NULL));
+      /* the medium: the scene's fluid (MuJoCo's inertia-box model, the
+       * one it uses for bodies without fluidshape="ellipsoid" geoms) */
+      TRY(xi_get_vec(t, n, -1, -1, "density", &t->fluid[0], 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "viscosity", &t->fluid[1], 1, NULL));
+      TRY(xi_get_vec(t, n, -1, -1, "wind", &t->fluid[2], 3, NULL));
+      if (t->fluid[0] < 0) return xi_fail(t, n, "density", "must be >= 0");
+      if (t->fluid[1] < 0) return xi_fail(t, n, "viscosity", "must be >= 0");
       const char* cm = xi_attr(n, "collision");
       if (cm && strcmp(cm, "all") != 0 && strcmp(cm, "predefined") != 0 && strcmp(cm, "dynamic") != 0)
         return xi_fail(t, n, "collision", "expected all, predefined or dynamic (got '%s')", cm);

@@ -196,7 +196,7 @@ static const scls classes[] = {
         "", "inertiagrouprange=0,5",
         "strippath fitaabb texturedir discardvisual convexhull usethread fusestatic"},
     {"compiler>lengthrange", 'X', 0, 0, 0, 0}, /* muscles' length ranges */
-    {"mujoco>option", 'T', "timestep gravity collision", "", "impratio=1 wind=0,0,0 density=0 viscosity=0",
+    {"mujoco>option", 'T', "timestep gravity collision density viscosity wind", "", "impratio=1",
         /* simc's own integrator, contact solver and friction cone; magnetic
          * acts on sensors; o_* only through <flag override>, reported */
         "apirate tolerance noslip_tolerance mpr_tolerance magnetic o_margin o_solref o_solimp integrator cone "

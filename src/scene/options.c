@@ -21,6 +21,16 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     TRY(st);
   }
 
+  if ((n = sc_snode_get(root, "fluid"))) {
+    m = sc_rd_push_key(c, "fluid");
+    st = sc_rd_check_section(c, n, "fluid", "a map");
+    if (!st) st = sc_rd_get_num(c, n, "density", &o->fluid_density, RANGE_NONNEG, 0, NULL);
+    if (!st) st = sc_rd_get_num(c, n, "viscosity", &o->fluid_viscosity, RANGE_NONNEG, 0, NULL);
+    if (!st) st = sc_rd_get_vec(c, n, "wind", o->wind, 3);
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+
   n = sc_snode_get(root, "time");
   if (!n) return sc_rd_fail_missing(c, root, "time", "{step, duration}");
   m = sc_rd_push_key(c, "time");

@@ -648,6 +648,10 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     for (int i = 0; i < t->nap; i++) xi_put(&out, "# approximated: %s (first at %s)\n", t->ap[i].what, t->ap[i].where);
     xi_put(&out, "simc: 1\nname: %s\n", t->model_name);
     xi_put(&out, "gravity: [%.17g, %.17g, %.17g]\n", t->gravity[0], t->gravity[1], t->gravity[2]);
+    const double* fl = t->fluid;
+    if (fl[0] != 0 || fl[1] != 0 || fl[2] != 0 || fl[3] != 0 || fl[4] != 0)
+      xi_put(&out, "fluid: {density: %.17g, viscosity: %.17g, wind: [%.17g, %.17g, %.17g]}\n", fl[0],
+             fl[1], fl[2], fl[3], fl[4]);
     /* a run of about 1 s that ends on a step (the step need not divide 1 s) */
     const double nstep = ceil(1.0 / t->timestep - 1e-9);
     xi_put(&out, "time: {step: %.17g, duration: %.17g}\n", t->timestep, nstep * t->timestep);

@@ -62,6 +62,7 @@ typedef struct tr {
   char eulerseq[4];
   char meshdir[512];
   double timestep, gravity[3];
+  double fluid[5]; /* <option density viscosity wind>: the scene's fluid (MJCF) */
   mj_class cls[256];
   int ncls;
   xmlDoc* doc[MAX_DOCS];

@@ -77,9 +77,6 @@ KNOWN = {
         "the free joint goal_free has no armature in simc (MuJoCo: 0.04 from the default "
         "class; also with armature on the joint itself): a free joint's armature, damping and "
         "frictionloss are not translated, nor reported",
-    "dart:mjcf/openai/swimmer.xml":
-        "MuJoCo's fluid forces (`<option density viscosity>`) are not translated, nor reported "
-        "(without them in MuJoCo: 1.8e-09, ok)",
 }
 
 
