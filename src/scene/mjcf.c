@@ -46,8 +46,9 @@
  *    times gear and forcerange bound the force), position servos (kp) and
  *    velocity servos (kv), at zero control.
  * What changes the dynamics and is not translated (tendons, equality
- * constraints, other actuators, condim 4 and 6, ...) is reported once per kind with its first line and refused unless the
- * set `import.allow_unsupported=true` is given (simc --allow-unsupported).
+ * constraints, other actuators, condim 4 and 6, ...) is reported once per
+ * kind with its first line and refused unless the set
+ * `import.allow_unsupported=true` is given (simc --allow-unsupported).
  * Visual elements (asset textures and materials, light, camera, site,
  * visual, statistic) are ignored.  What the URDF translator shares with this
  * one is in xml_import.c. */
