@@ -14,11 +14,11 @@
 # released, measured 6.3e-5 to 7.3e-5).  Its contacts follow the model's
 # solref (0.015 s, 1) and solimp (0.9 0.99 0.003), translated
 # (doc/import.md): at rest (the last second) no contact is deeper than
-# 2 mm (measured 1.47 to 1.73 mm; MuJoCo 2.2.2's own run of the file, at
-# its 5 ms step: 0.70 mm), and the deepest contact of the whole run, when
+# 2 mm (measured 1.47 to 1.73 mm; MuJoCo 2.2.2's run of the file at the
+# same step: 0.70 mm, test_mjcf_contact), and the deepest contact of the whole run, when
 # the falling body first strikes the floor (t = 1.0 to 1.2 s), stays below
 # 30 mm (measured 5.2 to 7.2 mm under the Hunt-Crossley laws, 25.5 to
-# 25.9 mm under sap and the LCP's Kelvin-Voigt law; MuJoCo's 14.5 mm).
+# 25.9 mm under sap and the LCP's Kelvin-Voigt law; MuJoCo's 17.0 mm).
 # Energy: under implicit Euler the mechanical energy never rises from one
 # step to the next (by more than 1e-9 of E0: round-off) under the
 # Hunt-Crossley laws; under the midpoint rule it rises at a few impacts by

@@ -107,6 +107,14 @@ XML
 expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon (first at" "tendon.xml:5:" "--allow-unsupported"
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
+# bodies nested 200 deep (the bound) load: each level's room for its geoms
+# is on the heap (on the stack, 100 levels overflowed it)
+$PY -c "
+n = 200
+s = '<mujoco><worldbody>' + ''.join('<body name=\"b%d\"><joint/><geom size=\"0.1\"/>' % i for i in range(n))
+open('$tmp/deep.xml', 'w').write(s + '</body>' * n + '</worldbody></mujoco>')"
+"$BIN/simc" "$tmp/deep.xml" --check >/dev/null 2>&1
+ok bodies_nested_200_deep '[ $? = 0 ]'
 # MuJoCo's contact parameters: translated (doc/import.md), each kind listed
 # once on stderr and in the root attribute approximated; refused with
 # --strict; bad values located, also when they come from a class

@@ -922,9 +922,15 @@ static int grow(void** p, int* cap, int i, size_t size) {
   return 0;
 }
 
-/* body n under a parent whose frame in the world at qpos0 is (wp, wq) */
+#define MAX_BODY_GEOMS 256
+
 static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world, const double wp[3],
-                      const double wq[4]) {
+                      const double wq[4]);
+
+/* body n under a parent whose frame in the world at qpos0 is (wp, wq), with
+ * gs room for its geoms: on the heap, as bodies nest 200 deep */
+static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world,
+                            const double wp[3], const double wq[4], geom* gs) {
   if (depth > 200) return xi_fail(t, n, NULL, "bodies nested deeper than 200");
   sc_status st;
   int cc = inh; /* the class for this body's children */
@@ -946,7 +952,6 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
   double pos[3], q[4];
   TRY(frame(t, n, -1, -1, pos, q));
   /* geoms, joints, inertial */
-  geom gs[256];
   int ng = 0;
   jin js[16];
   int nj = 0;
@@ -955,7 +960,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     if (c->type != XML_ELEMENT_NODE) continue;
     const char* e = xi_name(c);
     if (strcmp(e, "geom") == 0) {
-      if (ng == 256) return xi_fail(t, c, NULL, "more than 256 geoms in a body");
+      if (ng == MAX_BODY_GEOMS) return xi_fail(t, c, NULL, "more than %d geoms in a body", MAX_BODY_GEOMS);
       int k = class_of(t, c, cc, &st);
       TRY(st);
       TRY(read_geom(t, c, k, &gs[ng], is_world));
@@ -996,7 +1001,7 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
     if (from_geoms) {
       /* each geom's mass centre in the body frame: its origin, or a mesh's
        * centroid */
-      double gc[sizeof gs / sizeof gs[0]][3];
+      double gc[MAX_BODY_GEOMS][3];
       for (int i = 0; i < ng; i++) {
         geom* g = &gs[i];
         memcpy(gc[i], g->pos, sizeof gc[i]);
@@ -1332,6 +1337,15 @@ static sc_status springdampers(tr* t) {
   for (int i = 0; i < t->njn; i++)
     if (t->jrec[i].sd == 1) t->jrec[i].sd = 2;
   return SC_OK;
+}
+
+static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world, const double wp[3],
+                      const double wq[4]) {
+  geom* gs = sc_malloc(MAX_BODY_GEOMS * sizeof *gs);
+  if (!gs) return SC_ERR_NOMEM;
+  const sc_status st = body_geoms(t, n, parent, inh, depth, is_world, wp, wq, gs);
+  sc_free(gs);
+  return st;
 }
 
 /* ---- actuators ---- */
