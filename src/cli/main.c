@@ -359,6 +359,24 @@ static int check_output(const char* out, int force) {
 
 static void print_error(const sc_error* err);
 
+/* the line of a newline-separated list at p: its length in *n, and where
+ * the next line starts (NULL: none) */
+static const char* line_at(const char* p, int* n) {
+  const char* e = strchr(p, '\n');
+  *n = e ? (int)(e - p) : (int)strlen(p);
+  return e && e[1] ? e + 1 : NULL;
+}
+
+/* each line of list (may be NULL) on stderr as "simc: what: line" */
+static void say_lines(const char* what, const char* list) {
+  for (const char* p = list && *list ? list : NULL; p;) {
+    int n;
+    const char* next = line_at(p, &n);
+    fprintf(stderr, "simc: %s: %.*s\n", what, n, p);
+    p = next;
+  }
+}
+
 /* --from RUN.h5[:ROW]: the state (q, v) of row ROW of a recorded run
  * (default -1, the last; negative counts from the end) as this run's initial
  * state, read by simc itself: the file's coordinates must be this scene's
@@ -600,20 +618,10 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     return 0;
   }
   /* said once, here (a warning: also under --quiet); the library never prints */
-  for (const char* p = m->approximated; p && *p;) {
-    const char* e = strchr(p, '\n');
-    const int n = e ? (int)(e - p) : (int)strlen(p);
-    fprintf(stderr, "simc: approximated: %.*s\n", n, p);
-    p = e ? e + 1 : p + n;
-  }
+  say_lines("approximated", m->approximated);
   /* what the loader changed in the scene as written: with the run's other
    * warnings at its end (and in the output), here for a check */
-  for (const char* p = check ? m->notes : NULL; p && *p;) {
-    const char* e = strchr(p, '\n');
-    const int n = e ? (int)(e - p) : (int)strlen(p);
-    fprintf(stderr, "simc: warning: %.*s\n", n, p);
-    p = e ? e + 1 : p + n;
-  }
+  if (check) say_lines("warning", m->notes);
   sc_data* d = NULL;
   st = sc_data_create(m, &d, &err);
   char from_desc[PATH_MAX + 96] = "";
@@ -821,15 +829,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
    * model: its status says what was left out, never a plain "complete" */
   if (code == 0 && m->ignored && m->ignored[0]) {
     size_t o = (size_t)snprintf(status, sizeof status, "complete with omissions: ");
-    for (const char* p = m->ignored; *p && o < sizeof status;) {
-      const char* e = strchr(p, '\n');
-      const char* at = strstr(p, " (first at ");
-      size_t n = e ? (size_t)(e - p) : strlen(p);
-      if (at && (!e || at < e)) n = (size_t)(at - p);
-      int w = snprintf(status + o, sizeof status - o, "%s%.*s", p == m->ignored ? "" : ", ", (int)n, p);
+    for (const char* p = m->ignored; p && o < sizeof status;) {
+      int n;
+      const char* next = line_at(p, &n);
+      const char* at = strstr(p, " (first at "); /* the kind alone */
+      if (at && at < p + n) n = (int)(at - p);
+      int w = snprintf(status + o, sizeof status - o, "%s%.*s", p == m->ignored ? "" : ", ", n, p);
       if (w > 0) o += (size_t)w;
-      if (!e) break;
-      p = e + 1;
+      p = next;
     }
     if (o < sizeof status)
       snprintf(status + o, sizeof status - o, " (left out by --allow-unsupported; the root attribute ignored)");
@@ -848,12 +855,12 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
              "in %ld steps)",
              pen_bodies, frac_depth, frac_time,
              100 * max_frac, 100 * m->opt.penetration_warning, frac_steps);
-  for (const char* p = m->notes; p && *p;) {
-    const char* e = strchr(p, '\n');
-    const int n = e ? (int)(e - p) : (int)strlen(p);
+  for (const char* p = m->notes && *m->notes ? m->notes : NULL; p;) {
+    int n;
+    const char* next = line_at(p, &n);
     const size_t used = strlen(warnings);
     snprintf(warnings + used, sizeof warnings - used, "%s%.*s", used ? "; " : "", n, p);
-    p = e ? e + 1 : p + n;
+    p = next;
   }
   if (d->warning[SC_WARN_FAST]) {
     const size_t used = strlen(warnings);
