@@ -625,7 +625,7 @@ static sc_status globals_to_local(tr* t, xmlNode* n, int inh, const double P[3],
  * is not a plain YAML word), up to the translator's buffers */
 static sc_status check_name(tr* t, const xmlNode* n, const char* name) {
   if (!name[0]) return xi_fail(t, n, "name", "empty");
-  if (strlen(name) > 120) return xi_fail(t, n, "name", "longer than 120 bytes");
+  TRY(xi_check_name_length(t, n, name));
   for (const unsigned char* p = (const unsigned char*)name; *p; p++)
     if (*p < 0x20 || *p == 0x7f) return xi_fail(t, n, "name", "a control character in '%s'", name);
   return SC_OK;

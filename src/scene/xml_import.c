@@ -379,9 +379,14 @@ int xi_jname_find(const tr* t, const char* name) {
 }
 
 /* a name safe in YAML flow context (MuJoCo names are identifiers in practice) */
+sc_status xi_check_name_length(tr* t, const xmlNode* n, const char* name) {
+  /* the names derived from it ("<name>_float", "<joint>:joint") fit the
+   * translators' 128-byte names */
+  return strlen(name) > XI_NAME_MAX ? xi_fail(t, n, "name", "longer than %d bytes", XI_NAME_MAX) : SC_OK;
+}
+
 sc_status xi_check_name(tr* t, const xmlNode* n, const char* name) {
-  /* names derived from it (a free root's "<name>_float") must not be cut */
-  if (strlen(name) > 120) return xi_fail(t, n, "name", "longer than 120 bytes");
+  TRY(xi_check_name_length(t, n, name));
   return sc_rd_name_ok(name) ? SC_OK
                              : xi_fail(t, n, "name", "'%s': simc keeps names of letters, digits and _ - . : only", name);
 }

@@ -171,6 +171,8 @@ void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]
 int xi_jname_add(tr* t, const char* name);
 int xi_jname_find(const tr* t, const char* name);
 /* a name safe in YAML flow context */
+#define XI_NAME_MAX 120 /* bytes of a name read from a model */
+sc_status xi_check_name_length(tr* t, const xmlNode* n, const char* name);
 sc_status xi_check_name(tr* t, const xmlNode* n, const char* name);
 /* name as a YAML scalar in out (plain, or double-quoted with escapes): out */
 #define XI_YNAME 600
