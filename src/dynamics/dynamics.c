@@ -13,7 +13,8 @@
  *   revolute  [a; 0]          prismatic [0; a]
  *   planar    [0; ex], [0; ey], [ez; p x ez]        (p = child origin in J)
  *   ball      [e_k; 0]
- *   free      [0; e_k] (linear), [e_k; p x e_k] (angular)
+ *   free      [0; e_k] (linear), [e_k; p x e_k] (angular)   (p = the child's
+ *             centre of mass in J: a free joint's coordinates, free_com below)
  * and dS_J/dt v is [0; pdot x ez] theta_dot (planar), [0; v_lin x w] (free).
  *
  * Mass matrix (CRBA, RBDA §6.2): I^c_b = I_b + sum over children I^c;
