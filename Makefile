@@ -263,9 +263,11 @@ golden: $(BIN)/simc $(TOOLS)
 # the validation matrix: analytic cases x every scheme, contact model,
 # stiffness and step (about 3 min on 2 cores) -> results/validation.md;
 # fails when a cell of simc's defaults fails
-validate: $(BIN)/simc $(TOOLS)
+validate: $(BIN)/simc $(TOOLS) $(BIN)/test_momentum
 	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate \
 	  --report results/validation.md
+	@echo "property tests over 200 random free bodies (make test runs 12):"
+	@SIMC_PROPERTY_N=200 $(BIN)/test_momentum
 
 bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS) | $(BENCH_STAMP)
 	@BIN=$(BIN) tools/bench/bench.sh

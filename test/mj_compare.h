@@ -13,6 +13,8 @@
 #include <mujoco/mujoco.h>
 
 #include "model/model.h"
+#include "spatial/spatial.h"
+#include "state/state.h"
 
 static uint64_t rng_state;
 
@@ -133,6 +135,79 @@ static void tmap_congruence(const tmap* t, int nv, double* A) {
         y0[(size_t)r * (size_t)nv] = R[r] * y[0] + R[3 + r] * y[1] + R[6 + r] * y[2];
     }
   }
+}
+
+/* ---- simc's free-joint coordinates ----
+ * simc's state has a free joint's centre of mass where MuJoCo's qpos and
+ * qvel have the body frame's origin (state.h, sc_state_frame_to_com): on
+ * the joint's dofs v_simc = P v_origin, P = [I, -[c]x; 0, I], c = R s the
+ * centre in J (J is the world for MuJoCo's free joints).  What simc
+ * computes in its coordinates is compared in MuJoCo's: M_o = P^T M P,
+ * a force f_o = P^T f, and the bias P^T (b + M Pdot v_o) with
+ * Pdot v_o = [w x (w x c); 0].  qs: simc's q (its coordinates). */
+static void com_offset(const sc_model* s, const double* qs, int j, double c[3]) {
+  double R[9];
+  sc_sp_quat_to_mat3(R, qs + s->jnt_qadr[j] + 3);
+  sc_sp_mat3_vec(c, R, s->jnt_com + 3 * j);
+}
+static int com_shifted(const sc_model* s, int j) {
+  const double* x = s->jnt_com + 3 * j;
+  return s->jnt_type[j] == SC_JOINT_FREE && (x[0] != 0 || x[1] != 0 || x[2] != 0);
+}
+/* f <- P^T f: the angular rows gain c x f_lin */
+static void com_force(const sc_model* s, const double* qs, double* f) {
+  for (int j = 0; j < s->njnt; j++) {
+    if (!com_shifted(s, j)) continue;
+    double c[3], t[3];
+    com_offset(s, qs, j, c);
+    double* fj = f + s->jnt_vadr[j];
+    sc_sp_cross3(t, c, fj);
+    for (int k = 0; k < 3; k++) fj[3 + k] += t[k];
+  }
+}
+/* A <- P^T A P (dense nv x nv, row-major) */
+static void com_congruence(const sc_model* s, const double* qs, int nv, double* A) {
+  for (int j = 0; j < s->njnt; j++) {
+    if (!com_shifted(s, j)) continue;
+    double c[3];
+    com_offset(s, qs, j, c);
+    const int a = s->jnt_vadr[j];
+    /* -[c]x as a matrix: column k is -c x e_k = e_k x c */
+    double X[9];
+    for (int k = 0; k < 3; k++) {
+      double e[3] = {0, 0, 0}, col[3];
+      e[k] = 1;
+      sc_sp_cross3(col, e, c);
+      for (int r = 0; r < 3; r++) X[3 * r + k] = col[r];
+    }
+    for (int r = 0; r < nv; r++) { /* A P: angular columns += linear columns X */
+      double* x = A + (size_t)r * (size_t)nv + a;
+      for (int k = 0; k < 3; k++) x[3 + k] += x[0] * X[k] + x[1] * X[3 + k] + x[2] * X[6 + k];
+    }
+    for (int col = 0; col < nv; col++) { /* P^T (A P): angular rows += X^T linear rows */
+      double* y = A + (size_t)a * (size_t)nv + col;
+      const double l0 = y[0], l1 = y[(size_t)nv], l2 = y[2 * (size_t)nv];
+      for (int k = 0; k < 3; k++) y[(size_t)(3 + k) * (size_t)nv] += X[k] * l0 + X[3 + k] * l1 + X[6 + k] * l2;
+    }
+  }
+}
+/* b <- P^T (b + M Pdot v_o), M simc's dense mass matrix in its coordinates,
+ * vs simc's velocity (the angular part is the same in both) */
+static void com_bias(const sc_model* s, const double* qs, const double* vs, const double* M, int nv,
+                     double* b) {
+  for (int j = 0; j < s->njnt; j++) {
+    if (!com_shifted(s, j)) continue;
+    double c[3], wc[3], a[3];
+    com_offset(s, qs, j, c);
+    const double* w = vs + s->jnt_vadr[j] + 3;
+    sc_sp_cross3(wc, w, c);
+    sc_sp_cross3(a, w, wc);
+    const int d = s->jnt_vadr[j];
+    for (int r = 0; r < nv; r++)
+      b[r] += M[(size_t)r * (size_t)nv + d] * a[0] + M[(size_t)r * (size_t)nv + d + 1] * a[1] +
+              M[(size_t)r * (size_t)nv + d + 2] * a[2];
+  }
+  com_force(s, qs, b);
 }
 
 /* simc's packed clique blocks of M (column-major each) as a dense nv x nv */

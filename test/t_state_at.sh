@@ -55,6 +55,28 @@ ok state_at_missing_file "[ $rc = 1 ] && grep -q 'cannot open' '$tmp/none.err'"
   --set output.every=1 --quiet
 ok from_pendulum_continues "cmp_rows '$tmp/dp.h5' '$tmp/dp3.h5' 200 101 1e-14 1e-14"
 ok from_records_source "h5dump -a /initial_state '$tmp/dp3.h5' | grep -q 'dp.h5 row 200 (t = 0.2'"
+# a free body whose centre of mass is off its frame: the file has the frame
+# origin's coordinates, the step the centre's (doc/step.md); the
+# continuation converts back and forth, which costs round-off only
+# (asserted 1e-12 m and m/s over 200 steps of a tumbling body; a mix-up of
+# the two conventions is 0.1 m / 2 m/s off)
+cat >"$tmp/top.yaml" <<'EOF'
+simc: 1
+name: top
+gravity: [0, 0, -9.81]
+time: {step: 1.0e-3, duration: 0.4}
+bodies:
+  - name: top
+    joint: {type: free}
+    mass: 0.5
+    com: [0.02, -0.03, 0.1]
+    inertia: {ixx: 2.0e-3, iyy: 1.5e-3, izz: 1.0e-3}
+    initial: {q: [0, 0, 1, 0.9, 0.3, 0.2, 0.1], v: [0.3, 0, 1, 3, -5, 20]}
+EOF
+"$BIN/simc" "$tmp/top.yaml" -o "$tmp/top.h5" --set output.every=1 --quiet
+"$BIN/simc" "$tmp/top.yaml" --from "$tmp/top.h5:200" -o "$tmp/top2.h5" --duration 0.2 \
+  --set output.every=1 --quiet
+ok from_offset_centre_continues "cmp_rows '$tmp/top.h5' '$tmp/top2.h5' 200 201 1e-12 1e-12"
 "$BIN/simc" scenes/double_pendulum.yaml --from "$tmp/dp.h5" -o "$tmp/dp4.h5" --duration 0.01 --quiet
 ok from_default_last_row "h5dump -a /initial_state '$tmp/dp4.h5' | grep -q 'row 500 (t = 0.5'"
 "$BIN/simc" scenes/sphere_drop.yaml --from "$tmp/dp.h5" -o "$tmp/x.h5" 2>"$tmp/f1.err"; rc=$?

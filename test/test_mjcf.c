@@ -371,7 +371,7 @@ static void dynamics_check2(const char* path, const char* sc_path) {
   const size_t nv2 = (size_t)nv * (size_t)nv;
   double* Mmj = malloc(sizeof(double) * nv2);
   double* Ms = malloc(sizeof(double) * nv2);
-  double* work = malloc(sizeof(double) * (size_t)(6 * nv + mm->nbody));
+  double* work = malloc(sizeof(double) * (size_t)(7 * nv + mm->nq + mm->nbody));
   tmap t = {0, malloc(sizeof(int) * (size_t)(mm->njnt + 1)),
             malloc(sizeof(double) * 9 * (size_t)(mm->njnt + 1))};
   if (!Mmj || !Ms || !work || !t.adr || !t.R) {
@@ -384,6 +384,8 @@ static void dynamics_check2(const char* path, const char* sc_path) {
   double* fp = fb + nv;     /* T^T of simc's passive */
   double* tmp = fp + nv;
   double* scale = tmp + 2 * nv;
+  double* qs = scale + mm->nbody; /* simc's q and its passive forces (mj_compare.h) */
+  double* fsp = qs + mm->nq;
   double epos = 0, erot = 0, eM = 0, ebias = 0, epass = 0, ew = 0;
   rng_state = 20220922u;
   for (int n = 0; n < NCONFIG; n++) {
@@ -408,11 +410,13 @@ static void dynamics_check2(const char* path, const char* sc_path) {
 
     const sc_model* s = p.sm;
     sc_data* sd = p.sd;
-    sc_dyn_kinematics(s, sd, md->qpos);
-    sc_dyn_velocity(s, sd, md->qpos, vs);
+    memcpy(qs, md->qpos, sizeof(double) * (size_t)mm->nq);
+    sc_state_frame_to_com(s, qs, vs);
+    sc_dyn_kinematics(s, sd, qs);
+    sc_dyn_velocity(s, sd, qs, vs);
     sc_dyn_crba(s, sd);
     sc_dyn_rne(s, sd, NULL, tau);
-    sc_dyn_springs(s, sd, md->qpos, vs, NULL, NULL);
+    sc_dyn_springs(s, sd, qs, vs, NULL, NULL);
     for (int b = 1; b < mm->nbody; b++) {
       const int sb = p.body[b];
       for (int k = 0; k < 3; k++)
@@ -421,6 +425,10 @@ static void dynamics_check2(const char* path, const char* sc_path) {
         erot = fmax(erot, fabs(sd->xrot[9 * sb + k] - md->xmat[9 * b + k]));
     }
     simc_dense(s, sd->M, Ms);
+    com_bias(s, qs, vs, Ms, nv, tau);
+    memcpy(fsp, sd->fspring, sizeof(double) * (size_t)nv);
+    com_force(s, qs, fsp);
+    com_congruence(s, qs, nv, Ms);
     tmap_congruence(&t, nv, Ms);
     for (int i = 0; i < nv; i++)
       for (int j = 0; j < nv; j++) {
@@ -430,7 +438,7 @@ static void dynamics_check2(const char* path, const char* sc_path) {
         eM = fmax(eM, fabs(Ms[ij] - Mmj[ij]) / sc);
       }
     tmap_apply_t(&t, nv, tau, fb);
-    tmap_apply_t(&t, nv, sd->fspring, fp);
+    tmap_apply_t(&t, nv, fsp, fp);
     ebias = fmax(ebias, tree_rel_err(mm, fb, md->qfrc_bias, scale));
     epass = fmax(epass, tree_rel_err(mm, fp, md->qfrc_passive, scale));
     if (n == 0) { /* the largest entries of the first state, for the log */
@@ -568,9 +576,10 @@ static void trajectory_check(void) {
   if (opened) ENSURE(started);
   const long nstep = lround(T / dt);
   double* emax = calloc((size_t)(mm ? mm->nq : 1), sizeof(double));
+  double* qf = calloc((size_t)(mm ? mm->nq : 1), sizeof(double)); /* simc's q, frame origins */
   double e = 0, qmax = 0;
   long k = 0;
-  for (; mm && md && emax && k < nstep; k++) {
+  for (; mm && md && emax && qf && k < nstep; k++) {
     mj_step(mm, md);
     for (int i = 0; i < mm->nq; i++) qmax = fmax(qmax, fabs(md->qpos[i]));
     if (!started) continue;
@@ -581,8 +590,10 @@ static void trajectory_check(void) {
       ENSURE(0);
       break;
     }
+    memcpy(qf, p.sd->q, sizeof(double) * (size_t)mm->nq);
+    sc_state_com_to_frame(p.sm, qf, NULL);
     for (int i = 0; i < mm->nq; i++) {
-      emax[i] = fmax(emax[i], fabs(p.sd->q[i] - md->qpos[i]));
+      emax[i] = fmax(emax[i], fabs(qf[i] - md->qpos[i]));
       e = fmax(e, emax[i]);
     }
   }
@@ -605,6 +616,7 @@ static void trajectory_check(void) {
     ENSURE(e <= TOL_TRAJ);
   }
   free(emax);
+  free(qf);
   pair_close(&p);
   remove(file);
   rmdir(dir);

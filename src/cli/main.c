@@ -460,6 +460,7 @@ static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc
         code = EXIT_SCENE;
       } else {
         sc_dyn_normalize_q(m, d->q);
+        sc_state_frame_to_com(m, d->q, d->v); /* the file has the frame origin's */
         snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
         if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
       }

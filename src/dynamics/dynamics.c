@@ -13,7 +13,8 @@
  *   revolute  [a; 0]          prismatic [0; a]
  *   planar    [0; ex], [0; ey], [ez; p x ez]        (p = child origin in J)
  *   ball      [e_k; 0]
- *   free      [0; e_k] (linear), [e_k; p x e_k] (angular)
+ *   free      [0; e_k] (linear), [e_k; p x e_k] (angular)   (p = the child's
+ *             centre of mass in J: a free joint's coordinates, free_com below)
  * and dS_J/dt v is [0; pdot x ez] theta_dot (planar), [0; v_lin x w] (free).
  *
  * Mass matrix (CRBA, RBDA §6.2): I^c_b = I_b + sum over children I^c;
@@ -103,6 +104,20 @@ static void joint_bias(const sc_model* m, int j, const double* vj, double c[6]) 
   }
 }
 
+/* A free joint's coordinates are those of its child's centre of mass s
+ * (body frame): position p_c of the centre in J and its velocity, with the
+ * child's orientation and angular velocity in J, so the frame origin is
+ * p_c - R s.  In these coordinates the mass matrix's rows of the linear
+ * velocity are [m I, 0] in every pose, and the step's discrete momentum
+ * balance conserves the body's linear momentum exactly whenever the forces
+ * on it sum to zero (about the frame origin they would couple to the
+ * rotation through m w x R s, which the theta-method evaluates at q^theta
+ * and so conserves only to first order in dt across an impact).  Files and
+ * the command line keep the frame origin (sc_state_com_to_frame).  A body
+ * whose centre is its origin has the same coordinates either way, to the
+ * bit. */
+static inline int free_com(const double s[3]) { return s[0] != 0.0 || s[1] != 0.0 || s[2] != 0.0; }
+
 /* child pose in J from the joint coordinates */
 static void joint_transform(const sc_model* m, int j, const double* qj, sc_xform* X) {
   sc_sp_xform_identity(X);
@@ -119,10 +134,18 @@ static void joint_transform(const sc_model* m, int j, const double* qj, sc_xform
       break;
     }
     case SC_JOINT_BALL: sc_sp_quat_to_mat3(X->R, qj); break;
-    case SC_JOINT_FREE:
+    case SC_JOINT_FREE: {
+      /* qj[0..2] is the child's centre of mass in J (free_com below) */
       memcpy(X->p, qj, 3 * sizeof(double));
       sc_sp_quat_to_mat3(X->R, qj + 3);
+      const double* s = m->jnt_com + 3 * j;
+      if (free_com(s)) {
+        double Rs[3];
+        sc_sp_mat3_vec(Rs, X->R, s);
+        for (int k = 0; k < 3; k++) X->p[k] -= Rs[k];
+      }
       break;
+    }
   }
 }
 
@@ -165,7 +188,14 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
      * massless body (a link between the joints of an imported body) has
      * zero inertia by construction: its products would be zeros */
     double c[3], Ic[9], T[9];
-    sc_sp_xform_point(c, &Xwb, m->body_com + 3 * b);
+    if (m->jnt_type[j] == SC_JOINT_FREE && free_com(m->jnt_com + 3 * j) &&
+        memcmp(m->jnt_com + 3 * j, m->body_com + 3 * b, 3 * sizeof(double)) == 0) {
+      /* the body's centre is the joint's coordinates: taken as they are, not
+       * through (p_c - R s) + R s, so that the mass matrix's coupling of
+       * linear and angular velocity is zero to the bit */
+      if (world_j) memcpy(c, qj, sizeof c);
+      else sc_sp_xform_point(c, &XwJ, qj);
+    } else sc_sp_xform_point(c, &Xwb, m->body_com + 3 * b);
     memcpy(d->xcom + 3 * b, c, sizeof c);
     if (m->body_mass[b] == 0.0) memset(d->cinert + 36 * b, 0, 36 * sizeof(double));
     else {

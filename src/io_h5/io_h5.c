@@ -950,6 +950,9 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_TIME, double)[r] = d->time;
   if (nq) memcpy(FBUF(F_Q, double) + (size_t)r * nq, d->q, nq * sizeof(double));
   if (nv) memcpy(FBUF(F_V, double) + (size_t)r * nv, d->v, nv * sizeof(double));
+  /* the file has the frame origin's coordinates (state.h) */
+  if (nq) sc_state_com_to_frame(m, FBUF(F_Q, double) + (size_t)r * nq,
+                                nv ? FBUF(F_V, double) + (size_t)r * nv : NULL);
   FBUF(F_EKIN, double)[r] = d->e_kinetic;
   FBUF(F_EGRAV, double)[r] = d->e_gravity;
   FBUF(F_ESPRING, double)[r] = d->e_spring;

@@ -2,8 +2,12 @@
 #include "model/model.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "spatial/spatial.h"
 
 char* sc_strdup(const char* s) {
   if (!s) return NULL;
@@ -218,7 +222,7 @@ void sc_model_free(sc_model* m) {
   free_names(m->cmd_name, m->ncmd);
   void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
-                    m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->qpos0,
+                    m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->jnt_com, m->qpos0,
                     m->qvel0, m->dof_jnt, m->dof_tree, m->clique_dofadr, m->clique_dofnum,
                     m->clique_dofs, m->clique_blkadr, m->dof_clique, m->dof_cliqueloc,
                     m->geom_type, m->geom_body,
@@ -467,6 +471,94 @@ static void sort_exclusions(sc_model* m) {
   m->nexclude = n;
 }
 
+sc_status sc_model_note(sc_model* m, const char* fmt, ...) {
+  char line[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  const size_t old = m->notes ? strlen(m->notes) : 0, n = strlen(line);
+  char* p = sc_malloc(old + n + 2);
+  if (!p) return SC_ERR_NOMEM;
+  if (old) memcpy(p, m->notes, old);
+  memcpy(p + old, line, n);
+  p[old + n] = '\n', p[old + n + 1] = '\0';
+  sc_free(m->notes);
+  m->notes = p;
+  return SC_OK;
+}
+
+/* jnt_com of each free joint: the centre of mass of the bodies welded to
+ * its child (the child and those below it through fixed joints: an
+ * imported body is a massless link on the joint with its mass on a fixed
+ * child), in the child's frame; zeros when they have no mass or when the
+ * joint has armature, damping or dry friction on its linear velocity
+ * (about the centre, those would couple to the rotation through
+ * w x R s; the scene loader says so among its notes).  Needs body_weld. */
+static sc_status free_centres(sc_model* m) {
+  /* each body's pose in the body it is welded to (parents come first) */
+  double* X = sc_calloc((size_t)(m->nbody > 0 ? m->nbody : 1), 12 * sizeof(double));
+  if (!X) return SC_ERR_NOMEM;
+  /* per weld group: sum of m c (in the group's frame), of m, and its bodies with mass */
+  double* msum = sc_calloc((size_t)(m->nbody > 0 ? m->nbody : 1), 5 * sizeof(double));
+  if (!msum) {
+    sc_free(X);
+    return SC_ERR_NOMEM;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    double* Xb = X + 12 * b;
+    const int w = m->body_weld[b], j = m->body_jnt[b];
+    if (w == b || w == 0) {
+      sc_sp_mat3_identity(Xb);
+      memset(Xb + 9, 0, 3 * sizeof(double));
+    } else { /* X_wp composed with the fixed joint's frame */
+      const double* Xp = X + 12 * m->body_parent[b];
+      sc_sp_mat3_mul(Xb, Xp, m->jnt_rot + 9 * j);
+      sc_sp_mat3_vec(Xb + 9, Xp, m->jnt_pos + 3 * j);
+      for (int k = 0; k < 3; k++) Xb[9 + k] += Xp[9 + k];
+    }
+    if (w == 0 || !(m->body_mass[b] > 0)) continue;
+    double c[3];
+    sc_sp_mat3_vec(c, Xb, m->body_com + 3 * b);
+    for (int k = 0; k < 3; k++) msum[5 * w + k] += m->body_mass[b] * (c[k] + Xb[9 + k]);
+    msum[5 * w + 3] += m->body_mass[b];
+    msum[5 * w + 4] += 1;
+  }
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_FREE) continue;
+    const int b = m->jnt_body[j];
+    int lin = 0;
+    for (int k = 0; k < 3; k++) {
+      const int d = m->jnt_vadr[j] + k;
+      lin |= m->dof_damping[d] != 0.0 || m->dof_armature[d] != 0.0 || m->dof_frictionloss[d] != 0.0;
+    }
+    const double M = msum[5 * b + 3];
+    if (!(M > 0)) continue;
+    if (lin) {
+      const double* g = msum + 5 * b;
+      if ((g[0] != 0 || g[1] != 0 || g[2] != 0) &&
+          sc_model_note(m, "body %s: its free joint has armature, damping or dry friction on its "
+                        "linear velocity, so the step takes its frame origin, not its centre of "
+                        "mass, as its coordinates: its linear momentum is conserved to first "
+                        "order in the step only", m->body_name[b] ? m->body_name[b] : "?") != SC_OK) {
+        sc_free(X);
+        sc_free(msum);
+        return SC_ERR_NOMEM;
+      }
+      continue;
+    }
+    /* the mass on one body: its own centre, to the bit (dynamics.c then
+     * takes the joint's coordinates as that body's centre as they are) */
+    if (msum[5 * b + 4] == 1 && m->body_mass[b] > 0)
+      memcpy(m->jnt_com + 3 * j, m->body_com + 3 * b, 3 * sizeof(double));
+    else
+      for (int k = 0; k < 3; k++) m->jnt_com[3 * j + k] = msum[5 * b + k] / M;
+  }
+  sc_free(X);
+  sc_free(msum);
+  return SC_OK;
+}
+
 sc_status sc_model_finalize(sc_model* m) {
   m->njnt = m->nbody - 1;
   m->nq = m->nv = 0;
@@ -564,6 +656,11 @@ sc_status sc_model_finalize(sc_model* m) {
     m->body_weld[b] = b > 0 && m->jnt_type[m->body_jnt[b]] == SC_JOINT_FIXED
                           ? m->body_weld[m->body_parent[b]]
                           : b;
+  ALLOC(jnt_com, 3 * (size_t)(m->njnt > 0 ? m->njnt : 1));
+  {
+    sc_status st = free_centres(m);
+    if (st != SC_OK) return st;
+  }
   {
     /* links (mass 0, no geometry) are transparent to contact filtering:
      * bodies joined through them count as parent and child */

@@ -159,6 +159,12 @@ typedef struct sc_model {
   double* jnt_axis;      /* (njnt x 3) unit axis in J (revolute, prismatic) */
   double* jnt_pos;       /* (njnt x 3) J origin in the parent body frame, m */
   double* jnt_rot;       /* (njnt x 9) J orientation in the parent body frame */
+  double* jnt_com;       /* (njnt x 3) a free joint's coordinates are those of this
+                            point of its child (body frame, m): the child's centre of
+                            mass, or zeros (the frame origin) when the body's centre is
+                            its origin or the joint has armature, damping or dry
+                            friction on its linear velocity (set by finalize; see
+                            dynamics.c and sc_state_frame_to_com) */
   /* per dof of the joint, SC_JNT_MAXDOF slots per joint (slot k: the joint's
    * k-th velocity), copied to the dof_ arrays by finalize */
   double* jnt_damping;   /* (njnt x 6) viscous damping, N s/m or N m s/rad */
@@ -316,6 +322,14 @@ static inline sc_la_blocks sc_model_cliques(const sc_model* m) {
                           m->clique_dofs, m->clique_blkadr, m->dof_clique,  m->dof_cliqueloc};
   return b;
 }
+
+/* One more line of the model's notes (what the loader changed in the scene
+ * as written); SC_ERR_NOMEM when it cannot. */
+sc_status sc_model_note(sc_model* m, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Free a model and everything it owns (NULL is fine). */
 void sc_model_free(sc_model* m);

@@ -50,29 +50,6 @@ static char* base_name(const char* path) {
   return r;
 }
 
-/* one more line of the model's notes (what the loader changed) */
-static sc_status add_note(sc_model* M, const char* fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static sc_status add_note(sc_model* M, const char* fmt, ...) {
-  char line[600];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  const size_t old = M->notes ? strlen(M->notes) : 0, n = strlen(line);
-  char* p = sc_malloc(old + n + 2);
-  if (!p) return SC_ERR_NOMEM;
-  if (old) memcpy(p, M->notes, old);
-  memcpy(p + old, line, n);
-  p[old + n] = '\n', p[old + n + 1] = '\0';
-  sc_free(M->notes);
-  M->notes = p;
-  return SC_OK;
-}
-
 static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model** out) {
   *out = NULL;
   if (!root)
@@ -233,7 +210,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       if (!B->has_q && lim && !(B->range[0] <= 0 && B->range[1] >= 0) && !st) {
         const double q0 = B->range[0] > 0 ? B->range[0] : B->range[1];
         M->qpos0[M->jnt_qadr[j]] = q0;
-        st = add_note(M, "body %s: its joint starts at its limit %.17g %s (0 is outside its limits [%.17g, %.17g])",
+        st = sc_model_note(M, "body %s: its joint starts at its limit %.17g %s (0 is outside its limits [%.17g, %.17g])",
                       M->body_name[b], q0, B->jtype == SC_JOINT_REVOLUTE ? "rad" : "m", B->range[0], B->range[1]);
       }
       if (B->has_v)

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "spatial/spatial.h"
+
 /* Default contact capacity: every geom pair may produce up to 8 points
  * (box-box manifolds), capped to keep memory sane for big clutter scenes;
  * options.ncon_max overrides. */
@@ -117,11 +119,35 @@ nomem:
                       "out of memory creating data (nv = %d, contact capacity = %d)", nv, nc);
 }
 
+/* sign +1: frame origin to centre of mass, -1: back */
+static void free_shift(const sc_model* m, double* q, double* v, double sign) {
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_FREE) continue;
+    const double* s = m->jnt_com + 3 * j;
+    if (s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0) continue;
+    double* p = q + m->jnt_qadr[j];
+    double R[9], Rs[3];
+    sc_sp_quat_to_mat3(R, p + 3);
+    sc_sp_mat3_vec(Rs, R, s);
+    for (int k = 0; k < 3; k++) p[k] += sign * Rs[k];
+    if (v) {
+      double* vj = v + m->jnt_vadr[j];
+      double wxRs[3];
+      sc_sp_cross3(wxRs, vj + 3, Rs);
+      for (int k = 0; k < 3; k++) vj[k] += sign * wxRs[k];
+    }
+  }
+}
+
+void sc_state_frame_to_com(const sc_model* m, double* q, double* v) { free_shift(m, q, v, 1.0); }
+void sc_state_com_to_frame(const sc_model* m, double* q, double* v) { free_shift(m, q, v, -1.0); }
+
 void sc_data_reset(const sc_model* m, sc_data* d) {
   d->time = 0;
   d->step = 0;
   memcpy(d->q, m->qpos0, sizeof(double) * (size_t)m->nq);
   memcpy(d->v, m->qvel0, sizeof(double) * (size_t)m->nv);
+  sc_state_frame_to_com(m, d->q, d->v);
   d->ncon = 0;
   d->kin_valid = 0;
   d->e_damper = d->e_contact = d->e_normal = d->e_friction = 0;

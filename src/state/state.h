@@ -179,7 +179,18 @@ typedef struct sc_data {
   double* xcom_prev;          /* (nbody x 3) centres of mass at the step start */
 } sc_data;
 
-/* Allocate data for m and set the initial state (q = qpos0, v = qvel0). */
+/* A free joint's coordinates in sc_data (q, v) are those of its child's
+ * centre of mass s (body frame): the centre's position and velocity in J,
+ * with the child's orientation and angular velocity in J (the step conserves
+ * linear momentum exactly in them; dynamics.c).  Scenes, files and the
+ * command line give the frame origin's: p_o = p_c - R s and
+ * v_o = v_c - w x (R s).  These convert in place, each joint for itself
+ * (v may be NULL); a body whose centre is its origin is left as it is. */
+void sc_state_frame_to_com(const sc_model* m, double* q, double* v);
+void sc_state_com_to_frame(const sc_model* m, double* q, double* v);
+
+/* Allocate data for m and set the initial state (q = qpos0, v = qvel0,
+ * converted by sc_state_frame_to_com). */
 sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err);
 /* Reset to the initial state. */
 void sc_data_reset(const sc_model* m, sc_data* d);

@@ -324,7 +324,7 @@ static int dynamics(pair* p, dyn_err* out) {
   const size_t nv2 = (size_t)nv * (size_t)nv;
   double* Mmj = malloc(sizeof(double) * (nv2 + 1));
   double* Ms = malloc(sizeof(double) * (nv2 + 1));
-  double* work = malloc(sizeof(double) * (size_t)(6 * nv + mm->nbody + 1));
+  double* work = malloc(sizeof(double) * (size_t)(6 * nv + mm->nq + mm->nbody + 1));
   double* dmax = calloc((size_t)nv + 1, sizeof(double));        /* per dof */
   double* smax = calloc((size_t)mm->nbody + 1, sizeof(double)); /* per tree */
   tmap t = {0, malloc(sizeof(int) * (size_t)(mm->njnt + 1)),
@@ -348,10 +348,13 @@ static int dynamics(pair* p, dyn_err* out) {
     double* vs = work;
     double* tau = vs + nv;
     double* fb = tau + nv;
+    double* qs = fb + nv; /* simc's q (mj_compare.h: com_*) */
     tmap_build(mm, md->qpos, &t);
     tmap_apply(&t, nv, md->qvel, vs);
-    sc_dyn_kinematics(s, sd, md->qpos);
-    sc_dyn_velocity(s, sd, md->qpos, vs);
+    memcpy(qs, md->qpos, sizeof(double) * (size_t)mm->nq);
+    sc_state_frame_to_com(s, qs, vs);
+    sc_dyn_kinematics(s, sd, qs);
+    sc_dyn_velocity(s, sd, qs, vs);
     sc_dyn_crba(s, sd);
     sc_dyn_rne(s, sd, NULL, tau);
     if (n == 0)
@@ -363,6 +366,8 @@ static int dynamics(pair* p, dyn_err* out) {
           out->pose0 = fmax(out->pose0, fabs(sd->xrot[9 * sb + k] - md->xmat[9 * b + k]));
       }
     simc_dense(s, sd->M, Ms);
+    com_bias(s, qs, vs, Ms, nv, tau);
+    com_congruence(s, qs, nv, Ms);
     tmap_congruence(&t, nv, Ms);
     for (int i = 0; i < nv; i++)
       for (int j = 0; j < nv; j++) {
@@ -475,12 +480,15 @@ static int simc_traj(const char* path, int allowed, const sc_model* s0, const mj
     tmap_build(mm, mm->qpos0, &t);
     memcpy(d->q, mm->qpos0, sizeof(double) * (size_t)mm->nq);
     tmap_apply(&t, mm->nv, qvel, d->v);
+    sc_state_frame_to_com(s, d->q, d->v);
     ok = sc_sim_prepare(s, d, &err) == SC_OK && sc_forward(s, d, &err) == SC_OK;
   }
   const long nstep = lround(TRAJ_T / h);
   for (long k = 0; ok && k < nstep; k++) ok = sc_step(s, d, &err) == SC_OK;
-  if (ok) memcpy(q, d->q, sizeof(double) * (size_t)mm->nq);
-  else if (d) {
+  if (ok) {
+    memcpy(q, d->q, sizeof(double) * (size_t)mm->nq);
+    sc_state_com_to_frame(s, q, NULL);
+  } else if (d) {
     char buf[1200];
     sc_error_format(&err, buf, sizeof buf);
     note("simc contact-free run: %s\n", buf);
