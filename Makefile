@@ -31,7 +31,7 @@ DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-de
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three libassimp-dev
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev strace dart-doc valgrind
+TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev strace dart-doc valgrind python3-pytest
 TEST_STAMP := build/.test-deps-ok
 # make bench's peers: MuJoCo 2.2.2 and its models, ODE, GNU time for peak
 # memory; and node with npm for MuJoCo 3.x's WebAssembly build
@@ -310,6 +310,8 @@ install: $(BIN)/simc $(TOOLS) $(SO)
 	ln -sf $(SO_FULL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
 	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libsimc.so
 	install -m 644 include/simc.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc
+	install -m 644 python/simc/__init__.py $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_FULL:libsimc.so.%=%)|' tools/simc.pc.in \
 	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/simc.pc
 
@@ -317,6 +319,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,simc $(notdir $(TOOLS)) $(USER_SCRIPTS))
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/lib/,$(SO_FULL) $(SO_NAME) libsimc.so pkgconfig/simc.pc)
 	rm -f $(DESTDIR)$(PREFIX)/include/simc.h
+	rm -rf $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc
 	rm -rf $(addprefix $(DESTDIR)$(PREFIX)/share/simc/,$(USER_SHARE) __pycache__)
 	@rmdir $(DESTDIR)$(PREFIX)/share/simc 2>/dev/null || true
 

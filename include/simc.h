@@ -101,6 +101,10 @@ SIMC_API int simc_set_state(const simc_model* m, simc_data* d, const double* q, 
  * replacing its command in the scene until simc_clear_ctrl. */
 SIMC_API int simc_set_ctrl(const simc_model* m, simc_data* d, int a, double u);
 SIMC_API int simc_clear_ctrl(const simc_model* m, simc_data* d, int a);
+/* the controls themselves (nu doubles, NULL without actuators), for
+ * bindings that share the memory: a number sets an actuator's input, NaN
+ * gives it back to its command (the state after make and reset) */
+SIMC_API double* simc_ctrl(const simc_model* m, simc_data* d);
 /* the input actuator a used in the last step and the generalized force it
  * applied (N or N m) */
 SIMC_API double simc_ctrl_used(const simc_model* m, const simc_data* d, int a);

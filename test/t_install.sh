@@ -46,6 +46,7 @@ lib/libsimc.so
 lib/libsimc.so.0
 lib/libsimc.so.0.1
 lib/pkgconfig/simc.pc
+lib/python3/dist-packages/simc/__init__.py
 share/simc/simc_h5.py
 share/simc/simc_view_page.html
 EOF
@@ -123,6 +124,11 @@ if command -v valgrind >/dev/null; then
 else
   echo "FAIL api_valgrind_clean"; echo "  valgrind is missing: make test installs it"
 fi
+
+# the Python package installed beside the library finds it there
+run "$w" env PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c \
+  'import simc; m = simc.load("gripper.yaml"); d = m.data(); m.step(d, 5); print(simc._lib._name, d.time)' >"$tmp/py.out" 2>&1
+ok python_package_installed "[ $? = 0 ] && grep -q '^$prefix/lib/libsimc.so.0 0.005' '$tmp/py.out' || { cat '$tmp/py.out'; false; }"
 
 # DESTDIR: the PREFIX tree staged under it, runnable where it is
 mk install PREFIX=/opt/simc DESTDIR="$tmp/dest" >"$tmp/install2.log" 2>&1

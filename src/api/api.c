@@ -251,15 +251,16 @@ int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const d
 int simc_set_ctrl(const simc_model* m, simc_data* d, int a, double u) {
   if (!m || !d || a < 0 || a >= m->m->nact || !isfinite(u)) return SIMC_ERR_ARG;
   d->d->ctrl[a] = u;
-  d->d->ctrl_on[a] = 1;
   return SIMC_OK;
 }
 
 int simc_clear_ctrl(const simc_model* m, simc_data* d, int a) {
   if (!m || !d || a < 0 || a >= m->m->nact) return SIMC_ERR_ARG;
-  d->d->ctrl_on[a] = 0;
+  d->d->ctrl[a] = NAN;
   return SIMC_OK;
 }
+
+double* simc_ctrl(const simc_model* m, simc_data* d) { return m && d && m->m->nact ? d->d->ctrl : NULL; }
 
 double simc_ctrl_used(const simc_model* m, const simc_data* d, int a) {
   if (!m || !d || a < 0 || a >= m->m->nact) return NAN;

@@ -77,7 +77,7 @@
  * velocity) of actuator a at time t; a control set through the library
  * replaces input 0 */
 static double input(const sc_model* m, const sc_data* d, int a, int which, double t) {
-  if (which == 0 && d->ctrl_on[a]) return d->ctrl[a];
+  if (which == 0 && !isnan(d->ctrl[a])) return d->ctrl[a];
   const int c = which ? m->act_cmd_vel[a] : m->act_cmd[a];
   return c >= 0 ? sc_model_command(m, c, t) : m->act_input[2 * a + which];
 }
