@@ -339,7 +339,7 @@ FUZZ_TARGETS := scene set xml mesh csv
 FUZZ_OUT     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-                $(filter-out -Werror -Wdouble-promotion,$(WARN)) -Isrc -Itest $(PKG_CFLAGS) -DSC_VERSION='"$(VERSION)"' -MMD -MP
+                $(filter-out -Werror -Wdouble-promotion,$(WARN)) -Iinclude -Isrc -Itest $(PKG_CFLAGS) -DSC_VERSION='"$(VERSION)"' -MMD -MP
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_OUT)/%.o)
 FUZZ_STAMP   := build/.fuzz-deps-ok
 
