@@ -31,7 +31,7 @@ DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-de
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three libassimp-dev
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev strace dart-doc
+TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev strace dart-doc valgrind python3-pytest
 TEST_STAMP := build/.test-deps-ok
 # make bench's peers: MuJoCo 2.2.2 and its models, ODE, GNU time for peak
 # memory; and node with npm for MuJoCo 3.x's WebAssembly build
@@ -44,7 +44,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
 CFLAGS  ?=
-CFLAGS  += -std=c11 -pthread -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Isrc $(PKG_CFLAGS) -MMD -MP
+CFLAGS  += -std=c11 -pthread -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) -MMD -MP
 LDLIBS   = $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm -pthread
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS  += -DSC_VERSION='"$(VERSION)"'
@@ -52,6 +52,11 @@ CFLAGS  += -DSC_VERSION='"$(VERSION)"'
 LIB_SRC  := $(filter-out src/cli/%,$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(OUT)/%.o)
 LIB      := $(OUT)/libsimc.a
+# the shared library (below), its name from include/simc.h's version
+SO_NAME  := libsimc.so.$(shell sed -n 's/^\#define SIMC_VERSION_MAJOR //p' include/simc.h)
+SO_FULL  := $(SO_NAME).$(shell sed -n 's/^\#define SIMC_VERSION_MINOR //p' include/simc.h)
+SO       := $(OUT)/$(SO_FULL)
+PIC_OBJ  := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 # the project's own measuring programs (tools/bench/*.c): built, not installed
@@ -62,8 +67,8 @@ TESTS    := $(TEST_SRC:test/%.c=$(BIN)/%)
 STAMP    := build/.deps-ok
 
 .SECONDARY:
-.PHONY: FORCE valgrind all run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate test-fresh test-models
-all: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS)
+.PHONY: FORCE valgrind all lib run test doc debug bench results install uninstall clean help deps check golden test-portability fuzz fuzz-build test-cluster validate test-fresh test-models
+all: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS) $(SO)
 
 help:
 	@echo "make            build bin/simc and tools"
@@ -146,6 +151,18 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
+# The shared library: the same sources built position-independent with
+# hidden visibility, so that only include/simc.h's SIMC_API functions are
+# exported (the static library keeps every symbol for the CLI and tests).
+$(OUT)/pic/%.o: %.c $(OUT)/.flags | $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo "CC(pic) $<"
+	@$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(SO): $(PIC_OBJ)
+	@echo "LD $@"
+	@$(CC) $(LDOPT) -shared -Wl,-soname,$(SO_NAME) -Wl,-z,defs -o $@ $^ $(LDLIBS)
+lib: $(SO)
+
 $(BIN)/simc: $(OUT)/src/cli/main.o $(LIB)
 	@mkdir -p $(BIN)
 	@echo "LD $@"
@@ -187,7 +204,7 @@ run: $(BIN)/simc
 doc: $(BIN)/test_scene_keys
 	$(BIN)/test_scene_keys --write doc/scenes.md
 
-test: $(BIN)/simc $(TOOLS) $(TESTS) | $(TEST_STAMP)
+test: $(BIN)/simc $(TOOLS) $(TESTS) $(SO) | $(TEST_STAMP)
 	@BIN=$(BIN) test/run_tests.sh
 
 debug:
@@ -284,13 +301,25 @@ PREFIX ?= /usr/local
 USER_SCRIPTS := sweep simc-view plot.py h5summary.py state_at.py compare_report.py sap_trace.py \
                 gen_clutter.sh gen_chain.sh
 USER_SHARE   := simc_h5.py simc_view_page.html
-install: $(BIN)/simc $(TOOLS)
+install: $(BIN)/simc $(TOOLS) $(SO)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/simc
 	install -m 755 $(BIN)/simc $(TOOLS) $(USER_SCRIPTS:%=tools/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(USER_SHARE:%=tools/%) $(DESTDIR)$(PREFIX)/share/simc/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SO_FULL) $(DESTDIR)$(PREFIX)/lib/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(PREFIX)/lib/libsimc.so
+	install -m 644 include/simc.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc
+	install -m 644 python/simc/__init__.py $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_FULL:libsimc.so.%=%)|' tools/simc.pc.in \
+	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/simc.pc
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,simc $(notdir $(TOOLS)) $(USER_SCRIPTS))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/lib/,$(SO_FULL) $(SO_NAME) libsimc.so pkgconfig/simc.pc)
+	rm -f $(DESTDIR)$(PREFIX)/include/simc.h
+	rm -rf $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/simc
 	rm -rf $(addprefix $(DESTDIR)$(PREFIX)/share/simc/,$(USER_SHARE) __pycache__)
 	@rmdir $(DESTDIR)$(PREFIX)/share/simc 2>/dev/null || true
 
@@ -310,7 +339,7 @@ FUZZ_TARGETS := scene set xml mesh csv
 FUZZ_OUT     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-                $(filter-out -Werror -Wdouble-promotion,$(WARN)) -Isrc -Itest $(PKG_CFLAGS) -DSC_VERSION='"$(VERSION)"' -MMD -MP
+                $(filter-out -Werror -Wdouble-promotion,$(WARN)) -Iinclude -Isrc -Itest $(PKG_CFLAGS) -DSC_VERSION='"$(VERSION)"' -MMD -MP
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_OUT)/%.o)
 FUZZ_STAMP   := build/.fuzz-deps-ok
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make install: exactly the user's tools go to PREFIX (bin/ and share/simc/),
+# make install: exactly the user's tools go to PREFIX (bin/ and share/simc/,
+# and the C API: include/simc.h, lib/libsimc.so and lib/pkgconfig/simc.pc),
 # and they work from another directory with nothing of the source tree: only
 # PREFIX/bin, /usr/bin and /bin on PATH, an empty environment.  simc on a
 # copied scene, h5compare (a run against itself: 0, against another run:
@@ -40,6 +41,12 @@ bin/simc
 bin/simc-view
 bin/state_at.py
 bin/sweep
+include/simc.h
+lib/libsimc.so
+lib/libsimc.so.0
+lib/libsimc.so.0.1
+lib/pkgconfig/simc.pc
+lib/python3/dist-packages/simc/__init__.py
 share/simc/simc_h5.py
 share/simc/simc_view_page.html
 EOF
@@ -87,12 +94,48 @@ ok compare_report_finds_simc "[ $? = 0 ] && [ -s '$w/cr/report.md' ] && [ -f '$w
 run "$w" sh -c 'gen_clutter.sh 8 >c8.yaml && scene_check c8.yaml' >"$tmp/o" 2>&1
 ok gen_clutter_scene_check "[ $? = 0 ] && grep -q 'name: clutter8' '$w/c8.yaml'"
 
+# the C API (include/simc.h, libsimc.so): a program built outside the source
+# tree with the installed pkg-config file only, run from the installed
+# library (test/api/api_check.c says what it checks); its runs of the
+# gripper equal the command line's bit for bit (the scene's commands, and
+# 3 N on each motor set through simc_set_ctrl against the same command in
+# the scene); valgrind finds no error or definite leak in it; the library
+# exports the API's functions and nothing else
+cp test/gripper_hold.yaml "$w/gripper.yaml"
+pcpath=$prefix/lib/pkgconfig
+cc -std=c11 -Wall -Wextra -Werror $(PKG_CONFIG_PATH=$pcpath pkg-config --cflags simc) test/api/api_check.c \
+  $(PKG_CONFIG_PATH=$pcpath pkg-config --libs simc) -lm -o "$tmp/api_check" >"$tmp/cc.log" 2>&1
+ok api_builds_from_installed_files "[ $? = 0 ] || { cat '$tmp/cc.log'; false; }"
+run "$w" env LD_LIBRARY_PATH="$prefix/lib" "$tmp/api_check" gripper.yaml 200 api >"$tmp/api.out" 2>&1
+cat "$tmp/api.out"
+run "$w" simc gripper.yaml --set time.duration=0.2 -o g1.h5 --quiet >"$tmp/o" 2>&1
+run "$w" simc gripper.yaml --set time.duration=0.2 --set actuators.left.command=3.0 \
+  --set actuators.right.command=3.0 -o g2.h5 --quiet >"$tmp/o" 2>&1
+last_q() { /usr/bin/python3 -c 'import sys, h5py; [print(repr(float(x))) for x in h5py.File(sys.argv[1], "r")["q"][-1]]' "$1"; }
+norm_q() { /usr/bin/python3 -c 'import sys; [print(repr(float(x))) for x in open(sys.argv[1])]' "$1"; }
+ok api_run_equals_cli_bitwise "cmp -s <(last_q '$w/g1.h5') <(norm_q '$w/api.cmd.q') && [ -s '$w/api.cmd.q' ]"
+ok api_ctrl_equals_cli_command_bitwise "cmp -s <(last_q '$w/g2.h5') <(norm_q '$w/api.ctrl.q') && [ -s '$w/api.ctrl.q' ]"
+ok api_exports_only_the_api "[ \"\$(nm -D --defined-only '$prefix/lib/libsimc.so' | awk '{print \$3}' | grep -v '^simc_' | wc -l)\" = 0 ] &&
+  [ \"\$(nm -D --defined-only '$prefix/lib/libsimc.so' | grep -c ' T simc_')\" -ge 20 ]"
+if command -v valgrind >/dev/null; then
+  (cd "$w" && LD_LIBRARY_PATH="$prefix/lib" OPENBLAS_NUM_THREADS=1 valgrind -q --error-exitcode=9 \
+    --leak-check=full --errors-for-leak-kinds=definite "$tmp/api_check" gripper.yaml 20 vg) >"$tmp/vg.log" 2>&1
+  ok api_valgrind_clean "[ $? = 0 ] || { tail -30 '$tmp/vg.log'; false; }"
+else
+  echo "FAIL api_valgrind_clean"; echo "  valgrind is missing: make test installs it"
+fi
+
+# the Python package installed beside the library finds it there
+run "$w" env PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c \
+  'import simc; m = simc.load("gripper.yaml"); d = m.data(); m.step(d, 5); print(simc._lib._name, d.time)' >"$tmp/py.out" 2>&1
+ok python_package_installed "[ $? = 0 ] && grep -q '^$prefix/lib/libsimc.so.0 0.005' '$tmp/py.out' || { cat '$tmp/py.out'; false; }"
+
 # DESTDIR: the PREFIX tree staged under it, runnable where it is
 mk install PREFIX=/opt/simc DESTDIR="$tmp/dest" >"$tmp/install2.log" 2>&1
 ok destdir_staged "[ $? = 0 ] && [ -x '$tmp/dest/opt/simc/bin/simc-view' ] && [ -f '$tmp/dest/opt/simc/share/simc/simc_view_page.html' ] &&
-  [ \"\$(cd '$tmp/dest/opt/simc' && find . -type f | wc -l)\" = \$(wc -l <'$tmp/want') ]"
+  [ \"\$(cd '$tmp/dest/opt/simc' && find . -type f -o -type l | wc -l)\" = \$(wc -l <'$tmp/want') ]"
 run "$w" "$tmp/dest/opt/simc/bin/simc-view" a.h5 -o view2.html >"$tmp/o" 2>&1
 ok destdir_tree_runs "[ $? = 0 ] && cmp -s '$w/view.html' '$w/view2.html'"
 
 mk uninstall PREFIX="$prefix" >"$tmp/uninstall.log" 2>&1
-ok uninstall_leaves_nothing "[ $? = 0 ] && [ -z \"\$(find '$prefix' -type f)\" ] && [ ! -e '$prefix/share/simc' ]"
+ok uninstall_leaves_nothing "[ $? = 0 ] && [ -z \"\$(find '$prefix' -type f -o -type l)\" ] && [ ! -e '$prefix/share/simc' ]"

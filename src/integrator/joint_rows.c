@@ -73,7 +73,11 @@
  * the scheme's placement, as for contacts (contact_stage.c) */
 #define SC_RESOLVED_WDT 1.0
 
-static double input(const sc_model* m, int a, int which, double t) {
+/* input 0 (the command or target) or 1 (a position servo's commanded
+ * velocity) of actuator a at time t; a control set through the library
+ * replaces input 0 */
+static double input(const sc_model* m, const sc_data* d, int a, int which, double t) {
+  if (which == 0 && !isnan(d->ctrl[a])) return d->ctrl[a];
   const int c = which ? m->act_cmd_vel[a] : m->act_cmd[a];
   return c >= 0 ? sc_model_command(m, c, t) : m->act_input[2 * a + which];
 }
@@ -84,7 +88,7 @@ void sc_rows_actuate(const sc_model* m, sc_data* d) {
   memset(d->fmotor, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++) {
     if (m->act_type[a] != SC_ACT_MOTOR) continue;
-    const double u = input(m, a, 0, d->time + o->theta_v * o->dt);
+    const double u = input(m, d, a, 0, d->time + o->theta_v * o->dt);
     double f = m->act_gear[a] * u;
     if (f < m->act_effort[2 * a]) f = m->act_effort[2 * a];
     if (f > m->act_effort[2 * a + 1]) f = m->act_effort[2 * a + 1];
@@ -158,10 +162,10 @@ static double servo_law(const sc_model* m, sc_data* d, int a, double w, const do
   const double t = d->time + th * dt;
   const int dof = m->act_dof[a];
   const double v0 = v0s[dof];
-  const double u = input(m, a, 0, t);
+  const double u = input(m, d, a, 0, t);
   d->act_ctrl[a] = u;
   const double q0 = pos ? d->q[m->act_qadr[a]] : 0.0;
-  const double uv = pos ? input(m, a, 1, t) : u;
+  const double uv = pos ? input(m, d, a, 1, t) : u;
   R[0] = R[1] = 1.0;
   vhat[0] = vhat[1] = 0.0;
   R[2] = 1.0 / (dt * (kp * ca + kd * cb));

@@ -1,6 +1,7 @@
 /* state: allocation of per-run data, sized once from the model. */
 #include "state/state.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "spatial/spatial.h"
@@ -105,6 +106,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(row_type, m->nrow_max + 1);
   DALLOC(row_ref, m->nrow_max + 1);
   DALLOC(act_ctrl, m->nact + 1);
+  DALLOC(ctrl, m->nact + 1);
   DALLOC(act_force, m->nact + 1);
   DALLOC(jnt_limit_force, nj + 1);
   DALLOC(dof_friction_force, nv + 1);
@@ -154,6 +156,7 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->e_actuator = d->e_limit = d->e_jfriction = 0;
   d->nrow = 0;
   memset(d->act_force, 0, sizeof(double) * (size_t)m->nact);
+  for (int a = 0; a < m->nact; a++) d->ctrl[a] = NAN;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++)
@@ -176,7 +179,7 @@ void sc_data_free(sc_data* d) {
                     d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
                     d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
-                    d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force,
+                    d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
                     d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);

@@ -147,6 +147,10 @@ typedef struct sc_data {
   double e_jfriction; /* work dissipated by dry joint friction so far, J */
 
   /* ---- actuation of the last step (integrator/joint_rows.c) ---- */
+  /* controls set by the library's user (include/simc.h): while ctrl[a] is
+   * a number, actuator a's input (its target, for a servo) is ctrl[a]
+   * instead of its command; NaN (the command) after create and reset */
+  double* ctrl;      /* (nact) */
   double* act_ctrl;  /* (nact) each actuator's input at the step's time t + theta dt
                         (motor: u; position: target; velocity: target velocity) */
   double* act_force; /* (nact) generalized force it applied over the step (impulse / dt),

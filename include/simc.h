@@ -1,0 +1,137 @@
+/* simc.h: the public C API of libsimc (link with `pkg-config --libs simc`).
+ *
+ * A model is loaded once from a scene (YAML, MJCF or URDF) and never
+ * changes; any number of data objects hold states of it and are stepped
+ * independently (one thread per data object; a model may be shared by
+ * threads).  Units are SI.  Nothing here prints or exits: every failure
+ * returns a status and fills a caller-owned simc_error with the file, line
+ * and column at fault when there is one.
+ *
+ * Coordinates: q and v as in output files (doc/step.md): a free joint's
+ * position and linear velocity are its body frame origin's, its
+ * orientation a unit quaternion [w, x, y, z], its angular velocity in its
+ * joint frame.  simc_get_q/simc_set_q and the v pair copy and convert
+ * (the step itself works about each free body's centre of mass).
+ *
+ *   simc_error err;
+ *   simc_model* m = simc_load("scene.yaml", NULL, 0, &err);
+ *   simc_data* d = simc_data_make(m, &err);
+ *   simc_set_ctrl(m, d, 0, 1.5);            // actuator 0's input from now on
+ *   simc_step(m, d, 100, &err);             // 100 steps of the scene's dt
+ *   simc_get_q(m, d, q);
+ *   simc_data_free(d); simc_model_free(m);
+ */
+#ifndef SIMC_H
+#define SIMC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SIMC_API __attribute__((visibility("default")))
+#else
+#define SIMC_API
+#endif
+
+#define SIMC_VERSION_MAJOR 0
+#define SIMC_VERSION_MINOR 1
+
+typedef struct simc_model simc_model;
+typedef struct simc_data simc_data;
+
+/* status codes: 0 is success */
+enum {
+  SIMC_OK = 0,
+  SIMC_ERR_IO = 1,       /* a file could not be read */
+  SIMC_ERR_SCENE = 2,    /* the scene is invalid (located) */
+  SIMC_ERR_NOMEM = 3,
+  SIMC_ERR_SIM = 4,      /* the simulation failed (diverged, solver failure) */
+  SIMC_ERR_ARG = 5       /* a bad argument to this API (an index out of range) */
+};
+
+typedef struct simc_error {
+  int code;
+  char file[256]; /* "" when the error has no file */
+  int line, col;  /* 1-based; 0 when unknown */
+  char msg[768];
+} simc_error;
+
+/* "file:line:col: message" (or the message alone) into buf */
+SIMC_API void simc_error_string(const simc_error* err, char* buf, int bufsize);
+/* the library's version, "major.minor" */
+SIMC_API const char* simc_version(void);
+
+/* ---- model ---- */
+/* Load a scene file: YAML, or MJCF (.xml) and URDF (.urdf) translated;
+ * sets are --set overrides ("time.step=1e-3"), nsets of them (may be 0).
+ * NULL on failure (err filled). */
+SIMC_API simc_model* simc_load(const char* path, const char* const* sets, int nsets,
+                               simc_error* err);
+SIMC_API void simc_model_free(simc_model* m);
+
+enum { SIMC_BODY = 0, SIMC_JOINT = 1, SIMC_ACTUATOR = 2, SIMC_QPOS = 3, SIMC_DOF = 4 };
+/* how many of a kind (bodies count the world, body 0) */
+SIMC_API int simc_count(const simc_model* m, int kind);
+/* the name of item i of a kind (NULL when out of range); the model owns it */
+SIMC_API const char* simc_name(const simc_model* m, int kind, int i);
+/* the index of a name, -1 when there is none */
+SIMC_API int simc_index(const simc_model* m, int kind, const char* name);
+/* the scene's step and duration, s */
+SIMC_API double simc_timestep(const simc_model* m);
+SIMC_API double simc_duration(const simc_model* m);
+
+/* ---- data ---- */
+/* A state of m at its initial conditions, ready to step; NULL on failure. */
+SIMC_API simc_data* simc_data_make(const simc_model* m, simc_error* err);
+/* Back to the initial conditions (controls off). */
+SIMC_API int simc_data_reset(const simc_model* m, simc_data* d, simc_error* err);
+SIMC_API void simc_data_free(simc_data* d);
+
+SIMC_API double simc_time(const simc_data* d);
+/* q (nq) and v (nv) in the file's coordinates (above); the setters take the
+ * whole vector, renormalize quaternions and recompute what depends on the
+ * state (SIMC_ERR_ARG for a non-finite value) */
+SIMC_API void simc_get_q(const simc_model* m, const simc_data* d, double* q);
+SIMC_API void simc_get_v(const simc_model* m, const simc_data* d, double* v);
+SIMC_API int simc_set_state(const simc_model* m, simc_data* d, const double* q, const double* v,
+                            simc_error* err);
+
+/* Actuator a's input from now on (a motor's command, a servo's target),
+ * replacing its command in the scene until simc_clear_ctrl. */
+SIMC_API int simc_set_ctrl(const simc_model* m, simc_data* d, int a, double u);
+SIMC_API int simc_clear_ctrl(const simc_model* m, simc_data* d, int a);
+/* the controls themselves (nu doubles, NULL without actuators), for
+ * bindings that share the memory: a number sets an actuator's input, NaN
+ * gives it back to its command (the state after make and reset) */
+SIMC_API double* simc_ctrl(const simc_model* m, simc_data* d);
+/* the input actuator a used in the last step and the generalized force it
+ * applied (N or N m) */
+SIMC_API double simc_ctrl_used(const simc_model* m, const simc_data* d, int a);
+SIMC_API double simc_actuator_force(const simc_model* m, const simc_data* d, int a);
+
+/* n steps of the scene's dt; stops at the first failure (err filled). */
+SIMC_API int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err);
+
+/* ---- what the last step found ---- */
+typedef struct simc_contact {
+  int body[2];       /* the two bodies (0: the world) */
+  double point[3];   /* world, m */
+  double normal[3];  /* world, from body[0] to body[1] */
+  double frame[9];   /* world, rows t1, t2, n (n = normal): the impulse's axes */
+  double gap;        /* signed distance at the step's start, m (< 0: penetrating) */
+  double impulse[3]; /* on body[1] (body[0] takes the opposite) along frame's t1, t2, n,
+                        N s, over the step */
+} simc_contact;
+SIMC_API int simc_ncontact(const simc_data* d);
+SIMC_API int simc_get_contact(const simc_data* d, int i, simc_contact* c);
+
+/* energies, J: kinetic, gravity, spring, and dissipated (by dampers,
+ * contacts, limits and joint friction) since the start; the actuators'
+ * work since the start */
+SIMC_API void simc_energy(const simc_data* d, double e[5]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

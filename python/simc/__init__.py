@@ -1,0 +1,224 @@
+"""simc from Python: load a scene, step it, read and drive its state.
+
+A thin ctypes layer over libsimc.so (include/simc.h); NumPy arrays in and
+out.  ctypes releases the GIL while the library steps, so threads stepping
+separate data objects run in parallel.
+
+    import simc
+    m = simc.load("scene.yaml")        # or .xml / .urdf; simc.Error has file, line, col
+    d = m.data()                       # the initial state
+    d.ctrl[:] = 1.5                    # every actuator's input (NaN: its command)
+    m.step(d, 100)                     # 100 steps of the scene's dt
+    print(d.time, d.q, d.v, d.contacts())
+
+d.ctrl is a view of the library's own array (no copy); d.q and d.v are
+copies in the output file's coordinates (a free joint at its frame origin;
+doc/library.md), set with d.set_state(q, v).
+
+The library is found, in order, at $SIMC_LIB, beside this package when it
+is installed (PREFIX/lib), in the source tree's build/release, and by the
+system's linker path.
+"""
+
+import ctypes
+import ctypes.util
+import os
+
+import numpy as np
+
+__all__ = ["Error", "load", "Model", "Data", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
+
+BODY, JOINT, ACTUATOR, QPOS, DOF = 0, 1, 2, 3, 4
+_KINDS = {"body": BODY, "joint": JOINT, "actuator": ACTUATOR, "qpos": QPOS, "dof": DOF}
+
+
+class Error(Exception):
+    """A failure of the library: code, file, line, col (0 when unknown) and
+    message; str() is file:line:col: message as the command line prints it."""
+
+    def __init__(self, code, file, line, col, message):
+        self.code, self.file, self.line, self.col, self.message = code, file, line, col, message
+        where = ("%s:%d:%d: " % (file, line, col) if line > 0 else "%s: " % file) if file else ""
+        super().__init__(where + message)
+
+
+class _Err(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("file", ctypes.c_char * 256), ("line", ctypes.c_int),
+                ("col", ctypes.c_int), ("msg", ctypes.c_char * 768)]
+
+    def raise_if(self, status):
+        if status != 0:
+            raise Error(self.code or status, self.file.decode(errors="replace"), self.line, self.col,
+                        self.msg.decode(errors="replace"))
+
+
+class _Contact(ctypes.Structure):
+    _fields_ = [("body", ctypes.c_int * 2), ("point", ctypes.c_double * 3),
+                ("normal", ctypes.c_double * 3), ("frame", ctypes.c_double * 9),
+                ("gap", ctypes.c_double), ("impulse", ctypes.c_double * 3)]
+
+
+CONTACT_DTYPE = np.dtype([("body", np.int32, (2,)), ("point", np.float64, (3,)),
+                          ("normal", np.float64, (3,)), ("frame", np.float64, (3, 3)),
+                          ("gap", np.float64), ("impulse", np.float64, (3,))])
+
+
+def _find_library():
+    here = os.path.dirname(os.path.abspath(__file__))
+    cands = []
+    if os.environ.get("SIMC_LIB"):
+        cands.append(os.environ["SIMC_LIB"])
+    # PREFIX/lib/python3/dist-packages/simc -> PREFIX/lib
+    cands.append(os.path.normpath(os.path.join(here, "..", "..", "..", "libsimc.so.0")))
+    # the source tree: python/simc -> build/release
+    root = os.path.normpath(os.path.join(here, "..", ".."))
+    cands += [os.path.join(root, "build", "release", n) for n in ("libsimc.so.0.1",)]
+    for c in cands:
+        if os.path.exists(c):
+            return c
+    found = ctypes.util.find_library("simc")
+    if found:
+        return found
+    raise OSError("libsimc.so not found (tried %s; set SIMC_LIB)" % ", ".join(cands))
+
+
+_lib = ctypes.CDLL(_find_library())
+_P, _D, _I = ctypes.c_void_p, ctypes.c_double, ctypes.c_int
+_DP = ctypes.POINTER(ctypes.c_double)
+for name, res, args in [
+        ("simc_load", _P, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), _I, ctypes.POINTER(_Err)]),
+        ("simc_model_free", None, [_P]),
+        ("simc_count", _I, [_P, _I]),
+        ("simc_name", ctypes.c_char_p, [_P, _I, _I]),
+        ("simc_timestep", _D, [_P]),
+        ("simc_duration", _D, [_P]),
+        ("simc_data_make", _P, [_P, ctypes.POINTER(_Err)]),
+        ("simc_data_reset", _I, [_P, _P, ctypes.POINTER(_Err)]),
+        ("simc_data_free", None, [_P]),
+        ("simc_time", _D, [_P]),
+        ("simc_get_q", None, [_P, _P, _DP]),
+        ("simc_get_v", None, [_P, _P, _DP]),
+        ("simc_set_state", _I, [_P, _P, _DP, _DP, ctypes.POINTER(_Err)]),
+        ("simc_ctrl", _DP, [_P, _P]),
+        ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
+        ("simc_ncontact", _I, [_P]),
+        ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
+        ("simc_energy", None, [_P, _DP])]:
+    f = getattr(_lib, name)
+    f.restype, f.argtypes = res, args
+
+
+def _dp(a):
+    return a.ctypes.data_as(_DP)
+
+
+class Model:
+    """A loaded scene (immutable)."""
+
+    def __init__(self, handle, path):
+        self._h = handle
+        self.path = path
+        self.nq = _lib.simc_count(handle, QPOS)
+        self.nv = _lib.simc_count(handle, DOF)
+        self.nu = _lib.simc_count(handle, ACTUATOR)
+        self.nbody = _lib.simc_count(handle, BODY)
+        self.timestep = _lib.simc_timestep(handle)
+        self.duration = _lib.simc_duration(handle)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _lib.simc_model_free(self._h)
+            self._h = None
+
+    def names(self, kind):
+        """the names of 'body', 'joint', 'actuator', 'qpos' or 'dof'"""
+        k = _KINDS[kind] if isinstance(kind, str) else kind
+        return [_lib.simc_name(self._h, k, i).decode() for i in range(_lib.simc_count(self._h, k))]
+
+    def data(self):
+        """a state at the scene's initial conditions"""
+        err = _Err()
+        h = _lib.simc_data_make(self._h, ctypes.byref(err))
+        if not h:
+            err.raise_if(err.code or 1)
+        return Data(self, h)
+
+    def step(self, d, n=1):
+        """n steps of the scene's dt (the GIL is released meanwhile)"""
+        err = _Err()
+        err.raise_if(_lib.simc_step(self._h, d._h, int(n), ctypes.byref(err)))
+
+
+class Data:
+    """One state of a model."""
+
+    def __init__(self, model, handle):
+        self.model = model  # keeps the model alive as long as its data
+        self._h = handle
+        p = _lib.simc_ctrl(model._h, handle)
+        self.ctrl = (np.ctypeslib.as_array(p, shape=(model.nu,)) if model.nu
+                     else np.zeros(0))
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _lib.simc_data_free(self._h)
+            self._h = None
+
+    @property
+    def time(self):
+        return _lib.simc_time(self._h)
+
+    @property
+    def q(self):
+        q = np.empty(self.model.nq)
+        _lib.simc_get_q(self.model._h, self._h, _dp(q))
+        return q
+
+    @property
+    def v(self):
+        v = np.empty(self.model.nv)
+        _lib.simc_get_v(self.model._h, self._h, _dp(v))
+        return v
+
+    def set_state(self, q, v):
+        q = np.ascontiguousarray(q, dtype=np.float64)
+        v = np.ascontiguousarray(v, dtype=np.float64)
+        if q.shape != (self.model.nq,) or v.shape != (self.model.nv,):
+            raise ValueError("q must have %d values and v %d" % (self.model.nq, self.model.nv))
+        err = _Err()
+        err.raise_if(_lib.simc_set_state(self.model._h, self._h, _dp(q), _dp(v), ctypes.byref(err)))
+
+    def reset(self):
+        """back to the initial conditions, controls given back to the commands"""
+        err = _Err()
+        err.raise_if(_lib.simc_data_reset(self.model._h, self._h, ctypes.byref(err)))
+        self.ctrl = (np.ctypeslib.as_array(_lib.simc_ctrl(self.model._h, self._h), shape=(self.model.nu,))
+                     if self.model.nu else np.zeros(0))
+
+    def energy(self):
+        """kinetic, gravity, spring, dissipated, actuator work (J)"""
+        e = np.empty(5)
+        _lib.simc_energy(self._h, _dp(e))
+        return e
+
+    def contacts(self):
+        """the last step's contacts as a structured array (CONTACT_DTYPE)"""
+        n = _lib.simc_ncontact(self._h)
+        out = np.zeros(n, dtype=CONTACT_DTYPE)
+        c = _Contact()
+        for i in range(n):
+            if _lib.simc_get_contact(self._h, i, ctypes.byref(c)) == 0:
+                out[i] = (tuple(c.body), tuple(c.point), tuple(c.normal),
+                          np.array(c.frame).reshape(3, 3), c.gap, tuple(c.impulse))
+        return out
+
+
+def load(path, sets=()):
+    """a scene file (YAML, MJCF .xml, URDF .urdf) with --set style overrides"""
+    sets = [s.encode() for s in sets]
+    arr = (ctypes.c_char_p * max(len(sets), 1))(*sets)
+    err = _Err()
+    h = _lib.simc_load(os.fsencode(path), arr, len(sets), ctypes.byref(err))
+    if not h:
+        err.raise_if(err.code or 1)
+    return Model(h, path)

@@ -1,0 +1,125 @@
+"""The Python package against the command line and the laws it must keep.
+
+Run by test/t_python.sh (SIMC_LIB: the library under test; SIMC_BIN: the
+simc command of the same build)."""
+import os
+import subprocess
+import threading
+
+import h5py  # before simc: both in one process must work
+import numpy as np
+import pytest
+
+import simc
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+GRIPPER = os.path.join(ROOT, "test", "gripper_hold.yaml")
+SIMC = os.environ.get("SIMC_BIN", os.path.join(ROOT, "bin", "simc"))
+
+
+def cli_final_q(tmp_path, *sets):
+    out = str(tmp_path / "cli.h5")
+    args = [SIMC, GRIPPER, "-o", out, "--quiet"]
+    for s in sets:
+        args += ["--set", s]
+    subprocess.run(args, check=True)
+    with h5py.File(out, "r") as f:
+        return f["q"][-1], float(f["time"][-1])
+
+
+def test_constant_control_equals_cli_command_bitwise(tmp_path):
+    m = simc.load(GRIPPER, ["time.duration=0.2"])
+    d = m.data()
+    d.ctrl[:] = 3.0  # a view: the library reads it at the next step
+    n = int(round(0.2 / m.timestep))
+    m.step(d, n)
+    q_cli, t_cli = cli_final_q(tmp_path, "time.duration=0.2", "actuators.left.command=3.0",
+                               "actuators.right.command=3.0")
+    assert d.time == t_cli
+    assert np.array_equal(d.q, q_cli)
+
+
+def test_nan_control_gives_back_the_command(tmp_path):
+    m = simc.load(GRIPPER, ["time.duration=0.1"])
+    d = m.data()
+    assert np.isnan(d.ctrl).all()  # the scene's commands until set
+    d.ctrl[:] = 5.0
+    d.ctrl[:] = np.nan
+    m.step(d, int(round(0.1 / m.timestep)))
+    q_cli, _ = cli_final_q(tmp_path, "time.duration=0.1")
+    assert np.array_equal(d.q, q_cli)
+
+
+def test_reset_repeats_the_run_bitwise():
+    m = simc.load(GRIPPER, ["time.duration=0.05"])
+    d = m.data()
+    m.step(d, 50)
+    q1 = d.q
+    d.reset()
+    assert d.time == 0.0
+    m.step(d, 50)
+    assert np.array_equal(d.q, q1)
+
+
+def test_threads_step_separate_data_as_serial_runs():
+    m = simc.load(GRIPPER, ["time.duration=0.05"])
+    serial = []
+    for u in (1.0, 2.5):
+        d = m.data()
+        d.ctrl[:] = u
+        m.step(d, 50)
+        serial.append(d.q)
+    datas = [m.data(), m.data()]
+    for d, u in zip(datas, (1.0, 2.5)):
+        d.ctrl[:] = u
+    ts = [threading.Thread(target=m.step, args=(d, 50)) for d in datas]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for d, q in zip(datas, serial):
+        assert np.array_equal(d.q, q)
+
+
+def test_contacts_hold_the_box():
+    """statics: the contacts' vertical impulse on the held box is m g dt"""
+    m = simc.load(GRIPPER, ["time.duration=0.2"])
+    d = m.data()
+    m.step(d, 200)
+    box = m.names("body").index("box")
+    c = d.contacts()
+    assert len(c) > 0
+    on = (c["body"][:, 0] == box) | (c["body"][:, 1] == box)
+    sign = np.where(c["body"][:, 1] == box, 1.0, -1.0)
+    jz = np.sum(sign[on] * np.einsum("ik,ik->i", c["impulse"][on], c["frame"][on][:, :, 2]))
+    assert abs(jz - 0.2 * 9.81 * m.timestep) <= 1e-3 * 0.2 * 9.81 * m.timestep
+
+
+def test_set_state_round_trip_of_a_free_body():
+    """q and v in the file's coordinates (frame origin) survive a set"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 10)
+    q, v = d.q, d.v
+    d.set_state(q, v)
+    assert np.allclose(d.q, q, rtol=0, atol=1e-15)
+    assert np.allclose(d.v, v, rtol=0, atol=1e-15)
+
+
+def test_errors_carry_their_location(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("simc: 1\nname: bad\ntime: {step: 1.0e-3, duration: 1}\nbodies:\n"
+                   "  - name: b\n    joint: {type: free}\n    mass: -1\n")
+    with pytest.raises(simc.Error) as e:
+        simc.load(str(bad))
+    assert (e.value.file, e.value.line, e.value.col) == (str(bad), 7, 11)
+    assert "mass" in str(e.value) and str(e.value).startswith("%s:7:11:" % bad)
+    with pytest.raises(simc.Error):
+        simc.load(str(tmp_path / "missing.yaml"))
+
+
+def test_names_and_sizes():
+    m = simc.load(GRIPPER)
+    assert m.names("actuator") == ["left", "right"]
+    assert m.names("body")[0] == "world" and "box" in m.names("body")
+    assert (m.nq, m.nv, m.nu) == (9, 8, 2)

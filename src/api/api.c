@@ -1,0 +1,309 @@
+/* api: the public C API (include/simc.h) over the library's model, data
+ * and step.  Nothing here computes physics: it converts between the API's
+ * coordinates (the file's: a free joint at its frame origin) and the
+ * step's (state.h), checks arguments and maps statuses.  Only the
+ * functions marked SIMC_API are exported from libsimc.so (the rest of the
+ * library is built with hidden visibility). */
+#include "simc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "dynamics/dynamics.h"
+#include "integrator/integrator.h"
+#include "scene/scene.h"
+
+struct simc_model {
+  sc_model* m;
+};
+
+struct simc_data {
+  sc_data* d;
+};
+
+static int status_of(sc_status s) {
+  switch (s) {
+    case SC_OK: return SIMC_OK;
+    case SC_ERR_SCENE: return SIMC_ERR_SCENE;
+    case SC_ERR_IO: return SIMC_ERR_IO;
+    case SC_ERR_NOMEM: return SIMC_ERR_NOMEM;
+    default: return SIMC_ERR_SIM;
+  }
+}
+
+static int fail(simc_error* out, const sc_error* e) {
+  const int code = status_of(e->code);
+  if (out) {
+    out->code = code;
+    snprintf(out->file, sizeof out->file, "%s", e->file);
+    out->line = e->line;
+    out->col = e->col;
+    snprintf(out->msg, sizeof out->msg, "%s", e->msg);
+  }
+  return code;
+}
+
+static int arg_error(simc_error* out, const char* what) {
+  if (out) {
+    memset(out, 0, sizeof *out);
+    out->code = SIMC_ERR_ARG;
+    snprintf(out->msg, sizeof out->msg, "%s", what);
+  }
+  return SIMC_ERR_ARG;
+}
+
+static void ok(simc_error* out) {
+  if (out) memset(out, 0, sizeof *out);
+}
+
+void simc_error_string(const simc_error* err, char* buf, int bufsize) {
+  if (!buf || bufsize <= 0) return;
+  if (!err) {
+    buf[0] = '\0';
+    return;
+  }
+  if (err->file[0] && err->line > 0)
+    snprintf(buf, (size_t)bufsize, "%s:%d:%d: %s", err->file, err->line, err->col, err->msg);
+  else if (err->file[0])
+    snprintf(buf, (size_t)bufsize, "%s: %s", err->file, err->msg);
+  else
+    snprintf(buf, (size_t)bufsize, "%s", err->msg);
+}
+
+const char* simc_version(void) { return "0.1"; }
+
+simc_model* simc_load(const char* path, const char* const* sets, int nsets, simc_error* err) {
+  if (!path) {
+    arg_error(err, "simc_load: no path");
+    return NULL;
+  }
+  sc_error e;
+  sc_error_clear(&e);
+  sc_model* m = NULL;
+  if (sc_scene_load(path, sets, nsets > 0 ? nsets : 0, &m, &e) != SC_OK) {
+    fail(err, &e);
+    return NULL;
+  }
+  simc_model* out = sc_calloc(1, sizeof *out);
+  if (!out) {
+    sc_model_free(m);
+    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    fail(err, &e);
+    return NULL;
+  }
+  out->m = m;
+  ok(err);
+  return out;
+}
+
+void simc_model_free(simc_model* m) {
+  if (!m) return;
+  sc_model_free(m->m);
+  sc_free(m);
+}
+
+int simc_count(const simc_model* mm, int kind) {
+  if (!mm) return 0;
+  const sc_model* m = mm->m;
+  switch (kind) {
+    case SIMC_BODY: return m->nbody;
+    case SIMC_JOINT: return m->njnt;
+    case SIMC_ACTUATOR: return m->nact;
+    case SIMC_QPOS: return m->nq;
+    case SIMC_DOF: return m->nv;
+    default: return 0;
+  }
+}
+
+const char* simc_name(const simc_model* mm, int kind, int i) {
+  if (!mm || i < 0 || i >= simc_count(mm, kind)) return NULL;
+  const sc_model* m = mm->m;
+  switch (kind) {
+    case SIMC_BODY: return m->body_name[i];
+    case SIMC_JOINT: return m->jnt_name[i];
+    case SIMC_ACTUATOR: return m->act_name[i];
+    case SIMC_QPOS: return m->q_names[i];
+    case SIMC_DOF: return m->v_names[i];
+    default: return NULL;
+  }
+}
+
+int simc_index(const simc_model* m, int kind, const char* name) {
+  if (!name) return -1;
+  const int n = simc_count(m, kind);
+  for (int i = 0; i < n; i++) {
+    const char* s = simc_name(m, kind, i);
+    if (s && strcmp(s, name) == 0) return i;
+  }
+  return -1;
+}
+
+double simc_timestep(const simc_model* m) { return m ? m->m->opt.dt : 0.0; }
+double simc_duration(const simc_model* m) { return m ? m->m->opt.duration : 0.0; }
+
+/* the initial conditions' derived state: the same order as the command
+ * line (data, prepare, forward) */
+static int start(const sc_model* m, sc_data* d, simc_error* err) {
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_sim_prepare(m, d, &e) != SC_OK || sc_forward(m, d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+simc_data* simc_data_make(const simc_model* mm, simc_error* err) {
+  if (!mm) {
+    arg_error(err, "simc_data_make: no model");
+    return NULL;
+  }
+  sc_error e;
+  sc_error_clear(&e);
+  simc_data* out = sc_calloc(1, sizeof *out);
+  if (!out) {
+    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    fail(err, &e);
+    return NULL;
+  }
+  if (sc_data_create(mm->m, &out->d, &e) != SC_OK) {
+    fail(err, &e);
+    sc_free(out);
+    return NULL;
+  }
+  if (start(mm->m, out->d, err) != SIMC_OK) {
+    simc_data_free(out);
+    return NULL;
+  }
+  return out;
+}
+
+int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
+  if (!mm || !dd) return arg_error(err, "simc_data_reset: no model or data");
+  /* a fresh data object: nothing of the old run's warm starts survives,
+   * so that a reset run repeats a new one bit for bit */
+  sc_error e;
+  sc_error_clear(&e);
+  sc_data* d = NULL;
+  if (sc_data_create(mm->m, &d, &e) != SC_OK) return fail(err, &e);
+  const int st = start(mm->m, d, err);
+  if (st != SIMC_OK) {
+    sc_data_free(d);
+    return st;
+  }
+  sc_data_free(dd->d);
+  dd->d = d;
+  return SIMC_OK;
+}
+
+void simc_data_free(simc_data* d) {
+  if (!d) return;
+  sc_data_free(d->d);
+  sc_free(d);
+}
+
+double simc_time(const simc_data* d) { return d ? d->d->time : 0.0; }
+
+void simc_get_q(const simc_model* m, const simc_data* d, double* q) {
+  if (!m || !d || !q) return;
+  memcpy(q, d->d->q, sizeof(double) * (size_t)m->m->nq);
+  sc_state_com_to_frame(m->m, q, NULL);
+}
+
+void simc_get_v(const simc_model* m, const simc_data* d, double* v) {
+  if (!m || !d || !v) return;
+  const sc_model* M = m->m;
+  memcpy(v, d->d->v, sizeof(double) * (size_t)M->nv);
+  /* the origin's velocity needs the orientation, which q has in both */
+  for (int j = 0; j < M->njnt; j++) {
+    if (M->jnt_type[j] != SC_JOINT_FREE) continue;
+    const double* s = M->jnt_com + 3 * j;
+    if (s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0) continue;
+    double R[9], Rs[3], wxRs[3];
+    sc_sp_quat_to_mat3(R, d->d->q + M->jnt_qadr[j] + 3);
+    sc_sp_mat3_vec(Rs, R, s);
+    double* vj = v + M->jnt_vadr[j];
+    sc_sp_cross3(wxRs, vj + 3, Rs);
+    for (int k = 0; k < 3; k++) vj[k] -= wxRs[k];
+  }
+}
+
+int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const double* v,
+                   simc_error* err) {
+  if (!mm || !dd || !q || !v) return arg_error(err, "simc_set_state: no model, data, q or v");
+  const sc_model* m = mm->m;
+  sc_data* d = dd->d;
+  for (int i = 0; i < m->nq; i++)
+    if (!isfinite(q[i])) return arg_error(err, "simc_set_state: a non-finite position");
+  for (int i = 0; i < m->nv; i++)
+    if (!isfinite(v[i])) return arg_error(err, "simc_set_state: a non-finite velocity");
+  memcpy(d->q, q, sizeof(double) * (size_t)m->nq);
+  memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
+  sc_dyn_normalize_q(m, d->q);
+  sc_state_frame_to_com(m, d->q, d->v);
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_forward(m, d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+int simc_set_ctrl(const simc_model* m, simc_data* d, int a, double u) {
+  if (!m || !d || a < 0 || a >= m->m->nact || !isfinite(u)) return SIMC_ERR_ARG;
+  d->d->ctrl[a] = u;
+  return SIMC_OK;
+}
+
+int simc_clear_ctrl(const simc_model* m, simc_data* d, int a) {
+  if (!m || !d || a < 0 || a >= m->m->nact) return SIMC_ERR_ARG;
+  d->d->ctrl[a] = NAN;
+  return SIMC_OK;
+}
+
+double* simc_ctrl(const simc_model* m, simc_data* d) { return m && d && m->m->nact ? d->d->ctrl : NULL; }
+
+double simc_ctrl_used(const simc_model* m, const simc_data* d, int a) {
+  if (!m || !d || a < 0 || a >= m->m->nact) return NAN;
+  return d->d->act_ctrl[a];
+}
+
+double simc_actuator_force(const simc_model* m, const simc_data* d, int a) {
+  if (!m || !d || a < 0 || a >= m->m->nact) return NAN;
+  return d->d->act_force[a];
+}
+
+int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
+  if (!m || !d || n < 0) return arg_error(err, "simc_step: no model or data, or n < 0");
+  sc_error e;
+  sc_error_clear(&e);
+  for (int k = 0; k < n; k++)
+    if (sc_step(m->m, d->d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+int simc_ncontact(const simc_data* d) { return d ? d->d->ncon : 0; }
+
+int simc_get_contact(const simc_data* dd, int i, simc_contact* c) {
+  if (!dd || !c || i < 0 || i >= dd->d->ncon) return SIMC_ERR_ARG;
+  const sc_data* d = dd->d;
+  const sc_contact* k = &d->contact[i];
+  c->body[0] = k->body[0];
+  c->body[1] = k->body[1];
+  memcpy(c->point, k->pos, sizeof c->point);
+  memcpy(c->normal, k->frame + 6, sizeof c->normal);
+  memcpy(c->frame, k->frame, sizeof c->frame);
+  c->gap = k->dist;
+  memcpy(c->impulse, d->impulse + 3 * (size_t)i, sizeof c->impulse);
+  return SIMC_OK;
+}
+
+void simc_energy(const simc_data* dd, double e[5]) {
+  if (!dd || !e) return;
+  const sc_data* d = dd->d;
+  e[0] = d->e_kinetic;
+  e[1] = d->e_gravity;
+  e[2] = d->e_spring;
+  e[3] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction;
+  e[4] = d->e_actuator;
+}
