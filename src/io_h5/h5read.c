@@ -5,9 +5,10 @@
 
 #include "io_h5/io_internal.h"
 
-#include "dynamics/dynamics.h"
+#include "spatial/spatial.h"
 
 #include <errno.h>
+#include <float.h>
 #include <hdf5.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -372,6 +373,35 @@ static int state_shape_ok(const sc_h5r_dataset* ds, int rank, int n) {
   return ds->numeric && ds->rank == rank && ds->rowlen == n && (rank == 1 || ds->dims[1] == n);
 }
 
+/* Each ball and free joint's quaternion of a row of /q made a rotation.  A
+ * row a run wrote is within rounding of unit norm and is normalized as the
+ * step does (the same bits as sc_dyn_normalize_q); an edited one may hold
+ * components whose squares overflow (1e200) or underflow (1e-170, and
+ * subnormals), which that division would turn into zeros or leave
+ * unnormalized, so those are scaled by their largest magnitude first.  A
+ * quaternion of zeros names no rotation: refused. */
+static sc_status normalize_quaternions(const sc_model* m, double* q, const char* path, long long k,
+                                       sc_error* err) {
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    double* x = q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+    const double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    if (!(n2 >= DBL_MIN && n2 <= DBL_MAX)) {
+      double big = 0;
+      for (int i = 0; i < 4; i++)
+        if (fabs(x[i]) > big) big = fabs(x[i]);
+      if (big == 0)
+        return sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                            "row %lld of /q: the quaternion of joint %s (positions %d..%d) is zero, "
+                            "no rotation",
+                            k, m->jnt_name[j], (int)(x - q), (int)(x - q) + 3);
+      for (int i = 0; i < 4; i++) x[i] /= big;
+    }
+    sc_sp_quat_normalize(x);
+  }
+  return SC_OK;
+}
+
 sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, double* q,
                            double* v, double* t, long long* row_out, sc_error* err) {
   sc_h5r* r = NULL;
@@ -423,8 +453,7 @@ sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, d
       for (int i = 0; i < m->nv; i++) finite &= isfinite(v[i]);
       if (!finite) {
         st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "row %lld holds non-finite values", k);
-      } else {
-        sc_dyn_normalize_q(m, q);
+      } else if ((st = normalize_quaternions(m, q, path, k, err)) == SC_OK) {
         *row_out = k;
       }
     }
