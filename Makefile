@@ -83,7 +83,7 @@ help:
 	@echo "make validate   the validation matrix (analytic cases x configurations) -> results/validation.md"
 	@echo "make bench      benchmarks -> results/bench.md"
 	@echo "make golden     regenerate the golden regression files (shows the changes)"
-	@echo "make fuzz       fuzz the scene loader and --set (libFuzzer, ASan+UBSan), FUZZ_TIME s per target"
+	@echo "make fuzz       fuzz the scene loader, --set, the XML and mesh readers, command tables and --from (libFuzzer, ASan+UBSan), FUZZ_TIME s per target"
 	@echo "make install PREFIX=/usr/local  the user's tools (DESTDIR too); make uninstall removes them"
 
 # ---- system packages ----
@@ -335,7 +335,7 @@ FUZZ_DEB_PKGS := clang libclang-rt-14-dev
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 60
 FUZZ_TIMEOUT ?= 2
-FUZZ_TARGETS := scene set xml mesh csv
+FUZZ_TARGETS := scene set xml mesh csv from
 FUZZ_OUT     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
@@ -367,7 +367,7 @@ fuzz: fuzz-build
 	  mkdir -p $(FUZZ_OUT)/corpus/$$t $(FUZZ_OUT)/artifacts; \
 	  echo "fuzz_$$t: $(FUZZ_TIME) s"; \
 	  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(FUZZ_OUT)/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
-	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=$$(case $$t in set|csv) echo 2048;; mesh) echo 8192;; *) echo 32768;; esac) \
+	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=$$(case $$t in set|csv) echo 2048;; mesh|from) echo 8192;; *) echo 32768;; esac) \
 	    -dict=test/fuzz/$$t.dict -artifact_prefix=$(FUZZ_OUT)/artifacts/$$t- -print_final_stats=1 \
 	    $(FUZZ_OUT)/corpus/$$t test/fuzz/corpus/$$t >$(FUZZ_OUT)/$$t.log 2>&1; rc=$$?; \
 	  grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_OUT)/$$t.log; \

@@ -131,3 +131,34 @@ timeout 10 "$BIN/simc" scenes/double_pendulum.yaml --from "$tmp/fifo" -o "$tmp/x
 ok from_fifo_refused_at_once "[ $rc = 1 ] && grep -q 'not a regular file' '$tmp/fifo.err'"
 timeout 10 "$BIN/h5compare" "$tmp/fifo" "$tmp/dp.h5" >/dev/null 2>"$tmp/fifo2.err"; rc=$?
 ok h5compare_fifo_refused_at_once "[ $rc != 124 ] && [ $rc != 0 ] && grep -q 'not a regular file' '$tmp/fifo2.err'"
+
+# --from a row whose quaternion an edit left far from unit norm: squares
+# that overflow (1e200) or underflow (1e-170) are scaled first, so the start
+# is the rotation the row names, (1, 1, 0, 0) / sqrt(2) to 1e-15, not zeros
+# or an unnormalized quaternion; a quaternion of zeros is refused, located
+# (the fuzz target fuzz_from found it accepted)
+"$BIN/simc" scenes/sphere_drop.yaml -o "$tmp/sd.h5" --duration 0.01 --set output.every=1 --quiet
+for how in huge tiny zero; do
+  $PY - "$tmp/sd.h5" "$tmp/sd_$how.h5" "$how" <<'PY'
+import sys, shutil, h5py
+src, dst, how = sys.argv[1:]
+shutil.copy(src, dst)
+with h5py.File(dst, "r+") as f:
+    f["q"][-1, 3:7] = {"huge": [1e200, 1e200, 0, 0], "tiny": [1e-170, 1e-170, 0, 0], "zero": [0, 0, 0, 0]}[how]
+PY
+  "$BIN/simc" scenes/sphere_drop.yaml --from "$tmp/sd_$how.h5" -o "$tmp/sdo_$how.h5" --duration 0.001 \
+    --set output.every=1 --quiet 2>"$tmp/sd_$how.err"
+  echo $? >"$tmp/sd_$how.rc"
+done
+quat_ok() {
+  $PY - "$1" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    qw = f["q"][0, 3:7]
+want = np.array([1, 1, 0, 0]) / np.sqrt(2)
+assert np.abs(qw - want).max() < 1e-15, qw
+PY
+}
+ok from_huge_quaternion_normalized "[ \$(cat $tmp/sd_huge.rc) = 0 ] && quat_ok '$tmp/sdo_huge.h5'"
+ok from_tiny_quaternion_normalized "[ \$(cat $tmp/sd_tiny.rc) = 0 ] && quat_ok '$tmp/sdo_tiny.h5'"
+ok from_zero_quaternion_refused "[ \$(cat $tmp/sd_zero.rc) = 1 ] && grep -q 'sd_zero.h5: row 10 of /q: the quaternion of joint ball (positions 3..6) is zero' '$tmp/sd_zero.err' && [ ! -e '$tmp/sdo_zero.h5' ]"

@@ -80,6 +80,13 @@ static void test_replay_csv(void) {
   ENSURE(n >= 3);
 }
 
+static void test_replay_from(void) {
+  int n = replay_dir("test/fuzz/corpus/from", fuzz_from_one);
+  int k = replay_dir("test/fuzz/crashes/from", fuzz_from_one);
+  printf("  from: %d corpus inputs, %d crash inputs\n", n, k);
+  ENSURE(n >= 5);
+}
+
 /* the base scene of the --set target is valid, so overrides reach the
  * readers rather than stopping at a broken base */
 static void test_base_scene_valid(void) {
@@ -98,6 +105,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_base_scene_valid);
   RUN(test_replay_scene);
+  RUN(test_replay_from);
   RUN(test_replay_set);
   RUN(test_replay_xml);
   RUN(test_replay_mesh);

@@ -256,7 +256,7 @@ static void test_capacity_fallback(void) {
   {
     const int chain = SC_SAP_DENSE_MAX_NV + 8, nv = 6 + chain;
     sc_sap_work* wd = sc_sap_work_create(nv, 2);
-    sc_sap_work* wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, 12, 0);
+    sc_sap_work* wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, 12, 0, -1);
     ENSURE(wn != NULL);
     prob T;
     gen(&T, 1, chain, 0, 1, 1, 0, wd); /* a ground contact and one on the whole chain */
@@ -268,7 +268,7 @@ static void test_capacity_fallback(void) {
     ENSURE_CLOSE(wdl[1], T.w[1], 1e-12, 0);
     sc_sap_work_free(wn);
     /* room for the chain's contact: the sparse path, as the dense one */
-    wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, nv, 0);
+    wn = sc_sap_work_create_sized(nv, 2, (long)nv * nv, nv, 0, -1);
     ENSURE(solve(&T, wn, SC_SAP_HESSIAN_AUTO, 100, v4, g4, &ss) == SC_SOLVE_OK);
     ENSURE(sc_sap_last_hessian(wn) != SC_SAP_HESSIAN_DENSE);
     ENSURE(solve(&T, wd, SC_SAP_HESSIAN_DENSE, 100, v3, g3, &sd) == SC_SOLVE_OK);

@@ -383,11 +383,6 @@ static void say_lines(const char* what, const char* list) {
  * (/model/q_names and /model/v_names equal), quaternions are renormalized.
  * desc gets "RUN.h5 row R (t = T s)".  Returns 0 or an exit code, with a
  * message on stderr. */
-/* a numeric dataset of the given rank whose rows hold n values */
-static int from_shape_ok(const sc_h5r_dataset* ds, int rank, int n) {
-  return ds->numeric && ds->rank == rank && ds->rowlen == n && (rank == 1 || ds->dims[1] == n);
-}
-
 static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc, size_t n,
                      int quiet) {
   char path[PATH_MAX];
@@ -408,66 +403,18 @@ static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc
   path[plen] = '\0';
   sc_error err;
   sc_error_clear(&err);
-  sc_h5r* r = NULL;
-  if (sc_h5r_open(path, &r, &err) != SC_OK) {
-    fprintf(stderr, "simc: --from %s: cannot read it as a simc output (%s)\n", path, err.msg);
-    return EXIT_SCENE;
+  double t = 0;
+  long long k = 0;
+  const sc_status st = sc_h5_read_state(path, row, m, d->q, d->v, &t, &k, &err);
+  if (st != SC_OK) {
+    if (st == SC_ERR_SCENE) fprintf(stderr, "simc: --from %s: %s\n", path, err.msg);
+    else print_error(&err);
+    return st == SC_ERR_SCENE ? EXIT_SCENE : EXIT_IO;
   }
-  int code = 0;
-  const int iq = sc_h5r_find(r, "/q"), iv = sc_h5r_find(r, "/v"), it = sc_h5r_find(r, "/time");
-  if (iq < 0 || iv < 0 || it < 0) {
-    fprintf(stderr, "simc: --from %s: not a simc output (no /q, /v or /time)\n", path);
-    code = EXIT_SCENE;
-  } else if (sc_h5r_names_equal(r, "/model/q_names", m->q_names, m->nq) != 1 ||
-             sc_h5r_names_equal(r, "/model/v_names", m->v_names, m->nv) != 1) {
-    fprintf(stderr,
-            "simc: --from %s: its coordinates (/model/q_names, /model/v_names) are not this "
-            "scene's (%d positions, %d velocities)\n",
-            path, m->nq, m->nv);
-    code = EXIT_SCENE;
-  } else if (!from_shape_ok(sc_h5r_dataset_at(r, iq), 2, m->nq) ||
-             !from_shape_ok(sc_h5r_dataset_at(r, iv), 2, m->nv) ||
-             !from_shape_ok(sc_h5r_dataset_at(r, it), 1, 1)) {
-    /* the names can agree while the datasets do not (an edited file): a row
-     * is read into this scene's q and v, so its length must be theirs */
-    fprintf(stderr,
-            "simc: --from %s: its /q, /v and /time are not rows of this scene's %d positions, %d "
-            "velocities and one time\n",
-            path, m->nq, m->nv);
-    code = EXIT_SCENE;
-  } else {
-    const sc_h5r_dataset *dq = sc_h5r_dataset_at(r, iq), *dv = sc_h5r_dataset_at(r, iv),
-                         *dt = sc_h5r_dataset_at(r, it);
-    long long rows = dq->nrows < dv->nrows ? dq->nrows : dv->nrows;
-    if (dt->nrows < rows) rows = dt->nrows;
-    const long long k = row < 0 ? rows + row : row;
-    double t = 0;
-    if (k < 0 || k >= rows) {
-      fprintf(stderr, "simc: --from %s: row %lld is not among its rows 0..%lld\n", path, row,
-              rows - 1);
-      code = EXIT_SCENE;
-    } else if (sc_h5r_read_rows(r, iq, k, 1, d->q, &err) != SC_OK ||
-               sc_h5r_read_rows(r, iv, k, 1, d->v, &err) != SC_OK ||
-               sc_h5r_read_rows(r, it, k, 1, &t, &err) != SC_OK) {
-      print_error(&err);
-      code = EXIT_IO;
-    } else {
-      int finite = 1;
-      for (int i = 0; i < m->nq; i++) finite &= isfinite(d->q[i]);
-      for (int i = 0; i < m->nv; i++) finite &= isfinite(d->v[i]);
-      if (!finite) {
-        fprintf(stderr, "simc: --from %s: row %lld holds non-finite values\n", path, k);
-        code = EXIT_SCENE;
-      } else {
-        sc_dyn_normalize_q(m, d->q);
-        sc_state_frame_to_com(m, d->q, d->v); /* the file has the frame origin's */
-        snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
-        if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
-      }
-    }
-  }
-  sc_h5r_close(r);
-  return code;
+  sc_state_frame_to_com(m, d->q, d->v); /* the file has the frame origin's (state.h) */
+  snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
+  if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
+  return 0;
 }
 
 static int exit_code(sc_status s) {

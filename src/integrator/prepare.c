@@ -93,7 +93,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     }
     /* contacts touch the dofs of two chains; the blocks are the model's */
     const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
-    w->sap = sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max);
+    w->sap = sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max, d->cross_max);
     const size_t ncap = (size_t)d->nprob_max + 1;
     const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);

@@ -5,8 +5,12 @@
 
 #include "io_h5/io_internal.h"
 
+#include "spatial/spatial.h"
+
 #include <errno.h>
+#include <float.h>
 #include <hdf5.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -362,4 +366,98 @@ void sc_h5_free_names(char** names, int n) {
   if (!names) return;
   for (int k = 0; k < n; k++) free(names[k]);
   free(names);
+}
+
+/* a numeric dataset of the given rank whose rows hold n values */
+static int state_shape_ok(const sc_h5r_dataset* ds, int rank, int n) {
+  return ds->numeric && ds->rank == rank && ds->rowlen == n && (rank == 1 || ds->dims[1] == n);
+}
+
+/* Each ball and free joint's quaternion of a row of /q made a rotation.  A
+ * row a run wrote is within rounding of unit norm and is normalized as the
+ * step does (the same bits as sc_dyn_normalize_q); an edited one may hold
+ * components whose squares overflow (1e200) or underflow (1e-170, and
+ * subnormals), which that division would turn into zeros or leave
+ * unnormalized, so those are scaled by their largest magnitude first.  A
+ * quaternion of zeros names no rotation: refused. */
+static sc_status normalize_quaternions(const sc_model* m, double* q, const char* path, long long k,
+                                       sc_error* err) {
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    double* x = q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+    const double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    if (!(n2 >= DBL_MIN && n2 <= DBL_MAX)) {
+      double big = 0;
+      for (int i = 0; i < 4; i++)
+        if (fabs(x[i]) > big) big = fabs(x[i]);
+      if (big == 0)
+        return sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                            "row %lld of /q: the quaternion of joint %s (positions %d..%d) is zero, "
+                            "no rotation",
+                            k, m->jnt_name[j], (int)(x - q), (int)(x - q) + 3);
+      for (int i = 0; i < 4; i++) x[i] /= big;
+    }
+    sc_sp_quat_normalize(x);
+  }
+  return SC_OK;
+}
+
+sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, double* q,
+                           double* v, double* t, long long* row_out, sc_error* err) {
+  sc_h5r* r = NULL;
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_h5r_open(path, &r, &e) != SC_OK)
+    return e.code == SC_ERR_NOMEM
+               ? sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "%s", e.msg)
+               : sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "cannot read it as a simc output (%s)",
+                              e.msg);
+  sc_status st = SC_OK;
+  const int iq = sc_h5r_find(r, "/q"), iv = sc_h5r_find(r, "/v"), it = sc_h5r_find(r, "/time");
+  int qn = 0, vn = 0;
+  if (iq < 0 || iv < 0 || it < 0) {
+    st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "not a simc output (no /q, /v or /time)");
+  } else if ((qn = sc_h5r_names_equal(r, "/model/q_names", m->q_names, m->nq)) != 1 ||
+             (vn = sc_h5r_names_equal(r, "/model/v_names", m->v_names, m->nv)) != 1) {
+    st = qn < 0 || vn < 0
+             ? sc_error_set(err, SC_ERR_NOMEM, path, 0, 0, "out of memory reading /model")
+             : sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                            "its coordinates (/model/q_names, /model/v_names) are not this "
+                            "scene's (%d positions, %d velocities)",
+                            m->nq, m->nv);
+  } else if (!state_shape_ok(sc_h5r_dataset_at(r, iq), 2, m->nq) ||
+             !state_shape_ok(sc_h5r_dataset_at(r, iv), 2, m->nv) ||
+             !state_shape_ok(sc_h5r_dataset_at(r, it), 1, 1)) {
+    /* the names can agree while the datasets do not (an edited file): a row
+     * is read into this scene's q and v, so its length must be theirs */
+    st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                      "its /q, /v and /time are not rows of this scene's %d positions, %d "
+                      "velocities and one time",
+                      m->nq, m->nv);
+  } else {
+    const sc_h5r_dataset *dq = sc_h5r_dataset_at(r, iq), *dv = sc_h5r_dataset_at(r, iv),
+                         *dt = sc_h5r_dataset_at(r, it);
+    long long rows = dq->nrows < dv->nrows ? dq->nrows : dv->nrows;
+    if (dt->nrows < rows) rows = dt->nrows;
+    const long long k = row < 0 ? rows + row : row;
+    if (k < 0 || k >= rows) {
+      st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "row %lld is not among its rows 0..%lld",
+                        row, rows - 1);
+    } else if ((st = sc_h5r_read_rows(r, iq, k, 1, q, err)) != SC_OK ||
+               (st = sc_h5r_read_rows(r, iv, k, 1, v, err)) != SC_OK ||
+               (st = sc_h5r_read_rows(r, it, k, 1, t, err)) != SC_OK) {
+      /* located by sc_h5r_read_rows */
+    } else {
+      int finite = 1;
+      for (int i = 0; i < m->nq; i++) finite &= isfinite(q[i]);
+      for (int i = 0; i < m->nv; i++) finite &= isfinite(v[i]);
+      if (!finite) {
+        st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "row %lld holds non-finite values", k);
+      } else if ((st = normalize_quaternions(m, q, path, k, err)) == SC_OK) {
+        *row_out = k;
+      }
+    }
+  }
+  sc_h5r_close(r);
+  return st;
 }

@@ -172,4 +172,15 @@ int sc_h5r_names_equal(const sc_h5r* r, const char* path, char* const* names, in
 int sc_h5_read_names(const char* file, const char* dpath, char*** out);
 void sc_h5_free_names(char** names, int n);
 
+/* The state of row `row` of a simc output file at path (negative: counted
+ * from the end, -1 the last) as a start for model m (simc --from): q (m->nq,
+ * quaternions renormalized), v (m->nv) and the row's time *t, and in
+ * *row_out the row read.  The file's coordinates must be m's
+ * (/model/q_names and /model/v_names equal) and its /q, /v and /time rows
+ * of m's sizes.  Otherwise SC_ERR_SCENE (SC_ERR_IO when a listed dataset
+ * cannot be read) with err in path and a message naming what is wrong; q
+ * and v may then hold part of a row. */
+sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, double* q,
+                           double* v, double* t, long long* row_out, sc_error* err);
+
 #endif

@@ -130,8 +130,10 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
     /* of a small island's rows, as many as there can be contacts may be wide */
     const int small_rows = small_nc > d->ncon_max ? small_nc - d->ncon_max : 0;
     x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
-                                            cols, small_rows);
-    x->sap = t == 0 ? sap0 : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max);
+                                            cols, small_rows, d->cross_max);
+    x->sap = t == 0 ? sap0
+                    : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max,
+                                               d->cross_max);
     ws_ok = ib && db && x->sub_kind && x->sap_small && x->sap;
   }
   if (ws_ok && w->nthreads > 1) {

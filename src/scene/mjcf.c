@@ -32,6 +32,9 @@
  *    simc, local in MuJoCo) and a ball's (parent frame in simc) differ.
  *    Links are transparent to contact filtering, so a body and its MuJoCo
  *    parent do not collide, as in MuJoCo.
+ *  - geom priority: each geom's friction chosen so that the larger of a
+ *    pair's two is MuJoCo's pair friction (pair_friction), approximated
+ *    when no choice does;
  *  - contact parameters: a geom's solref and solimp become its shape's
  *    stiffness and dissipation (contact_law), margin - gap moves a moving
  *    geom's surface out, joint solreflimit/solimplimit leave simc's rigid
@@ -60,6 +63,7 @@
  * --allow-unsupported).  solref/solimp and margin/gap are translated
  * approximately, said so (import.strict refuses them).  Visual elements have no effect.  What the URDF
  * translator shares with this one is in xml_import.c. */
+#include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <limits.h>
@@ -492,10 +496,26 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   double fr[3] = {1, 0.005, 0.0001};
   int nf;
   TRY(xi_get_vec_n(t, n, K_GEOM, c, "friction", fr, 1, 3, &nf));
-  g->mu = fr[0];
+  g->mu = g->fr_raw = fr[0];
   const char* cd = xi_attr_d(t, n, K_GEOM, c, "condim");
-  if (cd && strcmp(cd, "1") == 0) g->mu = 0;
+  if (cd && strcmp(cd, "1") == 0) g->mu = 0, g->condim1 = 1;
   else if (cd && strcmp(cd, "3") != 0) xi_unsupported(t, n, "condim 4 or 6 (torsional and rolling friction)");
+  /* priority decides a pair's friction (pair_friction); solmix weighs two
+   * geoms' solref and solimp, which reach simc only approximately anyway
+   * (read_sol), so it is read for its checks alone */
+  const char* pr = xi_attr_d(t, n, K_GEOM, c, "priority");
+  if (pr) {
+    char* e;
+    errno = 0;
+    const long v = strtol(pr, &e, 10);
+    while (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r') e++;
+    if (e == pr || *e || errno || v < INT_MIN || v > INT_MAX)
+      return xi_fail(t, n, "priority", "expected an integer, not '%s'", pr);
+    g->priority = (int)v;
+  }
+  double solmix = 1;
+  TRY(xi_get_vec(t, n, K_GEOM, c, "solmix", &solmix, 1, NULL));
+  if (!(solmix >= 0)) return xi_fail(t, n, "solmix", "must be >= 0");
   TRY(get_mask(t, n, c, "contype", &g->contype));
   TRY(get_mask(t, n, c, "conaffinity", &g->conaffinity));
   TRY(read_sol(t, n, K_GEOM, c, "solref", "solimp", g->solref, g->solimp, &g->has_sol));
@@ -927,12 +947,155 @@ static int grow(void** p, int* cap, int i, size_t size) {
 static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world, const double wp[3],
                       const double wq[4]);
 
+/* ---- a pair's friction under MuJoCo's priority rule ----
+ *
+ * MuJoCo 2.2.2 (mj_contactParam, checked against it in test_mjcf_contact):
+ * of two geoms of different priority the contact takes the higher one's
+ * condim, friction, solref and solimp; of equal priority the larger condim,
+ * the element-wise larger friction (also that of a condim 1 geom when the
+ * other's condim is 3), and solref and solimp mixed by solmix.  simc's pair
+ * friction is the larger of its two shapes' (friction_mix: max), so each
+ * geom gets one coefficient, written once every geom is known: its own
+ * (condim 1: 0) when that gives every pair MuJoCo's value, else the
+ * smallest of MuJoCo's values over its pairs, which is the only choice
+ * that can (the larger of two values never above a pair's is the pair's
+ * only if the larger of the largest allowed is).  Pairs are those two
+ * geoms' masks allow, on different bodies, not both the world's and not a
+ * body and its parent (unless the world): a superset of what can touch, so
+ * a model where no choice works for them is reported approximated (and
+ * keeps each geom's own). */
+
+/* geom g of body bid (parent pbid) can collide: remembered, its friction
+ * written as a placeholder */
+static sc_status pair_geom(tr* t, geom* g, int bid, int pbid) {
+  if (!g->contype && !g->conaffinity) return SC_OK;
+  if (t->npg == t->cappg) {
+    const int cap = t->cappg ? 2 * t->cappg : 64;
+    struct xi_pgeom* p = sc_calloc((size_t)cap, sizeof *p);
+    if (!p) return sc_error_set(t->err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory translating the model");
+    if (t->npg) memcpy(p, t->pg, sizeof *p * (size_t)t->npg);
+    sc_free(t->pg);
+    t->pg = p;
+    t->cappg = cap;
+  }
+  struct xi_pgeom* p = &t->pg[t->npg++];
+  p->prio = g->priority;
+  p->body = bid;
+  p->parent = pbid;
+  p->condim1 = g->condim1;
+  p->fr = g->fr_raw;
+  p->ct = g->contype;
+  p->ca = g->conaffinity;
+  p->node = g->node;
+  g->mu_slot = t->npg;
+  return SC_OK;
+}
+
+static int pair_may_touch(const struct xi_pgeom* a, const struct xi_pgeom* b) {
+  if (a->body == b->body || !((a->ct & b->ca) | (b->ct & a->ca))) return 0;
+  if ((a->parent == b->body && b->body != 0) || (b->parent == a->body && a->body != 0)) return 0;
+  return 1;
+}
+
+static double pair_mu(const struct xi_pgeom* a, const struct xi_pgeom* b) {
+  if (a->prio != b->prio) {
+    const struct xi_pgeom* w = a->prio > b->prio ? a : b;
+    return w->condim1 ? 0 : w->fr;
+  }
+  return a->condim1 && b->condim1 ? 0 : fmax(a->fr, b->fr);
+}
+
+/* the first pair (i, j) whose larger coefficient in mu is not MuJoCo's, or
+ * 0 when none */
+static int pair_check(const tr* t, const double* mu, int* fi, int* fj) {
+  for (int i = 0; i < t->npg; i++)
+    for (int j = i + 1; j < t->npg; j++)
+      if (pair_may_touch(&t->pg[i], &t->pg[j]) && fmax(mu[i], mu[j]) != pair_mu(&t->pg[i], &t->pg[j])) {
+        *fi = i, *fj = j;
+        return 1;
+      }
+  return 0;
+}
+
+/* b with each "@muN@" replaced by geom N's coefficient (lines unchanged) */
+static int pair_subst(obuf* b, const double* mu, int n) {
+  if (!b->p || !b->n) return 0;
+  size_t cnt = 0;
+  for (const char* q = b->p; (q = strstr(q, "@mu")) != NULL; q += 3) cnt++;
+  if (!cnt) return 0;
+  const size_t cap = b->n + 32 * cnt + 1;
+  char* o = sc_malloc(cap);
+  if (!o) return 1;
+  size_t w = 0;
+  const char* q = b->p;
+  const char* end = b->p + b->n;
+  while (q < end) {
+    const char* h = strstr(q, "@mu");
+    if (!h || h >= end) h = end;
+    memcpy(o + w, q, (size_t)(h - q));
+    w += (size_t)(h - q);
+    if (h == end) break;
+    char* e;
+    const long k = strtol(h + 3, &e, 10);
+    if (*e != '@' || k < 1 || k > n) { /* not a placeholder: kept */
+      o[w++] = *h;
+      q = h + 1;
+      continue;
+    }
+    w += (size_t)snprintf(o + w, cap - w, "%.17g", mu[k - 1]);
+    q = e + 1;
+  }
+  o[w] = '\0';
+  sc_free(b->p);
+  b->p = o;
+  b->n = w;
+  b->cap = cap;
+  return 0;
+}
+
+/* each remembered geom's coefficient into the bodies and statics written */
+static sc_status pair_friction(tr* t) {
+  const int n = t->npg;
+  if (n == 0) return SC_OK;
+  double* mu = t->pmu = sc_malloc(sizeof(double) * (size_t)n);
+  if (!mu) return sc_error_set(t->err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory translating the model");
+  for (int i = 0; i < n; i++) mu[i] = t->pg[i].condim1 ? 0 : t->pg[i].fr;
+  int fi = 0, fj = 0;
+  /* past this many geoms the pairs are not enumerated: each keeps its own */
+  enum { PAIR_MAX_GEOMS = 4000 };
+  int prio_differs = 0;
+  for (int i = 1; i < n; i++) prio_differs |= t->pg[i].prio != t->pg[0].prio;
+  if (n > PAIR_MAX_GEOMS) {
+    if (prio_differs)
+      xi_approximated(t, t->pg[0].node, "geom priority (more geoms than simc checks the pairs of; doc/import.md)");
+  } else if (pair_check(t, mu, &fi, &fj)) {
+    for (int i = 0; i < n; i++) {
+      double m = HUGE_VAL;
+      for (int j = 0; j < n; j++)
+        if (j != i && pair_may_touch(&t->pg[i], &t->pg[j])) m = fmin(m, pair_mu(&t->pg[i], &t->pg[j]));
+      if (m < HUGE_VAL) mu[i] = m;
+    }
+    int gi, gj;
+    if (pair_check(t, mu, &gi, &gj)) {
+      for (int i = 0; i < n; i++) mu[i] = t->pg[i].condim1 ? 0 : t->pg[i].fr;
+      xi_approximated(t, t->pg[fi].node,
+          "geom priority or condim 1 (no friction per shape gives every pair MuJoCo's, of the higher-priority "
+          "geom or the larger of two: each keeps its own; doc/import.md)");
+    }
+  }
+  if (pair_subst(&t->bodies, mu, n) || pair_subst(&t->stat, mu, n))
+    return sc_error_set(t->err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory translating the model");
+  return SC_OK;
+}
+
 /* body n under a parent whose frame in the world at qpos0 is (wp, wq), with
  * gs room for its geoms: on the heap, as bodies nest 200 deep */
 static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int depth, int is_world,
                             const double wp[3], const double wq[4], geom* gs) {
   if (depth > 200) return xi_fail(t, n, NULL, "bodies nested deeper than 200");
   sc_status st;
+  /* ids for pair_friction's filter: the world 0, the others in reading order */
+  const int parent_bid = t->cur_bid, my_bid = is_world ? 0 : ++t->nbid;
   int cc = inh; /* the class for this body's children */
   const char* childclass = xi_attr(n, "childclass");
   if (childclass) {
@@ -967,6 +1130,7 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
       if (gs[ng].type == SC_GEOM_MESH) TRY(mesh_asset(t, c, gs[ng].mesh_file, &gs[ng]));
       /* only explicit <pair>s (reported) would collide */
       if (t->predefined) gs[ng].contype = gs[ng].conaffinity = 0;
+      if (gs[ng].type >= 0) TRY(pair_geom(t, &gs[ng], is_world ? 0 : my_bid, is_world ? -1 : parent_bid));
       if (gs[ng].type >= 0) ng++;
     } else if (strcmp(e, "joint") == 0 || strcmp(e, "freejoint") == 0) {
       if (is_world) return xi_fail(t, c, NULL, "the worldbody has no joints");
@@ -1195,9 +1359,11 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
     xi_qmul(cq, wq, q);
     j0 = t->njn - nj;
   }
+  t->cur_bid = my_bid;
   for (xmlNode* c = n->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "body") == 0)
       TRY(body(t, c, is_world ? "world" : name, cc, depth + 1, 0, cw, cq));
+  t->cur_bid = parent_bid;
   /* the joints' subtrees: this body's record and its descendants' */
   for (int i = j0; i >= 0 && i < j0 + nj; i++)
     if (t->jrec[i].sd != 2) t->jrec[i].last = t->nbrec;
@@ -1213,8 +1379,10 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
         double z[3] = {0, 0, 1}, nrm[3];
         xi_qrot(nrm, g->q, z);
         xi_src(&t->stat, g->node);
-        xi_put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g, friction: %.17g", nrm[0],
-            nrm[1], nrm[2], sc_sp_dot3(nrm, g->pos), g->mu);
+        xi_put(&t->stat, "  - {shape: plane, normal: [%.17g, %.17g, %.17g], offset: %.17g", nrm[0], nrm[1],
+            nrm[2], sc_sp_dot3(nrm, g->pos));
+        if (g->mu_slot > 0) xi_put(&t->stat, ", friction: @mu%d@", g->mu_slot);
+        else xi_put(&t->stat, ", friction: %.17g", g->mu);
         xi_put_masks(&t->stat, g);
         xi_put_contact(&t->stat, g);
         xi_put(&t->stat, "}\n");
@@ -1567,6 +1735,7 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->njn = 0;
     t->nbody_auto = 0;
     t->mass_total = 0;
+    t->npg = t->nbid = t->cur_bid = 0;
   }
   /* a model without a <worldbody> is the empty world, as MuJoCo loads it */
   for (int i = 0; i < t->ntop; i++) {
@@ -1587,6 +1756,7 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       return xi_fail(t, n, NULL, "unknown top-level element");
     }
   }
+  TRY(pair_friction(t));
   int nact = 0; /* unnamed actuators are numbered across every <actuator> */
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xi_name(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i], &nact));

@@ -182,7 +182,7 @@ typedef struct scls {
 #define JOINT_UNS "solreffriction solimpfriction"
 #define GEOM_TR                                                                                                \
   "name class type contype conaffinity size friction mass density fromto pos quat axisangle xyaxes zaxis euler " \
-  "mesh"
+  "mesh priority solmix"
 #define GEOM_NONE "group material rgba user hfield fluidcoef"
 #define ACT_TR "name class ctrllimited forcelimited ctrlrange forcerange gear joint kp kv"
 #define ACT_REP "tendon site slidersite cranksite refsite jointinparent"
@@ -209,7 +209,7 @@ static const scls classes[] = {
     {"default>mesh", 'T', "scale", "", "", ""},
     {"default>material", 'X', 0, 0, 0, 0},
     {"default>joint", 'T', JOINT_TR, "solreflimit solimplimit", JOINT_UNS, "group user"},
-    {"default>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "priority=0 solmix=1 shellinertia=false fitscale=1 fluidshape=none",
+    {"default>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "shellinertia=false fitscale=1 fluidshape=none",
         GEOM_NONE},
     {"default>site", 'X', 0, 0, 0, 0},
     {"default>camera", 'X', 0, 0, 0, 0},
@@ -241,7 +241,7 @@ static const scls classes[] = {
     {"body>inertial", 'T', "pos quat mass diaginertia axisangle xyaxes zaxis euler fullinertia", "", "", ""},
     {"body>joint", 'T', JOINT_TR, "solreflimit solimplimit", JOINT_UNS, "group user"},
     {"body>freejoint", 'T', "name", "", "", "group"},
-    {"body>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "priority=0 solmix=1 shellinertia=false fitscale=1 fluidshape=none",
+    {"body>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "shellinertia=false fitscale=1 fluidshape=none",
         GEOM_NONE},
     {"body>site", 'X', 0, 0, 0, 0},
     {"body>camera", 'X', 0, 0, 0, 0},

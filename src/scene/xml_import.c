@@ -351,7 +351,8 @@ void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]
       break;
     default: return;
   }
-  xi_put(o, ", friction: %.17g", g->mu);
+  if (g->mu_slot > 0) xi_put(o, ", friction: @mu%d@", g->mu_slot);
+  else xi_put(o, ", friction: %.17g", g->mu);
   xi_put_masks(o, g);
   xi_put_contact(o, g);
   xi_put(o, ", pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", p[0], p[1], p[2],
@@ -685,6 +686,8 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   for (int i = 0; i < t->nstr; i++) sc_free(t->strs[i]);
   for (int i = 0; i < t->nmeshes; i++) sc_free(t->meshes[i].file);
   sc_free(t->meshes);
+  sc_free(t->pg);
+  sc_free(t->pmu);
   for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
   sc_free(t);
   sc_free(out.lsrc);

@@ -91,6 +91,19 @@ typedef struct tr {
   }* meshes;
   int nmeshes, capmeshes;
   char note[200]; /* what the reading changed without leaving anything out (a comment in the translation) */
+  /* MJCF: every geom that can collide, for the friction of each pair under
+   * MuJoCo's priority rule (mjcf.c, pair_friction): its priority, sliding
+   * friction as written, whether its condim is 1, masks, body and parent
+   * body (ids in the order the bodies are read, 0 the world); mu[i] the
+   * friction written for geom i once every pair is known */
+  struct xi_pgeom {
+    int prio, body, parent, condim1;
+    double fr;
+    unsigned long ct, ca;
+    const xmlNode* node;
+  }* pg;
+  double* pmu;
+  int npg, cappg, nbid, cur_bid;
 } tr;
 
 
@@ -102,6 +115,10 @@ typedef struct geom {
   int has_mass;
   double cm[3], Im[9];   /* a mesh: its centroid and inertia about it, geom frame */
   double mu;
+  int mu_slot;    /* 1 + its index in tr.pg: friction written as a placeholder (0: mu) */
+  int priority;   /* MuJoCo's contact priority */
+  double fr_raw;  /* the sliding friction as written (mu is 0 for condim 1) */
+  int condim1;
   unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
   const char* mesh_file;
   double mesh_scale[3];

@@ -173,19 +173,20 @@ void sc_sap_params_for_model(sc_sap_params* p, int model) {
 }
 
 static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max,
-                                int dense);
+                                long cross_max, int dense);
 
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max) {
-  return work_create(nv_max, nc_max, (long)nv_max * nv_max, 17, 0, 1);
+  return work_create(nv_max, nc_max, (long)nv_max * nv_max, 17, 0, -1, 1);
 }
 
 sc_sap_work* sc_sap_work_create_sized(int nv_max, int nc_max, long blk_max, int cols_max,
-                                      int nrow_max) {
-  return work_create(nv_max, nc_max, blk_max, cols_max, nrow_max, nv_max <= SC_SAP_DENSE_MAX_NV);
+                                      int nrow_max, long cross_max) {
+  return work_create(nv_max, nc_max, blk_max, cols_max, nrow_max, cross_max,
+                     nv_max <= SC_SAP_DENSE_MAX_NV);
 }
 
 static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max,
-                                int dense) {
+                                long cross_max, int dense) {
   if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0 || nrow_max < 0 || nrow_max > nc_max)
     return NULL;
   sc_sap_work* w = sc_calloc(1, sizeof *w);
@@ -197,7 +198,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
   const size_t total = 13 * nv + 6 * m + 3 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
   w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
-  w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max, nrow_max);
+  w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max, nrow_max, cross_max);
   w->region = sc_calloc(3 * (size_t)nc_max + 1, sizeof(int));
   if (!w->block || !w->region || !w->sp ||
       sc_sap_hessian_init(&w->hess, nv_max, nc_max, dense) != 0) {

@@ -109,15 +109,17 @@ void sc_sap_reuse_factor(sc_sap_work* w);
 
 /* Create a workspace for problems whose tree blocks of A have at most
  * blk_max entries in all (sum of n_t^2) and whose contacts touch at most
- * cols_max columns of J each, except nrow_max of the nc_max that touch one
- * (joint rows: limits, dry friction, servos); NULL when out of memory or when a size is
+ * cols_max columns of J each, of which at most cross_max pairs lie in two
+ * different trees (negative: unknown), except nrow_max of the nc_max that
+ * touch one (joint rows: limits, dry friction, servos); NULL when out of
+ * memory or when a size is
  * negative.  Apart from CHOLMOD's symbolic analysis (once per solve, and
  * only when the pattern of H changed since the previous solve; see
  * sap_sparse.c) this is the only allocation of this module. */
 sc_sap_work* sc_sap_work_create_sized(int nv_max, int nc_max, long blk_max, int cols_max,
-                                      int nrow_max);
+                                      int nrow_max, long cross_max);
 /* The same with blk_max = nv_max^2, cols_max = 17 (two free bodies and
- * more) and nrow_max = 0, with a dense path whatever nv_max: for tests, tools and hand-made
+ * more), cross_max unknown and nrow_max = 0, with a dense path whatever nv_max: for tests, tools and hand-made
  * problems (O(nv_max^2 + nc_max nv_max) memory). */
 sc_sap_work* sc_sap_work_create(int nv_max, int nc_max);
 /* Free a workspace created by sc_sap_work_create (NULL is allowed). */

@@ -190,6 +190,11 @@ long sc_sap_cholmod_alloc_count(void) { return cholmod_allocs; }
 struct sc_sap_sparse {
   int nv_max, nc_max;
   long cap_t, cap_blk;
+  /* the triplets a Hessian of the largest problem would have if each
+   * contact listed all pairs of its columns: the budget of the factor's
+   * fill (CHOLMOD's arena, the block factor's panels) */
+  long cap_h;
+  long cap_j; /* nnz(J) */
   int nv, nc;
   /* the loaded problem's block form (borrowed, see problem.h): trees (dofs
    * of tree t are tree_dofs[tree_ptr[t] .. tree_ptr[t+1]), ascending), their
@@ -202,8 +207,16 @@ struct sc_sap_sparse {
   int *tree_of, *tree_loc;
   const int *jptr, *jcol;
   const double* jval;
-  /* lower-triangle triplets of H in the original order, and their slots in hx */
-  long ntrip;
+  /* lower-triangle triplets of H in the original order, and their slots in
+   * hx: the tree blocks of A (tree t's from ttri[t]), then per contact c
+   * the pairs of its columns in two different trees (from ttri[ntree] +
+   * ctr[c]).  A pair within one tree is an entry of A's block, whose slot
+   * the contact shares: a contact whose Jacobian spans a chain of n dofs
+   * would otherwise list n^2 / 2 triplets, and a chain's contacts n^3 / 6.
+   * nt_all counts the triplets as if each contact listed all its pairs
+   * (the measure of H's density the choice of path reads). */
+  long ntrip, nt_all;
+  long *ttri, *ctr;
   int *ti, *tj, *slot, *order, *newpos, *uold, *marker;
   /* pattern of tril(H) (original order) now and at the last analysis */
   int *cp, *ri, *pcp, *pri;
@@ -255,7 +268,8 @@ static void* take(char** b, size_t bytes) {
   return p;
 }
 
-sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max) {
+sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max,
+                                    long cross_max) {
   if (nv_max < 0 || nc_max < 0 || blk_max < 0 || cols_max < 0 || nrow_max < 0 || nrow_max > nc_max)
     return NULL;
   sc_sap_sparse* s = sc_calloc(1, sizeof *s);
@@ -263,27 +277,37 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->nv_max = nv_max;
   s->nc_max = nc_max;
   /* the lower triangles of the tree blocks of A (at most blk_max entries
-   * in all), of one cols_max x cols_max block per contact and of one entry
-   * per joint row (a row is one dof's: sized as a contact, a chain of n
-   * links with limits asked for n^3 entries); a problem beyond that is
-   * refused by load (the dense path, when the workspace has one, takes it) */
+   * in all) and per contact its pairs of columns in different trees: at
+   * most cross_max (the model's bound; negative: unknown, any pair of
+   * cols_max columns).  A joint row touches one dof, in A's block.  A
+   * problem beyond that is refused by load (the dense path, when the
+   * workspace has one, takes it).  Sized as one cols_max x cols_max block
+   * per contact instead, 200 capsules in a chain asked for 7.97 GB. */
   s->cap_blk = blk_max;
-  s->cap_t = (blk_max + nv_max) / 2 + (long)(nc_max - nrow_max) * cols_max * (cols_max + 1) / 2 +
-             nrow_max + 1;
+  const long tree_t = (blk_max + nv_max) / 2;
+  long per_contact = (long)cols_max * (cols_max - 1) / 2;
+  if (cross_max >= 0 && cross_max < per_contact) per_contact = cross_max;
+  const long ncont = (long)(nc_max - nrow_max);
+  s->cap_t = tree_t + ncont * per_contact + 1;
+  s->cap_h = tree_t + ncont * cols_max * (cols_max + 1) / 2 + nrow_max + 1;
   const size_t nv = (size_t)nv_max;
   const size_t ct = (size_t)s->cap_t;
+  /* nnz(J): cols_max columns per contact, one per row */
+  const size_t cj = (size_t)ncont * (size_t)cols_max + (size_t)nrow_max + 1;
+  s->cap_j = (long)cj;
   const size_t I = sizeof(int), D = sizeof(double);
   size_t bytes = 0;
   const size_t sizes[] = {
       nv * I, nv * I,                                         /* trees */
       ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
-      (nv + 1) * I, ct * I, (nv + 1) * I, ct * I,             /* patterns */
+      (nv + 1) * I, ct * I, (nv + 1) * I, 2 * ct * I,         /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
       3 * nv * D, (nv + 1) * sizeof(size_t),                  /* Delassus */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
-      ((size_t)nc_max + 1) * I, ct * I, (nv + 1) * I, ct * I,
+      ((size_t)nc_max + 1) * I, cj * I, (nv + 1) * I, cj * I,
       nv * I, nv * I, nv * I, nv * I, nv * I,
-      (nv + 1) * I, nv * I, ((size_t)nc_max + 1) * I, ct * I}; /* structure of the triplets */
+      (nv + 1) * I, nv * I, ((size_t)nc_max + 1) * I, cj * I, /* structure of the triplets */
+      (nv + 1) * sizeof(long), ((size_t)nc_max + 1) * sizeof(long)}; /* ttri, ctr */
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) bytes += (sizes[k] + 15) & ~(size_t)15;
   char* b = sc_malloc(bytes);
   if (!b) {
@@ -302,7 +326,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->cp = take(&b, (nv + 1) * I);
   s->ri = take(&b, ct * I);
   s->pcp = take(&b, (nv + 1) * I);
-  s->pri = take(&b, ct * I);
+  s->pri = take(&b, 2 * ct * I); /* also the block graph, both directions */
   s->hp = take(&b, (nv + 1) * I);
   s->hi = take(&b, ct * I);
   s->pinv = take(&b, nv * I);
@@ -317,9 +341,9 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->bsz = take(&b, nv * I);
   s->dofpos = take(&b, nv * I);
   s->ctp = take(&b, ((size_t)nc_max + 1) * I);
-  s->ctl = take(&b, ct * I);
+  s->ctl = take(&b, cj * I);
   s->tcp = take(&b, (nv + 1) * I);
-  s->tcl = take(&b, ct * I);
+  s->tcl = take(&b, cj * I);
   s->sn_of_tree = take(&b, nv * I);
   s->tree_off = take(&b, nv * I);
   s->sn_rep = take(&b, nv * I);
@@ -328,11 +352,13 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->seq_tptr = take(&b, (nv + 1) * I);
   s->seq_tdofs = take(&b, nv * I);
   s->seq_jptr = take(&b, ((size_t)nc_max + 1) * I);
-  s->seq_jcol = take(&b, ct * I); /* nnz(J) <= number of triplets <= cap_t */
-  /* the block factor's panels: room for 6 doubles per possible triplet of
-   * H (as the CHOLMOD arena below), never more than a dense nv x nv */
+  s->seq_jcol = take(&b, cj * I);
+  s->ttri = take(&b, (nv + 1) * sizeof(long));
+  s->ctr = take(&b, ((size_t)nc_max + 1) * sizeof(long));
+  /* the block factor's panels: room for 6 doubles per triplet of the fill
+   * budget (as the CHOLMOD arena below), never more than a dense nv x nv */
   const long dense_x = (long)nv_max * nv_max;
-  const long cap_x = 6 * s->cap_t < dense_x ? 6 * s->cap_t : dense_x;
+  const long cap_x = 6 * s->cap_h < dense_x ? 6 * s->cap_h : dense_x;
   if (sc_sap_block_init(&s->blk, nv_max, 16 * (long)nv_max + 64, cap_x + 1) != 0) {
     sc_free(s->tree_of);
     sc_free(s);
@@ -360,8 +386,10 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
     return NULL;
   }
   /* the arena: room for the symbolic and numeric factor of H with generous
-   * fill (48 bytes per possible triplet of H) and CHOLMOD's temporaries */
-  s->arena.cap = 48 * (size_t)s->cap_t + 64 * nv + ((size_t)1 << 20);
+   * fill (48 bytes per triplet of the fill budget, never more than a dense
+   * lower triangle's) and CHOLMOD's temporaries */
+  const long dense_t = (long)nv_max * (nv_max + 1) / 2;
+  s->arena.cap = 48 * (size_t)(s->cap_h < dense_t ? s->cap_h : dense_t) + 64 * nv + ((size_t)1 << 20);
   s->arena.base = sc_malloc(s->arena.cap);
   if (!s->arena.base) {
     sc_sap_sparse_free(s);
@@ -431,23 +459,43 @@ int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p) {
   s->jcol = p->jcol;
   s->jval = p->J;
 
-  /* triplets of tril(H): tree blocks of A, then one block per contact */
-  long nt = 0;
+  /* triplets of tril(H): tree blocks of A, then per contact the pairs of
+   * its columns in different trees, (k^2 - sum over trees of k_t^2) / 2 of
+   * its k columns */
+  long nt = 0, all = 0;
   for (int t = 0; t < s->ntree; t++) {
     const long n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+    s->ttri[t] = nt;
     nt += n * (n + 1) / 2;
   }
+  s->ttri[s->ntree] = nt;
+  all = nt;
+  int* cnt = s->marker; /* columns of the current contact per tree */
+  for (int t = 0; t < s->ntree; t++) cnt[t] = 0;
+  long nx = 0;
   for (int c = 0; c < nc; c++) {
     const long k = s->jptr[c + 1] - s->jptr[c];
-    nt += k * (k + 1) / 2;
+    all += k * (k + 1) / 2;
+    for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) cnt[s->tree_of[s->jcol[q]]]++;
+    long sq = 0;
+    for (int q = s->jptr[c]; q < s->jptr[c + 1]; q++) {
+      const int t = s->tree_of[s->jcol[q]];
+      sq += (long)cnt[t] * cnt[t];
+      cnt[t] = 0;
+    }
+    s->ctr[c] = nx;
+    nx += (k * k - sq) / 2;
   }
-  s->ntrip = nt <= s->cap_t ? nt : 0;
+  s->ctr[nc] = nx;
+  nt += nx;
+  s->ntrip = nt <= s->cap_t && s->jptr[nc] <= s->cap_j ? nt : 0;
+  s->nt_all = all;
   return 0;
 }
 
 int sc_sap_sparse_ntree(const sc_sap_sparse* s) { return s->ntree; }
 
-long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip; }
+long sc_sap_sparse_hessian_nnz(const sc_sap_sparse* s) { return s->ntrip ? s->nt_all : 0; }
 
 /* a contact whose 3 x 3 curvature block (or impulse) is exactly zero adds
  * only zeros: separated contacts carry no friction under the Hunt-Crossley
@@ -915,11 +963,12 @@ static int analyze_block(sc_sap_sparse* s) {
         if (Pa > Pb && pbase[a * KMAX + b] < 0) return 1;
       }
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
-      const int jb = s->jcol[b], Pb = s->dpos[jb], lb = s->dloc[jb];
+      const int jb = s->jcol[b], Pb = s->dpos[jb], lb = s->dloc[jb], tb = s->tree_of[jb];
       int kb = 0;
       while (table && s->bpinv[sl[kb]] != Pb) kb++;
       for (int a = b; a < s->jptr[c + 1]; a++) {
         const int ja = s->jcol[a], Pa = s->dpos[ja], la = s->dloc[ja];
+        if (s->tree_of[ja] == tb) continue; /* in A's block: its triplet is the tree's */
         long off;
         if (Pa == Pb) {
           const int r = la > lb ? la : lb, cc = la > lb ? lb : la;
@@ -972,7 +1021,9 @@ int sc_sap_sparse_analyze(sc_sap_sparse* s, int kind) {
   }
   for (int c = 0; c < s->nc; c++)
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++)
-      for (int a = b; a < s->jptr[c + 1]; a++, t++) s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b];
+      for (int a = b; a < s->jptr[c + 1]; a++)
+        if (s->tree_of[s->jcol[a]] != s->tree_of[s->jcol[b]])
+          s->ti[t] = s->jcol[a], s->tj[t] = s->jcol[b], t++;
   if (kind == SC_SAP_SPARSE_BLOCK) {
     if (analyze_block(s) != 0) return 1;
     s->pkind = kind;
@@ -1067,13 +1118,14 @@ static void assemble(sc_sap_sparse* s, const double* G, double* hx, long nz) {
       for (int a = b; a < nt; a++) hx[s->slot[t++]] += col[a];
     }
   }
-  /* J_i^T G_i J_i over the columns contact i touches */
+  /* J_i^T G_i J_i over the columns contact i touches, each entry added
+   * in the same order as when every pair had a triplet of its own: the
+   * sums, and so H, are bit-identical to that layout's */
+  const long cross0 = s->ttri[s->ntree];
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
     if (zero9(g)) {
-      /* its slots are the pairs b <= a of its listed columns */
-      const long nb = s->jptr[c + 1] - s->jptr[c];
-      t += nb * (nb + 1) / 2;
+      t = cross0 + s->ctr[c + 1];
       continue;
     }
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
@@ -1081,9 +1133,20 @@ static void assemble(sc_sap_sparse* s, const double* G, double* hx, long nz) {
       const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
       const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
       const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      const int tb = s->tree_of[s->jcol[b]], lb = s->tree_loc[s->jcol[b]];
+      const long nb = s->tree_ptr[tb + 1] - s->tree_ptr[tb];
       for (int a = b; a < s->jptr[c + 1]; a++) {
         const double* ja = s->jval + 3 * a;
-        hx[s->slot[t++]] += ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        const double h = ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        const int ca = s->jcol[a];
+        if (s->tree_of[ca] == tb) {
+          /* tree tb's triplet (hi, lo): column lo of its lower triangle
+           * starts after lo columns of nb, nb - 1, ... entries */
+          const long la = s->tree_loc[ca], lo = la < lb ? la : lb, hi = la < lb ? lb : la;
+          hx[s->slot[s->ttri[tb] + lo * nb - lo * (lo - 1) / 2 + (hi - lo)]] += h;
+        } else {
+          hx[s->slot[t++]] += h;
+        }
       }
     }
   }

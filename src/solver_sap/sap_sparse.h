@@ -20,13 +20,15 @@ typedef struct sc_sap_sparse sc_sap_sparse;
 
 /* Allocate for nv <= nv_max, nc <= nc_max, tree blocks of at most blk_max
  * entries in all (sum n_t^2) and contacts touching at most cols_max columns
- * each, except nrow_max of the nc_max that touch one (joint rows); NULL when
- * out of memory. */
-sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max);
+ * each, at most cross_max pairs of them in two different trees (negative:
+ * unknown), except nrow_max of the nc_max that touch one (joint rows); NULL
+ * when out of memory. */
+sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int cols_max, int nrow_max,
+                                    long cross_max);
 void sc_sap_sparse_free(sc_sap_sparse* s);
 
 /* Take the structure and values of p's A and J (p must outlive their use).
- * O(nv + ntree).  Returns 0 when p fits the capacities, nonzero otherwise
+ * O(nv + nnz(J)).  Returns 0 when p fits the capacities, nonzero otherwise
  * (then nothing else below may be called). */
 int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p);
 /* Number of trees of the loaded problem. */

@@ -73,16 +73,59 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;
+  long cross_max = 0;
   {
-    int* chain = sc_calloc((size_t)nb, sizeof(int));
+    /* per body: its chain's length and the clique all of the chain's dofs
+     * are in (-1: none yet, -2: several) */
+    int* chain = sc_calloc(2 * (size_t)nb, sizeof(int));
     if (!chain) goto nomem;
+    int* clq = chain + nb;
+    clq[0] = -1;
     for (int b = 1; b < nb; b++) {
-      chain[b] = chain[m->body_parent[b]] + m->jnt_nv[m->body_jnt[b]];
+      const int pa = m->body_parent[b], jn = m->body_jnt[b];
+      const int jnv = jn >= 0 ? m->jnt_nv[jn] : 0;
+      chain[b] = chain[pa] + jnv;
+      clq[b] = clq[pa];
+      for (int k = 0; k < jnv; k++) {
+        const int c = m->dof_clique[m->jnt_vadr[jn] + k];
+        clq[b] = clq[b] == -1 || clq[b] == c ? c : -2;
+      }
       if (chain[b] > chain_max) chain_max = chain[b];
     }
+    /* the pairs of a contact's columns in different cliques (its
+     * triplets of H outside A's blocks, see sap_sparse.c): those within
+     * each chain when a chain spans several cliques, and those between
+     * two chains unless both lie in one and the same clique.  Per
+     * clique the longest chain within it (the first two cliques by that
+     * length), and the longest chains spanning several */
+    long xin = 0;
+    int top1 = 0, top2 = 0, multi = 0;
+    int* best = sc_calloc((size_t)m->nclique + 1, sizeof(int));
+    if (!best) {
+      sc_free(chain);
+      goto nomem;
+    }
+    for (int b = 1; b < nb; b++) {
+      const long p = chain[b];
+      if (clq[b] == -2) {
+        if (p * (p - 1) / 2 > xin) xin = p * (p - 1) / 2;
+        if (p > multi) multi = (int)p;
+      } else if (clq[b] >= 0 && p > best[clq[b]]) {
+        best[clq[b]] = (int)p;
+      }
+    }
+    for (int c = 0; c < m->nclique; c++) {
+      if (best[c] > top1) top2 = top1, top1 = best[c];
+      else if (best[c] > top2) top2 = best[c];
+    }
+    const long between = (long)top1 * top2 > (long)multi * chain_max ? (long)top1 * top2
+                                                                      : (long)multi * chain_max;
+    cross_max = 2 * xin + between;
+    sc_free(best);
     sc_free(chain);
   }
   d->chain_max = chain_max;
+  d->cross_max = cross_max;
   d->jcap = 2 * chain_max * nc + m->nrow_max + 1;
   DALLOC(jptr, np + 1);
   DALLOC(jcol, d->jcap);

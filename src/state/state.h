@@ -119,6 +119,8 @@ typedef struct sc_data {
   int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
   int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max + nrow_max */
   int chain_max;     /* the longest chain of dofs from a body to the world */
+  long cross_max;    /* bound on the pairs of one contact's columns that lie in
+                        different cliques of the mass matrix (state.c) */
   int* jmark;        /* (2 nv) scratch marks for building jcol */
   double* R;         /* (3 nprob_max) */
   double* vhat;      /* (3 nprob_max) */

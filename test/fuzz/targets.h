@@ -1,6 +1,7 @@
-/* fuzz targets for the scene loader, the XML model translators and the mesh
- * reader, shared by the libFuzzer drivers
- * (fuzz_scene.c, fuzz_set.c, fuzz_xml.c, fuzz_mesh.c, fuzz_csv.c, built with clang -fsanitize=fuzzer) and the
+/* fuzz targets for the scene loader, the XML model translators, the mesh
+ * reader and the reader of a run's state (--from), shared by the libFuzzer
+ * drivers (fuzz_scene.c, fuzz_set.c, fuzz_xml.c, fuzz_mesh.c, fuzz_csv.c,
+ * fuzz_from.c, built with clang -fsanitize=fuzzer) and the
  * corpus replay test (test/test_fuzz_replay.c, built with the normal
  * compiler), so every input the fuzzer kept or crashed on stays a
  * regression test without clang.
@@ -15,6 +16,8 @@
 #ifndef SC_FUZZ_TARGETS_H
 #define SC_FUZZ_TARGETS_H
 
+#include <hdf5.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_h5/io_h5.h"
 #include "mesh/mesh.h"
 #include "scene/scene.h"
 
@@ -253,6 +257,240 @@ static int fuzz_csv_one(const uint8_t* data, size_t size) {
   }
   remove(csv);
   rmdir(dir);
+  return 0;
+}
+
+/* ---- --from: a run's state (sc_h5_read_state) ----
+ *
+ * Raw bytes into libhdf5's parser would mostly find libhdf5's own bugs,
+ * which simc cannot fix; so the bytes describe an HDF5 file instead, built
+ * through the HDF5 API: which of /q, /v, /time, /model/q_names and
+ * /model/v_names exist, their types (float64, float32, int32, strings),
+ * ranks, shapes, layouts and values (NaN, infinities, huge, subnormal), the
+ * names right or wrong, and the row asked for.  The file goes to /tmp (the
+ * reader takes a path: it checks that it is a regular file) and is removed
+ * afterwards.  Contract: a refusal is located in that file with a message;
+ * an accepted state is finite, of the scene's sizes (ASan watches the
+ * buffers, allocated to them exactly), with unit quaternions. */
+
+typedef struct {
+  const uint8_t* d;
+  size_t n, i;
+} fuzz_bytes;
+
+static unsigned fuzz_byte(fuzz_bytes* in) { return in->i < in->n ? in->d[in->i++] : 0u; }
+
+static double fuzz_value(fuzz_bytes* in) {
+  static const double special[] = {0.0, 1.0, -1.0, 0.5, 0.7071067811865476, -0.0, NAN, INFINITY,
+                                   -INFINITY, 1e308, -1e308, 1e200, -1e200, 1e154, 1e-154, 1e-200,
+                                   1e-310, 4.9e-324, 3e-162, 2.0, 1e-12, 1e12};
+  const unsigned nsp = sizeof special / sizeof special[0];
+  const unsigned b = fuzz_byte(in);
+  if (b < nsp) return special[b];
+  if (b < 240) return ((double)b - 130.0) / 16.0;
+  uint64_t bits = 0;
+  for (int k = 0; k < 8; k++) bits = bits << 8 | fuzz_byte(in);
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/* one numeric dataset at path whose expected rows hold n values (rank 1
+ * when n is 0, as /time), shaped and typed by the next byte */
+static void fuzz_h5_numeric(hid_t f, const char* path, int n, long long rows, fuzz_bytes* in) {
+  const unsigned spec = fuzz_byte(in);
+  const int type = spec & 3, shape = (spec >> 2) & 7, gz = (spec >> 6) & 1;
+  int chunked = (spec >> 5) & 1;
+  const int w = n > 0 ? n : 1;
+  hsize_t dims[3] = {(hsize_t)rows, (hsize_t)w, 1};
+  int rank = n > 0 ? 2 : 1;
+  switch (shape) {
+    case 1: rank = 1, dims[0] = (hsize_t)(rows * w); break;      /* flattened */
+    case 2: dims[1] = (hsize_t)w + 1, rank = 2; break;           /* a column too many */
+    case 3: dims[1] = (hsize_t)(w - 1), rank = 2; break;         /* one too few */
+    case 4: rank = 0; break;                                      /* scalar */
+    case 5: rank = 3; break;                                      /* [rows, n, 1] */
+    case 6: dims[0] = ((hsize_t)1 << 40) + (hsize_t)rows; chunked = 1; break; /* declared, unwritten */
+    default: break;
+  }
+  hsize_t maxd[3] = {H5S_UNLIMITED, dims[1], dims[2]};
+  hid_t sp = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, chunked ? maxd : NULL);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (chunked && rank > 0) {
+    hsize_t cd[3] = {1, dims[1] > 0 ? dims[1] : 1, 1};
+    H5Pset_chunk(dcpl, rank, cd);
+    if (gz && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) H5Pset_deflate(dcpl, 1);
+  }
+  hid_t ft = type == 0 ? H5Tcopy(H5T_IEEE_F64LE)
+             : type == 1 ? H5Tcopy(H5T_IEEE_F32LE)
+             : type == 2 ? H5Tcopy(H5T_STD_I32LE)
+                         : H5Tcopy(H5T_C_S1);
+  if (type == 3) H5Tset_size(ft, 4);
+  hid_t ds = sp >= 0 ? H5Dcreate2(f, path, ft, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT) : -1;
+  hssize_t npts = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : 0;
+  if (ds >= 0 && shape != 6 && npts > 0 && npts <= 4096) {
+    double* x = malloc(sizeof(double) * (size_t)npts);
+    char* c = malloc(4 * (size_t)npts);
+    if (x && c) {
+      for (hssize_t k = 0; k < npts; k++) {
+        x[k] = fuzz_value(in);
+        memcpy(c + 4 * k, "1.5", 4);
+      }
+      if (type == 3) H5Dwrite(ds, ft, H5S_ALL, H5S_ALL, H5P_DEFAULT, c);
+      else if (type == 2) {
+        int* iv = (int*)c; /* 4 bytes per element */
+        for (hssize_t k = 0; k < npts; k++)
+          iv[k] = x[k] == x[k] && x[k] < 2e9 && x[k] > -2e9 ? (int)x[k] : -7;
+        H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv);
+      } else {
+        H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
+      }
+    }
+    free(x);
+    free(c);
+  }
+  if (ds >= 0) H5Dclose(ds);
+  H5Tclose(ft);
+  H5Pclose(dcpl);
+  if (sp >= 0) H5Sclose(sp);
+}
+
+/* the n names of a model's coordinates at path, as simc writes them
+ * (variable-length UTF-8) or otherwise, by the next byte */
+static void fuzz_h5_names(hid_t f, const char* path, char* const* names, int n, fuzz_bytes* in) {
+  const unsigned spec = fuzz_byte(in);
+  const int mode = spec % 6, fixed = (spec >> 3) & 1;
+  const unsigned which = fuzz_byte(in);
+  int cnt = n + (mode == 3 ? -1 : mode == 4 ? 1 : 0);
+  if (cnt < 0) cnt = 0;
+  hsize_t dim = (hsize_t)cnt;
+  if (mode == 5) { /* numbers where names belong */
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t ds = H5Dcreate2(f, path, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (ds >= 0) H5Dclose(ds);
+    H5Sclose(sp);
+    return;
+  }
+  const char** s = calloc((size_t)cnt + 1, sizeof *s);
+  char alt[64];
+  if (!s) return;
+  for (int k = 0; k < cnt; k++) s[k] = k < n ? names[k] : "extra";
+  if (mode == 2 && cnt > 0) {
+    const int k = (int)(which % (unsigned)cnt);
+    snprintf(alt, sizeof alt, "%sx", s[k]);
+    s[k] = alt;
+  }
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  char* buf = NULL;
+  size_t len = 1;
+  if (fixed) {
+    for (int k = 0; k < cnt; k++)
+      if (strlen(s[k]) + (which & 1) > len) len = strlen(s[k]) + (which & 1);
+    H5Tset_size(t, len);
+    H5Tset_strpad(t, which & 2 ? H5T_STR_NULLPAD : H5T_STR_NULLTERM);
+    buf = calloc((size_t)cnt + 1, len);
+    for (int k = 0; buf && k < cnt; k++) memcpy(buf + k * len, s[k], strlen(s[k]) < len ? strlen(s[k]) : len);
+  } else {
+    H5Tset_size(t, H5T_VARIABLE);
+  }
+  hid_t sp = H5Screate_simple(1, &dim, NULL);
+  hid_t ds = H5Dcreate2(f, path, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (ds >= 0 && cnt > 0 && (!fixed || buf)) H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, fixed ? (const void*)buf : (const void*)s);
+  if (ds >= 0) H5Dclose(ds);
+  H5Sclose(sp);
+  H5Tclose(t);
+  free(buf);
+  free(s);
+}
+
+/* the scene the states are for: a free body, a ball joint and a hinge (12
+ * positions with two quaternions, 10 velocities) */
+static const char fuzz_from_scene[] =
+    "simc: 1\n"
+    "time: {step: 0.001, duration: 0.01}\n"
+    "bodies:\n"
+    "  - {name: f, joint: {type: free}, mass: 1, inertia: solid, geometry: [{shape: sphere, radius: 0.1}]}\n"
+    "  - {name: b, joint: {type: ball, origin: {position: [0, 1, 1]}}, mass: 1, inertia: solid,\n"
+    "     geometry: [{shape: box, size: [0.1, 0.1, 0.1]}]}\n"
+    "  - {name: r, parent: b, joint: {type: revolute, axis: [0, 1, 0]}, mass: 1, inertia: solid,\n"
+    "     geometry: [{shape: sphere, radius: 0.05}]}\n";
+
+static int fuzz_from_one(const uint8_t* data, size_t size) {
+  static sc_model* m = NULL;
+  if (!m) {
+    sc_error e;
+    if (sc_scene_load_buffer(fuzz_from_scene, sizeof fuzz_from_scene - 1, "from.yaml", NULL, 0, &m,
+                             &e) != SC_OK)
+      fuzz_violation("the fixed scene does not load", &e);
+  }
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  fuzz_bytes in = {data, size, 0};
+  const unsigned flags = fuzz_byte(&in);
+  const long long rows = fuzz_byte(&in) % 5;
+  const int8_t rb = (int8_t)fuzz_byte(&in);
+  const long long row = rb == -128 ? -(long long)((~0ULL) >> 1) - 1 : rb == 127 ? (long long)((~0ULL) >> 1) : rb % 6;
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/simc-fuzz-from-%ld.h5", (long)getpid());
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) return 0;
+  if (flags & 32) { /* the root attribute of a simc output */
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    H5Tset_size(t, 16);
+    hid_t a = H5Acreate2(f, "format", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a >= 0) H5Awrite(a, t, "simc-trajectory"), H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+  }
+  if (flags & 1) fuzz_h5_numeric(f, "/q", m->nq, rows, &in);
+  if (flags & 2) fuzz_h5_numeric(f, "/v", m->nv, rows, &in);
+  if (flags & 4) fuzz_h5_numeric(f, "/time", 0, rows, &in);
+  if (flags & 64) { /* /model a dataset, not a group */
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t ds = H5Dcreate2(f, "/model", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (ds >= 0) H5Dclose(ds);
+    H5Sclose(sp);
+  } else if (flags & 24) {
+    hid_t g = H5Gcreate2(f, "/model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g >= 0) H5Gclose(g);
+    if (flags & 8) fuzz_h5_names(f, "/model/q_names", m->q_names, m->nq, &in);
+    if (flags & 16) fuzz_h5_names(f, "/model/v_names", m->v_names, m->nv, &in);
+  }
+  if (flags & 128) { /* a link to nowhere and a group where a dataset may be asked for */
+    H5Lcreate_soft("/nowhere", f, "/dangling", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(f, "/energy", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g >= 0) H5Gclose(g);
+  }
+  H5Fclose(f);
+  double* q = malloc(sizeof(double) * (size_t)m->nq);
+  double* v = malloc(sizeof(double) * (size_t)m->nv);
+  double t = 0;
+  long long k = -1;
+  sc_error err;
+  sc_error_clear(&err);
+  const sc_status st = q && v ? sc_h5_read_state(path, row, m, q, v, &t, &k, &err) : SC_ERR_NOMEM;
+  remove(path);
+  if (q && v) {
+    if (st != SC_OK) {
+      if (st != SC_ERR_SCENE && st != SC_ERR_IO && st != SC_ERR_NOMEM) fuzz_violation("unexpected status", &err);
+      if (!err.msg[0] || strcmp(err.file, path) != 0) fuzz_violation("a --from error not located in its file", &err);
+    } else {
+      if (k < 0 || k >= rows) fuzz_violation("a row outside the file accepted", &err);
+      for (int i = 0; i < m->nq; i++)
+        if (!isfinite(q[i])) fuzz_violation("a non-finite position accepted", &err);
+      for (int i = 0; i < m->nv; i++)
+        if (!isfinite(v[i])) fuzz_violation("a non-finite velocity accepted", &err);
+      for (int j = 0; j < m->njnt; j++) {
+        const int qa = m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+        if (m->jnt_type[j] != SC_JOINT_FREE && m->jnt_type[j] != SC_JOINT_BALL) continue;
+        const double n2 = q[qa] * q[qa] + q[qa + 1] * q[qa + 1] + q[qa + 2] * q[qa + 2] + q[qa + 3] * q[qa + 3];
+        if (!(fabs(n2 - 1.0) < 1e-12)) fuzz_violation("a quaternion that is not a rotation accepted", &err);
+      }
+    }
+  }
+  free(q);
+  free(v);
   return 0;
 }
 
