@@ -123,3 +123,17 @@ def test_names_and_sizes():
     assert m.names("actuator") == ["left", "right"]
     assert m.names("body")[0] == "world" and "box" in m.names("body")
     assert (m.nq, m.nv, m.nu) == (9, 8, 2)
+
+
+def test_set_state_refuses_a_zero_quaternion_and_normalizes_others():
+    m = simc.load(GRIPPER)
+    d = m.data()
+    q, v = d.q, d.v
+    box = q.copy()
+    box[5:9] = 0.0  # the box's free joint: x y z then w x y z
+    with pytest.raises(simc.Error):
+        d.set_state(box, v)
+    assert np.array_equal(d.q, q)  # refused before anything changed
+    box[5:9] = [1e-170, 0, 0, 0]
+    d.set_state(box, v)
+    assert np.array_equal(d.q[5:9], [1.0, 0, 0, 0])

@@ -237,8 +237,25 @@ int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const d
     if (!isfinite(q[i])) return arg_error(err, "simc_set_state: a non-finite position");
   for (int i = 0; i < m->nv; i++)
     if (!isfinite(v[i])) return arg_error(err, "simc_set_state: a non-finite velocity");
+  /* every quaternion must be a rotation: scaled by its largest component
+   * first, so that huge and tiny ones normalize too; a zero one is refused */
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    const double* x = q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+    double big = 0.0;
+    for (int k = 0; k < 4; k++) big = fmax(big, fabs(x[k]));
+    if (!(big > 0.0)) return arg_error(err, "simc_set_state: a zero quaternion (no rotation)");
+  }
   memcpy(d->q, q, sizeof(double) * (size_t)m->nq);
   memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    double* x = d->q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+    double big = 0.0;
+    for (int k = 0; k < 4; k++) big = fmax(big, fabs(x[k]));
+    if (big > 1e100 || big < 1e-100)
+      for (int k = 0; k < 4; k++) x[k] /= big;
+  }
   sc_dyn_normalize_q(m, d->q);
   sc_state_frame_to_com(m, d->q, d->v);
   sc_error e;
