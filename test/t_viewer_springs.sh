@@ -9,6 +9,10 @@
 #    /energy/spring = k (L - rest)^2 / 2 at every row (relative 1e-9);
 #  - in headless Chromium the line's ends are where the file's points project,
 #    at two times (test/viewer_springs.py, 1.5 px);
+#  - a joint at its limit is marked: scenes/pendulum_limit.yaml, when
+#    /joint/limit_force of the nearest row is not 0, a magenta ball centred
+#    on the joint's projected position (0.4 % of the image height) and the
+#    joint named; when it is 0, neither (test/viewer_springs.py);
 #  - a headless screenshot taken by Chromium itself (chromium --headless
 #    --screenshot, 1280x720) has no hole: every pixel opaque, and the region
 #    a hole of the energy plot's size (260x110) covered shows the floor
@@ -22,7 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 . test/shlib.sh
 
 viewer_deps h5py numpy websocket PIL || exit 1
-"$BIN/simc" scenes/default.yaml -o "$tmp/run.h5" --duration 1 --quiet ||
+"$BIN/simc" scenes/default.yaml -o "$tmp/run.h5" --duration 1 --quiet &&
+"$BIN/simc" scenes/pendulum_limit.yaml -o "$tmp/lim.h5" --quiet ||
   { echo "FAIL simc_runs"; exit 1; }
 "$PY" - "$tmp/run.h5" <<'PY'
 import sys
@@ -54,8 +59,9 @@ with h5py.File(sys.argv[1], "r") as f:
     print("%s spring_points_give_spring_energy (relative error %.2g, tolerance 1e-9; length %.4f .. %.4f m)"
           % ("PASS" if err <= 1e-9 else "FAIL", err, L.min(), L.max()))
 PY
-"$PY" tools/simc-view "$tmp/run.h5" -o "$tmp/run.html" >/dev/null || { echo "FAIL simc_view_page"; exit 1; }
-timeout -k 5 200 "$PY" test/viewer_springs.py "$tmp" "$tmp/run.h5" "$tmp/run.html"
+"$PY" tools/simc-view "$tmp/run.h5" -o "$tmp/run.html" >/dev/null &&
+"$PY" tools/simc-view "$tmp/lim.h5" -o "$tmp/lim.html" >/dev/null || { echo "FAIL simc_view_page"; exit 1; }
+timeout -k 5 200 "$PY" test/viewer_springs.py "$tmp" "$tmp/run.h5" "$tmp/run.html" "$tmp/lim.h5" "$tmp/lim.html"
 [ $? = 124 ] && echo "FAIL spring_browser_time_limit (200 s)"
 
 # Chromium's own headless screenshot of the page
