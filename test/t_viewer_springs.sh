@@ -9,6 +9,8 @@
 #    /energy/spring = k (L - rest)^2 / 2 at every row (relative 1e-9);
 #  - in headless Chromium the line's ends are where the file's points project,
 #    at two times (test/viewer_springs.py, 1.5 px);
+#  - a spring's body index beyond the bodies, or points of the wrong shape,
+#    are refused with the dataset named;
 #  - a joint at its limit is marked: scenes/pendulum_limit.yaml, when
 #    /joint/limit_force of the nearest row is not 0, a magenta ball centred
 #    on the joint's projected position (0.4 % of the image height) and the
@@ -59,6 +61,25 @@ with h5py.File(sys.argv[1], "r") as f:
     print("%s spring_points_give_spring_energy (relative error %.2g, tolerance 1e-9; length %.4f .. %.4f m)"
           % ("PASS" if err <= 1e-9 else "FAIL", err, L.min(), L.max()))
 PY
+# malformed spring data is refused with the dataset named (tools/simc_h5.py)
+"$PY" - "$tmp/run.h5" "$tmp" <<'PY'
+import shutil, sys
+import h5py, numpy as np
+src, d = sys.argv[1:3]
+shutil.copy(src, d + "/bad_body.h5")
+with h5py.File(d + "/bad_body.h5", "r+") as f:
+    f["model/springs/body"][0, 1] = 7
+shutil.copy(src, d + "/bad_point.h5")
+with h5py.File(d + "/bad_point.h5", "r+") as f:
+    del f["model/springs/point_a"]
+    f["model/springs/point_a"] = np.zeros((1, 2))
+PY
+for v in body point; do
+  "$PY" tools/simc-view "$tmp/bad_$v.h5" -o "$tmp/bad.html" >/dev/null 2>"$tmp/err"; rc=$?
+  want=/model/springs/body; [ $v = point ] && want=/model/springs/point_a
+  ok "springs_malformed_${v}_refused" "[ $rc = 1 ] && grep -q '$want' '$tmp/err' && [ ! -e '$tmp/bad.html' ]"
+  sed 's/^/  /' "$tmp/err"
+done
 "$PY" tools/simc-view "$tmp/run.h5" -o "$tmp/run.html" >/dev/null &&
 "$PY" tools/simc-view "$tmp/lim.h5" -o "$tmp/lim.html" >/dev/null || { echo "FAIL simc_view_page"; exit 1; }
 timeout -k 5 200 "$PY" test/viewer_springs.py "$tmp" "$tmp/run.h5" "$tmp/run.html" "$tmp/lim.h5" "$tmp/lim.html"
