@@ -31,7 +31,7 @@ DEB_PKGS := build-essential pkg-config libyaml-dev liblapacke-dev libopenblas-de
             libhdf5-dev hdf5-tools parallel python3 python3-numpy python3-h5py python3-matplotlib \
             libsuitesparse-dev libjs-three libassimp-dev
 # the replay viewer's browser tests (make test) drive headless Chromium
-TEST_DEB_PKGS := chromium python3-websocket python3-pil libmujoco-samples libmujoco-dev strace dart-doc valgrind python3-pytest
+TEST_DEB_PKGS := chromium python3-websocket python3-pil ffmpeg libmujoco-samples libmujoco-dev strace dart-doc valgrind python3-pytest
 TEST_STAMP := build/.test-deps-ok
 # make bench's peers: MuJoCo 2.2.2 and its models, ODE, GNU time for peak
 # memory; and node with npm for MuJoCo 3.x's WebAssembly build

@@ -44,3 +44,22 @@ sys.exit(0 if n_page == n_tpl and m else 1)
 PY
 }
 ok view_names_cannot_break_page check_scripts
+
+# the second run of a comparison brings its own names into the page (its
+# file name, its scene name, its solver): a hostile one is escaped the same way
+"$BIN/simc" "$tmp/evil.yaml" -o "$tmp/c<!--<script>.h5" --quiet --set 'name=t</script><!--<script>' &&
+tools/simc-view "$tmp/evil.h5" "$tmp/c<!--<script>.h5" -o "$tmp/evil2.html" >/dev/null
+check_second() {
+  $PY - "$tmp/evil2.html" tools/simc_view_page.html <<'PY'
+import sys, re, json
+page = open(sys.argv[1], encoding="utf-8").read()
+tpl = open(sys.argv[2], encoding="utf-8").read()
+n_page, n_tpl = page.count("<script"), tpl.count("<script")
+D = json.loads(re.search(r'id="simc-data">(.*?)</script>', page, re.S).group(1))
+back = (D["overlay"]["meta"]["file"], D["compare"]["file"], D["overlay"]["meta"]["scene_name"])
+want = ("c<!--<script>.h5", "c<!--<script>.h5", "t</script><!--<script>")
+print("  <script in the page %d, in the template %d; the second run's names back: %s" % (n_page, n_tpl, back))
+sys.exit(0 if n_page == n_tpl and back == want else 1)
+PY
+}
+ok view_second_run_names_cannot_break_page check_second

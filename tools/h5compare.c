@@ -202,6 +202,7 @@ static const struct {
     {"/solver/signorini", 4},
     {"/solver/dissipation_gap", 4},
     {"/solver/coulomb_residual", 4},
+    {"/model/springs/", 4},
 };
 
 /* the format_version that added path (0: present since version 1) */

@@ -63,6 +63,7 @@ _KNOWN = ("time", "q", "v", "body/position", "body/orientation",
           "model/geometry/body", "model/geometry/shape", "model/geometry/size",
           "model/geometry/position", "model/geometry/orientation", "model/geometry/mesh",
           "model/actuators/type", "model/actuators/dof", "model/actuators/gear",
+          "model/springs/body", "model/springs/point_a", "model/springs/point_b",
           "actuator/force", "actuator/command", "joint/limit_force", "joint/friction_force",
           "contact/count", "contact/start", "contact/max_penetration",
           "contact/max_penetration_fraction", "contact/body_a", "contact/body_b",
@@ -460,6 +461,20 @@ class _Check:
             d = f.ds("model/actuators/type", True)
             f.typed("model/actuators/type", d, "str")
             f.shaped("model/actuators/type", d, ("nact",))
+
+        # linear springs (only in files of models with them): the body
+        # pair of each row sets the count S the others are checked against
+        if f.group("model/springs") is not None:
+            d = f.check("model/springs/body", "int", (None, 2), True)
+            f.count("S", d.shape[0], "springs in /model/springs/body")
+            for n in ("point_a", "point_b"):
+                f.check("model/springs/" + n, "num", ("S", 3), True)
+            nb = f.val.get("nbody")
+            if nb is not None:
+                b = f.read("model/springs/body", d)
+                if b.size and (b.min() < 0 or b.max() >= nb):
+                    f.bad("model/springs/body", "a body index outside 0 .. %d (nbody = %d names "
+                          "in /model/body_names)" % (nb - 1, nb))
 
         # joints
         jn = f.names("model/joint_names", "njnt", required=False)

@@ -652,6 +652,55 @@ static sc_status write_meshes(sc_h5* h, hid_t model, const sc_model* m, sc_error
   return st;
 }
 
+/* /model/springs: the linear spring-dampers' attachment points and laws, so
+ * that a file alone can draw them stretching with the run (joint springs act
+ * on a joint's coordinate: the joint's own motion shows them) */
+static sc_status write_springs(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
+  const int n = m->nlspring;
+  if (n <= 0) return SC_OK;
+  const char* G = "/model/springs";
+  int32_t* iv = sc_calloc(2 * (size_t)n, sizeof *iv);
+  double* pa = sc_calloc(3 * (size_t)n, sizeof *pa);
+  double* pb = sc_calloc(3 * (size_t)n, sizeof *pb);
+  sc_status st = SC_OK;
+  hid_t g = -1;
+  if (!iv || !pa || !pb) {
+    st = sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+    goto done;
+  }
+  for (int s = 0; s < n; s++) {
+    iv[2 * s] = m->lspring_body[2 * s];
+    iv[2 * s + 1] = m->lspring_body[2 * s + 1];
+    for (int k = 0; k < 3; k++) {
+      pa[3 * s + k] = m->lspring_point[6 * s + k];
+      pb[3 * s + k] = m->lspring_point[6 * s + 3 + k];
+    }
+  }
+  if ((g = make_group(model, "springs")) < 0) {
+    st = sc_h5_io_fail(h->path, err, "create", "group /model/springs");
+    goto done;
+  }
+  if ((st = write_fixed(h, g, G, "body", K_I32, n, 2, iv, "1", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "point_a", K_F64, n, 3, pa, "m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "point_b", K_F64, n, 3, pb, "m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "stiffness", K_F64, n, 0, m->lspring_k, "N/m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "damping", K_F64, n, 0, m->lspring_c, "N s/m", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "rest_length", K_F64, n, 0, m->lspring_rest, "m", err)) != SC_OK)
+    goto done;
+  if (!attr_str(g, "description",
+                "one row per linear spring-damper: body (its two bodies a, b, indices into "
+                "/model/body_names; 0 = the world), point_a and point_b (the attachment "
+                "points in the frames of a and b; of the world: world coordinates), "
+                "stiffness, damping, rest_length"))
+    st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/springs");
+done:
+  if (g >= 0) H5Gclose(g);
+  sc_free(iv);
+  sc_free(pa);
+  sc_free(pb);
+  return st;
+}
+
 static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
   int nb = m->nbody, ng = m->ngeom;
   size_t nbuf = (size_t)(nb > ng ? nb : ng);
@@ -811,7 +860,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
           (m->nact > 0 &&
            (st = write_names(h, g, "actuator_names", m->act_name, m->nact, err)) != SC_OK) ||
           (st = write_actuation(h, g, m, err)) != SC_OK ||
-          (st = write_geometry(h, g, m, err)) != SC_OK) {
+          (st = write_geometry(h, g, m, err)) != SC_OK ||
+          (st = write_springs(h, g, m, err)) != SC_OK) {
         H5Gclose(g);
         goto fail;
       }
