@@ -56,7 +56,6 @@ LIB      := $(OUT)/libsimc.a
 SO_NAME  := libsimc.so.$(shell sed -n 's/^\#define SIMC_VERSION_MAJOR //p' include/simc.h)
 SO_FULL  := $(SO_NAME).$(shell sed -n 's/^\#define SIMC_VERSION_MINOR //p' include/simc.h)
 SO       := $(OUT)/$(SO_FULL)
-PIC_OBJ  := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 # the project's own measuring programs (tools/bench/*.c): built, not installed
@@ -132,8 +131,11 @@ $(BENCH_STAMP): Makefile | $(STAMP)
 # compiler), which their sources' timestamps cannot tell; main.o also when the
 # version it prints and records in every output changes.  Each file is
 # rewritten only when its content differs, so an unchanged build stays done.
-BUILD_FLAGS := $(CC) $(filter-out -DSC_VERSION=%,$(CFLAGS))
-$(OUT)/.flags: FORCE
+# The flags are read after `make deps` has run (order-only on its stamp):
+# pkg-config's flags are empty before the packages are installed, and a
+# list taken then would differ from the next make's and rebuild everything.
+BUILD_FLAGS = $(CC) $(filter-out -DSC_VERSION=%,$(CFLAGS)) -fPIC -fvisibility=hidden
+$(OUT)/.flags: FORCE | $(STAMP)
 	@mkdir -p $(OUT)
 	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(BUILD_FLAGS)' >$@
 $(OUT)/.version: FORCE
@@ -145,20 +147,20 @@ FORCE:
 $(OUT)/%.o: %.c $(OUT)/.flags | $(STAMP)
 	@mkdir -p $(dir $@)
 	@echo "CC $<"
-	@$(CC) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-# The shared library: the same sources built position-independent with
-# hidden visibility, so that only include/simc.h's SIMC_API functions are
-# exported (the static library keeps every symbol for the CLI and tests).
-$(OUT)/pic/%.o: %.c $(OUT)/.flags | $(STAMP)
-	@mkdir -p $(dir $@)
-	@echo "CC(pic) $<"
-	@$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
-$(SO): $(PIC_OBJ)
+# The library's objects are compiled once, position-independent and with
+# hidden visibility, for both libraries: the shared one exports only
+# include/simc.h's SIMC_API functions, the static one (linked into the CLI,
+# the tools and the tests, where visibility plays no part) keeps every
+# symbol.  Hidden symbols cannot be interposed, so the code is what a
+# non-PIC build makes (the goldens and reference scenes bit for bit).
+$(LIB_OBJ): LIB_CFLAGS := -fPIC -fvisibility=hidden
+$(SO): $(LIB_OBJ)
 	@echo "LD $@"
 	@$(CC) $(LDOPT) -shared -Wl,-soname,$(SO_NAME) -Wl,-z,defs -o $@ $^ $(LDLIBS)
 lib: $(SO)

@@ -80,8 +80,12 @@ done
 say "make run, then make test, in the fresh root (log: $log)"
 timeout "${FRESH_TIMEOUT:-3600}" chroot "$root" /usr/bin/env -i HOME=/root \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-  /bin/bash -c 'cd /src/simc && make run && make test' >>"$log" 2>&1
+  /bin/bash -c 'cd /src/simc && make run && echo "=== make test ===" && make test' >>"$log" 2>&1
 rc=$?
+# make test after make run builds the tests, not the library again
+rebuilt=$(sed -n '/^=== make test ===$/,$p' "$log" | grep -c '^CC\(([a-z]*)\)\? src/')
+say "make test compiled $rebuilt library files again after make run (0 expected)"
+[ "$rebuilt" = 0 ] || rc=1
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 say "${line:-no test summary} (exit $rc, $(( $(date +%s) - t0 )) s in all)"
 if [ $rc != 0 ]; then
