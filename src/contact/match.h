@@ -5,12 +5,12 @@
  * velocity the previous impulses would give), the lagged model's friction
  * bound and depth control's load (the normal impulse it carried), the
  * LCP's basis guess (its basic pattern), and the stiction anchor (the slip
- * a sticking contact has made since it began to stick, doc/contact.md 4.4).  A contact continues the previous
- * contact of the same geom pair whose point lies nearest, within
- * SC_MATCH_DIST, the points taken relative to the origin of the pair's
- * moving body (body b, or a when b is static), so that a body sliding or
- * rolling at speed keeps its contacts: a sphere rolling at 2 m/s moves 2 cm
- * per 10 ms step, twice the distance. */
+ * a sticking contact has made since it began to stick, doc/contact.md
+ * 4.6).  A contact continues the previous contact of the same geom pair
+ * whose point lies nearest, within SC_MATCH_DIST, the points taken relative
+ * to the origin of the pair's moving body (body b, or a when b is static),
+ * so that a body sliding or rolling at speed keeps its contacts: a sphere
+ * rolling at 2 m/s moves 2 cm per 10 ms step, twice the distance. */
 #ifndef SC_CONTACT_MATCH_H
 #define SC_CONTACT_MATCH_H
 

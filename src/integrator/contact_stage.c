@@ -11,7 +11,7 @@
  * refined from each island's own impulses between passes (refine_contacts).
  * The impacts' part of the position update is here too (sc_step_kick).
  *
- * The stiction anchor (doc/contact.md 4.4).  The convex models' friction
+ * The stiction anchor (doc/contact.md 4.6).  The convex models' friction
  * is regularized (sap: R_t = sigma w; similar, lagged: the velocity eps),
  * so a contact that sticks while using a fraction rho of its friction
  * still slips, at about eps rho / sqrt(1 - rho^2): a held grasp or a box

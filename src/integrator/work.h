@@ -56,7 +56,7 @@ typedef struct step_work {
                       b (a when b is static), world axes, m: what matching compares */
   double* anchor;  /* (2 per contact) the stiction anchor: the slip (t1, t2; m) the contact
                       has made since it began to stick, 0 for a new or sliding one
-                      (doc/contact.md 4.4) */
+                      (doc/contact.md 4.6) */
   double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
   /* each joint row's impulse at the end of the last step (N s), by a slot
    * that names the row across steps (sc_rows_slot), 0 when it was absent */

@@ -36,7 +36,7 @@
  * eps = max(vs, mu sigma w n0): vs the stiction tolerance, sigma w = Rt of
  * SAP (w the scalar Delassus estimate stands in for w_t).  The friction
  * terms act on the slip relative to a target u_t = v_t - v^_t (hc's VT0,
- * VT1; SAP's v^_t): the stiction anchor's -a_t / dt (doc/contact.md 4.4,
+ * VT1; SAP's v^_t): the stiction anchor's -a_t / dt (doc/contact.md 4.6,
  * set in integrator/contact_stage.c), 0 without one.  Every formula below
  * holds with v_t read as u_t (a shift of the argument keeps l convex and
  * leaves G unchanged in form).
