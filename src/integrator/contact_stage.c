@@ -28,6 +28,11 @@
  * a <- 0 when it slides, is new, or has no friction.  At a steady stick
  * the regularized law leaves u_t = v_t - v^_t at its creep speed c, so
  * a settles at c dt / kappa and v_t at 0: the creep no longer adds up.
+ * kappa = 1/2 by default, not the one-step 1: in the stiff limit
+ *   a_{k+1} = (1 - theta kappa) a_k - (1 - theta) kappa a_{k-1},
+ * which under the midpoint rule decays by sqrt(kappa / 2) a step, and at
+ * kappa = 1 the corner anchors of boxes landing on each other kept them
+ * rocking (test_box_column_impacts; doc/contact.md 4.6).
  * Sliding is unchanged: a saturated contact resets its anchor, and its
  * friction is mu n_f along the slip whatever the target. */
 #include <float.h>
