@@ -200,14 +200,14 @@ static void test_box_incline_stick(void) {
  * regularized law's eps rho / sqrt(1 - rho^2), rho = tan a / mu, eps =
  * sigma dt g: 5 eps so close to the threshold, without the anchor; with it,
  * below 1 um/s), 2 % below it slides at g (sin a - mu cos a) (here 2 % of
- * g sin a; the default anchor on) */
+ * g sin a; with the anchor at 1/2) */
 static void test_incline_threshold(void) {
   for (int s = -1; s <= 3; s += 2) {
     const double mu = tan(ALPHA) * (1 + 0.02 * (s > 1 ? 1 : s));
     char mus[64];
     snprintf(mus, sizeof mus, "contact.defaults.friction=%.10g", mu);
     const char* sets[] = {mus, "time.duration=0.5", "contact.model=lagged",
-                          s == 1 ? "contact.stiction_anchor=0" : "contact.stiction_anchor=1"};
+                          s != 1 ? "contact.stiction_anchor=0.5" : "contact.stiction_anchor=0"};
     blog* L = run("scenes/box_incline_stick.yaml", sets, 4);
     downhill(L);
     int lost;
@@ -270,9 +270,9 @@ static double hold_speed(const char* scene, int body, double dt, const char* mod
   snprintf(mo, sizeof mo, "contact.model=%s", model);
   snprintf(ts, sizeof ts, "time.step=%g", dt);
   snprintf(du, sizeof du, "time.duration=%g", 3000 * dt);
-  const char* sets[] = {mo, ts, du, f1, f2};
+  const char* sets[] = {mo, ts, du, "contact.stiction_anchor=0.5", f1, f2};
   hold_log h = {body, 1000 * dt, -1, 0, {0}, {0}};
-  ENSURE(sim_run(scene, sets, grasp ? 5 : 3, hold_cb, &h, NULL, NULL) == SC_OK);
+  ENSURE(sim_run(scene, sets, grasp ? 6 : 4, hold_cb, &h, NULL, NULL) == SC_OK);
   const double dx = h.p_b[0] - h.p_a[0], dy = h.p_b[1] - h.p_a[1], dz = h.p_b[2] - h.p_a[2];
   return sqrt(dx * dx + dy * dy + dz * dz) / (h.t_b - h.t_a);
 }
