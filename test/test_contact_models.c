@@ -3,7 +3,10 @@
  *   sliding sphere: rolls from t = 2 v0 / (7 mu g) at 5 v0 / 7, no lift;
  *   box sliding on flat ground (a = mu g) and down an incline
  *   (a = g (sin a - mu cos a)) without losing contact; sticking with creep
- *   below sigma dt g; the stick/slip threshold at mu = tan a; a sphere
+ *   below sigma dt g under the regularized law alone (stiction_anchor 0);
+ *   stiction that holds (no creep, the rigid Coulomb answer) with the
+ *   anchor, for a box on the incline and one held in a grasp; the
+ *   stick/slip threshold at mu = tan a; a sphere
  *   rolling down an incline with a = (5/7) g sin a; a frictionless bounce
  *   without dissipation under the midpoint rule returns to its drop height. */
 #include "harness.h"
@@ -178,12 +181,12 @@ static double max_speed_after(const blog* L, double t0) {
   return mx;
 }
 
-/* mu = 0.5 > tan a sticks: creep below sigma dt g (the regularized friction
- * law gives |v_t| = eps rho / sqrt(1 - rho^2), rho = tan a / mu = 0.62,
- * eps = sigma dt g) */
+/* mu = 0.5 > tan a sticks: without the anchor, creep below sigma dt g (the
+ * regularized friction law gives |v_t| = eps rho / sqrt(1 - rho^2),
+ * rho = tan a / mu = 0.62, eps = sigma dt g) */
 static void test_box_incline_stick(void) {
-  const char* sets[] = {"time.duration=0.5", "contact.model=lagged"};
-  blog* L = run("scenes/box_incline_stick.yaml", sets, 2);
+  const char* sets[] = {"time.duration=0.5", "contact.model=lagged", "contact.stiction_anchor=0"};
+  blog* L = run("scenes/box_incline_stick.yaml", sets, 3);
   downhill(L);
   const double bound = 1e-3 * 1e-3 * G, rho = tan(ALPHA) / 0.5;
   const double vmax = max_speed_after(L, 0.05);
@@ -195,15 +198,17 @@ static void test_box_incline_stick(void) {
 
 /* the threshold sits at mu = tan a: 2 % above it sticks (creep at the
  * regularized law's eps rho / sqrt(1 - rho^2), rho = tan a / mu, eps =
- * sigma dt g: 5 eps so close to the threshold), 2 % below it slides at
- * g (sin a - mu cos a) (here 2 % of g sin a) */
+ * sigma dt g: 5 eps so close to the threshold, without the anchor; with it,
+ * below 1 um/s), 2 % below it slides at g (sin a - mu cos a) (here 2 % of
+ * g sin a; with the anchor at 1/2) */
 static void test_incline_threshold(void) {
-  for (int s = -1; s <= 1; s += 2) {
-    const double mu = tan(ALPHA) * (1 + 0.02 * s);
+  for (int s = -1; s <= 3; s += 2) {
+    const double mu = tan(ALPHA) * (1 + 0.02 * (s > 1 ? 1 : s));
     char mus[64];
     snprintf(mus, sizeof mus, "contact.defaults.friction=%.10g", mu);
-    const char* sets[] = {mus, "time.duration=0.5", "contact.model=lagged"};
-    blog* L = run("scenes/box_incline_stick.yaml", sets, 3);
+    const char* sets[] = {mus, "time.duration=0.5", "contact.model=lagged",
+                          s != 1 ? "contact.stiction_anchor=0.5" : "contact.stiction_anchor=0"};
+    blog* L = run("scenes/box_incline_stick.yaml", sets, 4);
     downhill(L);
     int lost;
     const double a = fit_slope(L, L->vx, 0.1, 0.5, &lost);
@@ -212,8 +217,12 @@ static void test_incline_threshold(void) {
     const double creep = eps * rho / sqrt(1 - rho * rho);
     printf("  mu = tan a %+d %%: a = %.6f m/s^2 (ref %.6f), speed after 0.3 s %.3e m/s "
            "(creep estimate %.3e)\n",
-           2 * s, a, s > 0 ? 0.0 : ref, max_speed_after(L, 0.3), creep);
-    if (s > 0) {
+           2 * (s > 1 ? 1 : s), a, s > 0 ? 0.0 : ref, max_speed_after(L, 0.3), creep);
+    if (s > 1) {
+      printf("    (with the anchor)\n");
+      ENSURE(max_speed_after(L, 0.3) < 1e-6);
+      ENSURE(fabs(a) < 1e-6);
+    } else if (s > 0) {
       ENSURE(max_speed_after(L, 0.3) <= 1.01 * creep);
       ENSURE(fabs(a) < 1e-4);
     } else {
@@ -225,6 +234,61 @@ static void test_incline_threshold(void) {
 }
 
 /* ---- rolling down an incline ---- */
+
+/* ---- stiction that holds ----
+ * A box of mass m at rest on the incline (mu = 0.5, rho = tan a / mu =
+ * 0.62), and one squeezed by two fingers with 2 mu F = 1.5 m g
+ * (test/gripper_hold.yaml, rho = 0.67), must not move once settled: rigid
+ * Coulomb friction holds them exactly (the LCP does, to 1e-14 m/s).  The
+ * regularized law alone creeps at about sigma dt g rho / sqrt(1 - rho^2):
+ * 7.7 and 8.8 um/s at dt = 1 ms (lagged; sap 1.9 and 3.2), ten times that at
+ * 10 ms.  With the stiction anchor the mean speed over the last two thirds
+ * of a 3000-step run must stay below 1 um/s at dt = 1 and 10 ms, under
+ * each convex model. */
+typedef struct hold_log {
+  int body;
+  double t0, t_a, t_b, p_a[3], p_b[3];
+} hold_log;
+
+static void hold_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  hold_log* h = user;
+  const double* p = d->xpos + 3 * h->body;
+  if (h->t_a < 0 && d->time >= h->t0) {
+    h->t_a = d->time;
+    for (int k = 0; k < 3; k++) h->p_a[k] = p[k];
+  }
+  h->t_b = d->time;
+  for (int k = 0; k < 3; k++) h->p_b[k] = p[k];
+}
+
+static double hold_speed(const char* scene, int body, double dt, const char* model, int grasp) {
+  const double F = 1.5 * 0.2 * G / (2 * 0.5);
+  char f1[64], f2[64], mo[64], ts[64], du[64];
+  snprintf(f1, sizeof f1, "actuators.left.command=%.17g", F);
+  snprintf(f2, sizeof f2, "actuators.right.command=%.17g", F);
+  snprintf(mo, sizeof mo, "contact.model=%s", model);
+  snprintf(ts, sizeof ts, "time.step=%g", dt);
+  snprintf(du, sizeof du, "time.duration=%g", 3000 * dt);
+  const char* sets[] = {mo, ts, du, "contact.stiction_anchor=0.5", f1, f2};
+  hold_log h = {body, 1000 * dt, -1, 0, {0}, {0}};
+  ENSURE(sim_run(scene, sets, grasp ? 6 : 4, hold_cb, &h, NULL, NULL) == SC_OK);
+  const double dx = h.p_b[0] - h.p_a[0], dy = h.p_b[1] - h.p_a[1], dz = h.p_b[2] - h.p_a[2];
+  return sqrt(dx * dx + dy * dy + dz * dz) / (h.t_b - h.t_a);
+}
+
+static void test_stiction_holds(void) {
+  static const char* models[] = {"lagged", "similar", "sap"};
+  for (int k = 0; k < 3; k++)
+    for (int j = 0; j < 2; j++) {
+      const double dt = j ? 1e-2 : 1e-3;
+      const double grasp = hold_speed("test/gripper_hold.yaml", 3, dt, models[k], 1);
+      const double incline = hold_speed("scenes/box_incline_stick.yaml", 1, dt, models[k], 0);
+      printf("  %s dt = %g s: grasp %.3e m/s, incline %.3e m/s\n", models[k], dt, grasp, incline);
+      ENSURE(grasp < 1e-6);
+      ENSURE(incline < 1e-6);
+    }
+}
 
 static void test_sphere_roll_incline(void) {
   const char* models[] = {"lagged", "similar"};
@@ -340,6 +404,7 @@ int main(int argc, char** argv) {
   RUN(test_box_incline_slide);
   RUN(test_box_incline_stick);
   RUN(test_incline_threshold);
+  RUN(test_stiction_holds);
   RUN(test_sphere_roll_incline);
   RUN(test_bounce_returns_to_drop_height);
   RUN(test_rolling_cylinder_lagged);

@@ -234,7 +234,13 @@ static void test_rolling_cylinder_energy(void) {
   /* the default model: its first step has friction too (the cylinder
    * starts exactly touching: the lagged bound from the state is 0, and the
    * new contact's pass gives it the step's own normal impulse) */
-  ENSURE(sim_run("scenes/spring_cylinder.yaml", NULL, 0, roll_cb, &R, NULL, NULL) == SC_OK);
+  /* The balance holds to the solver's stopping point: a step whose warm
+   * start already meets the relative momentum tolerance (1e-6 by default)
+   * keeps that residual r, and the step's energy is off by v . r.  The
+   * stiction anchor makes such steps common where the cylinder passes the
+   * spring's rest point (jumps of 2e-6 J), so the solve runs to 1e-10. */
+  const char* tight[] = {"contact.tolerance=1e-10"};
+  ENSURE(sim_run("scenes/spring_cylinder.yaml", tight, 1, roll_cb, &R, NULL, NULL) == SC_OK);
   printf("  midpoint 10 s: |x - x_exact| %.2e m, |xdot + r thetadot| %.2e m/s, |E-E0|/E0 %.2e, "
          "|E+W-E0|/E0 %.2e\n",
          R.max_dx, R.max_roll, R.max_dE / R.E0, R.max_bal / R.E0);

@@ -78,6 +78,7 @@ static void random_case(hc_case* c, int lagged) {
   c->hc[SC_HC_D] = rand() % 6 == 0 ? 0.0 : urange(0, 50);
   c->hc[SC_HC_N0] = c->dt * urange(0, 30);
   c->hc[SC_HC_EPS] = pow(10.0, urange(-6, -3));
+  c->hc[SC_HC_VT0] = c->hc[SC_HC_VT1] = 0.0;
 }
 
 /* v^ of the normal law of c */
@@ -96,6 +97,48 @@ static void vc_in_regime(const hc_case* c, int regime, double vc[3]) {
   const double vts = sqrt(vt * vt + eps * eps) - eps;
   const double arg = regime == 3 ? vh + fabs(vh) * urange(0.2, 2) + 1e-3 : vh - fabs(vh) * urange(0.2, 2) - 1e-4;
   vc[2] = c->lagged ? arg : arg + c->mu * vts;
+}
+
+/* The stiction anchor's target v^_t (hc VT0, VT1) shifts the friction law's
+ * argument: every output at vc with target T equals the output at vc - T
+ * with no target (to the round-off of forming vc - T), in each regime of
+ * both models, for the full, directional and third-derivative forms; and
+ * at v_t = T the friction impulse is exactly 0. */
+static void test_target_shift(void) {
+  srand(11);
+  for (int lagged = 0; lagged < 2; lagged++)
+    for (int regime = 1; regime <= 3; regime++)
+      for (int trial = 0; trial < 40; trial++) {
+        hc_case c;
+        random_case(&c, lagged);
+        double u[3], vc[3], d[3] = {urange(-1, 1), urange(-1, 1), urange(-1, 1)};
+        vc_in_regime(&c, regime, u);
+        hc_case s = c;
+        const double T[2] = {c.hc[SC_HC_EPS] * urange(-50, 50), c.hc[SC_HC_EPS] * urange(-50, 50)};
+        s.hc[SC_HC_VT0] = T[0], s.hc[SC_HC_VT1] = T[1];
+        vc[0] = u[0] + T[0], vc[1] = u[1] + T[1], vc[2] = u[2];
+        /* the argument the shifted law sees, as it forms it */
+        const double ue[3] = {vc[0] - T[0], vc[1] - T[1], vc[2]};
+        double g0[3], G0[9], l0, g1[3], G1[9], l1;
+        const int r0 = sc_sap_hc_eval(lagged, c.hc, c.mu, c.dt, ue, g0, G0, &l0);
+        const int r1 = sc_sap_hc_eval(lagged, s.hc, s.mu, s.dt, vc, g1, G1, &l1);
+        ENSURE(r0 == r1);
+        ENSURE(l0 == l1);
+        for (int k = 0; k < 3; k++) ENSURE(g0[k] == g1[k]);
+        for (int k = 0; k < 9; k++) ENSURE(G0[k] == G1[k]);
+        double c0, dg0, dG0, c1, dg1, dG1;
+        sc_sap_hc_eval_dir(lagged, c.hc, c.mu, c.dt, ue, d, &c0, &dg0, &dG0);
+        sc_sap_hc_eval_dir(lagged, s.hc, s.mu, s.dt, vc, d, &c1, &dg1, &dG1);
+        ENSURE(c0 == c1 && dg0 == dg1 && dG0 == dG1);
+        double vh = vhat_of(&c), t0[3], t1[3];
+        sc_sap_hc_lagged_third(1, c.hc, &vh, &c.mu, c.dt, ue, d, t0);
+        sc_sap_hc_lagged_third(1, s.hc, &vh, &s.mu, s.dt, vc, d, t1);
+        for (int k = 0; k < 3; k++) ENSURE(t0[k] == t1[k]);
+        /* slip equal to the target: no friction */
+        const double at[3] = {T[0], T[1], u[2]};
+        sc_sap_hc_eval(lagged, s.hc, s.mu, s.dt, at, g1, NULL, &l1);
+        ENSURE(g1[0] == 0.0 && g1[1] == 0.0);
+      }
 }
 
 /* gamma = -dl/dvc and G = -dgamma/dvc by central differences, G symmetric
@@ -698,6 +741,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_normal_law_fd);
   RUN(test_gamma_G_fd);
+  RUN(test_target_shift);
   RUN(test_lagged_third_fd);
   RUN(test_directional_eval);
   RUN(test_line_sums_match_dir);

@@ -132,6 +132,7 @@ static int same_options(const sc_options* x, const sc_options* y) {
          x->relinearize == y->relinearize && x->penetration_warning == y->penetration_warning &&
          x->margin == y->margin && x->speculative == y->speculative &&
          x->midstep_jacobian == y->midstep_jacobian && x->contact_model == y->contact_model &&
+         x->stiction_anchor == y->stiction_anchor &&
          x->ncon_max == y->ncon_max && x->threads == y->threads &&
          x->output_every == y->output_every && x->output_contacts == y->output_contacts &&
          x->output_solver_trace == y->output_solver_trace;

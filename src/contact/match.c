@@ -16,12 +16,13 @@ int sc_contact_memory_init(sc_contact_memory* mem, int cap) {
   mem->hash_size = 1;
   while ((size_t)mem->hash_size < 2 * n) mem->hash_size *= 2;
   mem->geom = sc_malloc(sizeof(int) * (2 * n + n + (size_t)mem->hash_size));
-  mem->rel = sc_malloc(sizeof(double) * 6 * n);
+  mem->rel = sc_malloc(sizeof(double) * 9 * n);
   mem->pat = sc_malloc(sizeof(uint32_t) * n);
   if (!mem->geom || !mem->rel || !mem->pat) return -1;
   mem->next = mem->geom + 2 * n;
   mem->head = mem->next + n;
   mem->imp = mem->rel + 3 * n;
+  mem->anc = mem->imp + 3 * n;
   return 0;
 }
 
@@ -30,7 +31,7 @@ void sc_contact_memory_free(sc_contact_memory* mem) {
   sc_free(mem->rel);
   sc_free(mem->pat);
   mem->geom = mem->head = mem->next = NULL;
-  mem->rel = mem->imp = NULL;
+  mem->rel = mem->imp = mem->anc = NULL;
   mem->pat = NULL;
   mem->n = 0;
 }
@@ -60,22 +61,28 @@ int sc_contact_match(const sc_contact_memory* mem, const sc_contact* c, const do
 }
 
 void sc_contact_match_all(const sc_contact_memory* mem, const sc_data* d, const double* rel,
-                          int* match, double* gprev) {
+                          int* match, double* gprev, double* anchor) {
   for (int i = 0; i < d->ncon; i++) {
     const sc_contact* c = &d->contact[i];
     const int j = sc_contact_match(mem, c, rel + 3 * i);
     match[i] = j;
     for (int r = 0; r < 3; r++) {
-      double g = 0.0;
+      double g = 0.0, a = 0.0;
       if (j >= 0)
-        for (int k = 0; k < 3; k++) g += c->frame[3 * r + k] * mem->imp[3 * j + k];
+        for (int k = 0; k < 3; k++) {
+          g += c->frame[3 * r + k] * mem->imp[3 * j + k];
+          a += c->frame[3 * r + k] * mem->anc[3 * j + k];
+        }
       gprev[3 * i + r] = g;
+      /* the anchor's part along the new normal is dropped: the normal row
+       * has its own target */
+      if (r < 2) anchor[2 * i + r] = a;
     }
   }
 }
 
 void sc_contact_remember(sc_contact_memory* mem, const sc_data* d, const double* rel,
-                         const uint32_t* pat) {
+                         const double* anchor, const uint32_t* pat) {
   const int nc = d->ncon;
   for (int i = 0; i < mem->hash_size; i++) mem->head[i] = -1;
   for (int i = 0; i < nc; i++) {
@@ -87,6 +94,8 @@ void sc_contact_remember(sc_contact_memory* mem, const sc_data* d, const double*
       mem->rel[3 * i + k] = rel[3 * i + k];
       /* frame rows are t1, t2, n: world = frame^T gamma */
       mem->imp[3 * i + k] = c->frame[k] * g[0] + c->frame[3 + k] * g[1] + c->frame[6 + k] * g[2];
+      mem->anc[3 * i + k] =
+          anchor ? c->frame[k] * anchor[2 * i] + c->frame[3 + k] * anchor[2 * i + 1] : 0.0;
     }
     mem->pat[i] = pat ? pat[i] : 0u;
     const unsigned h = pair_hash(c->geom, mem->hash_size);

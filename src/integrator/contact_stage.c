@@ -9,7 +9,34 @@
  * (or the polyhedral-cone LCP) is solved island by island (island/
  * island.h), warm started from the previous step's impulses, with the laws
  * refined from each island's own impulses between passes (refine_contacts).
- * The impacts' part of the position update is here too (sc_step_kick). */
+ * The impacts' part of the position update is here too (sc_step_kick).
+ *
+ * The stiction anchor (doc/contact.md 4.6).  The convex models' friction
+ * is regularized (sap: R_t = sigma w; similar, lagged: the velocity eps),
+ * so a contact that sticks while using a fraction rho of its friction
+ * still slips, at about eps rho / sqrt(1 - rho^2): a held grasp or a box
+ * at rest on an incline creeps at a speed proportional to dt.  Each
+ * sticking contact therefore keeps a, its tangential slip since it began
+ * to stick (carried across steps by the contact match, contact/match.h),
+ * and its friction acts about the target velocity
+ *   v^_t = -kappa a / dt        (kappa = contact.stiction_anchor)
+ * instead of 0: only the target of the tangential rows moves, as SAP's v^_n
+ * does for the normal row, so each problem stays convex.  After the solve,
+ *   a <- a + dt (theta v_t + (1 - theta) v_t0)   (the slip the positions make)
+ * while the contact sticks (|gamma_t| < RHO_STICK mu n_f, n_f the
+ * impulse that bounds friction: n0 for lagged, gamma_n otherwise), and
+ * a <- 0 when it slides, is new, or has no friction.  At a steady stick
+ * the regularized law leaves u_t = v_t - v^_t at its creep speed c, so
+ * a settles at c dt / kappa and v_t at 0: the creep no longer adds up.
+ * kappa = 1/2 is the value to use (the default is still 0, off: see
+ * doc/contact.md 4.6 for the three tests it changes), not the one-step 1:
+ * in the stiff limit
+ *   a_{k+1} = (1 - theta kappa) a_k - (1 - theta) kappa a_{k-1},
+ * which under the midpoint rule decays by sqrt(kappa / 2) a step, and at
+ * kappa = 1 the corner anchors of boxes landing on each other kept them
+ * rocking (test_box_column_impacts; doc/contact.md 4.6).
+ * Sliding is unchanged: a saturated contact resets its anchor, and its
+ * friction is mu n_f along the slip whatever the target. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -143,6 +170,10 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
  * forming pile (clutter 216: 7.9 -> 16 per step) for a one-step lag the
  * model has by design; new contacts only cost 8 % (8.6). */
 #define TRESCA_TOL 1e-2
+/* a contact sticks (keeps its anchor) below this fraction of its friction
+ * bound: the regularized lagged law reaches it at a slip of 22 eps, SAP
+ * only strictly inside its cone */
+#define RHO_STICK 0.999
 #define DEPTH_SLACK 1.1 /* depth control acts on contacts deeper than this times the bound */
 
 /* theta of a contact's law, from w dt = sqrt(k w) dt of its spring */
@@ -223,10 +254,16 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
                                      ? (double)INFINITY : wdt);
   sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
                         o->sigma, b, R, vhat);
+  /* the stiction anchor's target (above); a is 0 unless the contact sticks */
+  const double k_a = -o->stiction_anchor / dt;
+  vhat[0] = k_a * w->anchor[2 * i];
+  vhat[1] = k_a * w->anchor[2 * i + 1];
   if (!hc) return th;
   const double hth = sc_step_law_theta(o, wdt);
   sc_sap_hc_params_one(d->ck[i], w->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
                        hth, o->sigma, b, w->vs, hc);
+  hc[SC_HC_VT0] = vhat[0];
+  hc[SC_HC_VT1] = vhat[1];
   return hth;
 }
 
@@ -515,7 +552,11 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   /* the contacts' past and their place at the mid configuration, then the
    * joint rows after them (joint_rows.c) */
   if (ncon > 0) {
-    sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev);
+    sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev, w->anchor);
+    /* the LCP's friction has no regularization to anchor (its tangent
+     * rows ignore v^_t); nor has a contact left out (mu = 0 below) */
+    if (o->solver != SC_SOLVER_NEWTON || !(o->stiction_anchor > 0))
+      for (int i = 0; i < 2 * ncon; i++) w->anchor[i] = 0.0;
     if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->crel);
   }
   sc_rows_place(m, d, v0);
@@ -597,6 +638,33 @@ sc_solve_status sc_step_contacts_again(const sc_model* m, sc_data* d, const doub
   return ss;
 }
 
+/* Each contact's anchor after the solve (see the top of the file): the
+ * slip of the step added while it sticks, 0 otherwise */
+static void update_anchors(const sc_model* m, const sc_data* d, step_work* w) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt, th = o->theta_vq > 0 ? o->theta_vq : 1.0;
+  const int on = o->solver == SC_SOLVER_NEWTON && o->stiction_anchor > 0;
+  const int lagged = o->contact_model == SC_MODEL_LAGGED;
+  for (int i = 0; i < d->ncon; i++) {
+    double* a = w->anchor + 2 * i;
+    const double* g = d->impulse + 3 * i;
+    const double* v = d->vc + 3 * i;
+    const double* v0 = d->vc0 + 3 * i;
+    /* the lagged bound in force at the end (refine_contacts may have set
+     * it from the step's own impulse) */
+    const double nf = !on ? 0.0
+                      : lagged ? (w->n0[i] >= 0.0 ? w->n0[i] : w->hc[SC_HC_NPAR * i + SC_HC_N0])
+                               : g[2];
+    const double mu = d->mu[i];
+    if (mu > 0.0 && nf > 0.0 && hypot(g[0], g[1]) < RHO_STICK * mu * nf) {
+      a[0] += dt * (th * v[0] + (1.0 - th) * v0[0]);
+      a[1] += dt * (th * v[1] + (1.0 - th) * v0[1]);
+      if (isfinite(a[0]) && isfinite(a[1])) continue;
+    }
+    a[0] = a[1] = 0.0;
+  }
+}
+
 sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss, sc_error* err) {
   const sc_options* o = &m->opt;
   const int ncon = d->ncon, nc = ncon + d->nrow;
@@ -606,7 +674,10 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
   if (ss == SC_SOLVE_CANCELLED)
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                         "t = %.9g s: interrupted during the contact solve", d->time);
-  sc_contact_remember(&w->mem, d, w->crel, w->pat_out);
+  /* slip after the step (the work below and the anchors need it) */
+  sc_contact_velocity(m, d, d->v, d->vc);
+  update_anchors(m, d, w);
+  sc_contact_remember(&w->mem, d, w->crel, w->anchor, w->pat_out);
   if (ss != SC_SOLVE_OK) {
     d->warning[SC_WARN_CONTACT]++;
     if (o->on_failure == SC_ON_FAILURE_ABORT || ss == SC_SOLVE_NAN)
@@ -617,10 +688,8 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
                           sc_solve_status_name(ss), d->contact_stats.iterations,
                           d->contact_stats.residual, nc);
   }
-  /* slip after the step, and the work of the impulses over the step,
-   * W = gamma . (vc0 + vc) / 2 (see integrator.c), normal and friction
-   * parts apart */
-  sc_contact_velocity(m, d, d->v, d->vc);
+  /* the work of the impulses over the step, W = gamma . (vc0 + vc) / 2
+   * (see integrator.c), normal and friction parts apart */
   double wn = 0, wt = 0;
   for (int i = 0; i < ncon; i++) {
     const double* g = d->impulse + 3 * i;

@@ -101,7 +101,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
     w->match = sc_malloc(sizeof(int) * 3 * ncap);
     if (w->match) w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap;
-    w->nload = sc_malloc(sizeof(double) * 11 * ncap);
+    w->nload = sc_malloc(sizeof(double) * 13 * ncap);
     if (w->nload) {
       w->beta_c = w->nload + ncap;
       w->n0 = w->beta_c + ncap;
@@ -109,6 +109,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->theta_c = w->xmax + ncap;
       w->gprev = w->theta_c + ncap;
       w->crel = w->gprev + 3 * ncap;
+      w->anchor = w->crel + 3 * ncap;
     }
     {
       const double* g = m->opt.gravity;

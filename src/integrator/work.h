@@ -54,6 +54,9 @@ typedef struct step_work {
                       (t1, t2, n; N s), 0 for a new contact */
   double* crel;    /* (3 per contact) its point at detection less the origin of its body
                       b (a when b is static), world axes, m: what matching compares */
+  double* anchor;  /* (2 per contact) the stiction anchor: the slip (t1, t2; m) the contact
+                      has made since it began to stick, 0 for a new or sliding one
+                      (doc/contact.md 4.6) */
   double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
   /* each joint row's impulse at the end of the last step (N s), by a slot
    * that names the row across steps (sc_rows_slot), 0 when it was absent */

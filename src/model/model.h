@@ -112,6 +112,9 @@ typedef struct sc_options {
   int speculative;      /* 1: each geom's margin grows by the distance its bounding sphere
                            can travel in a step (collision/broad.c) */
   int midstep_jacobian; /* 1: the contact Jacobian at the predicted q^theta, 0: at q0 */
+  double stiction_anchor; /* fraction of a sticking contact's slip since it began to stick
+                             that its friction aims to undo in a step (newton solver,
+                             doc/contact.md 4.6); 0: no anchor */
   int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
   int threads;          /* threads solving contact islands (newton solver); 0: one per

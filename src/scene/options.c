@@ -188,6 +188,8 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
       st = sc_rd_as_bool(c, s, &o->midstep_jacobian);
       sc_rd_pop(c, m2);
     }
+    if (!st)
+      st = sc_rd_get_num(c, n, "stiction_anchor", &o->stiction_anchor, RANGE_UNIT, 0, NULL);
     if (!st) st = sc_rd_get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "threads"))) {
       size_t m2 = sc_rd_push_key(c, "threads");

@@ -22,7 +22,9 @@
  * Regularization (Kelvin-Voigt normal law gamma_n = dt (-k phi - taud k vn)+,
  * the spring at the gap of t + theta dt; doc/contact.md 4.2), tau = theta dt + taud:
  *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k tau)),  Rt = sigma w,
- *   vhat_n = -phi0 / (theta tau) - ((1 - theta) / theta) vn0. */
+ *   vhat_n = -phi0 / (theta tau) - ((1 - theta) / theta) vn0,
+ *   vhat_t = 0 here; the contact stage replaces it with a sticking
+ *   contact's stiction anchor, -kappa a / dt (doc/contact.md 4.6). */
 #include "solver_sap/sap.h"
 
 #include <math.h>

@@ -34,7 +34,12 @@
  * Regularized friction: |v_t|_s = sqrt(|v_t|^2 + eps^2) - eps,
  * t = v_t / (|v_t|_s + eps) (d|v_t|_s/dv_t = t), P = t t^T, Pp = I2 - P,
  * eps = max(vs, mu sigma w n0): vs the stiction tolerance, sigma w = Rt of
- * SAP (w the scalar Delassus estimate stands in for w_t).
+ * SAP (w the scalar Delassus estimate stands in for w_t).  The friction
+ * terms act on the slip relative to a target u_t = v_t - v^_t (hc's VT0,
+ * VT1; SAP's v^_t): the stiction anchor's -a_t / dt (doc/contact.md 4.6,
+ * set in integrator/contact_stage.c), 0 without one.  Every formula below
+ * holds with v_t read as u_t (a shift of the argument keeps l convex and
+ * leaves G unchanged in form).
  *
  * Similar: z = vn - mu |v_t|_s,
  *   l = -N(z),  gamma = (-mu n(z) t, n(z)),
@@ -109,10 +114,11 @@ __attribute__((always_inline)) static inline int hc_eval(int lagged, const doubl
                                                         const double vc[3], double gamma[3],
                                                         double G[9], double* cost) {
   const double eps = hc[SC_HC_EPS];
-  const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
-  const double s = sqrt(vt2 + eps * eps); /* |v_t|_s + eps */
-  const double vts = vt2 / (s + eps);     /* |v_t|_s without cancellation */
-  const double t0 = vc[0] / s, t1 = vc[1] / s;
+  const double u0 = vc[0] - hc[SC_HC_VT0], u1 = vc[1] - hc[SC_HC_VT1];
+  const double vt2 = u0 * u0 + u1 * u1;
+  const double s = sqrt(vt2 + eps * eps); /* |u_t|_s + eps */
+  const double vts = vt2 / (s + eps);     /* |u_t|_s without cancellation */
+  const double t0 = u0 / s, t1 = u1 / s;
   double n, dn, N, nf;
   if (lagged) {
     hc_normal_at(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn, &N);
@@ -226,10 +232,11 @@ __attribute__((always_inline)) static inline int hc_eval_dir(int lagged,
                                                             double* cost, double* dg,
                                                             double* dGd) {
   const double eps = hc[SC_HC_EPS];
-  const double vt2 = vc[0] * vc[0] + vc[1] * vc[1];
+  const double u0 = vc[0] - hc[SC_HC_VT0], u1 = vc[1] - hc[SC_HC_VT1];
+  const double vt2 = u0 * u0 + u1 * u1;
   const double s = sqrt(vt2 + eps * eps);
   const double vts = vt2 / (s + eps);
-  const double t0 = vc[0] / s, t1 = vc[1] / s;
+  const double t0 = u0 / s, t1 = u1 / s;
   double n, dn, N, nf;
   if (lagged) {
     hc_normal_at(vc[2], dt, hc[SC_HC_K], hc[SC_HC_FE0], hc[SC_HC_D], vh, &n, &dn, &N);
@@ -324,6 +331,7 @@ void sc_sap_hc_params_one(double k, double d, double w, double phi0, double vn0,
   hc[SC_HC_D] = d;
   hc[SC_HC_N0] = n0;
   hc[SC_HC_EPS] = fmax(vs, mu * sigma * w * n0);
+  hc[SC_HC_VT0] = hc[SC_HC_VT1] = 0.0;
 }
 
 void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
@@ -338,7 +346,8 @@ void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], do
                               double G[9]) {
   const double* hc = p->hc + SC_HC_NPAR * c;
   const double eps = hc[SC_HC_EPS], mu = p->mu[c];
-  const double vt = hypot(vc[0], vc[1]);
+  const double w0 = vc[0] - hc[SC_HC_VT0], w1 = vc[1] - hc[SC_HC_VT1];
+  const double vt = hypot(w0, w1);
   if (!(vt >= eps) || vt == 0.0) return; /* only sliding contacts */
   const double s = sqrt(vt * vt + eps * eps);
   double nf = hc[SC_HC_N0];
@@ -348,7 +357,7 @@ void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], do
                      hc[SC_HC_D], &nf, &dn, &N);
   }
   const double add = omega * mu * nf / s;
-  const double u0 = vc[0] / vt, u1 = vc[1] / vt;
+  const double u0 = w0 / vt, u1 = w1 / vt;
   G[0] += add * u0 * u0;
   G[1] += add * u0 * u1;
   G[3] += add * u1 * u0;
@@ -362,8 +371,9 @@ void sc_sap_hc_lagged_third(int nc, const double* hc, const double* vh, const do
     const double* v = vc + 3 * c;
     const double* e = d + 3 * c;
     const double eps = h[SC_HC_EPS];
-    const double s = sqrt(v[0] * v[0] + v[1] * v[1] + eps * eps);
-    const double t0 = v[0] / s, t1 = v[1] / s;
+    const double u0 = v[0] - h[SC_HC_VT0], u1 = v[1] - h[SC_HC_VT1];
+    const double s = sqrt(u0 * u0 + u1 * u1 + eps * eps);
+    const double t0 = u0 / s, t1 = u1 / s;
     const double td = t0 * e[0] + t1 * e[1], dd = e[0] * e[0] + e[1] * e[1];
     const double f = mu[c] * h[SC_HC_N0] / (s * s);
     out[3 * c] = f * (3.0 * t0 * td * td - 2.0 * e[0] * td - t0 * dd);

@@ -16,7 +16,9 @@ enum {
   SC_HC_D = 2,   /* Hunt-Crossley dissipation, s/m */
   SC_HC_N0 = 3,  /* normal impulse at the step start, N s (lagged friction bound) */
   SC_HC_EPS = 4, /* friction regularization velocity, m/s (> 0) */
-  SC_HC_NPAR = 5
+  SC_HC_VT0 = 5, /* target tangential velocity (t1, t2) the friction law acts about, m/s: */
+  SC_HC_VT1 = 6, /* the stiction anchor's pull (doc/contact.md 4.6); 0 without one */
+  SC_HC_NPAR = 7
 };
 
 /* Cost l_i, impulse gamma_i = -dl_i/dvc_i and (G non-NULL) the row-major
