@@ -28,9 +28,7 @@
  * a <- 0 when it slides, is new, or has no friction.  At a steady stick
  * the regularized law leaves u_t = v_t - v^_t at its creep speed c, so
  * a settles at c dt / kappa and v_t at 0: the creep no longer adds up.
- * kappa = 1/2 is the value to use (the default is still 0, off: see
- * doc/contact.md 4.6 for the three tests it changes), not the one-step 1:
- * in the stiff limit
+ * kappa = 1/2 by default, not the one-step 1: in the stiff limit
  *   a_{k+1} = (1 - theta kappa) a_k - (1 - theta) kappa a_{k-1},
  * which under the midpoint rule decays by sqrt(kappa / 2) a step, and at
  * kappa = 1 the corner anchors of boxes landing on each other kept them

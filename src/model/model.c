@@ -56,7 +56,7 @@ void sc_options_default(sc_options* o) {
   o->margin = 1e-3;
   o->speculative = 1;
   o->midstep_jacobian = 1;
-  o->stiction_anchor = 0.0;
+  o->stiction_anchor = 0.5;
   o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->threads = 1;  /* sweeps run many simc processes side by side */

@@ -117,10 +117,9 @@ static const sc_scene_key keys[] = {
     {"contact", "midstep_jacobian", "true/false", "", "true", "",
      "contacts detected at the step start are placed at the predicted mid configuration for "
      "their Jacobian (false: at the start)"},
-    {"contact", "stiction_anchor", "number", "-", "0", "[0, 1]",
+    {"contact", "stiction_anchor", "number", "-", "0.5", "[0, 1]",
      "fraction of a sticking contact's slip since it began to stick that its friction undoes "
-     "in a step (newton solver); 0: the regularized law alone, which creeps; 0.5 holds stiction "
-     "(doc/contact.md 4.6)"},
+     "in a step (newton solver); 0: the regularized law alone, which creeps"},
     {"contact.lcp", "directions", "integer", "", "8", ">= 4, even", "edges of the polyhedral cone"},
     {"contact.lcp", "warm_start", "true/false", "", "true", "",
      "each island's LCP first tries the basis of the previous step's solution"},
