@@ -46,6 +46,50 @@ else
   echo "FAIL plot_overlay_png"; cat "$tmp/err"
 fi
 
+# the residuals panel: a PNG, and its curves are the file's own
+# /solver/{signorini,dissipation_gap,coulomb_residual} (the positive rows,
+# read here with h5py) and /contact/max_penetration in mm, bit for bit
+if "$PY" tools/plot.py "$tmp/a.h5" --overlay "$tmp/b.h5" --what residuals -o "$tmp/res.png" \
+     >/dev/null 2>"$tmp/err" && png_ok "$tmp/res.png" 10000; then
+  echo "PASS plot_residuals_png"
+else
+  echo "FAIL plot_residuals_png"; cat "$tmp/err"
+fi
+"$PY" - "$tmp/a.h5" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+import h5py
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import plot, simc_h5
+run = simc_h5.Run(sys.argv[1])
+fig, ax = plt.subplots()
+plot.panel_residuals(ax, [run], ["a"])
+lines = {l.get_label(): l for l in ax.get_lines()}
+ax2 = [a for a in fig.axes if a is not ax][0]
+pen = ax2.get_lines()[0]
+with h5py.File(sys.argv[1], "r") as f:
+    t = f["time"][:]
+    ok = True
+    names = {"signorini": "Signorini |gn wn|", "dissipation_gap": "max. dissipation gap",
+             "coulomb_residual": "De Saxce residual"}
+    drawn = 0
+    for k, lab in names.items():
+        y = f["solver/" + k][:]
+        pos = y > 0
+        if pos.any():
+            l = lines.get(lab)
+            ok &= l is not None and np.array_equal(l.get_xdata(), t[pos]) and \
+                np.array_equal(l.get_ydata(), y[pos])
+            drawn += 1
+    p = np.maximum(f["contact/max_penetration"][:], 0.0) * 1e3
+    ok &= np.array_equal(pen.get_ydata(), p) and drawn >= 1
+print("%s plot_residuals_are_the_files" % ("PASS" if ok else "FAIL"))
+print("  %d residual curves and the penetration drawn from the file's values" % drawn)
+PY
+
 # default output name FILE.png
 if "$PY" tools/plot.py "$tmp/b.h5" --what iterations >/dev/null 2>&1 && png_ok "$tmp/b.png" 5000; then
   echo "PASS plot_default_name"

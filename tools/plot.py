@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations,bodies,actuators]
+"""plot.py FILE.h5 [-o OUT.png] [--what energy,q,contacts,iterations,bodies,actuators,residuals]
           [--q NAME,...] [--bodies NAME,...] [--overlay B.h5] [--title TEXT] [--dpi N]
 
 PNG plots of a simc HDF5 trajectory: the energy log (kinetic, gravity, spring,
@@ -12,7 +12,9 @@ of format_version 2 on; an older file's bodies panel says it has no poses),
 and (actuators) the generalized force each actuator applied, from
 /actuator/force, labelled by /model/actuator_names with its unit (N or N m);
 the actuators panel is added to the default panels when the file has
-actuators.  A file written with output.contacts: false (no contact rows)
+actuators; (residuals) the contact solution's distance from exact Coulomb
+friction per row, /solver/signorini, dissipation_gap and coulomb_residual
+(J, log scale), beside the largest penetration.  A file written with output.contacts: false (no contact rows)
 plots too: its penetration is /contact/max_penetration.  --overlay draws a
 second run on the same axes (dashed), e.g. the same scene with --solver lcp;
 the legend names each run by its `solver` attribute.
@@ -37,7 +39,7 @@ try:
 except ImportError:
     plt = None
 
-WHAT = ("energy", "q", "contacts", "iterations", "bodies", "actuators")
+WHAT = ("energy", "q", "contacts", "iterations", "bodies", "actuators", "residuals")
 DEFAULT_WHAT = ("energy", "q", "contacts", "iterations")  # + actuators when a run has them
 STYLES = ("-", "--")
 
@@ -162,6 +164,39 @@ def panel_actuators(ax, runs, labels):
         ax.legend(hs, ls_, fontsize=7, loc="best")
 
 
+def panel_residuals(ax, runs, labels):
+    """the contact solution's distance from exact Coulomb friction per row
+    (/solver/signorini, dissipation_gap, coulomb_residual; J, log scale),
+    with the largest penetration (mm) on the right axis"""
+    import numpy as np
+    names = {"signorini": "Signorini |gn wn|", "dissipation_gap": "max. dissipation gap",
+             "coulomb_residual": "De Saxce residual"}
+    ax2 = ax.twinx()
+    any_res = False
+    for r, lab, ls in zip(runs, labels, STYLES):
+        pre = "" if len(runs) == 1 else lab + ": "
+        if r.residuals is not None:
+            for k, c in zip(simc_h5.RESIDUALS, ("C0", "C1", "C2")):
+                y = np.asarray(r.residuals[k], float)
+                pos = y > 0
+                if pos.any():
+                    ax.plot(r.t[pos], y[pos], ls, color=c, lw=0.8, label=pre + names[k])
+                    any_res = True
+        ax2.plot(r.t, r.penetration() * 1e3, ls, color="C3", lw=0.8, label=pre + "max penetration")
+    if any_res:
+        ax.set_yscale("log")
+    else:
+        ax.text(0.5, 0.5, "no Coulomb residuals in %s (format_version < 4, or no contact)"
+                % ", ".join(os.path.basename(r.path) for r in runs),
+                transform=ax.transAxes, ha="center", va="center", fontsize=8)
+    ax.set_ylabel("residual (J)")
+    ax2.set_ylabel("max penetration (mm)", color="C3")
+    ax.set_title("distance from Coulomb's law, and penetration")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="best")
+
+
 def panel_iterations(ax, runs, labels):
     for r, lab, ls, c in zip(runs, labels, STYLES, ("C0", "C1")):
         name = "Lemke pivots" if r.solver == "lcp" else "Newton iterations"
@@ -238,7 +273,9 @@ def main(argv=None):
             panel_bodies(ax, runs, labels, bodies)
         elif w == "actuators":
             panel_actuators(ax, runs, labels)
-        if w not in ("contacts", "actuators") and ax.get_legend_handles_labels()[0]:
+        elif w == "residuals":
+            panel_residuals(ax, runs, labels)
+        if w not in ("contacts", "actuators", "residuals") and ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7, loc="best")
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")

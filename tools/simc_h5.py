@@ -854,6 +854,9 @@ def actuator_info(names, scene_yaml, body_names, v_names, model=None):
     return out
 
 
+RESIDUALS = ("signorini", "dissipation_gap", "coulomb_residual")
+
+
 class Run:
     """One simc output file, loaded into numpy arrays.  The file is checked
     first (check_file): a file that is not a readable simc output raises
@@ -925,6 +928,10 @@ class Run:
             self.actuator_names, self.actuator_force = [], None
             self.actuator_command = None
             self.actuator_model = None
+        # the contact solution's distance from Coulomb's law per row (J;
+        # format 4 on): Signorini, maximum-dissipation gap, De Saxce's
+        self.residuals = ({k: num("solver/" + k) for k in RESIDUALS}
+                          if all(("solver/" + k) in f for k in RESIDUALS) else None)
         self.joint_names = (texts("model/joint_names") if "model/joint_names" in f else [])
         self.joint_limit_force = num("joint/limit_force") if "joint/limit_force" in f \
             else None
