@@ -43,6 +43,38 @@ sys.exit(0 if ok else 1)
 PY
 }
 ok sweep_metrics_values check
+
+# plots/<column>.png for each summary figure and metric with a value (not
+# the empty 'nope'), and what they draw is summary.csv's column against the
+# swept friction (tools/sweep's summary_series, read back independently)
+plots_check() {
+  $PY - "$tmp/s" <<'PY'
+import csv, importlib.machinery, importlib.util, os, sys
+d = sys.argv[1]
+loader = importlib.machinery.SourceFileLoader("sweep_mod", "tools/sweep")
+spec = importlib.util.spec_from_loader("sweep_mod", loader)
+sw = importlib.util.module_from_spec(spec)
+loader.exec_module(sw)
+with open(os.path.join(d, "summary.csv")) as f:
+    rd = csv.reader(f)
+    header = next(rd)
+    rows = list(rd)
+cols = ["stop_x", "peak", "iter_mean", "max_penetration_m"]
+series = sw.summary_series(header, rows, ["contact.defaults.friction"], cols + ["nope"])
+ok = "nope" not in series and not os.path.exists(os.path.join(d, "plots", "nope.png"))
+for c in cols:
+    png = os.path.join(d, "plots", c + ".png")
+    xkey, lines = series[c]
+    want = sorted((float(r[header.index("contact.defaults.friction")]), float(r[header.index(c)]))
+                  for r in rows)
+    got = list(zip(lines[0][1], lines[0][2]))
+    ok &= (os.path.getsize(png) > 5000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+           and xkey == "contact.defaults.friction" and len(lines) == 1 and got == want)
+    print("  %s: %s against the friction %s" % (c, [y for _, y in got], [x for x, _ in got]))
+sys.exit(0 if ok else 1)
+PY
+}
+ok sweep_plots_per_metric plots_check
 tools/sweep scenes/box_slide.yaml --out "$tmp/b" --list contact.defaults.friction=0.2 \
   --metric 'x=__import__("os").system("touch '"$tmp"'/PWNED")' >/dev/null 2>"$tmp/e1"; rc=$?
 ok sweep_metric_grammar_only "[ $rc != 0 ] && [ ! -e '$tmp/PWNED' ] && [ ! -d '$tmp/b/runs' ] && grep -q 'expected final' '$tmp/e1'"
