@@ -214,18 +214,7 @@ void simc_get_v(const simc_model* m, const simc_data* d, double* v) {
   if (!m || !d || !v) return;
   const sc_model* M = m->m;
   memcpy(v, d->d->v, sizeof(double) * (size_t)M->nv);
-  /* the origin's velocity needs the orientation, which q has in both */
-  for (int j = 0; j < M->njnt; j++) {
-    if (M->jnt_type[j] != SC_JOINT_FREE) continue;
-    const double* s = M->jnt_com + 3 * j;
-    if (s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0) continue;
-    double R[9], Rs[3], wxRs[3];
-    sc_sp_quat_to_mat3(R, d->d->q + M->jnt_qadr[j] + 3);
-    sc_sp_mat3_vec(Rs, R, s);
-    double* vj = v + M->jnt_vadr[j];
-    sc_sp_cross3(wxRs, vj + 3, Rs);
-    for (int k = 0; k < 3; k++) vj[k] -= wxRs[k];
-  }
+  sc_state_velocity_to_frame(M, d->d->q, v);
 }
 
 int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const double* v,
@@ -237,26 +226,12 @@ int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const d
     if (!isfinite(q[i])) return arg_error(err, "simc_set_state: a non-finite position");
   for (int i = 0; i < m->nv; i++)
     if (!isfinite(v[i])) return arg_error(err, "simc_set_state: a non-finite velocity");
-  /* every quaternion must be a rotation: scaled by its largest component
-   * first, so that huge and tiny ones normalize too; a zero one is refused */
-  for (int j = 0; j < m->njnt; j++) {
-    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
-    const double* x = q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
-    double big = 0.0;
-    for (int k = 0; k < 4; k++) big = fmax(big, fabs(x[k]));
-    if (!(big > 0.0)) return arg_error(err, "simc_set_state: a zero quaternion (no rotation)");
-  }
+  /* every quaternion must be a rotation (as --from: sc_state_*quaternion*) */
+  if (sc_state_zero_quaternion(m, q) >= 0)
+    return arg_error(err, "simc_set_state: a zero quaternion (no rotation)");
   memcpy(d->q, q, sizeof(double) * (size_t)m->nq);
   memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
-  for (int j = 0; j < m->njnt; j++) {
-    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
-    double* x = d->q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
-    double big = 0.0;
-    for (int k = 0; k < 4; k++) big = fmax(big, fabs(x[k]));
-    if (big > 1e100 || big < 1e-100)
-      for (int k = 0; k < 4; k++) x[k] /= big;
-  }
-  sc_dyn_normalize_q(m, d->q);
+  sc_state_normalize_quaternions(m, d->q);
   sc_state_frame_to_com(m, d->q, d->v);
   sc_error e;
   sc_error_clear(&e);

@@ -5,10 +5,8 @@
 
 #include "io_h5/io_internal.h"
 
-#include "spatial/spatial.h"
 
 #include <errno.h>
-#include <float.h>
 #include <hdf5.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -380,28 +378,6 @@ static int state_shape_ok(const sc_h5r_dataset* ds, int rank, int n) {
  * subnormals), which that division would turn into zeros or leave
  * unnormalized, so those are scaled by their largest magnitude first.  A
  * quaternion of zeros names no rotation: refused. */
-static sc_status normalize_quaternions(const sc_model* m, double* q, const char* path, long long k,
-                                       sc_error* err) {
-  for (int j = 0; j < m->njnt; j++) {
-    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
-    double* x = q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
-    const double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
-    if (!(n2 >= DBL_MIN && n2 <= DBL_MAX)) {
-      double big = 0;
-      for (int i = 0; i < 4; i++)
-        if (fabs(x[i]) > big) big = fabs(x[i]);
-      if (big == 0)
-        return sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
-                            "row %lld of /q: the quaternion of joint %s (positions %d..%d) is zero, "
-                            "no rotation",
-                            k, m->jnt_name[j], (int)(x - q), (int)(x - q) + 3);
-      for (int i = 0; i < 4; i++) x[i] /= big;
-    }
-    sc_sp_quat_normalize(x);
-  }
-  return SC_OK;
-}
-
 sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, double* q,
                            double* v, double* t, long long* row_out, sc_error* err) {
   sc_h5r* r = NULL;
@@ -453,8 +429,18 @@ sc_status sc_h5_read_state(const char* path, long long row, const sc_model* m, d
       for (int i = 0; i < m->nv; i++) finite &= isfinite(v[i]);
       if (!finite) {
         st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0, "row %lld holds non-finite values", k);
-      } else if ((st = normalize_quaternions(m, q, path, k, err)) == SC_OK) {
-        *row_out = k;
+      } else {
+        const int j = sc_state_zero_quaternion(m, q);
+        if (j >= 0) {
+          const int a0 = m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+          st = sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
+                            "row %lld of /q: the quaternion of joint %s (positions %d..%d) is zero, "
+                            "no rotation",
+                            k, m->jnt_name[j], a0, a0 + 3);
+        } else {
+          sc_state_normalize_quaternions(m, q);
+          *row_out = k;
+        }
       }
     }
   }

@@ -1,6 +1,7 @@
 /* state: allocation of per-run data, sized once from the model. */
 #include "state/state.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -164,17 +165,18 @@ nomem:
                       "out of memory creating data (nv = %d, contact capacity = %d)", nv, nc);
 }
 
-/* sign +1: frame origin to centre of mass, -1: back */
-static void free_shift(const sc_model* m, double* q, double* v, double sign) {
+/* sign +1: frame origin to centre of mass, -1: back; the orientations are
+ * read from q (the same in both), the positions moved in p (NULL: not) */
+static void free_shift(const sc_model* m, const double* q, double* p, double* v, double sign) {
   for (int j = 0; j < m->njnt; j++) {
     if (m->jnt_type[j] != SC_JOINT_FREE) continue;
     const double* s = m->jnt_com + 3 * j;
     if (s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0) continue;
-    double* p = q + m->jnt_qadr[j];
     double R[9], Rs[3];
-    sc_sp_quat_to_mat3(R, p + 3);
+    sc_sp_quat_to_mat3(R, q + m->jnt_qadr[j] + 3);
     sc_sp_mat3_vec(Rs, R, s);
-    for (int k = 0; k < 3; k++) p[k] += sign * Rs[k];
+    if (p)
+      for (int k = 0; k < 3; k++) p[m->jnt_qadr[j] + k] += sign * Rs[k];
     if (v) {
       double* vj = v + m->jnt_vadr[j];
       double wxRs[3];
@@ -184,8 +186,39 @@ static void free_shift(const sc_model* m, double* q, double* v, double sign) {
   }
 }
 
-void sc_state_frame_to_com(const sc_model* m, double* q, double* v) { free_shift(m, q, v, 1.0); }
-void sc_state_com_to_frame(const sc_model* m, double* q, double* v) { free_shift(m, q, v, -1.0); }
+static double* quat_of(const sc_model* m, double* q, int j) {
+  return q + m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+}
+
+int sc_state_zero_quaternion(const sc_model* m, const double* q) {
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    const double* x = quat_of(m, (double*)q, j);
+    if (x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0 && x[3] == 0.0) return j;
+  }
+  return -1;
+}
+
+void sc_state_normalize_quaternions(const sc_model* m, double* q) {
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != SC_JOINT_BALL && m->jnt_type[j] != SC_JOINT_FREE) continue;
+    double* x = quat_of(m, q, j);
+    const double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3];
+    if (!(n2 >= DBL_MIN && n2 <= DBL_MAX)) {
+      double big = 0.0;
+      for (int i = 0; i < 4; i++) big = fmax(big, fabs(x[i]));
+      if (big > 0.0)
+        for (int i = 0; i < 4; i++) x[i] /= big;
+    }
+    sc_sp_quat_normalize(x);
+  }
+}
+
+void sc_state_frame_to_com(const sc_model* m, double* q, double* v) { free_shift(m, q, q, v, 1.0); }
+void sc_state_com_to_frame(const sc_model* m, double* q, double* v) { free_shift(m, q, q, v, -1.0); }
+void sc_state_velocity_to_frame(const sc_model* m, const double* q, double* v) {
+  free_shift(m, q, NULL, v, -1.0);
+}
 
 void sc_data_reset(const sc_model* m, sc_data* d) {
   d->time = 0;

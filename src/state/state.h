@@ -194,6 +194,17 @@ typedef struct sc_data {
  * (v may be NULL); a body whose centre is its origin is left as it is. */
 void sc_state_frame_to_com(const sc_model* m, double* q, double* v);
 void sc_state_com_to_frame(const sc_model* m, double* q, double* v);
+/* v alone to the frame origin's, q (either coordinates) left as it is */
+void sc_state_velocity_to_frame(const sc_model* m, const double* q, double* v);
+
+/* Quaternions of ball and free joints in q as given by a user or a file:
+ * the first joint whose quaternion is zero (no rotation), -1 when none is;
+ * and every quaternion made a unit one, scaled by its largest component
+ * first when its squared norm would under- or overflow (1e-170, 1e200),
+ * so that any non-zero one normalizes; a normal one keeps the bits
+ * sc_sp_quat_normalize gives it. */
+int sc_state_zero_quaternion(const sc_model* m, const double* q);
+void sc_state_normalize_quaternions(const sc_model* m, double* q);
 
 /* Allocate data for m and set the initial state (q = qpos0, v = qvel0,
  * converted by sc_state_frame_to_com). */
