@@ -329,29 +329,37 @@ static int slope_travel(const char* path, const double down[3], double Tp, doubl
   return 1;
 }
 
-static void test_priority_friction_slope(void) {
-  const char* path = "/tmp/simc_test_priority.xml";
-  const double th = 15 * 3.14159265358979323846 / 180, g = 9.81, Tp = 1.0;
+/* Two 1 kg boxes, a (attributes ga) and b (gb), resting on a 15 degree
+ * plane of friction slope_mu in MuJoCo's file at path; their travel down
+ * the slope over Tp s in simc and in MuJoCo (slope_travel) into s, mj */
+static int slope_pair(const char* path, const char* model, double slope_mu, const char* ga,
+                      const char* gb, double Tp, double s[2], double mj[2]) {
+  const double th = 15 * 3.14159265358979323846 / 180, g = 9.81;
   const double nrm[3] = {sin(th), 0, cos(th)}, down[3] = {cos(th), 0, -sin(th)};
   FILE* f = fopen(path, "w");
-  ENSURE(f != NULL);
-  if (!f) return;
+  if (!f) return 0;
   fprintf(f,
-          "<mujoco model=\"priority\">\n"
+          "<mujoco model=\"%s\">\n"
           "  <option timestep=\"%g\" gravity=\"0 0 %g\" cone=\"elliptic\"/>\n"
           "  <worldbody>\n"
-          "    <geom name=\"slope\" type=\"plane\" size=\"5 5 0.1\" euler=\"0 15 0\" friction=\"0.5\" contype=\"3\" conaffinity=\"3\"/>\n"
+          "    <geom name=\"slope\" type=\"plane\" size=\"5 5 0.1\" euler=\"0 15 0\" friction=\"%g\" contype=\"3\" conaffinity=\"3\"/>\n"
           "    <body name=\"a\" pos=\"%.17g 0.5 %.17g\" euler=\"0 15 0\"><freejoint/>\n"
-          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" friction=\"0.1\" priority=\"1\" contype=\"1\" conaffinity=\"1\"/></body>\n"
+          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" %s contype=\"1\" conaffinity=\"1\"/></body>\n"
           "    <body name=\"b\" pos=\"%.17g -0.5 %.17g\" euler=\"0 15 0\"><freejoint/>\n"
-          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" friction=\"0.1\" contype=\"2\" conaffinity=\"2\"/></body>\n"
+          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" %s contype=\"2\" conaffinity=\"2\"/></body>\n"
           "  </worldbody>\n"
           "</mujoco>\n",
-          DT, -g, 0.05 * nrm[0], 0.05 * nrm[2], 0.05 * nrm[0], 0.05 * nrm[2]);
-  ENSURE(fclose(f) == 0);
-  double s[2] = {NAN, NAN}, mj[2] = {NAN, NAN};
-  ENSURE(slope_travel(path, down, Tp, s, mj));
+          model, DT, -g, slope_mu, 0.05 * nrm[0], 0.05 * nrm[2], ga, 0.05 * nrm[0], 0.05 * nrm[2], gb);
+  const int ok = fclose(f) == 0 && slope_travel(path, down, Tp, s, mj);
   remove(path);
+  return ok;
+}
+
+static void test_priority_friction_slope(void) {
+  const double th = 15 * 3.14159265358979323846 / 180, g = 9.81, Tp = 1.0;
+  double s[2] = {NAN, NAN}, mj[2] = {NAN, NAN};
+  ENSURE(slope_pair("/tmp/simc_test_priority.xml", "priority", 0.5, "friction=\"0.1\" priority=\"1\"",
+                    "friction=\"0.1\"", Tp, s, mj));
   const double want = 0.5 * g * (sin(th) - 0.1 * cos(th)) * Tp * Tp;
   printf("  box A (priority 1) slid %.5f m in simc, %.5f m in MuJoCo, closed form %.5f m; box B %.2e m, %.2e m\n",
          s[0], mj[0], want, s[1], mj[1]);
@@ -370,28 +378,10 @@ static void test_priority_friction_slope(void) {
  * the first moves under 1 mm in both, the second within 1 % (simc) and 3 %
  * (MuJoCo) of the closed form. */
 static void test_condim1_friction_slope(void) {
-  const char* path = "/tmp/simc_test_condim1.xml";
   const double th = 15 * 3.14159265358979323846 / 180, g = 9.81, Tp = 1.0;
-  const double nrm[3] = {sin(th), 0, cos(th)}, down[3] = {cos(th), 0, -sin(th)};
-  FILE* f = fopen(path, "w");
-  ENSURE(f != NULL);
-  if (!f) return;
-  fprintf(f,
-          "<mujoco model=\"condim1\">\n"
-          "  <option timestep=\"%g\" gravity=\"0 0 %g\" cone=\"elliptic\"/>\n"
-          "  <worldbody>\n"
-          "    <geom name=\"slope\" type=\"plane\" size=\"5 5 0.1\" euler=\"0 15 0\" friction=\"0.15\" contype=\"3\" conaffinity=\"3\"/>\n"
-          "    <body name=\"a\" pos=\"%.17g 0.5 %.17g\" euler=\"0 15 0\"><freejoint/>\n"
-          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" condim=\"1\" contype=\"1\" conaffinity=\"1\"/></body>\n"
-          "    <body name=\"b\" pos=\"%.17g -0.5 %.17g\" euler=\"0 15 0\"><freejoint/>\n"
-          "      <geom type=\"box\" size=\"0.05 0.05 0.05\" mass=\"1\" friction=\"0.15\" contype=\"2\" conaffinity=\"2\"/></body>\n"
-          "  </worldbody>\n"
-          "</mujoco>\n",
-          DT, -g, 0.05 * nrm[0], 0.05 * nrm[2], 0.05 * nrm[0], 0.05 * nrm[2]);
-  ENSURE(fclose(f) == 0);
   double s[2] = {NAN, NAN}, mj[2] = {NAN, NAN};
-  ENSURE(slope_travel(path, down, Tp, s, mj));
-  remove(path);
+  ENSURE(slope_pair("/tmp/simc_test_condim1.xml", "condim1", 0.15, "condim=\"1\"",
+                    "friction=\"0.15\"", Tp, s, mj));
   const double want = 0.5 * g * (sin(th) - 0.15 * cos(th)) * Tp * Tp;
   printf("  condim 1 box moved %.2e m in simc, %.2e m in MuJoCo; condim 3 box slid %.5f m, %.5f m, closed form %.5f m\n",
          s[0], mj[0], s[1], mj[1], want);
