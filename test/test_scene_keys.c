@@ -40,11 +40,21 @@ static const char* BASE =
     "    joint: {type: revolute, limits: [-1, 1]}\n"
     "    mass: 2\n"
     "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}\n"
+    "  - name: r\n"
+    "    parent: b\n"
+    "    joint: {type: prismatic}\n"
+    "    mass: 1\n"
+    "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}\n"
     "static:\n"
     "  - {shape: plane}\n"
     "springs:\n"
     "  - {type: joint, joint: p, stiffness: 3}\n"
     "  - {type: linear, a: {body: b}, b: {body: world, point: [0, 0, 2]}, stiffness: 4}\n"
+    "constraints:\n"
+    "  - {type: connect, a: {body: p, point: [0, 0, 0.1]}, b: {body: world}}\n"
+    "  - {type: weld, a: {body: r}, b: {body: world}}\n"
+    "  - {type: joint, joint: r, of: p}\n"
+    "  - {type: distance, a: {body: b}, b: {body: world, point: [0, 0, 2]}}\n"
     "actuators:\n"
     "  - {name: m, type: motor, joint: p}\n"
     "  - {name: s, type: position, joint: p, kp: 10, command: lift}\n"
@@ -88,6 +98,11 @@ static const char* section_path(const char* section) {
       {"springs[] joint", "springs.0."},
       {"springs[] linear", "springs.1."},
       {"<spring end>", "springs.1.a."},
+      {"constraints[] connect", "constraints.0."},
+      {"constraints[] weld", "constraints.1."},
+      {"constraints[] joint", "constraints.2."},
+      {"constraints[] distance", "constraints.3."},
+      {"<constraint end>", "constraints.0.a."},
       {"actuators[]", "actuators.m."},
       {"actuators[] motor", "actuators.m."},
       {"actuators[] position", "actuators.s."},
@@ -183,7 +198,10 @@ static int same_model(const sc_model* a, const sc_model* b) {
          SAME_ARR(jspring_k, a->njspring) && SAME_ARR(jspring_c, a->njspring) &&
          SAME_ARR(jspring_rest, a->njspring) && SAME_ARR(lspring_body, 2 * a->nlspring) &&
          SAME_ARR(lspring_point, 6 * a->nlspring) && SAME_ARR(lspring_k, a->nlspring) &&
-         SAME_ARR(lspring_c, a->nlspring) && SAME_ARR(lspring_rest, a->nlspring);
+         SAME_ARR(lspring_c, a->nlspring) && SAME_ARR(lspring_rest, a->nlspring) &&
+         a->neq == b->neq && SAME_ARR(eq_type, a->neq) && SAME_ARR(eq_obj, 2 * a->neq) &&
+         SAME_ARR(eq_data, SC_EQ_NDATA * a->neq) && SAME_ARR(eq_auto, a->neq) &&
+         SAME_ARR(eq_k, a->neq) && SAME_ARR(eq_taud, a->neq);
 }
 
 static int literal_default(const sc_scene_key* k) {
@@ -205,6 +223,10 @@ static void test_base_and_comparison(void) {
   sc_model* f = load_with("actuators.s.kd=0.5", NULL, msg, sizeof msg);
   sc_model* g = load_with("commands.lift.value=[0, 0.25]", NULL, msg, sizeof msg);
   sc_model* h = load_with("bodies.p.joint.limits=[-1, 2]", NULL, msg, sizeof msg);
+  sc_model* i = load_with("constraints.2.ratio=0.25", NULL, msg, sizeof msg);
+  ENSURE(i != NULL);
+  if (a && i) ENSURE(!same_model(a, i));
+  sc_model_free(i);
   ENSURE(b && c && d && e && f && g && h);
   if (a && b && c && d && e && f && g && h) {
     ENSURE(same_model(a, a));

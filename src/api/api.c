@@ -296,6 +296,6 @@ void simc_energy(const simc_data* dd, double e[5]) {
   e[0] = d->e_kinetic;
   e[1] = d->e_gravity;
   e[2] = d->e_spring;
-  e[3] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction;
+  e[3] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint;
   e[4] = d->e_actuator;
 }

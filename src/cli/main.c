@@ -853,7 +853,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             d->ncon_max, d->warning[SC_WARN_NCON]);
   if (!quiet) {
     double E = d->e_kinetic + d->e_gravity + d->e_spring;
-    double bal = E + d->e_damper + d->e_contact + d->e_limit + d->e_jfriction - d->e_actuator - E0;
+    double bal = E + d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint - d->e_actuator - E0;
     double scale = fabs(E0) > 0 ? fabs(E0) : 1.0;
     fprintf(stderr,
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "

@@ -355,7 +355,9 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   for (int r = 0; r < d->nrow; r++) {
     const int i = nc + r;
     in[i] = 0;
-    if (w->theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO) continue;
+    if (w->theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO ||
+        d->row_type[r] == SC_JROW_EQUALITY)
+      continue;
     const double vns = d->Jc[3 * (size_t)d->jptr[i] + 2] * d->vstar[d->jcol[d->jptr[i]]];
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
     if (d->impulse[3 * i + 2] == 0.0) continue;

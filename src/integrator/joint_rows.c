@@ -65,6 +65,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/equality.h"
+#include "dynamics/dynamics.h"
 #include "integrator/work.h"
 #include "solver_sap/sap.h"
 #include "solver_sap/sap_model.h"
@@ -132,6 +134,17 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
     if (m->dof_frictionloss[i] > 0) add_row(d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
   for (int a = 0; a < m->nact; a++)
     if (m->act_type[a] != SC_ACT_MOTOR) add_row(d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
+  if (m->neq == 0) return;
+  /* the equality rows' Jacobians where the contacts' are taken (at the mid
+   * configuration, contact_stage.c, which may have put the kinematics
+   * there already) */
+  if (o->midstep_jacobian && o->theta_q > 0) {
+    sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, d->scratch + 8 * (size_t)m->nv);
+    if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
+  } else if (!sc_dyn_kinematics_current(m, d, d->q)) {
+    sc_dyn_kinematics(m, d, d->q);
+  }
+  sc_eq_place(m, d, v0);
 }
 
 /* a servo row's law (see the top of the file) */
@@ -219,6 +232,32 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
         theta[i] = 0.0;
         break;
       case SC_JROW_SERVO: theta[i] = servo_law(m, d, ref, w, v0, R, vhat, bound); break;
+      case SC_JROW_EQUALITY: {
+        /* a limit's law on both sides (constraint/equality.c); a row no
+         * velocity moves (J = 0) has nothing to hold */
+        const int e = m->eqrow_eq[ref];
+        const double k = m->eq_k[e], taud = m->eq_taud[e];
+        R[0] = R[1] = 1.0;
+        vhat[0] = vhat[1] = 0.0;
+        bound[0] = -INFINITY;
+        bound[1] = INFINITY;
+        if (!(w > 0.0)) {
+          R[2] = 1.0;
+          vhat[2] = 0.0;
+          theta[i] = 0.0;
+          break;
+        }
+        const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
+        const double th = sc_step_law_theta(
+            o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
+        d->ck[i] = k;
+        d->ctaud[i] = taud;
+        sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
+        R[0] = R[1] = 1.0;
+        vhat[0] = vhat[1] = 0.0;
+        theta[i] = th;
+        break;
+      }
     }
   }
 }
@@ -229,6 +268,7 @@ int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
     case SC_JROW_LIMIT_LOWER: return 2 * ref;
     case SC_JROW_LIMIT_UPPER: return 2 * ref + 1;
     case SC_JROW_FRICTION: return 2 * m->njnt + ref;
+    case SC_JROW_EQUALITY: return 2 * m->njnt + m->nv + m->nact + ref;
     default: return 2 * m->njnt + m->nv + ref;
   }
 }
@@ -260,12 +300,18 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   /* the warm start's memory of each row (contact_stage.c) */
   step_work* w = d->solver_work;
   if (w) {
-    memset(w->row_prev, 0, sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact));
+    memset(w->row_prev, 0, sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact + m->neqrow));
     for (int r = 0; r < d->nrow; r++)
       w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
   }
   for (int r = 0; r < d->nrow; r++) {
     const int i = d->ncon + r, ref = d->row_ref[r];
+    if (d->row_type[r] == SC_JROW_EQUALITY) {
+      const double g = d->impulse[3 * i + 2];
+      d->eq_force[ref] = g / dt;
+      d->e_constraint -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
+      continue;
+    }
     const int dof = d->jcol[d->jptr[i]];
     const double s = d->Jc[3 * (size_t)d->jptr[i] + 2];
     const double g = d->impulse[3 * i + 2];

@@ -1008,7 +1008,7 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_EGRAV, double)[r] = d->e_gravity;
   FBUF(F_ESPRING, double)[r] = d->e_spring;
   FBUF(F_ETOTAL, double)[r] = d->e_kinetic + d->e_gravity + d->e_spring;
-  FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction;
+  FBUF(F_EDISS, double)[r] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint;
   if (h->fr[F_EACT].present) FBUF(F_EACT, double)[r] = d->e_actuator;
   if (h->fr[F_ELIM].present) FBUF(F_ELIM, double)[r] = d->e_limit;
   if (h->fr[F_EJFRIC].present) FBUF(F_EJFRIC, double)[r] = d->e_jfriction;

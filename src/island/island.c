@@ -132,7 +132,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
     x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
                                             cols, small_rows, d->cross_max);
     x->sap = t == 0 ? sap0
-                    : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max,
+                    : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max - m->neqrow,
                                                d->cross_max);
     ws_ok = ib && db && x->sub_kind && x->sap_small && x->sap;
   }

@@ -193,6 +193,16 @@ sc_status sc_model_alloc(sc_model* m) {
     m->act_cmd[a] = m->act_cmd_vel[a] = -1;
     m->act_theta[a] = SC_ACT_THETA_AUTO;
   }
+  ALLOC(eq_name, m->neq);
+  ALLOC(eq_type, m->neq);
+  ALLOC(eq_obj, 2 * m->neq);
+  ALLOC(eq_data, SC_EQ_NDATA * m->neq);
+  ALLOC(eq_auto, m->neq);
+  ALLOC(eq_k, m->neq);
+  ALLOC(eq_taud, m->neq);
+  ALLOC(eq_rowadr, m->neq);
+  ALLOC(eq_nrow, m->neq);
+  for (int e = 0; e < m->neq; e++) m->eq_k[e] = INFINITY;
   ALLOC(cmd_name, m->ncmd);
   ALLOC(cmd_interp, m->ncmd);
   ALLOC(cmd_adr, m->ncmd);
@@ -221,6 +231,7 @@ void sc_model_free(sc_model* m) {
   free_names(m->v_names, m->nv);
   free_names(m->act_name, m->nact);
   free_names(m->cmd_name, m->ncmd);
+  free_names(m->eq_name, m->neq);
   void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
                     m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->jnt_com, m->qpos0,
@@ -239,7 +250,9 @@ void sc_model_free(sc_model* m) {
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
                     m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->body_weld, m->geom_mesh,
                     m->body_fluid_box, m->body_fluid_rot,
-                    m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh};
+                    m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh,
+                    m->eq_type, m->eq_obj, m->eq_data, m->eq_auto, m->eq_k, m->eq_taud,
+                    m->eq_rowadr, m->eq_nrow, m->eqrow_eq};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
@@ -640,6 +653,18 @@ sc_status sc_model_finalize(sc_model* m) {
     m->act_qadr[a] = m->jnt_qadr[j] + m->act_local[a];
     m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
   }
+  /* the equality constraints' rows come last (constraint/equality.c) */
+  m->neqrow = 0;
+  for (int e = 0; e < m->neq; e++) {
+    static const int rows[] = {3, 6, 1, 1};
+    m->eq_rowadr[e] = m->neqrow;
+    m->eq_nrow[e] = rows[m->eq_type[e]];
+    m->neqrow += m->eq_nrow[e];
+  }
+  m->nrow_max += m->neqrow;
+  ALLOC(eqrow_eq, m->neqrow + 1);
+  for (int e = 0; e < m->neq; e++)
+    for (int k = 0; k < m->eq_nrow[e]; k++) m->eqrow_eq[m->eq_rowadr[e] + k] = e;
   for (int g = 0; g < m->ngeom; g++) {
     if (m->geom_type[g] == SC_GEOM_MESH) { /* size: the hull's box half extents */
       const sc_mesh* me = &m->mesh[m->geom_mesh[g]];

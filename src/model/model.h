@@ -34,6 +34,26 @@ typedef enum sc_actuator_type {
 } sc_actuator_type;
 #define SC_ACT_THETA_AUTO (-1.0)
 
+/* Equality constraints (constraint/equality.c): a relation of positions
+ * held by rows of the contact problem. */
+typedef enum sc_eq_type {
+  SC_EQ_CONNECT = 0,  /* a point of body a at a point of body b (a ball joint): 3 rows */
+  SC_EQ_WELD = 1,     /* body b's frame fixed in body a's: 3 + 3 rows */
+  SC_EQ_JOINT = 2,    /* q1 - r1 = poly(q2 - r2) on two joint coordinates: 1 row */
+  SC_EQ_DISTANCE = 3  /* |p_b - p_a| = L between two body points: 1 row */
+} sc_eq_type;
+/* eq_data per constraint (SC_EQ_NDATA doubles):
+ *   connect, weld, distance: [0..2] the point on a in a's frame, [3..5] the
+ *     point on b in b's frame (m); weld: [6..14] the rotation of b's frame
+ *     in a's (row-major); distance: [6] L (m);
+ *   joint: [0..4] the polynomial's coefficients c0..c4, [5] r1, [6] r2
+ *     (q1 - r1 = c0 + c1 x + ... + c4 x^4, x = q2 - r2; the coordinates'
+ *     unit, m or rad).
+ * A part marked in eq_auto (SC_EQ_AUTO_*) is not given: it is what it is at
+ * qpos0, resolved by sc_eq_reference before the first step. */
+#define SC_EQ_NDATA 15
+enum { SC_EQ_AUTO_POINT_B = 1, SC_EQ_AUTO_ROT = 2, SC_EQ_AUTO_LENGTH = 4 };
+
 enum { SC_INTERP_LINEAR = 0, SC_INTERP_HOLD = 1 };
 
 typedef enum sc_geom_type {
@@ -136,8 +156,11 @@ typedef struct sc_model {
   int nexclude;  /* body pairs excluded from contact */
   int nact;      /* actuators */
   int ncmd;      /* commands (time series driving the actuators) */
+  int neq;       /* equality constraints */
   int nrow_max;  /* joint rows a step may add to the contact problem (limits,
-                    dry friction, servos), set by finalize */
+                    dry friction, servos, equality constraints), set by finalize */
+  int neqrow;    /* of which the equality constraints' rows, present at every
+                    step (set by finalize) */
   int ntree;     /* kinematic trees (subtrees rooted at a child of the world) */
 
   sc_options opt;
@@ -266,6 +289,21 @@ typedef struct sc_model {
   double* lspring_k;     /* N/m */
   double* lspring_c;     /* N s/m */
   double* lspring_rest;  /* m */
+
+  /* ---- equality constraints (neq) ---- */
+  char** eq_name;
+  int* eq_type;          /* sc_eq_type */
+  int* eq_obj;           /* (neq x 2) connect, weld, distance: bodies a, b (0 = world);
+                            joint: joints 1 and 2 (-1: none, q1 - r1 = c0) */
+  double* eq_data;       /* (neq x SC_EQ_NDATA) see SC_EQ_NDATA */
+  int* eq_auto;          /* SC_EQ_AUTO_* bits: parts taken at qpos0 */
+  double* eq_k;          /* stiffness of each row, INFINITY: rigid (N/m for a point's
+                            rows and a distance, N m/rad for a weld's rotation,
+                            the coordinate's for a joint coupling) */
+  double* eq_taud;       /* dissipation time scale, s */
+  int* eq_rowadr;        /* first row among the neqrow (set by finalize) */
+  int* eq_nrow;          /* rows: 3, 6, 1, 1 by type (set by finalize) */
+  int* eqrow_eq;         /* (neqrow) the constraint of each row (set by finalize) */
 
   /* ---- commands (ncmd): piecewise-linear or held tables of (time, value);
    * outside its time range a command holds its end value ---- */

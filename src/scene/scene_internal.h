@@ -311,6 +311,8 @@ sc_status sc_rd_exclude(ctx* c, const load* L, const sc_snode* root, sc_model* M
 /* springs go straight into the model: fill 0 counts them, fill 1 (after
  * sc_model_alloc) stores them */
 sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */
+/* the constraints: list, counted into M->neq (fill 0) or stored (fill 1) */
+sc_status sc_rd_constraints(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill); /* constraints.c */
 sc_status sc_rd_commands(ctx* c, load* L, const sc_snode* root);    /* commands.c */
 /* a file named in the scene, relative to the scene's directory unless
  * absolute; the path is kept in L->paths (errors are located in it) */

@@ -127,7 +127,8 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   }
   d->chain_max = chain_max;
   d->cross_max = cross_max;
-  d->jcap = 2 * chain_max * nc + m->nrow_max + 1;
+  /* a contact and an equality row touch two chains, the other rows one dof */
+  d->jcap = 2 * chain_max * (nc + m->neqrow) + (m->nrow_max - m->neqrow) + 1;
   DALLOC(jptr, np + 1);
   DALLOC(jcol, d->jcap);
   DALLOC(Jc, 3 * (size_t)d->jcap);
@@ -153,6 +154,9 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(ctrl, m->nact + 1);
   DALLOC(act_force, m->nact + 1);
   DALLOC(jnt_limit_force, nj + 1);
+  DALLOC(eq_ref, SC_EQ_NDATA * (size_t)m->neq + 1);
+  DALLOC(eq_gap, (size_t)m->neqrow + 1);
+  DALLOC(eq_force, (size_t)m->neqrow + 1);
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
   DALLOC(xcom_prev, 3 * (size_t)nb + 1);
@@ -229,11 +233,12 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->ncon = 0;
   d->kin_valid = 0;
   d->e_damper = d->e_contact = d->e_normal = d->e_friction = 0;
-  d->e_actuator = d->e_limit = d->e_jfriction = 0;
+  d->e_actuator = d->e_limit = d->e_jfriction = d->e_constraint = 0;
   d->nrow = 0;
   memset(d->act_force, 0, sizeof(double) * (size_t)m->nact);
   for (int a = 0; a < m->nact; a++) d->ctrl[a] = NAN;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
+  memset(d->eq_force, 0, sizeof(double) * (size_t)m->neqrow);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++)
     d->act_ctrl[a] = m->act_cmd[a] >= 0 ? sc_model_command(m, m->act_cmd[a], 0.0) : m->act_input[2 * a];
@@ -256,7 +261,8 @@ void sc_data_free(sc_data* d) {
                     d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
                     d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
-                    d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev};
+                    d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev,
+                    d->eq_ref, d->eq_gap, d->eq_force};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

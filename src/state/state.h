@@ -40,7 +40,9 @@ typedef enum sc_joint_row_type {
   SC_JROW_LIMIT_LOWER = 0, /* row_ref: the joint */
   SC_JROW_LIMIT_UPPER = 1, /* row_ref: the joint */
   SC_JROW_FRICTION = 2,    /* row_ref: the dof */
-  SC_JROW_SERVO = 3        /* row_ref: the actuator */
+  SC_JROW_SERVO = 3,       /* row_ref: the actuator */
+  SC_JROW_EQUALITY = 4     /* row_ref: the row among the model's neqrow
+                              (constraint/equality.c) */
 } sc_joint_row_type;
 
 typedef struct sc_data {
@@ -146,6 +148,7 @@ typedef struct sc_data {
   double damper_power; /* power dissipated by dampers in the current state, W */
   double e_actuator; /* work done by the actuators so far, J */
   double e_limit;    /* work dissipated by the joint limits so far, J */
+  double e_constraint; /* work dissipated by the equality constraints so far, J */
   double e_jfriction; /* work dissipated by dry joint friction so far, J */
 
   /* ---- actuation of the last step (integrator/joint_rows.c) ---- */
@@ -158,6 +161,14 @@ typedef struct sc_data {
   double* act_force; /* (nact) generalized force it applied over the step (impulse / dt),
                         after clamping, N or N m */
   double* jnt_limit_force; /* (njnt) generalized force of the joint's limits, N or N m */
+  /* equality constraints: each one's data with the parts the model takes
+   * at qpos0 resolved (sc_eq_reference, before the first step), and per row
+   * the violation g(q) at the current positions and the force of the last
+   * step (the row's impulse / dt; N, N m, or the coordinate's force) */
+  double* eq_ref;    /* (neq x SC_EQ_NDATA) */
+  int eq_ready;      /* 1 once eq_ref is resolved */
+  double* eq_gap;    /* (neqrow) m, rad, or the coordinate's unit */
+  double* eq_force;  /* (neqrow) */
   double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
   double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 

@@ -11,7 +11,7 @@ layer() {
   case "$1" in
     core|contact/problem.h|simc.h) echo 0;; spatial|linalg|mesh) echo 1;; model) echo 2;;
     scene|state) echo 3;; dynamics|collision) echo 4;;
-    contact|solver_sap|solver_lcp) echo 5;; island|io_h5) echo 6;; integrator) echo 7;;
+    contact|solver_sap|solver_lcp) echo 5;; island|io_h5|constraint) echo 6;; integrator) echo 7;;
     api) echo 8;; cli) echo 9;;
     *) echo 99;;
   esac
