@@ -1,0 +1,408 @@
+/* test_constraints: equality constraints (constraint/equality.c) against
+ * closed forms and against the same mechanism built from joints.
+ *
+ * - a distance constraint makes a free bob a rigid pendulum: its period
+ *   from 90 degrees is 4 sqrt(l/g) K(sin 45 deg) (complete elliptic
+ *   integral, by the AGM), its path the one of the bob on a hinge, both to
+ *   second order in the step;
+ * - a parallelogram four-bar closed by a connect: the coupler keeps its
+ *   orientation, the closure residual stays at the near-rigid bound, and the
+ *   crank swings as the one-degree-of-freedom pendulum of the linkage's
+ *   effective inertia (I1 + I2 + m_c r^2) and gravity moment;
+ * - a joint coupling of ratio r under a motor torque: q2 = r q1 + offset
+ *   while the torque flows through it, q1 = tau t^2 / (2 (I1 + r^2 I2));
+ * - a weld: two welded free bodies spin as the one merged rigid body;
+ * - the LCP baseline takes the rows as free rows of its LCP;
+ * - inputs that cannot be constraints are refused at their line. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "harness.h"
+#include "integrator/integrator.h"
+#include "scene/scene.h"
+
+static const double PI = 3.14159265358979323846;
+
+static sc_model* load(const char* text, const char* const* sets, int nsets) {
+  sc_model* m = NULL;
+  sc_error err;
+  if (sc_scene_load_string(text, "scene.yaml", sets, nsets, &m, &err) != SC_OK) {
+    char buf[1200];
+    sc_error_format(&err, buf, sizeof buf);
+    printf("  %s\n", buf);
+    return NULL;
+  }
+  return m;
+}
+
+static sc_data* start(const sc_model* m) {
+  sc_data* d = NULL;
+  sc_error err;
+  if (sc_data_create(m, &d, &err) != SC_OK || sc_sim_prepare(m, d, &err) != SC_OK ||
+      sc_forward(m, d, &err) != SC_OK) {
+    sc_data_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+static int step(const sc_model* m, sc_data* d) {
+  sc_error err;
+  if (sc_step(m, d, &err) == SC_OK) return 1;
+  char buf[1200];
+  sc_error_format(&err, buf, sizeof buf);
+  printf("  step %ld: %s\n", d->step, buf);
+  return 0;
+}
+
+/* the complete elliptic integral of the first kind K(k) by the AGM */
+static double ellip_k(double k) {
+  double a = 1.0, b = sqrt(1.0 - k * k);
+  for (int i = 0; i < 30; i++) {
+    const double an = 0.5 * (a + b);
+    b = sqrt(a * b);
+    a = an;
+  }
+  return PI / (2.0 * a);
+}
+
+/* ---- a rigid pendulum from a distance constraint ---- */
+
+static const char* BOB =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 2.0}\n"
+    "bodies:\n"
+    "  - name: bob\n"
+    "    joint: {type: free}\n"
+    "    initial: {q: [0.5, 0, 0, 1, 0, 0, 0]}\n"
+    "    mass: 1.0\n"
+    "    inertia: {ixx: 1.0e-3, iyy: 1.0e-3, izz: 1.0e-3}\n"
+    "constraints:\n"
+    "  - {type: distance, a: {body: world}, b: {body: bob}}\n";
+
+static const char* HINGE =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 2.0}\n"
+    "bodies:\n"
+    "  - name: arm\n"
+    "    joint: {type: revolute, axis: [0, 1, 0]}\n"
+    "    mass: 1.0\n"
+    "    com: [0.5, 0, 0]\n"
+    "    inertia: {ixx: 1.0e-12, iyy: 1.0e-12, izz: 1.0e-12}\n";
+
+/* the bob's largest distance from the hinge's path and from the length,
+ * and the time of its first stop on the far side (the half period, by the
+ * zero of the vertical velocity, interpolated) */
+static void pendulum_run(const char* dt, const char* solver, double* path, double* len,
+                         double* half) {
+  char s1[64], s2[64];
+  snprintf(s1, sizeof s1, "time.step=%s", dt);
+  snprintf(s2, sizeof s2, "contact.solver=%s", solver);
+  const char* sets[] = {s1, s2};
+  sc_model* mb = load(BOB, sets, 2);
+  sc_model* mh = load(HINGE, sets, 1);
+  sc_data* db = mb ? start(mb) : NULL;
+  sc_data* dh = mh ? start(mh) : NULL;
+  *path = *len = *half = INFINITY;
+  if (db && dh) {
+    double p = 0.0, l = 0.0, t = NAN, vz0 = 0.0;
+    const long n = lround(mb->opt.duration / mb->opt.dt);
+    for (long k = 0; k < n; k++) {
+      if (!step(mb, db) || !step(mh, dh)) break;
+      const double* x = db->xpos + 3;
+      const double q = dh->q[0];
+      const double hx = 0.5 * cos(q), hz = -0.5 * sin(q);
+      p = fmax(p, hypot(x[0] - hx, x[2] - hz));
+      l = fmax(l, fabs(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - 0.5));
+      /* the bob's vertical velocity (its origin is its centre), which
+       * turns from up to down where it stops on the far side */
+      const double vz = db->v[2];
+      if (isnan(t) && vz0 > 0.0 && vz <= 0.0) t = db->time - mb->opt.dt * vz / (vz - vz0);
+      vz0 = vz;
+      if (k + 1 == n) *path = p, *len = l, *half = t;
+    }
+  }
+  sc_data_free(db);
+  sc_data_free(dh);
+  sc_model_free(mb);
+  sc_model_free(mh);
+}
+
+static void test_distance_is_a_rigid_pendulum(void) {
+  const double half = 2.0 * sqrt(0.5 / 9.81) * ellip_k(sin(PI / 4.0));
+  double p1, l1, h1, p2, l2, h2;
+  pendulum_run("1.0e-3", "newton", &p1, &l1, &h1);
+  pendulum_run("5.0e-4", "newton", &p2, &l2, &h2);
+  printf("  dt 1 ms: path %.3g m, length %.3g m, half period %.9g s (closed form %.9g)\n", p1, l1,
+         h1, half);
+  printf("  dt 0.5 ms: path %.3g m, length %.3g m, half period %.9g s\n", p2, l2, h2);
+  /* measured 6.0e-5 and 1.5e-5 m from the hinge's path, 1.06e-5 and
+   * 2.6e-6 m off the length: second order, as the scheme */
+  ENSURE(p1 < 1.0e-4 && l1 < 2.0e-5);
+  ENSURE(p2 < 0.3 * p1 && l2 < 0.3 * l1);
+  /* measured 1.06e-5 and 2.6e-6 s from the closed form */
+  ENSURE_NEAR(h1, half, 2.0e-5);
+  ENSURE_NEAR(h2, half, 5.0e-6);
+  ENSURE(fabs(h2 - half) < 0.3 * fabs(h1 - half));
+}
+
+static void test_lcp_takes_the_rows(void) {
+  double p, l, h;
+  pendulum_run("1.0e-3", "lcp", &p, &l, &h);
+  const double half = 2.0 * sqrt(0.5 / 9.81) * ellip_k(sin(PI / 4.0));
+  printf("  lcp: path %.3g m, length %.3g m, half period %.9g s\n", p, l, h);
+  ENSURE(p < 1.0e-4 && l < 2.0e-5);
+  ENSURE_NEAR(h, half, 2.0e-5);
+}
+
+/* ---- a parallelogram four-bar closed by a connect ---- */
+
+static const char* FOURBAR =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 2.0}\n"
+    "bodies:\n"
+    "  - name: crank1\n"
+    "    joint: {type: revolute, axis: [0, 1, 0]}\n"
+    "    initial: {q: [0.5]}\n"
+    "    mass: 1.0\n"
+    "    com: [0, 0, -0.5]\n"
+    "    inertia: {ixx: 1.0e-3, iyy: 1.0e-3, izz: 1.0e-3}\n"
+    "  - name: coupler\n"
+    "    parent: crank1\n"
+    "    joint: {type: revolute, axis: [0, 1, 0], origin: {position: [0, 0, -0.5]}}\n"
+    "    initial: {q: [-0.5]}\n"
+    "    mass: 2.0\n"
+    "    com: [0.5, 0, 0]\n"
+    "    inertia: {ixx: 1.0e-3, iyy: 1.0e-3, izz: 1.0e-3}\n"
+    "  - name: crank2\n"
+    "    joint: {type: revolute, axis: [0, 1, 0], origin: {position: [1, 0, 0]}}\n"
+    "    initial: {q: [0.5]}\n"
+    "    mass: 1.0\n"
+    "    com: [0, 0, -0.25]\n"
+    "    inertia: {ixx: 1.0e-3, iyy: 1.0e-3, izz: 1.0e-3}\n"
+    "constraints:\n"
+    "  - {type: connect, name: closure, a: {body: coupler, point: [1, 0, 0]},\n"
+    "     b: {body: crank2}}\n";
+
+/* the coupler's largest turn, the largest closure residual, the half
+ * period (theta_1's first stop at -theta0) and the largest energy error */
+static void fourbar_run(const char* dt, double* turn, double* gap, double* half, double* de) {
+  char s1[64];
+  snprintf(s1, sizeof s1, "time.step=%s", dt);
+  const char* sets[] = {s1};
+  sc_model* m = load(FOURBAR, sets, 1);
+  sc_data* d = m ? start(m) : NULL;
+  *turn = *gap = *half = *de = INFINITY;
+  if (d) {
+    double tu = 0.0, g = 0.0, t = NAN, w0 = -1.0, e = 0.0;
+    const double E0 = d->e_kinetic + d->e_gravity;
+    const long n = lround(m->opt.duration / m->opt.dt);
+    long k = 0;
+    for (; k < n && step(m, d); k++) {
+      tu = fmax(tu, fabs(d->q[0] + d->q[1]));
+      for (int r = 0; r < m->neqrow; r++) g = fmax(g, fabs(d->eq_gap[r]));
+      const double w = d->v[0];
+      if (isnan(t) && w0 < 0.0 && w >= 0.0) t = d->time - m->opt.dt * w / (w - w0);
+      w0 = w;
+      e = fmax(e, fabs(d->e_kinetic + d->e_gravity - E0));
+    }
+    if (k == n) *turn = tu, *gap = g, *half = t, *de = e;
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+static void test_fourbar_parallelogram(void) {
+  /* the linkage's one degree of freedom: I theta'' = -G sin theta with
+   * I = I1 + I2 + m_c r^2 about the pivots and G = (m1 c1 + m2 c2 + m_c r) g */
+  const double I = (1.0e-3 + 1.0 * 0.25) + (1.0e-3 + 1.0 * 0.0625) + 2.0 * 0.25;
+  const double G = (1.0 * 0.5 + 1.0 * 0.25 + 2.0 * 0.5) * 9.81;
+  const double half = 2.0 * sqrt(I / G) * ellip_k(sin(0.25));
+  double tu1, g1, h1, e1, tu2, g2, h2, e2;
+  fourbar_run("1.0e-3", &tu1, &g1, &h1, &e1);
+  fourbar_run("5.0e-4", &tu2, &g2, &h2, &e2);
+  printf("  dt 1 ms: coupler turn %.3g rad, closure %.3g m, half period %.9g s (closed form "
+         "%.9g), energy %.3g J\n", tu1, g1, h1, half, e1);
+  printf("  dt 0.5 ms: coupler turn %.3g rad, closure %.3g m, half period %.9g s, energy %.3g J\n",
+         tu2, g2, h2, e2);
+  /* measured 1.12e-6 rad and 7.8e-7 m, 1.4e-6 s from the closed form, 9e-6 J;
+   * each a quarter at half the step */
+  ENSURE(tu1 < 2.0e-6 && g1 < 1.5e-6);
+  ENSURE(tu2 < 0.3 * tu1 && g2 < 0.3 * g1);
+  ENSURE_NEAR(h1, half, 3.0e-6);
+  ENSURE(fabs(h2 - half) < 0.3 * fabs(h1 - half));
+  ENSURE(e2 < 0.3 * e1);
+}
+
+/* ---- a joint coupling carries a motor's torque ---- */
+
+static const char* GEARS =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 1.0}\n"
+    "bodies:\n"
+    "  - name: w1\n"
+    "    joint: {type: revolute, axis: [0, 0, 1]}\n"
+    "    mass: 1.0\n"
+    "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.2}\n"
+    "  - name: w2\n"
+    "    joint: {type: revolute, axis: [0, 0, 1], origin: {position: [1, 0, 0]}}\n"
+    "    initial: {q: [0.1]}\n"
+    "    mass: 1.0\n"
+    "    inertia: {ixx: 0.1, iyy: 0.1, izz: 0.05}\n"
+    "constraints:\n"
+    "  - {type: joint, joint: w2, of: w1, ratio: -2.0, offset: 0.1}\n"
+    "actuators:\n"
+    "  - {name: m, type: motor, joint: w1, command: 0.5}\n";
+
+static void test_coupling_carries_torque(void) {
+  sc_model* m = load(GEARS, NULL, 0);
+  sc_data* d = m ? start(m) : NULL;
+  ENSURE(d != NULL);
+  if (!d) return;
+  double rel = 0.0;
+  const long n = lround(m->opt.duration / m->opt.dt);
+  long k = 0;
+  const long a0 = sc_alloc_count();
+  for (; k < n && step(m, d); k++) rel = fmax(rel, fabs(d->q[1] - (-2.0 * d->q[0] + 0.1)));
+  ENSURE(k == n);
+  ENSURE(sc_alloc_count() == a0); /* the rows allocate nothing in the step */
+  /* (I1 + r^2 I2) q1'' = tau */
+  const double acc = 0.5 / (0.2 + 4.0 * 0.05);
+  printf("  q1(1 s) = %.12g rad (closed form %.12g), |q2 - r q1 - offset| <= %.3g rad, "
+         "coupling torque %.6g N m\n", d->q[0], 0.5 * acc, rel, d->eq_force[0]);
+  /* measured 3.2e-8 rad from the closed form, and 1.76e-7 rad off the
+   * relation: the near-rigid law holds a row to its regularization,
+   * |dg| = R gamma dt with R = w / (4 pi^2) and gamma = f dt, w = 1/I2 + r^2/I1
+   * = 40 and the row's force f = 0.125: 1.3e-7 rad */
+  ENSURE_NEAR(d->q[0], 0.5 * acc, 1.0e-7);
+  const double bound = 40.0 / (4.0 * PI * PI) * 0.125 * 1.0e-6;
+  ENSURE(rel < 1.5 * bound);
+  /* the coupling's generalized force on w2 is I2 q2'' = I2 r acc, through
+   * J = (-r, 1): its row force is that */
+  ENSURE_CLOSE(d->eq_force[0], 0.05 * -2.0 * acc, 1.0e-6, 0.0);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* ---- a weld makes two bodies one ---- */
+
+static const char* WELD =
+    "simc: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "time: {step: 1.0e-3, duration: 2.0}\n"
+    "bodies:\n"
+    "  - name: a\n"
+    "    joint: {type: free}\n"
+    "    initial: {v: [0, 0, 0, 1, 2, 3]}\n"
+    "    mass: 1.0\n"
+    "    inertia: {ixx: 0.01, iyy: 0.02, izz: 0.03}\n"
+    "  - name: b\n"
+    "    joint: {type: free}\n"
+    "    initial: {q: [0.3, 0, 0, 1, 0, 0, 0], v: [0, 0.9, -0.6, 1, 2, 3]}\n"
+    "    mass: 2.0\n"
+    "    inertia: {ixx: 0.02, iyy: 0.01, izz: 0.02}\n"
+    "constraints:\n"
+    "  - {type: weld, a: {body: a}, b: {body: b}}\n";
+
+/* the same mass: 3 kg with its centre at 0.2 m, the inertia about it by the
+ * parallel-axis theorem */
+static const char* MERGED =
+    "simc: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "time: {step: 1.0e-3, duration: 2.0}\n"
+    "bodies:\n"
+    "  - name: ab\n"
+    "    joint: {type: free}\n"
+    "    initial: {v: [0, 0, 0, 1, 2, 3]}\n"
+    "    mass: 3.0\n"
+    "    com: [0.2, 0, 0]\n"
+    "    inertia: {ixx: 0.03, iyy: 0.09, izz: 0.11}\n";
+
+static void test_weld_is_one_body(void) {
+  sc_model* mw = load(WELD, NULL, 0);
+  sc_model* mm = load(MERGED, NULL, 0);
+  sc_data* dw = mw ? start(mw) : NULL;
+  sc_data* dm = mm ? start(mm) : NULL;
+  ENSURE(dw && dm);
+  if (!dw || !dm) goto done;
+  double pa = 0.0, pb = 0.0, ra = 0.0;
+  const long n = lround(mw->opt.duration / mw->opt.dt);
+  long k = 0;
+  const long a0 = sc_alloc_count();
+  for (; k < n && step(mw, dw) && step(mm, dm); k++) {
+    double bm[3], x[3] = {0.3, 0.0, 0.0};
+    for (int i = 0; i < 3; i++) {
+      bm[i] = dm->xpos[3 + i];
+      for (int j = 0; j < 3; j++) bm[i] += dm->xrot[9 + 3 * i + j] * x[j];
+    }
+    for (int i = 0; i < 3; i++) {
+      pa = fmax(pa, fabs(dw->xpos[3 + i] - dm->xpos[3 + i]));
+      pb = fmax(pb, fabs(dw->xpos[6 + i] - bm[i]));
+    }
+    for (int i = 0; i < 9; i++) ra = fmax(ra, fabs(dw->xrot[9 + i] - dm->xrot[9 + i]));
+  }
+  ENSURE(k == n);
+  ENSURE(sc_alloc_count() == a0);
+  printf("  over 2 s: a's origin %.3g m, b's %.3g m, a's rotation %.3g from the merged body's\n",
+         pa, pb, ra);
+  /* measured 1.05e-5 m, 5.3e-6 m and 5.3e-5 */
+  ENSURE(pa < 2.0e-5 && pb < 1.0e-5 && ra < 1.0e-4);
+done:
+  sc_data_free(dw);
+  sc_data_free(dm);
+  sc_model_free(mw);
+  sc_model_free(mm);
+}
+
+/* ---- what cannot be a constraint is refused where it is written ---- */
+
+static void refused(const char* constraint, const char* expect) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "simc: 1\n"
+           "time: {step: 1.0e-3, duration: 0.01}\n"
+           "bodies:\n"
+           "  - {name: p, joint: {type: revolute}, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+           "  - {name: f, joint: {type: free}, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+           "constraints:\n"
+           "  - %s\n", constraint);
+  sc_model* m = NULL;
+  sc_error err;
+  char buf[1200] = "";
+  const sc_status st = sc_scene_load_string(text, "scene.yaml", NULL, 0, &m, &err);
+  if (st != SC_OK) sc_error_format(&err, buf, sizeof buf);
+  const int ok = st != SC_OK && strstr(buf, expect) && strstr(buf, "scene.yaml:7:");
+  if (!ok) printf("  %s -> '%s' (expected '%s' at line 7)\n", constraint, buf, expect);
+  ENSURE(ok);
+  sc_model_free(m);
+}
+
+static void test_bad_constraints_refused(void) {
+  refused("{type: hinge, a: {body: p}, b: {body: f}}", "constraint type");
+  refused("{type: connect, a: {body: q}, b: {body: f}}", "unknown body 'q'");
+  refused("{type: connect, a: {body: p}, b: {body: p}}", "two different bodies");
+  refused("{type: connect, a: {body: p}}", "b");
+  refused("{type: joint, joint: f, of: p}", "expected a revolute or prismatic joint");
+  refused("{type: joint, joint: p, of: p}", "cannot follow itself");
+  refused("{type: joint, joint: p, polynomial: [0, 1], ratio: 2}", "either polynomial or ratio");
+  refused("{type: distance, a: {body: p}, b: {body: f}, distance: 0}", "> 0");
+  refused("{type: weld, a: {body: p}, b: {body: f}, stiffness: -1}", "stiffness");
+  refused("{type: connect, a: {body: p}, b: {body: f}, axis: [0, 0, 1]}", "unknown key");
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_distance_is_a_rigid_pendulum);
+  RUN(test_lcp_takes_the_rows);
+  RUN(test_fourbar_parallelogram);
+  RUN(test_coupling_carries_torque);
+  RUN(test_weld_is_one_body);
+  RUN(test_bad_constraints_refused);
+  return TEST_END();
+}
