@@ -38,6 +38,7 @@ enum {
   F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN, F_SIGN, F_MDISS, F_BIPOT,
   F_BPOS, F_BQUAT,
   F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
+  F_ECON, F_EQGAP, F_EQFORCE,
   NF
 };
 /* per-contact datasets */
@@ -702,6 +703,54 @@ done:
   return st;
 }
 
+/* /model/constraints: the equality constraints, so that a file alone says
+ * what each row of /constraint/violation and /constraint/force holds */
+static sc_status write_constraints(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
+  const int n = m->neq;
+  if (n <= 0) return SC_OK;
+  static const char* const types[] = {"connect", "weld", "joint", "distance"};
+  const char* G = "/model/constraints";
+  int32_t* iv = sc_calloc(4 * (size_t)n, sizeof *iv);
+  const char** tn = sc_calloc((size_t)n, sizeof *tn);
+  sc_status st = SC_OK;
+  hid_t g = -1;
+  if (!iv || !tn) {
+    st = sc_error_set(err, SC_ERR_NOMEM, h->path, 0, 0, "out of memory");
+    goto done;
+  }
+  for (int e = 0; e < n; e++) {
+    iv[2 * e] = m->eq_obj[2 * e];
+    iv[2 * e + 1] = m->eq_obj[2 * e + 1];
+    iv[2 * n + 2 * e] = m->eq_rowadr[e];
+    iv[2 * n + 2 * e + 1] = m->eq_nrow[e];
+    tn[e] = types[m->eq_type[e]];
+  }
+  if ((g = make_group(model, "constraints")) < 0) {
+    st = sc_h5_io_fail(h->path, err, "create", "group /model/constraints");
+    goto done;
+  }
+  if ((st = write_names(h, g, "name", m->eq_name, n, err)) != SC_OK ||
+      (st = write_names(h, g, "type", (char* const*)tn, n, err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "object", K_I32, n, 2, iv, "1", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "rows", K_I32, n, 2, iv + 2 * n, "1", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "stiffness", K_F64, n, 0, m->eq_k, "N/m, N m/rad or the joint's", err)) != SC_OK ||
+      (st = write_fixed(h, g, G, "dissipation_time", K_F64, n, 0, m->eq_taud, "s", err)) != SC_OK)
+    goto done;
+  if (!attr_str(g, "description",
+                "one row per equality constraint: name, type (connect, weld, joint, distance), "
+                "object (connect, weld, distance: bodies a and b, indices into "
+                "/model/body_names, 0 = the world; joint: the two joints, indices into "
+                "/model/joint_names, -1 = none), rows (the first of its rows in "
+                "/constraint/violation and /constraint/force, and how many), stiffness "
+                "(inf: rigid), dissipation_time"))
+    st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/constraints");
+done:
+  if (g >= 0) H5Gclose(g);
+  sc_free(iv);
+  sc_free(tn);
+  return st;
+}
+
 static sc_status write_geometry(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
   int nb = m->nbody, ng = m->ngeom;
   size_t nbuf = (size_t)(nb > ng ? nb : ng);
@@ -862,7 +911,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
            (st = write_names(h, g, "actuator_names", m->act_name, m->nact, err)) != SC_OK) ||
           (st = write_actuation(h, g, m, err)) != SC_OK ||
           (st = write_geometry(h, g, m, err)) != SC_OK ||
-          (st = write_springs(h, g, m, err)) != SC_OK) {
+          (st = write_springs(h, g, m, err)) != SC_OK ||
+          (st = write_constraints(h, g, m, err)) != SC_OK) {
         H5Gclose(g);
         goto fail;
       }
@@ -875,9 +925,9 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   for (int j = 0; j < m->njnt; j++)
     any_limit |= isfinite(m->jnt_range[2 * j]) || isfinite(m->jnt_range[2 * j + 1]);
   for (int i = 0; i < m->nv; i++) any_friction |= m->dof_frictionloss[i] > 0;
-  static const char* jgroups[] = {"/actuator", "/joint"};
-  const int jwant[] = {m->nact > 0, any_limit || any_friction};
-  for (int i = 0; i < 2; i++) {
+  static const char* jgroups[] = {"/actuator", "/joint", "/constraint"};
+  const int jwant[] = {m->nact > 0, any_limit || any_friction, m->neq > 0};
+  for (int i = 0; i < 3; i++) {
     if (!jwant[i]) continue;
     hid_t g = make_group(h->file, jgroups[i]);
     if (g < 0) {
@@ -934,6 +984,17 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_JFRIC], "/joint/friction_force", "N or N m (per dof, /model/v_names)", K_F64, 2,
            m->nv);
   f[F_JFRIC].present = any_friction;
+  col_init(&f[F_ECON], "/energy/constraint", "J", K_F64, 1, 1);
+  f[F_ECON].present = m->neq > 0;
+  col_init(&f[F_EQGAP], "/constraint/violation",
+           "per row (/model/constraints): m (connect, weld's first three, distance), "
+           "rad (weld's last three: sine of the turn), or the joint's unit (joint)", K_F64, 2,
+           m->neqrow);
+  f[F_EQGAP].present = m->neq > 0;
+  col_init(&f[F_EQFORCE], "/constraint/force",
+           "per row: N (along world x, y, z; distance: along the line), N m (weld's last "
+           "three, world axes), or the joint's generalized force", K_F64, 2, m->neqrow);
+  f[F_EQFORCE].present = m->neq > 0;
   col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
   f[F_BPOS].inner = 3;
   col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
@@ -1012,6 +1073,13 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   if (h->fr[F_EACT].present) FBUF(F_EACT, double)[r] = d->e_actuator;
   if (h->fr[F_ELIM].present) FBUF(F_ELIM, double)[r] = d->e_limit;
   if (h->fr[F_EJFRIC].present) FBUF(F_EJFRIC, double)[r] = d->e_jfriction;
+  if (h->fr[F_ECON].present) {
+    FBUF(F_ECON, double)[r] = d->e_constraint;
+    memcpy(FBUF(F_EQGAP, double) + (size_t)r * (size_t)m->neqrow, d->eq_gap,
+           sizeof(double) * (size_t)m->neqrow);
+    memcpy(FBUF(F_EQFORCE, double) + (size_t)r * (size_t)m->neqrow, d->eq_force,
+           sizeof(double) * (size_t)m->neqrow);
+  }
   if (h->fr[F_ACMD].present) {
     memcpy(FBUF(F_ACMD, double) + (size_t)r * (size_t)m->nact, d->act_ctrl,
            sizeof(double) * (size_t)m->nact);
