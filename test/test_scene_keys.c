@@ -55,6 +55,10 @@ static const char* BASE =
     "  - {type: weld, a: {body: r}, b: {body: world}}\n"
     "  - {type: joint, joint: r, of: p}\n"
     "  - {type: distance, a: {body: b}, b: {body: world, point: [0, 0, 2]}}\n"
+    "tendons:\n"
+    "  - {name: tf, type: fixed, joints: [{joint: p}, {joint: r, coef: 2}], limits: [-1, 1]}\n"
+    "  - {name: ts, type: spatial, path: [{body: world, point: [0, 0, 2]}, {body: b}],\n"
+    "     limits: [null, 3]}\n"
     "actuators:\n"
     "  - {name: m, type: motor, joint: p}\n"
     "  - {name: s, type: position, joint: p, kp: 10, command: lift}\n"
@@ -103,6 +107,10 @@ static const char* section_path(const char* section) {
       {"constraints[] joint", "constraints.2."},
       {"constraints[] distance", "constraints.3."},
       {"<constraint end>", "constraints.0.a."},
+      {"tendons[] fixed", "tendons.0."},
+      {"tendons[] spatial", "tendons.1."},
+      {"<tendon joint>", "tendons.0.joints.0."},
+      {"<tendon point>", "tendons.1.path.1."},
       {"actuators[]", "actuators.m."},
       {"actuators[] motor", "actuators.m."},
       {"actuators[] position", "actuators.s."},
@@ -128,6 +136,13 @@ static sc_model* load_with(const char* set1, const char* set2, char* msg, size_t
   }
   if (msg) msg[0] = '\0';
   return m;
+}
+
+/* equal arrays where NAN equals NAN (an unresolved rest length) */
+static int same_nan(const double* a, const double* b, int n) {
+  for (int i = 0; i < n; i++)
+    if (!(a[i] == b[i] || (isnan(a[i]) && isnan(b[i])))) return 0;
+  return 1;
 }
 
 #define SAME_ARR(f, len) (memcmp(a->f, b->f, sizeof *a->f * (size_t)(len)) == 0)
@@ -201,7 +216,14 @@ static int same_model(const sc_model* a, const sc_model* b) {
          SAME_ARR(lspring_c, a->nlspring) && SAME_ARR(lspring_rest, a->nlspring) &&
          a->neq == b->neq && SAME_ARR(eq_type, a->neq) && SAME_ARR(eq_obj, 2 * a->neq) &&
          SAME_ARR(eq_data, SC_EQ_NDATA * a->neq) && SAME_ARR(eq_auto, a->neq) &&
-         SAME_ARR(eq_k, a->neq) && SAME_ARR(eq_taud, a->neq);
+         SAME_ARR(eq_k, a->neq) && SAME_ARR(eq_taud, a->neq) && a->ntendon == b->ntendon &&
+         a->nwrap == b->nwrap && SAME_ARR(ten_type, a->ntendon) &&
+         SAME_ARR(ten_wrapadr, a->ntendon) && SAME_ARR(ten_wrapnum, a->ntendon) &&
+         SAME_ARR(ten_range, 2 * a->ntendon) && SAME_ARR(ten_limit_k, a->ntendon) &&
+         SAME_ARR(ten_limit_taud, a->ntendon) && SAME_ARR(ten_k, a->ntendon) &&
+         SAME_ARR(ten_c, a->ntendon) && same_nan(a->ten_rest, b->ten_rest, a->ntendon) &&
+         SAME_ARR(wrap_jnt, a->nwrap) && SAME_ARR(wrap_coef, a->nwrap) &&
+         SAME_ARR(wrap_body, a->nwrap) && SAME_ARR(wrap_point, 3 * a->nwrap);
 }
 
 static int literal_default(const sc_scene_key* k) {
@@ -224,6 +246,10 @@ static void test_base_and_comparison(void) {
   sc_model* g = load_with("commands.lift.value=[0, 0.25]", NULL, msg, sizeof msg);
   sc_model* h = load_with("bodies.p.joint.limits=[-1, 2]", NULL, msg, sizeof msg);
   sc_model* i = load_with("constraints.2.ratio=0.25", NULL, msg, sizeof msg);
+  sc_model* j = load_with("tendons.1.path.1.point=[0, 0.1, 0]", NULL, msg, sizeof msg);
+  ENSURE(j != NULL);
+  if (a && j) ENSURE(!same_model(a, j));
+  sc_model_free(j);
   ENSURE(i != NULL);
   if (a && i) ENSURE(!same_model(a, i));
   sc_model_free(i);

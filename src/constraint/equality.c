@@ -55,13 +55,10 @@ static double poly(const double* c, double x, double* slope) {
 }
 
 void sc_eq_reference(const sc_model* m, sc_data* d, double* q, double* v) {
-  if (m->neq == 0) {
-    d->eq_ready = 1;
-    return;
-  }
   memcpy(d->eq_ref, m->eq_data, sizeof(double) * SC_EQ_NDATA * (size_t)m->neq);
   int any = 0;
   for (int e = 0; e < m->neq; e++) any |= m->eq_auto[e];
+  for (int t = 0; t < m->ntendon; t++) any |= isnan(m->ten_rest[t]);
   if (any) {
     memcpy(q, m->qpos0, sizeof(double) * (size_t)m->nq);
     memcpy(v, m->qvel0, sizeof(double) * (size_t)m->nv);
@@ -87,6 +84,9 @@ void sc_eq_reference(const sc_model* m, sc_data* d, double* q, double* v) {
         r[6] = sc_sp_norm3(t);
       }
     }
+    /* a tendon spring's rest length: its length there */
+    for (int t = 0; t < m->ntendon; t++)
+      d->ten_rest[t] = isnan(m->ten_rest[t]) ? sc_dyn_tendon(m, d, t, NULL) : m->ten_rest[t];
   }
   d->eq_ready = 1;
 }

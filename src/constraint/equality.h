@@ -7,8 +7,10 @@
 #include "state/state.h"
 
 /* d->eq_ref from the model's eq_data, the parts marked in eq_auto taken at
- * the model's initial positions qpos0 (kinematics computed there; q: nq and
- * v: nv scratch).  Once, before the first step (sc_sim_prepare). */
+ * the model's initial positions qpos0, and d->ten_rest, a tendon spring's
+ * rest length, there unless the model gives it (kinematics computed at
+ * qpos0; q: nq and v: nv scratch).  Once, before the first step
+ * (sc_sim_prepare). */
 void sc_eq_reference(const sc_model* m, sc_data* d, double* q, double* v);
 /* g: the violation of every equality row (neqrow) at the positions whose
  * kinematics d holds. */

@@ -435,6 +435,41 @@ void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const dou
   }
 }
 
+double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
+  const int w0 = m->ten_wrapadr[t], nw = m->ten_wrapnum[t], nv = m->nv;
+  if (J) memset(J, 0, sizeof(double) * (size_t)nv);
+  double L = 0.0;
+  if (m->ten_type[t] == SC_TENDON_FIXED) {
+    for (int w = w0; w < w0 + nw; w++) {
+      const int j = m->wrap_jnt[w];
+      L += m->wrap_coef[w] * d->kin_q[m->jnt_qadr[j]];
+      if (J) J[m->jnt_vadr[j]] += m->wrap_coef[w];
+    }
+    return L;
+  }
+  double* Ja = d->jacp;
+  double* Jb = d->jacp + 3 * (size_t)nv;
+  for (int w = w0; w + 1 < w0 + nw; w++) {
+    const int ba = m->wrap_body[w], bb = m->wrap_body[w + 1];
+    double pa[3], pb[3], u[3];
+    sc_sp_mat3_vec(pa, d->xrot + 9 * ba, m->wrap_point + 3 * w);
+    sc_sp_mat3_vec(pb, d->xrot + 9 * bb, m->wrap_point + 3 * (w + 1));
+    for (int k = 0; k < 3; k++) {
+      pa[k] += d->xpos[3 * ba + k];
+      pb[k] += d->xpos[3 * bb + k];
+    }
+    sc_sp_sub3(u, pb, pa);
+    const double len = sc_sp_norm3(u);
+    L += len;
+    if (!J || !(len > 1e-12)) continue; /* (coincident points: no direction) */
+    sc_sp_scale3(u, u, 1.0 / len);
+    sc_dyn_point_jacobian(m, d, ba, pa, Ja);
+    sc_dyn_point_jacobian(m, d, bb, pb, Jb);
+    for (int i = 0; i < nv; i++) J[i] += sc_sp_dot3(u, Jb + 3 * i) - sc_sp_dot3(u, Ja + 3 * i);
+  }
+  return L;
+}
+
 double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
                       double* K, double* D) {
   int nv = m->nv;
@@ -519,6 +554,39 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
           if (D) D[adr + a + (size_t)b * n] += c * ui * ul;
         }
       }
+    }
+  }
+  /* tendon spring-dampers: f = -k (L - rest) - c L' along the tendon's row
+   * J, K = k J^T J and D = c J^T J within its clique (the model's cliques
+   * join the trees of a tendon with a spring) */
+  for (int t = 0; m->any_tendon_spring && t < m->ntendon; t++) {
+    const double k = m->ten_k[t], c = m->ten_c[t];
+    if (!(k > 0 || c > 0)) continue;
+    double* J = d->ten_J;
+    const double L = sc_dyn_tendon(m, d, t, J);
+    const double rest = isnan(m->ten_rest[t]) ? d->ten_rest[t] : m->ten_rest[t];
+    const double ext = isnan(rest) ? 0.0 : L - rest; /* (rest unresolved before the first step) */
+    double ldot = 0.0;
+    for (int i = 0; i < nv; i++) ldot += J[i] * v[i];
+    const double fs = -k * ext, fdmp = -c * ldot;
+    energy += 0.5 * k * ext * ext;
+    int cq = -1;
+    for (int i = 0; i < nv; i++) {
+      if (J[i] == 0.0) continue;
+      d->fspring[i] += (fs + fdmp) * J[i];
+      d->fdamp[i] += fdmp * J[i];
+      if (cq < 0) cq = m->dof_clique[i];
+    }
+    if ((K || D) && cq >= 0) {
+      const int* idx = m->clique_dofs + m->clique_dofadr[cq];
+      const int n = m->clique_dofnum[cq];
+      const size_t adr = (size_t)m->clique_blkadr[cq];
+      for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+          const double jj = J[idx[a]] * J[idx[b]];
+          if (K) K[adr + a + (size_t)b * n] += k * jj;
+          if (D) D[adr + a + (size_t)b * n] += c * jj;
+        }
     }
   }
   if (m->any_fluid) sc_dyn_fluid(m, d, D);

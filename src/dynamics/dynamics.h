@@ -40,6 +40,12 @@ void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double*
  * Jp (3 x nv, column-major, ld 3) is overwritten. */
 void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],
                            double* Jp);
+/* The length of tendon t at the kinematics d holds; when J is given, its
+ * row dL/dq N(q) (nv, overwritten): a fixed tendon sum_k c_k q_k and c_k in
+ * the columns of its joints; a spatial one the sum of its segments'
+ * lengths and of u^T (J(P_k+1) - J(P_k)) over them, u the segment's unit
+ * direction (d->jacp is its scratch). */
+double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J);
 /* qdot = N(q) v. */
 void sc_dyn_qdot(const sc_model* m, const double* q, const double* v, double* qdot);
 /* Renormalize every quaternion block of q in place. */

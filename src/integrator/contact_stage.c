@@ -358,7 +358,9 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     if (w->theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO ||
         d->row_type[r] == SC_JROW_EQUALITY)
       continue;
-    const double vns = d->Jc[3 * (size_t)d->jptr[i] + 2] * d->vstar[d->jcol[d->jptr[i]]];
+    double vns = 0.0; /* (one column for a joint's limit, several for a tendon's) */
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
+      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
     if (d->impulse[3 * i + 2] == 0.0) continue;
     in[i] = any = 1;

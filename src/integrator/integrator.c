@@ -35,6 +35,7 @@
 
 #include "collision/collision.h"
 #include "constraint/equality.h"
+#include "constraint/tendon.h"
 #include "contact/contact.h"
 #include "contact/match.h"
 #include "dynamics/dynamics.h"
@@ -264,6 +265,7 @@ static double state_quantities(const sc_model* m, sc_data* d) {
   sc_dyn_energy(m, d, d->v, &d->e_kinetic, &d->e_gravity);
   d->e_spring = sc_dyn_springs(m, d, d->q, d->v, NULL, NULL);
   if (m->neq > 0) sc_eq_gaps(m, d, d->eq_gap);
+  if (m->ntendon > 0) sc_tendon_lengths(m, d);
   return -sc_la_dot(nv, d->v, d->fdamp); /* damper power dissipated, W */
 }
 
@@ -403,6 +405,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   detect(m, d);
   sc_contact_jacobian(m, d);
   if (m->neq > 0) sc_eq_gaps(m, d, d->eq_gap);
+  if (m->ntendon > 0) sc_tendon_lengths(m, d);
   int nc = d->ncon;
   contact_depths(m, d);
   if (d->solver_work) sc_contact_offsets(d, ((step_work*)d->solver_work)->crel);

@@ -66,6 +66,7 @@
 #include <string.h>
 
 #include "constraint/equality.h"
+#include "constraint/tendon.h"
 #include "dynamics/dynamics.h"
 #include "integrator/work.h"
 #include "solver_sap/sap.h"
@@ -134,8 +135,8 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
     if (m->dof_frictionloss[i] > 0) add_row(d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
   for (int a = 0; a < m->nact; a++)
     if (m->act_type[a] != SC_ACT_MOTOR) add_row(d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
-  if (m->neq == 0) return;
-  /* the equality rows' Jacobians where the contacts' are taken (at the mid
+  if (m->nrow_wide == 0) return;
+  /* the equality and tendon rows' Jacobians where the contacts' are taken (at the mid
    * configuration, contact_stage.c, which may have put the kinematics
    * there already) */
   if (o->midstep_jacobian && o->theta_q > 0) {
@@ -145,6 +146,7 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
     sc_dyn_kinematics(m, d, d->q);
   }
   sc_eq_place(m, d, v0);
+  sc_tendon_place(m, d, v0);
 }
 
 /* a servo row's law (see the top of the file) */
@@ -207,8 +209,12 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
     }
     switch (d->row_type[r]) {
       case SC_JROW_LIMIT_LOWER:
-      case SC_JROW_LIMIT_UPPER: {
-        const double k = m->jnt_limit_k[ref], taud = m->jnt_limit_taud[ref];
+      case SC_JROW_LIMIT_UPPER:
+      case SC_JROW_TENDON_LOWER:
+      case SC_JROW_TENDON_UPPER: {
+        const int jnt = d->row_type[r] <= SC_JROW_LIMIT_UPPER;
+        const double k = jnt ? m->jnt_limit_k[ref] : m->ten_limit_k[ref];
+        const double taud = jnt ? m->jnt_limit_taud[ref] : m->ten_limit_taud[ref];
         const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
         /* the contacts' rule: a near-rigid or unresolved limit at theta = 1 */
         const double th = sc_step_law_theta(
@@ -262,6 +268,10 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
   }
 }
 
+int sc_rows_nslot(const sc_model* m) {
+  return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * m->ntendon;
+}
+
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
   const int ref = d->row_ref[r];
   switch (d->row_type[r]) {
@@ -269,6 +279,8 @@ int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
     case SC_JROW_LIMIT_UPPER: return 2 * ref + 1;
     case SC_JROW_FRICTION: return 2 * m->njnt + ref;
     case SC_JROW_EQUALITY: return 2 * m->njnt + m->nv + m->nact + ref;
+    case SC_JROW_TENDON_LOWER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref;
+    case SC_JROW_TENDON_UPPER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref + 1;
     default: return 2 * m->njnt + m->nv + ref;
   }
 }
@@ -290,6 +302,7 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   if (m->nrow_max == 0 && m->nact == 0) return;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
+  memset(d->ten_limit_force, 0, sizeof(double) * (size_t)m->ntendon);
   double wm = 0.0;
   for (int a = 0; a < m->nact; a++)
     if (m->act_type[a] == SC_ACT_MOTOR) {
@@ -300,7 +313,7 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   /* the warm start's memory of each row (contact_stage.c) */
   step_work* w = d->solver_work;
   if (w) {
-    memset(w->row_prev, 0, sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact + m->neqrow));
+    memset(w->row_prev, 0, sizeof(double) * (size_t)sc_rows_nslot(m));
     for (int r = 0; r < d->nrow; r++)
       w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
   }
@@ -310,6 +323,12 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
       const double g = d->impulse[3 * i + 2];
       d->eq_force[ref] = g / dt;
       d->e_constraint -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
+      continue;
+    }
+    if (d->row_type[r] >= SC_JROW_TENDON_LOWER) {
+      const double g = d->impulse[3 * i + 2];
+      d->ten_limit_force[ref] += (d->row_type[r] == SC_JROW_TENDON_LOWER ? g : -g) / dt;
+      d->e_limit -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
       continue;
     }
     const int dof = d->jcol[d->jptr[i]];

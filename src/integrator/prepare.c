@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "constraint/equality.h"
+#include "constraint/tendon.h"
 #include "core/core.h"
 #include "dynamics/dynamics.h"
 #include "integrator/work.h"
@@ -93,8 +94,9 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->sap_params.chebyshev_from = w->sap_params.chebyshev_until = 0.0;
     }
     /* contacts touch the dofs of two chains; the blocks are the model's */
-    const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
-    w->sap = sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max - m->neqrow, d->cross_max);
+    const int cols2 = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+    const int cols = d->ten_width > cols2 ? d->ten_width : cols2; /* (a tendon may touch more) */
+    w->sap = sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max - m->nrow_wide, d->cross_max);
     const size_t ncap = (size_t)d->nprob_max + 1;
     const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
@@ -119,7 +121,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->vs = m->opt.sigma * m->opt.dt * gn;
     }
     if (w->pat_guess) w->pat_out = w->pat_guess + ncap;
-    w->row_prev = sc_calloc((size_t)(2 * m->njnt + m->nv + m->nact + m->neqrow + 1), sizeof(double));
+    w->row_prev = sc_calloc((size_t)sc_rows_nslot(m) + 1, sizeof(double));
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
         trace_create(&w->trace, &w->trace_block,
                      m->opt.contact_maxit * (m->opt.contact_passes + 1) *
@@ -182,7 +184,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   }
   ((step_work*)d->solver_work)->mem.n = 0;
   memset(((step_work*)d->solver_work)->row_prev, 0,
-         sizeof(double) * (size_t)(2 * m->njnt + m->nv + m->nact + m->neqrow + 1));
+         sizeof(double) * (size_t)(sc_rows_nslot(m) + 1));
   if (!d->eq_ready) {
     /* the equality constraints' parts taken at qpos0 */
     double* q = sc_malloc(sizeof(double) * (size_t)(m->nq + m->nv + 1));
@@ -192,6 +194,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
   }
   sc_dyn_kinematics(m, d, d->q);
   if (m->neq > 0) sc_eq_gaps(m, d, d->eq_gap);
+  if (m->ntendon > 0) sc_tendon_lengths(m, d);
   sc_dyn_crba(m, d);
   int info = sc_la_blk_factor(&cb, d->M, d->Afac);
   if (info > 0) {

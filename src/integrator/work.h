@@ -118,5 +118,9 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq);
 /* The slot of row r of this step in step_work.row_prev (2 njnt + nv + nact
  * slots: the limits' sides, the dofs' friction, the servos). */
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r);
+/* The number of slots: 2 njnt + nv + nact + neqrow + 2 ntendon (the
+ * limits' sides, the dofs' friction, the servos, the equality rows, the
+ * tendons' limits' sides). */
+int sc_rows_nslot(const sc_model* m);
 
 #endif

@@ -38,7 +38,7 @@ enum {
   F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN, F_SIGN, F_MDISS, F_BIPOT,
   F_BPOS, F_BQUAT,
   F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
-  F_ECON, F_EQGAP, F_EQFORCE,
+  F_ECON, F_EQGAP, F_EQFORCE, F_TLEN, F_TFORCE,
   NF
 };
 /* per-contact datasets */
@@ -903,7 +903,9 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
       goto fail;
     }
     if (i == 0) {
-      if ((st = write_names(h, g, "body_names", m->body_name, m->nbody, err)) != SC_OK ||
+      if ((m->ntendon > 0 &&
+           (st = write_names(h, g, "tendon_names", m->ten_name, m->ntendon, err)) != SC_OK) ||
+          (st = write_names(h, g, "body_names", m->body_name, m->nbody, err)) != SC_OK ||
           (st = write_names(h, g, "joint_names", m->jnt_name, m->njnt, err)) != SC_OK ||
           (st = write_names(h, g, "q_names", m->q_names, m->nq, err)) != SC_OK ||
           (st = write_names(h, g, "v_names", m->v_names, m->nv, err)) != SC_OK ||
@@ -925,9 +927,9 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   for (int j = 0; j < m->njnt; j++)
     any_limit |= isfinite(m->jnt_range[2 * j]) || isfinite(m->jnt_range[2 * j + 1]);
   for (int i = 0; i < m->nv; i++) any_friction |= m->dof_frictionloss[i] > 0;
-  static const char* jgroups[] = {"/actuator", "/joint", "/constraint"};
-  const int jwant[] = {m->nact > 0, any_limit || any_friction, m->neq > 0};
-  for (int i = 0; i < 3; i++) {
+  static const char* jgroups[] = {"/actuator", "/joint", "/constraint", "/tendon"};
+  const int jwant[] = {m->nact > 0, any_limit || any_friction, m->neq > 0, m->ntendon > 0};
+  for (int i = 0; i < 4; i++) {
     if (!jwant[i]) continue;
     hid_t g = make_group(h->file, jgroups[i]);
     if (g < 0) {
@@ -969,7 +971,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_ELIM], "/energy/joint_limit", "J", K_F64, 1, 1);
   col_init(&f[F_EJFRIC], "/energy/joint_friction", "J", K_F64, 1, 1);
   f[F_EACT].present = m->nact > 0;
-  f[F_ELIM].present = any_limit;
+  f[F_ELIM].present = any_limit || m->nrow_wide > m->neqrow; /* (a tendon's limits too) */
   f[F_EJFRIC].present = any_friction;
   col_init(&f[F_ACMD], "/actuator/command",
            "per actuator: N or N m per gear (motor), m or rad (position), m/s or rad/s "
@@ -995,6 +997,13 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
            "per row: N (along world x, y, z; distance: along the line), N m (weld's last "
            "three, world axes), or the joint's generalized force", K_F64, 2, m->neqrow);
   f[F_EQFORCE].present = m->neq > 0;
+  col_init(&f[F_TLEN], "/tendon/length", "m, or the joints' unit for a fixed tendon (per tendon, "
+           "/model/tendon_names)", K_F64, 2, m->ntendon);
+  f[F_TLEN].present = m->ntendon > 0;
+  col_init(&f[F_TFORCE], "/tendon/limit_force",
+           "N, or the joints' generalized force for a fixed tendon (per tendon)", K_F64, 2,
+           m->ntendon);
+  f[F_TFORCE].present = m->ntendon > 0;
   col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
   f[F_BPOS].inner = 3;
   col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
@@ -1073,6 +1082,12 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   if (h->fr[F_EACT].present) FBUF(F_EACT, double)[r] = d->e_actuator;
   if (h->fr[F_ELIM].present) FBUF(F_ELIM, double)[r] = d->e_limit;
   if (h->fr[F_EJFRIC].present) FBUF(F_EJFRIC, double)[r] = d->e_jfriction;
+  if (h->fr[F_TLEN].present) {
+    memcpy(FBUF(F_TLEN, double) + (size_t)r * (size_t)m->ntendon, d->ten_length,
+           sizeof(double) * (size_t)m->ntendon);
+    memcpy(FBUF(F_TFORCE, double) + (size_t)r * (size_t)m->ntendon, d->ten_limit_force,
+           sizeof(double) * (size_t)m->ntendon);
+  }
   if (h->fr[F_ECON].present) {
     FBUF(F_ECON, double)[r] = d->e_constraint;
     memcpy(FBUF(F_EQGAP, double) + (size_t)r * (size_t)m->neqrow, d->eq_gap,

@@ -70,7 +70,8 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   sc_islands* w = sc_calloc(1, sizeof *w);
   if (!w) return NULL;
   const int nv = m->nv;
-  const int cols = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+  const int cols2 = 2 * d->chain_max < nv ? 2 * d->chain_max : nv;
+  const int cols = d->ten_width > cols2 ? d->ten_width : cols2; /* (a tendon may touch more) */
   const size_t nv_ = (size_t)nv, ncl = (size_t)m->nclique + 1, ncm = (size_t)d->nprob_max + 1;
   w->lcp = lcp;
   w->lcp_capacity = lcp_capacity;
@@ -127,12 +128,14 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
     x->sub_kind = sc_malloc(ncm);
     const int small_nc = d->nprob_max < SMALL_NC ? d->nprob_max : SMALL_NC;
     const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
-    /* of a small island's rows, as many as there can be contacts may be wide */
-    const int small_rows = small_nc > d->ncon_max ? small_nc - d->ncon_max : 0;
+    /* of a small island's rows, as many as there can be contacts and wide
+     * rows (equality constraints', tendons') may be wide */
+    const int nwide = d->ncon_max + m->nrow_wide;
+    const int small_rows = small_nc > nwide ? small_nc - nwide : 0;
     x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
                                             cols, small_rows, d->cross_max);
     x->sap = t == 0 ? sap0
-                    : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max - m->neqrow,
+                    : sc_sap_work_create_sized(nv, d->nprob_max, m->nblk, cols, m->nrow_max - m->nrow_wide,
                                                d->cross_max);
     ws_ok = ib && db && x->sub_kind && x->sap_small && x->sap;
   }

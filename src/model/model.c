@@ -203,6 +203,26 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(eq_rowadr, m->neq);
   ALLOC(eq_nrow, m->neq);
   for (int e = 0; e < m->neq; e++) m->eq_k[e] = INFINITY;
+  ALLOC(ten_name, m->ntendon);
+  ALLOC(ten_type, m->ntendon);
+  ALLOC(ten_wrapadr, m->ntendon);
+  ALLOC(ten_wrapnum, m->ntendon);
+  ALLOC(ten_range, 2 * m->ntendon);
+  ALLOC(ten_limit_k, m->ntendon);
+  ALLOC(ten_limit_taud, m->ntendon);
+  ALLOC(ten_k, m->ntendon);
+  ALLOC(ten_c, m->ntendon);
+  ALLOC(ten_rest, m->ntendon);
+  for (int t = 0; t < m->ntendon; t++) {
+    m->ten_range[2 * t] = -INFINITY;
+    m->ten_range[2 * t + 1] = INFINITY;
+    m->ten_limit_k[t] = INFINITY;
+    m->ten_rest[t] = NAN;
+  }
+  ALLOC(wrap_jnt, m->nwrap);
+  ALLOC(wrap_coef, m->nwrap);
+  ALLOC(wrap_body, m->nwrap);
+  ALLOC(wrap_point, 3 * m->nwrap);
   ALLOC(cmd_name, m->ncmd);
   ALLOC(cmd_interp, m->ncmd);
   ALLOC(cmd_adr, m->ncmd);
@@ -232,6 +252,7 @@ void sc_model_free(sc_model* m) {
   free_names(m->act_name, m->nact);
   free_names(m->cmd_name, m->ncmd);
   free_names(m->eq_name, m->neq);
+  free_names(m->ten_name, m->ntendon);
   void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
                     m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
                     m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->jnt_com, m->qpos0,
@@ -252,7 +273,10 @@ void sc_model_free(sc_model* m) {
                     m->body_fluid_box, m->body_fluid_rot,
                     m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh,
                     m->eq_type, m->eq_obj, m->eq_data, m->eq_auto, m->eq_k, m->eq_taud,
-                    m->eq_rowadr, m->eq_nrow, m->eqrow_eq};
+                    m->eq_rowadr, m->eq_nrow, m->eqrow_eq, m->ten_type, m->ten_wrapadr,
+                    m->ten_wrapnum, m->ten_range, m->ten_limit_k, m->ten_limit_taud, m->ten_k,
+                    m->ten_c, m->ten_rest, m->wrap_jnt, m->wrap_coef, m->wrap_body,
+                    m->wrap_point};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);
@@ -340,6 +364,22 @@ static sc_status build_cliques(sc_model* m) {
     int ra = find_root(root, ta), rb = find_root(root, tb);
     if (ra != rb) root[ra > rb ? ra : rb] = ra < rb ? ra : rb;
   }
+  /* a tendon with a spring-damper couples the trees along its path */
+  for (int t = 0; t < m->ntendon; t++) {
+    if (!(m->ten_k[t] > 0 || m->ten_c[t] > 0)) continue;
+    int first = -1;
+    for (int w = m->ten_wrapadr[t]; w < m->ten_wrapadr[t] + m->ten_wrapnum[t]; w++) {
+      const int b = m->ten_type[t] == SC_TENDON_FIXED ? m->jnt_body[m->wrap_jnt[w]] : m->wrap_body[w];
+      const int tb = m->body_tree[b];
+      if (tb < 0) continue;
+      if (first < 0) {
+        first = tb;
+        continue;
+      }
+      int ra = find_root(root, first), rb = find_root(root, tb);
+      if (ra != rb) root[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+    }
+  }
   m->nclique = 0;
   for (int t = 0; t < nt; t++) id[t] = (find_root(root, t) == t) ? m->nclique++ : -1;
   for (int t = 0; t < nt; t++) id[t] = id[find_root(root, t)];
@@ -375,7 +415,7 @@ static sc_status build_cliques(sc_model* m) {
 /* see sc_model.free_motion_affine; exact comparisons: a rounded inertia
  * would leave a gyroscopic term, however small */
 static int free_motion_affine(const sc_model* m) {
-  if (m->njspring > 0 || m->nlspring > 0 || m->nact > 0) return 0;
+  if (m->njspring > 0 || m->nlspring > 0 || m->nact > 0 || m->any_tendon_spring) return 0;
   if (m->opt.fluid_density > 0 || m->opt.fluid_viscosity > 0) return 0; /* drag: not affine in v */
   for (int i = 0; i < m->nv; i++)
     if (m->dof_damping[i] != 0.0 || m->dof_armature[i] != 0.0) return 0;
@@ -662,6 +702,15 @@ sc_status sc_model_finalize(sc_model* m) {
     m->neqrow += m->eq_nrow[e];
   }
   m->nrow_max += m->neqrow;
+  /* the tendons' limits: one row per finite side (constraint/tendon.c) */
+  m->nrow_wide = m->neqrow;
+  m->any_tendon_spring = 0;
+  for (int t = 0; t < m->ntendon; t++) {
+    const int n = isfinite(m->ten_range[2 * t]) + isfinite(m->ten_range[2 * t + 1]);
+    m->nrow_max += n;
+    m->nrow_wide += n;
+    m->any_tendon_spring |= m->ten_k[t] > 0 || m->ten_c[t] > 0;
+  }
   ALLOC(eqrow_eq, m->neqrow + 1);
   for (int e = 0; e < m->neq; e++)
     for (int k = 0; k < m->eq_nrow[e]; k++) m->eqrow_eq[m->eq_rowadr[e] + k] = e;

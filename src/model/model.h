@@ -52,6 +52,13 @@ typedef enum sc_eq_type {
  * A part marked in eq_auto (SC_EQ_AUTO_*) is not given: it is what it is at
  * qpos0, resolved by sc_eq_reference before the first step. */
 #define SC_EQ_NDATA 15
+
+/* Tendons (constraint/tendon.c, dynamics.c): a length L(q), either a
+ * linear combination of joint coordinates (fixed) or the length of a path
+ * of straight segments through body points (spatial), with limits on L
+ * (rows of the contact problem, like a joint's) and a spring-damper along
+ * it (a passive force, like a linear spring). */
+typedef enum sc_tendon_type { SC_TENDON_FIXED = 0, SC_TENDON_SPATIAL = 1 } sc_tendon_type;
 enum { SC_EQ_AUTO_POINT_B = 1, SC_EQ_AUTO_ROT = 2, SC_EQ_AUTO_LENGTH = 4 };
 
 enum { SC_INTERP_LINEAR = 0, SC_INTERP_HOLD = 1 };
@@ -161,6 +168,11 @@ typedef struct sc_model {
                     dry friction, servos, equality constraints), set by finalize */
   int neqrow;    /* of which the equality constraints' rows, present at every
                     step (set by finalize) */
+  int nrow_wide; /* of which the rows that may span two chains (the equality
+                    constraints', the tendons' limits); the others touch one dof */
+  int ntendon;   /* tendons */
+  int nwrap;     /* their path elements (joints of a fixed tendon, points of a
+                    spatial one) */
   int ntree;     /* kinematic trees (subtrees rooted at a child of the world) */
 
   sc_options opt;
@@ -304,6 +316,24 @@ typedef struct sc_model {
   int* eq_rowadr;        /* first row among the neqrow (set by finalize) */
   int* eq_nrow;          /* rows: 3, 6, 1, 1 by type (set by finalize) */
   int* eqrow_eq;         /* (neqrow) the constraint of each row (set by finalize) */
+
+  /* ---- tendons (ntendon) and their path elements (nwrap) ---- */
+  char** ten_name;
+  int* ten_type;         /* sc_tendon_type */
+  int* ten_wrapadr;      /* first element */
+  int* ten_wrapnum;      /* elements (fixed: >= 1 joints; spatial: >= 2 points) */
+  double* ten_range;     /* (ntendon x 2) lower, upper length, m (or the joints' unit
+                            for a fixed tendon); -INFINITY / INFINITY: none */
+  double* ten_limit_k;   /* stiffness of the limits (INFINITY: rigid) */
+  double* ten_limit_taud;/* their dissipation time scale, s */
+  double* ten_k;         /* spring stiffness along the tendon, N/m (0: none) */
+  double* ten_c;         /* damping along the tendon, N s/m */
+  double* ten_rest;      /* the spring's rest length; NAN: the length at qpos0 */
+  int* wrap_jnt;         /* (nwrap) fixed: the joint (revolute or prismatic) */
+  double* wrap_coef;     /* (nwrap) fixed: its coefficient */
+  int* wrap_body;        /* (nwrap) spatial: the point's body (0 = world) */
+  double* wrap_point;    /* (nwrap x 3) spatial: the point in its body's frame, m */
+  int any_tendon_spring; /* some tendon has stiffness or damping (set by finalize) */
 
   /* ---- commands (ncmd): piecewise-linear or held tables of (time, value);
    * outside its time range a command holds its end value ---- */

@@ -313,6 +313,8 @@ sc_status sc_rd_exclude(ctx* c, const load* L, const sc_snode* root, sc_model* M
 sc_status sc_rd_springs(ctx* c, const load* L, const sc_snode* list, sc_model* M, int fill); /* springs.c */
 /* the constraints: list, counted into M->neq (fill 0) or stored (fill 1) */
 sc_status sc_rd_constraints(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill); /* constraints.c */
+/* the tendons: list, counted into M->ntendon, M->nwrap (fill 0) or stored (fill 1) */
+sc_status sc_rd_tendons(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill); /* tendons.c */
 sc_status sc_rd_commands(ctx* c, load* L, const sc_snode* root);    /* commands.c */
 /* a file named in the scene, relative to the scene's directory unless
  * absolute; the path is kept in L->paths (errors are located in it) */

@@ -125,10 +125,49 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
     sc_free(best);
     sc_free(chain);
   }
+  /* a tendon's limit row touches the dofs of every body on its path (the
+   * union of their chains): its width and cross-clique pairs may pass a
+   * contact's, so they are counted (width in d->ten_width) */
+  d->ten_width = 0;
+  if (m->ntendon > 0) {
+    int* mark = sc_calloc((size_t)nv + 1, sizeof(int));
+    int* cols = sc_calloc((size_t)nv + 1, sizeof(int));
+    if (!mark || !cols) {
+      sc_free(mark);
+      sc_free(cols);
+      goto nomem;
+    }
+    for (int t = 0; t < m->ntendon; t++) {
+      int n = 0;
+      for (int w = m->ten_wrapadr[t]; w < m->ten_wrapadr[t] + m->ten_wrapnum[t]; w++) {
+        if (m->ten_type[t] == SC_TENDON_FIXED) {
+          const int dof = m->jnt_vadr[m->wrap_jnt[w]];
+          if (mark[dof] != t + 1) mark[dof] = t + 1, cols[n++] = dof;
+          continue;
+        }
+        for (int b = m->wrap_body[w]; b > 0; b = m->body_parent[b]) {
+          const int jn = m->body_jnt[b];
+          for (int k = 0; k < m->jnt_nv[jn]; k++) {
+            const int dof = m->jnt_vadr[jn] + k;
+            if (mark[dof] != t + 1) mark[dof] = t + 1, cols[n++] = dof;
+          }
+        }
+      }
+      long cross = 0;
+      for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) cross += m->dof_clique[cols[a]] != m->dof_clique[cols[b]];
+      if (n > d->ten_width) d->ten_width = n;
+      if (2 * cross > cross_max) cross_max = 2 * cross;
+    }
+    sc_free(mark);
+    sc_free(cols);
+  }
   d->chain_max = chain_max;
   d->cross_max = cross_max;
-  /* a contact and an equality row touch two chains, the other rows one dof */
-  d->jcap = 2 * chain_max * (nc + m->neqrow) + (m->nrow_max - m->neqrow) + 1;
+  /* a contact, an equality row and a tendon's limit may touch two chains (a
+   * tendon more: bounded by nv below), the other rows one dof */
+  d->jcap = 2 * chain_max * (nc + m->neqrow) + d->ten_width * (m->nrow_wide - m->neqrow) +
+            (m->nrow_max - m->nrow_wide) + 1;
   DALLOC(jptr, np + 1);
   DALLOC(jcol, d->jcap);
   DALLOC(Jc, 3 * (size_t)d->jcap);
@@ -157,6 +196,11 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(eq_ref, SC_EQ_NDATA * (size_t)m->neq + 1);
   DALLOC(eq_gap, (size_t)m->neqrow + 1);
   DALLOC(eq_force, (size_t)m->neqrow + 1);
+  DALLOC(ten_length, (size_t)m->ntendon + 1);
+  DALLOC(ten_rest, (size_t)m->ntendon + 1);
+  DALLOC(ten_limit_force, (size_t)m->ntendon + 1);
+  DALLOC(ten_J, (size_t)nv + 1);
+  for (int t = 0; t < m->ntendon; t++) d->ten_rest[t] = NAN;
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
   DALLOC(xcom_prev, 3 * (size_t)nb + 1);
@@ -239,6 +283,7 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   for (int a = 0; a < m->nact; a++) d->ctrl[a] = NAN;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->eq_force, 0, sizeof(double) * (size_t)m->neqrow);
+  memset(d->ten_limit_force, 0, sizeof(double) * (size_t)m->ntendon);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++)
     d->act_ctrl[a] = m->act_cmd[a] >= 0 ? sc_model_command(m, m->act_cmd[a], 0.0) : m->act_input[2 * a];
@@ -262,7 +307,8 @@ void sc_data_free(sc_data* d) {
                     d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
                     d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
                     d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev,
-                    d->eq_ref, d->eq_gap, d->eq_force};
+                    d->eq_ref, d->eq_gap, d->eq_force, d->ten_length, d->ten_rest,
+                    d->ten_limit_force, d->ten_J};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

@@ -41,8 +41,10 @@ typedef enum sc_joint_row_type {
   SC_JROW_LIMIT_UPPER = 1, /* row_ref: the joint */
   SC_JROW_FRICTION = 2,    /* row_ref: the dof */
   SC_JROW_SERVO = 3,       /* row_ref: the actuator */
-  SC_JROW_EQUALITY = 4     /* row_ref: the row among the model's neqrow
+  SC_JROW_EQUALITY = 4,    /* row_ref: the row among the model's neqrow
                               (constraint/equality.c) */
+  SC_JROW_TENDON_LOWER = 5, /* row_ref: the tendon (constraint/tendon.c) */
+  SC_JROW_TENDON_UPPER = 6  /* row_ref: the tendon */
 } sc_joint_row_type;
 
 typedef struct sc_data {
@@ -121,6 +123,7 @@ typedef struct sc_data {
   int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
   int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max + nrow_max */
   int chain_max;     /* the longest chain of dofs from a body to the world */
+  int ten_width;     /* the most dofs a tendon's row touches (0: no tendon) */
   long cross_max;    /* bound on the pairs of one contact's columns that lie in
                         different cliques of the mass matrix (state.c) */
   int* jmark;        /* (2 nv) scratch marks for building jcol */
@@ -169,6 +172,15 @@ typedef struct sc_data {
   int eq_ready;      /* 1 once eq_ref is resolved */
   double* eq_gap;    /* (neqrow) m, rad, or the coordinate's unit */
   double* eq_force;  /* (neqrow) */
+  /* tendons: each one's length at the current positions (m, or the joints'
+   * unit for a fixed one), the rest length of its spring (the model's, or
+   * its length at qpos0 resolved with eq_ref; NAN before), the force of its
+   * limits over the last step (> 0 from the lower, < 0 from the upper), and
+   * a row of scratch for a tendon's Jacobian */
+  double* ten_length;      /* (ntendon) */
+  double* ten_rest;        /* (ntendon) */
+  double* ten_limit_force; /* (ntendon) N (or the joints' generalized force) */
+  double* ten_J;           /* (nv) */
   double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
   double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 

@@ -1,0 +1,191 @@
+/* tendons: the scene's tendons (fixed: a combination of joint coordinates;
+ * spatial: a path of straight segments through body points; doc/constraints.md),
+ * read straight into the model: a first pass counts them and their path
+ * elements for sc_model_alloc, a second stores them. */
+#include <math.h>
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+/* a body name (world: 0) into its model index */
+static sc_status read_body(ctx* c, const load* L, const sc_snode* n, int* body) {
+  const char* name = NULL;
+  sc_status st = sc_rd_as_name(c, n, &name);
+  if (st) return st;
+  if (strcmp(name, "world") == 0) {
+    *body = 0;
+    return SC_OK;
+  }
+  const int i = sc_rd_find_body(L, name);
+  if (i < 0) return sc_rd_fail(c, n, "unknown body '%s' (expected world or a body name)", name);
+  *body = L->rank[i];
+  return SC_OK;
+}
+
+/* the trees (children of the world) of body b, or -1 for the world */
+static int tree_of(const load* L, int body_rank) {
+  if (body_rank == 0) return -1;
+  for (int i = 0; i < L->nbody; i++)
+    if (L->rank[i] == body_rank) {
+      int k = i;
+      while (L->body[k].parent >= 0) k = L->body[k].parent;
+      return k;
+    }
+  return -1;
+}
+
+static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* nwrap,
+                          sc_model* M, int fill) {
+  static const char* const types[] = {"fixed", "spatial"};
+  static const char* const sections[] = {"tendons[] fixed", "tendons[] spatial"};
+  if (s->kind != SC_SN_MAP)
+    return sc_rd_fail(c, s, "expected a tendon map {type: fixed|spatial, ...}, got %s", sc_rd_kind_name(s));
+  const sc_snode* t = sc_snode_get(s, "type");
+  if (!t) return sc_rd_fail_missing(c, s, "type", "fixed or spatial");
+  int type = 0;
+  size_t m = sc_rd_push_key(c, "type");
+  sc_status st = sc_rd_as_enum(c, t, types, 2, "tendon type", &type);
+  sc_rd_pop(c, m);
+  TRY(st);
+  TRY(sc_rd_check_section(c, s, sections[type], "a tendon"));
+  const char* list_key = type == SC_TENDON_FIXED ? "joints" : "path";
+  const sc_snode* list = sc_snode_get(s, list_key);
+  if (!list)
+    return sc_rd_fail_missing(c, s, list_key,
+                              type == SC_TENDON_FIXED ? "a list of {joint, coef}" : "a list of {body, point}");
+  m = sc_rd_push_key(c, list_key);
+  const int need = type == SC_TENDON_FIXED ? 1 : 2;
+  if (list->kind != SC_SN_SEQ || list->n < need)
+    st = sc_rd_fail(c, list, "expected a list of at least %d %s", need,
+                    type == SC_TENDON_FIXED ? "{joint, coef}" : "{body, point}");
+  const int w0 = *nwrap;
+  int trees[2] = {-2, -2};
+  for (int k = 0; !st && k < list->n; k++) {
+    const sc_snode* e = list->kid[k];
+    size_t m2 = sc_rd_push_idx(c, k);
+    st = sc_rd_check_section(c, e, type == SC_TENDON_FIXED ? "<tendon joint>" : "<tendon point>",
+                             type == SC_TENDON_FIXED ? "a tendon's joint" : "a tendon's point");
+    const int w = w0 + k;
+    if (!st && type == SC_TENDON_FIXED) {
+      const sc_snode* jn = sc_snode_get(e, "joint");
+      if (!jn) st = sc_rd_fail_missing(c, e, "joint", "the name of a body with a revolute or prismatic joint");
+      const char* name = NULL;
+      int bi = -1;
+      if (!st) {
+        size_t m3 = sc_rd_push_key(c, "joint");
+        st = sc_rd_as_name(c, jn, &name);
+        if (!st) bi = sc_rd_find_body(L, name);
+        if (!st && bi < 0) st = sc_rd_fail(c, jn, "unknown joint '%s' (expected the name of a body)", name);
+        if (!st && L->body[bi].jtype != SC_JOINT_REVOLUTE && L->body[bi].jtype != SC_JOINT_PRISMATIC)
+          st = sc_rd_fail(c, jn, "joint '%s' is %s joint (expected a revolute or prismatic joint)", name,
+                          sc_joint_type_name(L->body[bi].jtype));
+        sc_rd_pop(c, m3);
+      }
+      double coef = 1.0;
+      if (!st) st = sc_rd_get_num(c, e, "coef", &coef, RANGE_ANY, 0, NULL);
+      if (!st && fill) {
+        M->wrap_jnt[w] = L->rank[bi] - 1;
+        M->wrap_coef[w] = coef;
+        M->wrap_body[w] = -1;
+      }
+    } else if (!st) {
+      const sc_snode* bn = sc_snode_get(e, "body");
+      if (!bn) st = sc_rd_fail_missing(c, e, "body", "world or a body name");
+      int body = 0;
+      if (!st) {
+        size_t m3 = sc_rd_push_key(c, "body");
+        st = read_body(c, L, bn, &body);
+        /* (the rows' workspace takes a tendon over two trees at most) */
+        const int tr = tree_of(L, body);
+        if (!st && tr >= 0 && tr != trees[0] && tr != trees[1]) {
+          if (trees[0] == -2) trees[0] = tr;
+          else if (trees[1] == -2) trees[1] = tr;
+          else st = sc_rd_fail(c, bn, "a tendon's path may touch at most two trees of bodies "
+                                      "(children of the world and what hangs on them)");
+        }
+        sc_rd_pop(c, m3);
+      }
+      double pt[3] = {0, 0, 0};
+      if (!st) st = sc_rd_get_vec(c, e, "point", pt, 3);
+      if (!st && fill) {
+        M->wrap_body[w] = body;
+        memcpy(M->wrap_point + 3 * w, pt, sizeof pt);
+        M->wrap_jnt[w] = -1;
+      }
+    }
+    sc_rd_pop(c, m2);
+  }
+  sc_rd_pop(c, m);
+  TRY(st);
+  *nwrap += list->n;
+  double range[2] = {-INFINITY, INFINITY}, lk = INFINITY, ltau = 0.0, k = 0.0, damp = 0.0, rest = NAN;
+  const sc_snode* lim = sc_snode_get(s, "limits");
+  if (lim) {
+    m = sc_rd_push_key(c, "limits");
+    st = sc_rd_as_bounds(c, lim, range);
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+  const sc_snode* lkn = sc_snode_get(s, "limit_stiffness");
+  if (lkn) {
+    m = sc_rd_push_key(c, "limit_stiffness");
+    st = lim ? sc_rd_as_rigid_or_pos(c, lkn, &lk)
+             : sc_rd_fail(c, lkn, "only allowed with limits (expected limits: [lower, upper] on this tendon)");
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+  if (sc_snode_get(s, "limit_dissipation") && !lim) {
+    m = sc_rd_push_key(c, "limit_dissipation");
+    st = sc_rd_fail(c, sc_snode_get(s, "limit_dissipation"),
+                    "only allowed with limits (expected limits: [lower, upper] on this tendon)");
+    sc_rd_pop(c, m);
+    return st;
+  }
+  TRY(sc_rd_get_num(c, s, "limit_dissipation", &ltau, RANGE_NONNEG, 0, NULL));
+  TRY(sc_rd_get_num(c, s, "stiffness", &k, RANGE_NONNEG, 0, NULL));
+  TRY(sc_rd_get_num(c, s, "damping", &damp, RANGE_NONNEG, 0, NULL));
+  TRY(sc_rd_get_num(c, s, "rest", &rest, RANGE_ANY, 0, NULL));
+  const char* name = NULL;
+  const sc_snode* nn = sc_snode_get(s, "name");
+  if (!nn) return sc_rd_fail_missing(c, s, "name", "the tendon's name");
+  m = sc_rd_push_key(c, "name");
+  st = sc_rd_as_name(c, nn, &name);
+  sc_rd_pop(c, m);
+  TRY(st);
+  if (fill) {
+    if (!(M->ten_name[i] = sc_strdup(name))) return SC_ERR_NOMEM;
+    M->ten_type[i] = type;
+    M->ten_wrapadr[i] = w0;
+    M->ten_wrapnum[i] = list->n;
+    M->ten_range[2 * i] = range[0];
+    M->ten_range[2 * i + 1] = range[1];
+    M->ten_limit_k[i] = lk;
+    M->ten_limit_taud[i] = ltau;
+    M->ten_k[i] = k;
+    M->ten_c[i] = damp;
+    M->ten_rest[i] = rest;
+  }
+  return SC_OK;
+}
+
+sc_status sc_rd_tendons(ctx* c, const load* L, const sc_snode* root, sc_model* M, int fill) {
+  const sc_snode* list = sc_snode_get(root, "tendons");
+  if (!list) return SC_OK;
+  size_t m = sc_rd_push_key(c, "tendons");
+  sc_status st = SC_OK;
+  if (list->kind != SC_SN_SEQ)
+    st = sc_rd_fail(c, list, "expected a list of tendons, got %s", sc_rd_kind_name(list));
+  int nwrap = 0;
+  for (int i = 0; !st && i < list->n; i++) {
+    size_t m2 = sc_rd_push_idx(c, i);
+    st = read_one(c, L, list->kid[i], i, &nwrap, M, fill);
+    sc_rd_pop(c, m2);
+  }
+  sc_rd_pop(c, m);
+  TRY(st);
+  if (!fill) {
+    M->ntendon = list->n;
+    M->nwrap = nwrap;
+  }
+  return SC_OK;
+}
