@@ -558,6 +558,50 @@ static void test_spatial_spring_is_linear_spring(void) {
   sc_model_free(mb);
 }
 
+/* a tendon equality between two fixed tendons of one joint each is that
+ * joints' coupling */
+static void test_tendon_equality_is_coupling(void) {
+  char a[2048], b[2048];
+  const char* base =
+      "simc: 1\n"
+      "gravity: [0, 0, -9.81]\n"
+      "time: {step: 1.0e-3, duration: 1.0}\n"
+      "bodies:\n"
+      "  - {name: s1, joint: {type: prismatic, axis: [0, 0, 1]}, mass: 3.0,\n"
+      "     inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n"
+      "  - {name: s2, joint: {type: prismatic, axis: [0, 0, 1], origin: {position: [1, 0, 0]}},\n"
+      "     mass: 1.0, inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n";
+  snprintf(a, sizeof a, "%s%s", base,
+           "tendons:\n"
+           "  - {name: t1, type: fixed, joints: [{joint: s1}]}\n"
+           "  - {name: t2, type: fixed, joints: [{joint: s2, coef: 0.5}]}\n"
+           "constraints:\n"
+           "  - {type: tendon, tendon: t2, of: t1, ratio: -1}\n");
+  snprintf(b, sizeof b, "%s%s", base,
+           "constraints:\n"
+           "  - {type: joint, joint: s2, of: s1, ratio: -2}\n");
+  sc_model* ma = load(a, NULL, 0);
+  sc_model* mb = load(b, NULL, 0);
+  sc_data* da = ma ? start(ma) : NULL;
+  sc_data* db = mb ? start(mb) : NULL;
+  ENSURE(da && db);
+  double diff = 0.0;
+  long k = 0;
+  const long n = da ? lround(ma->opt.duration / ma->opt.dt) : 0;
+  for (; da && db && k < n && step(ma, da) && step(mb, db); k++)
+    for (int i = 0; i < ma->nq; i++) diff = fmax(diff, fabs(da->q[i] - db->q[i]));
+  /* the lever: (m1 + 4 m2) q1'' = (2 m2 - m1) g */
+  const double acc = (2.0 - 3.0) * 9.81 / (3.0 + 4.0);
+  printf("  tendon equality against the joint coupling: %.3g m over 1 s; q1(1 s) = %.9f m "
+         "(closed form %.9f)\n", diff, da ? da->q[0] : (double)NAN, 0.5 * acc);
+  ENSURE(k == n && diff < 1.0e-12);
+  if (da) ENSURE_NEAR(da->q[0], 0.5 * acc, 1.0e-6);
+  sc_data_free(da);
+  sc_data_free(db);
+  sc_model_free(ma);
+  sc_model_free(mb);
+}
+
 /* ---- what cannot be a constraint is refused where it is written ---- */
 
 static void refused(const char* constraint, const char* expect) {
@@ -606,5 +650,6 @@ int main(int argc, char** argv) {
   RUN(test_fixed_tendon_holds);
   RUN(test_tendon_spring_oscillator);
   RUN(test_spatial_spring_is_linear_spring);
+  RUN(test_tendon_equality_is_coupling);
   return TEST_END();
 }

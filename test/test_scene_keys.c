@@ -55,6 +55,7 @@ static const char* BASE =
     "  - {type: weld, a: {body: r}, b: {body: world}}\n"
     "  - {type: joint, joint: r, of: p}\n"
     "  - {type: distance, a: {body: b}, b: {body: world, point: [0, 0, 2]}}\n"
+    "  - {type: tendon, tendon: ts, of: tf}\n"
     "tendons:\n"
     "  - {name: tf, type: fixed, joints: [{joint: p}, {joint: r, coef: 2}], limits: [-1, 1]}\n"
     "  - {name: ts, type: spatial, path: [{body: world, point: [0, 0, 2]}, {body: b}],\n"
@@ -107,6 +108,7 @@ static const char* section_path(const char* section) {
       {"constraints[] joint", "constraints.2."},
       {"constraints[] distance", "constraints.3."},
       {"<constraint end>", "constraints.0.a."},
+      {"constraints[] tendon", "constraints.4."},
       {"tendons[] fixed", "tendons.0."},
       {"tendons[] spatial", "tendons.1."},
       {"<tendon joint>", "tendons.0.joints.0."},

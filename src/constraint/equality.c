@@ -68,6 +68,13 @@ void sc_eq_reference(const sc_model* m, sc_data* d, double* q, double* v) {
     sc_dyn_kinematics(m, d, q);
     for (int e = 0; e < m->neq; e++) {
       if (!m->eq_auto[e] || m->eq_type[e] == SC_EQ_JOINT) continue;
+      if (m->eq_type[e] == SC_EQ_TENDON) {
+        double* r = d->eq_ref + SC_EQ_NDATA * e;
+        const int t1 = m->eq_obj[2 * e], t2 = m->eq_obj[2 * e + 1];
+        r[5] = sc_dyn_tendon(m, d, t1, NULL);
+        r[6] = t2 >= 0 ? sc_dyn_tendon(m, d, t2, NULL) : 0.0;
+        continue;
+      }
       double* r = d->eq_ref + SC_EQ_NDATA * e;
       const int a = m->eq_obj[2 * e], b = m->eq_obj[2 * e + 1];
       const double *Ra = d->xrot + 9 * a, *Rb = d->xrot + 9 * b;
@@ -100,6 +107,12 @@ void sc_eq_gaps(const sc_model* m, const sc_data* d, double* g) {
       double slope;
       const double x = b >= 0 ? d->q[m->jnt_qadr[b]] - r[6] : 0.0;
       ge[0] = d->q[m->jnt_qadr[a]] - r[5] - poly(r, x, &slope);
+      continue;
+    }
+    if (m->eq_type[e] == SC_EQ_TENDON) {
+      double slope;
+      const double x = b >= 0 ? d->ten_length[b] - r[6] : 0.0;
+      ge[0] = d->ten_length[a] - r[5] - poly(r, x, &slope);
       continue;
     }
     double pa[3], pb[3], dp[3];
@@ -182,6 +195,22 @@ void sc_eq_place(const sc_model* m, sc_data* d, const double* v0) {
         poly(r, d->kin_q[m->jnt_qadr[b]] - r[6], &slope);
         cols[n] = m->jnt_vadr[b];
         Jv[3 * n++] = -slope;
+      }
+      add_row(d, row0, n, v0);
+      continue;
+    }
+    if (m->eq_type[e] == SC_EQ_TENDON) {
+      /* J = J_1 - p'(L2 - r2) J_2 over the dofs either tendon moves */
+      double *J1 = d->ten_J, *J2 = d->ten_J2;
+      double slope = 0.0;
+      if (b >= 0) poly(r, sc_dyn_tendon(m, d, b, J2) - r[6], &slope);
+      sc_dyn_tendon(m, d, a, J1);
+      int n = 0;
+      for (int k = 0; k < m->nv; k++) {
+        const double jv = J1[k] - (b >= 0 ? slope * J2[k] : 0.0);
+        if (jv == 0.0) continue;
+        cols[n] = k;
+        Jv[3 * n++] = jv;
       }
       add_row(d, row0, n, v0);
       continue;

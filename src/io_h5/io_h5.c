@@ -708,7 +708,7 @@ done:
 static sc_status write_constraints(sc_h5* h, hid_t model, const sc_model* m, sc_error* err) {
   const int n = m->neq;
   if (n <= 0) return SC_OK;
-  static const char* const types[] = {"connect", "weld", "joint", "distance"};
+  static const char* const types[] = {"connect", "weld", "joint", "distance", "tendon"};
   const char* G = "/model/constraints";
   int32_t* iv = sc_calloc(4 * (size_t)n, sizeof *iv);
   const char** tn = sc_calloc((size_t)n, sizeof *tn);
@@ -740,7 +740,8 @@ static sc_status write_constraints(sc_h5* h, hid_t model, const sc_model* m, sc_
                 "one row per equality constraint: name, type (connect, weld, joint, distance), "
                 "object (connect, weld, distance: bodies a and b, indices into "
                 "/model/body_names, 0 = the world; joint: the two joints, indices into "
-                "/model/joint_names, -1 = none), rows (the first of its rows in "
+                "/model/joint_names, -1 = none; tendon: the two tendons, indices into "
+                "/model/tendon_names, -1 = none), rows (the first of its rows in "
                 "/constraint/violation and /constraint/force, and how many), stiffness "
                 "(inf: rigid), dissipation_time"))
     st = sc_h5_io_fail(h->path, err, "write", "attributes of /model/constraints");

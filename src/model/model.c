@@ -696,7 +696,7 @@ sc_status sc_model_finalize(sc_model* m) {
   /* the equality constraints' rows come last (constraint/equality.c) */
   m->neqrow = 0;
   for (int e = 0; e < m->neq; e++) {
-    static const int rows[] = {3, 6, 1, 1};
+    static const int rows[] = {3, 6, 1, 1, 1};
     m->eq_rowadr[e] = m->neqrow;
     m->eq_nrow[e] = rows[m->eq_type[e]];
     m->neqrow += m->eq_nrow[e];

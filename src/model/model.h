@@ -40,7 +40,8 @@ typedef enum sc_eq_type {
   SC_EQ_CONNECT = 0,  /* a point of body a at a point of body b (a ball joint): 3 rows */
   SC_EQ_WELD = 1,     /* body b's frame fixed in body a's: 3 + 3 rows */
   SC_EQ_JOINT = 2,    /* q1 - r1 = poly(q2 - r2) on two joint coordinates: 1 row */
-  SC_EQ_DISTANCE = 3  /* |p_b - p_a| = L between two body points: 1 row */
+  SC_EQ_DISTANCE = 3, /* |p_b - p_a| = L between two body points: 1 row */
+  SC_EQ_TENDON = 4    /* L1 - r1 = poly(L2 - r2) on two tendons' lengths: 1 row */
 } sc_eq_type;
 /* eq_data per constraint (SC_EQ_NDATA doubles):
  *   connect, weld, distance: [0..2] the point on a in a's frame, [3..5] the
@@ -48,7 +49,10 @@ typedef enum sc_eq_type {
  *     in a's (row-major); distance: [6] L (m);
  *   joint: [0..4] the polynomial's coefficients c0..c4, [5] r1, [6] r2
  *     (q1 - r1 = c0 + c1 x + ... + c4 x^4, x = q2 - r2; the coordinates'
- *     unit, m or rad).
+ *     unit, m or rad);
+ *   tendon: the same on the lengths of tendons 1 and 2 (eq_obj; 2 may be
+ *     -1); a reference marked SC_EQ_AUTO_LENGTH is tendon 1's length at
+ *     qpos0 (r1), and tendon 2's (r2).
  * A part marked in eq_auto (SC_EQ_AUTO_*) is not given: it is what it is at
  * qpos0, resolved by sc_eq_reference before the first step. */
 #define SC_EQ_NDATA 15
@@ -306,7 +310,8 @@ typedef struct sc_model {
   char** eq_name;
   int* eq_type;          /* sc_eq_type */
   int* eq_obj;           /* (neq x 2) connect, weld, distance: bodies a, b (0 = world);
-                            joint: joints 1 and 2 (-1: none, q1 - r1 = c0) */
+                            joint: joints 1 and 2 (-1: none, q1 - r1 = c0);
+                            tendon: tendons 1 and 2 (-1: none) */
   double* eq_data;       /* (neq x SC_EQ_NDATA) see SC_EQ_NDATA */
   int* eq_auto;          /* SC_EQ_AUTO_* bits: parts taken at qpos0 */
   double* eq_k;          /* stiffness of each row, INFINITY: rigid (N/m for a point's

@@ -62,31 +62,60 @@ static sc_status read_joint(ctx* c, const load* L, const sc_snode* s, const char
   return st;
 }
 
-static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, sc_model* M, int fill) {
-  static const char* const types[] = {"connect", "weld", "joint", "distance"};
+/* a tendon by name: its index in the scene's tendons list */
+static sc_status read_tendon(ctx* c, const sc_snode* root, const sc_snode* s, const char* key,
+                             int* ten) {
+  const sc_snode* tn = sc_snode_get(s, key);
+  size_t m = sc_rd_push_key(c, key);
+  const char* name = NULL;
+  sc_status st = sc_rd_as_name(c, tn, &name);
+  const sc_snode* list = sc_snode_get(root, "tendons");
+  *ten = -1;
+  for (int i = 0; !st && list && list->kind == SC_SN_SEQ && i < list->n; i++) {
+    const sc_snode* nn = list->kid[i]->kind == SC_SN_MAP ? sc_snode_get(list->kid[i], "name") : NULL;
+    if (nn && nn->kind == SC_SN_SCALAR && strcmp(nn->str, name) == 0) *ten = i;
+  }
+  if (!st && *ten < 0) st = sc_rd_fail(c, tn, "unknown tendon '%s' (expected the name of a tendon)", name);
+  sc_rd_pop(c, m);
+  return st;
+}
+
+static sc_status read_one(ctx* c, const load* L, const sc_snode* root, const sc_snode* s, int i,
+                          sc_model* M, int fill) {
+  static const char* const types[] = {"connect", "weld", "joint", "distance", "tendon"};
   static const char* const sections[] = {"constraints[] connect", "constraints[] weld",
-                                         "constraints[] joint", "constraints[] distance"};
+                                         "constraints[] joint", "constraints[] distance",
+                                         "constraints[] tendon"};
   if (s->kind != SC_SN_MAP)
-    return sc_rd_fail(c, s, "expected a constraint map {type: connect|weld|joint|distance, ...}, got %s",
+    return sc_rd_fail(c, s, "expected a constraint map {type: connect|weld|joint|distance|tendon, ...}, got %s",
                       sc_rd_kind_name(s));
   const sc_snode* t = sc_snode_get(s, "type");
-  if (!t) return sc_rd_fail_missing(c, s, "type", "connect, weld, joint or distance");
+  if (!t) return sc_rd_fail_missing(c, s, "type", "connect, weld, joint, distance or tendon");
   int type = 0;
   size_t m = sc_rd_push_key(c, "type");
-  sc_status st = sc_rd_as_enum(c, t, types, 4, "constraint type", &type);
+  sc_status st = sc_rd_as_enum(c, t, types, 5, "constraint type", &type);
   sc_rd_pop(c, m);
   TRY(st);
   TRY(sc_rd_check_section(c, s, sections[type], "a constraint"));
   double data[SC_EQ_NDATA] = {0};
   int obj[2] = {0, 0}, autobits = 0;
-  if (type == SC_EQ_JOINT) {
-    if (!sc_snode_get(s, "joint")) return sc_rd_fail_missing(c, s, "joint", "the name of a body with a revolute or prismatic joint");
-    TRY(read_joint(c, L, s, "joint", &obj[0]));
-    obj[1] = -1;
-    if (sc_snode_get(s, "of")) TRY(read_joint(c, L, s, "of", &obj[1]));
+  if (type == SC_EQ_JOINT || type == SC_EQ_TENDON) {
+    if (type == SC_EQ_JOINT) {
+      if (!sc_snode_get(s, "joint")) return sc_rd_fail_missing(c, s, "joint", "the name of a body with a revolute or prismatic joint");
+      TRY(read_joint(c, L, s, "joint", &obj[0]));
+      obj[1] = -1;
+      if (sc_snode_get(s, "of")) TRY(read_joint(c, L, s, "of", &obj[1]));
+    } else {
+      if (!sc_snode_get(s, "tendon")) return sc_rd_fail_missing(c, s, "tendon", "the name of a tendon");
+      TRY(read_tendon(c, root, s, "tendon", &obj[0]));
+      obj[1] = -1;
+      if (sc_snode_get(s, "of")) TRY(read_tendon(c, root, s, "of", &obj[1]));
+      autobits |= SC_EQ_AUTO_LENGTH; /* (the lengths' references: at the start) */
+    }
     if (obj[1] == obj[0]) {
       m = sc_rd_push_key(c, "of");
-      st = sc_rd_fail(c, sc_snode_get(s, "of"), "a joint cannot follow itself");
+      st = sc_rd_fail(c, sc_snode_get(s, "of"), "a %s cannot follow itself",
+                      type == SC_EQ_JOINT ? "joint" : "tendon");
       sc_rd_pop(c, m);
       return st;
     }
@@ -119,7 +148,7 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, sc_mo
       TRY(sc_rd_get_num(c, s, "offset", &data[0], RANGE_ANY, 0, NULL));
     }
     if (obj[1] < 0)
-      for (int k = 1; k < 5; k++) data[k] = 0.0; /* without `of` the joint is held at c0 */
+      for (int k = 1; k < 5; k++) data[k] = 0.0; /* without `of` the joint (tendon) is held at c0 */
   } else {
     int has_a, has_b;
     TRY(read_end(c, L, s, "a", &obj[0], data, &has_a));
@@ -185,7 +214,7 @@ sc_status sc_rd_constraints(ctx* c, const load* L, const sc_snode* root, sc_mode
     st = sc_rd_fail(c, list, "expected a list of constraints, got %s", sc_rd_kind_name(list));
   for (int i = 0; !st && i < list->n; i++) {
     size_t m2 = sc_rd_push_idx(c, i);
-    st = read_one(c, L, list->kid[i], i, M, fill);
+    st = read_one(c, L, root, list->kid[i], i, M, fill);
     sc_rd_pop(c, m2);
   }
   sc_rd_pop(c, m);

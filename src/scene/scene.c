@@ -95,8 +95,8 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
     if (!M) st = SC_ERR_NOMEM;
   }
   if (!st) st = sc_rd_springs(c, &L, springs, M, 0);
-  if (!st) st = sc_rd_constraints(c, &L, root, M, 0);
   if (!st) st = sc_rd_tendons(c, &L, root, M, 0);
+  if (!st) st = sc_rd_constraints(c, &L, root, M, 0);
   if (!st) st = sc_rd_exclude(c, &L, root, M, 0);
   if (!st) st = sc_rd_commands(c, &L, root);
   if (!st) st = sc_rd_actuators(c, &L, root);
@@ -111,8 +111,8 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   }
   if (!st) st = sc_model_alloc_commands(M, L.ncmddata);
   if (!st) st = sc_rd_springs(c, &L, springs, M, 1);
-  if (!st) st = sc_rd_constraints(c, &L, root, M, 1);
   if (!st) st = sc_rd_tendons(c, &L, root, M, 1);
+  if (!st) st = sc_rd_constraints(c, &L, root, M, 1);
   if (!st) st = sc_rd_exclude(c, &L, root, M, 1);
   if (!st) {
     M->opt = L.opt;

@@ -129,6 +129,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
    * union of their chains): its width and cross-clique pairs may pass a
    * contact's, so they are counted (width in d->ten_width) */
   d->ten_width = 0;
+  int wide2 = 0;
   if (m->ntendon > 0) {
     int* mark = sc_calloc((size_t)nv + 1, sizeof(int));
     int* cols = sc_calloc((size_t)nv + 1, sizeof(int));
@@ -159,15 +160,31 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
       if (n > d->ten_width) d->ten_width = n;
       if (2 * cross > cross_max) cross_max = 2 * cross;
     }
+    /* a tendon equality's row: the union of its two tendons' dofs, at most
+     * twice the widest tendon's */
+    for (int e = 0; e < m->neq; e++)
+      if (m->eq_type[e] == SC_EQ_TENDON && m->eq_obj[2 * e + 1] >= 0 && 2 * d->ten_width > wide2)
+        wide2 = 2 * d->ten_width;
     sc_free(mark);
     sc_free(cols);
+  }
+  if (wide2 > 0) {
+    /* (its cross pairs bounded by all pairs of that many columns) */
+    if (wide2 > d->ten_width) d->ten_width = wide2 < nv ? wide2 : nv;
+    const long w = d->ten_width;
+    if (w * (w - 1) > cross_max) cross_max = w * (w - 1);
   }
   d->chain_max = chain_max;
   d->cross_max = cross_max;
   /* a contact, an equality row and a tendon's limit may touch two chains (a
    * tendon more: bounded by nv below), the other rows one dof */
-  d->jcap = 2 * chain_max * (nc + m->neqrow) + d->ten_width * (m->nrow_wide - m->neqrow) +
-            (m->nrow_max - m->nrow_wide) + 1;
+  {
+    /* (an equality row spans two chains, or a tendon's dofs for a tendon
+     * equality: the wider of the two for each) */
+    const int wide = d->ten_width > 2 * chain_max ? d->ten_width : 2 * chain_max;
+    d->jcap = 2 * chain_max * nc + wide * m->neqrow + d->ten_width * (m->nrow_wide - m->neqrow) +
+              (m->nrow_max - m->nrow_wide) + 1;
+  }
   DALLOC(jptr, np + 1);
   DALLOC(jcol, d->jcap);
   DALLOC(Jc, 3 * (size_t)d->jcap);
@@ -200,6 +217,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(ten_rest, (size_t)m->ntendon + 1);
   DALLOC(ten_limit_force, (size_t)m->ntendon + 1);
   DALLOC(ten_J, (size_t)nv + 1);
+  DALLOC(ten_J2, (size_t)nv + 1);
   for (int t = 0; t < m->ntendon; t++) d->ten_rest[t] = NAN;
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
@@ -308,7 +326,7 @@ void sc_data_free(sc_data* d) {
                     d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
                     d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev,
                     d->eq_ref, d->eq_gap, d->eq_force, d->ten_length, d->ten_rest,
-                    d->ten_limit_force, d->ten_J};
+                    d->ten_limit_force, d->ten_J, d->ten_J2};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

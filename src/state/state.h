@@ -181,6 +181,7 @@ typedef struct sc_data {
   double* ten_rest;        /* (ntendon) */
   double* ten_limit_force; /* (ntendon) N (or the joints' generalized force) */
   double* ten_J;           /* (nv) */
+  double* ten_J2;          /* (nv) a second (a tendon equality's other tendon) */
   double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
   double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 
