@@ -11,6 +11,15 @@
  * refined from each island's own impulses between passes (refine_contacts).
  * The impacts' part of the position update is here too (sc_step_kick).
  *
+ * Restitution (doc/contact.md 4.7; restitution_mode below).  A pair with
+ * e = max(e_a, e_b) > 0 whose contact the step does not resolve and that
+ * approaches faster than v_e at the step start takes, for that step, the
+ * rigid law (k = inf, tau_d = d = 0, theta = 1, beta_min) with
+ *   v^_n = max(-phi0 / dt, v_r),   v_r = e u + (1 - s) dv,
+ * u = -(vn0 + s dv) the approach speed at the time of impact s dt
+ * (phi0 + vn0 s dt + dv s^2 dt / 2 = 0, dv = vn* - vn0), and its impulse
+ * enters the kick with the factor 1 - s / (1 - theta_vq).
+ *
  * The stiction anchor (doc/contact.md 4.6).  The convex models' friction
  * is regularized (sap: R_t = sigma w; similar, lagged: the velocity eps),
  * so a contact that sticks while using a fraction rho of its friction
@@ -416,6 +425,9 @@ static void contact_params(const sc_model* m, sc_data* d, step_work* w, int nc, 
  * moves the positions alone, and applied to the small normal velocities of
  * a resting box it walks the box down an incline).  A resting or sliding
  * contact gets nothing: the scheme and its order are unchanged there.
+ * A restitution impact (restitution_mode) is always kicked, its impulse
+ * scaled by kick_c so that the body leaves from where the impact at its
+ * time s put it.
  * Returns 0 when no contact had an impact. */
 int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   const sc_la_blocks cb = sc_model_cliques(m);
