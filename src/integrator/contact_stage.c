@@ -271,7 +271,10 @@ static double immobile_law(double* R, double* vhat, double* hc) {
  * theta_vq) on this contact's impulse (sc_step_kick) the gap at the step's
  * end is e u (1 - s) dt + dv (1 - s)^2 dt / 2 (exact for one contact at
  * theta_vq = 1/2), the free flight's from the impact on; without it a body
- * hit at s leaves (1 + e) s u dt too far.  Restitution reads only the step
+ * hit at s leaves (1 + e) s u dt too far.  The impulse's work is likewise
+ * taken at s, gamma_n (-u + e u) / 2 = gamma_n ((vn0 + vn1) / 2 + (s - 1/2)
+ * dv) (sc_step_contacts_end), so the energy balance closes over an impact
+ * too.  Restitution reads only the step
  * start and v*, so it is set once per step and the re-solves keep it. */
 static void restitution_mode(const sc_model* m, const sc_data* d, step_work* w, int i) {
   const sc_options* o = &m->opt;
@@ -279,6 +282,7 @@ static void restitution_mode(const sc_model* m, const sc_data* d, step_work* w, 
   w->rmode[i] = 0;
   w->vrest[i] = -INFINITY;
   w->kick_c[i] = 1.0;
+  w->vwork[i] = 0.0;
   const sc_contact* c = &d->contact[i];
   const double e = fmax(m->geom_restitution[c->geom[0]], m->geom_restitution[c->geom[1]]);
   if (!(e > 0.0) || left_out(d, i) || normal_immobile(d, i)) return;
@@ -306,6 +310,7 @@ static void restitution_mode(const sc_model* m, const sc_data* d, step_work* w, 
   w->rmode[i] = 2;
   w->vrest[i] = e * u + (1.0 - s) * dv;
   if (o->theta_vq < 1.0) w->kick_c[i] = 1.0 - s / (1.0 - o->theta_vq);
+  w->vwork[i] = (s - 0.5) * dv;
 }
 
 /* the law of a contact in restitution mode (above); returns its theta, 1 */
@@ -804,6 +809,7 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
     wt += g[0] * 0.5 * (d->vc0[3 * i] + d->vc[3 * i]) +
           g[1] * 0.5 * (d->vc0[3 * i + 1] + d->vc[3 * i + 1]);
     wn += g[2] * 0.5 * (d->vc0[3 * i + 2] + d->vc[3 * i + 2]);
+    if (w->rmode[i] == 2) wn += g[2] * w->vwork[i];
   }
   d->e_normal -= wn;
   d->e_friction -= wt;

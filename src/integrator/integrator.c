@@ -451,7 +451,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
   if (!o->speculative) fast_bodies(m, d);
-  sc_contact_coulomb_residuals(d, dt, d->coulomb);
+  sc_contact_coulomb_residuals(d, dt, d->solver_work ? ((step_work*)d->solver_work)->vrest : NULL,
+                               d->coulomb);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
   if ((st = guard_state(m, d, err)) != SC_OK) return st;
