@@ -102,7 +102,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->match = sc_malloc(sizeof(int) * 4 * ncap);
     if (w->match)
       w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap, w->rmode = w->match + 3 * ncap;
-    w->nload = sc_malloc(sizeof(double) * 16 * ncap);
+    w->nload = sc_malloc(sizeof(double) * 17 * ncap);
     if (w->nload) {
       w->beta_c = w->nload + ncap;
       w->n0 = w->beta_c + ncap;
@@ -114,6 +114,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->vrest = w->anchor + 2 * ncap;
       w->kick_c = w->vrest + ncap;
       w->vwork = w->kick_c + ncap;
+      w->vlaw = w->vwork + ncap;
     }
     {
       const double* g = m->opt.gravity;
