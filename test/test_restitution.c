@@ -4,6 +4,7 @@
  *   Newton's cradle (four equal spheres, gaps of 2 v dt so that the impacts
  *   are sequential): with e = 1 the last leaves at v and the others stop;
  *   touching spheres hit at once give the simultaneous rigid answer instead;
+ *   an oblique impact with friction rebounds at e u under lagged and the LCP;
  *   with e = 0 momentum is kept exactly;
  *   e = 0, given or not, and e > 0 on a spring the step resolves, leave the
  *   trajectory bit for bit as without restitution;
@@ -81,6 +82,49 @@ static void test_bounce_heights(void) {
         ENSURE_CLOSE(A.apex[0], h1, 1e-9, 0);
         ENSURE_CLOSE(A.apex[1], h2, 1e-9, 0);
       }
+}
+
+/* An oblique impact with friction: scenes/ball_spin_bounce.yaml (planar
+ * sphere, mu = 2, landing at 2.2 m/s while it slips at 2 m/s) under the
+ * midpoint rule at 1 ms with e = 0.6.  Friction acts in the contact's
+ * tangent plane only under lagged and the LCP, so the vertical rebound is
+ * e u whatever the slip: the apex is e^2 h0, h0 the drop's apex from the
+ * initial state (measured: within 1.3e-14 in both).  Under sap and similar the
+ * relaxation couples the slip into the normal row (doc/contact.md 3.3), and
+ * the speculative contact of the step before the impact, at 3.6 mm, already
+ * brakes the slip and the fall (so does it with e = 0): the apex is 20 %
+ * below e^2 h0 there (0.0733 against 0.0914 m), which is printed, not
+ * asserted. */
+typedef struct planar_log {
+  double h0, apex;
+  int n, started;
+  double vz_prev;
+} planar_log;
+
+static void planar_cb(const sc_model* m, const sc_data* d, void* user) {
+  (void)m;
+  planar_log* P = user;
+  const double z = d->q[1] - 0.1, vz = d->v[1];
+  if (!P->started) P->h0 = z + vz * vz / (2 * G);
+  if (P->started && P->vz_prev > 0 && vz <= 0 && P->n++ == 0) P->apex = z + vz * vz / (2 * G);
+  P->vz_prev = vz;
+  P->started = 1;
+}
+
+static void test_oblique_impact(void) {
+  const char* models[] = {"contact.model=lagged", "contact.solver=lcp", "contact.model=sap",
+                          "contact.model=similar"};
+  for (int k = 0; k < 4; k++) {
+    const char* sets[] = {models[k], "contact.defaults.restitution=0.6",
+                          "integrator.scheme=midpoint", "time.step=1e-3", "time.duration=0.8"};
+    planar_log P = {0};
+    ENSURE(sim_run("scenes/ball_spin_bounce.yaml", sets, 5, planar_cb, &P, NULL, NULL) == SC_OK);
+    const double want = 0.36 * P.h0;
+    printf("  %-21s apex %.9f m, e^2 h0 %.9f m (%+.2e)\n", models[k], P.apex, want,
+           P.apex / want - 1);
+    ENSURE(P.n >= 1);
+    if (k < 2) ENSURE_CLOSE(P.apex, want, 1e-9, 0);
+  }
 }
 
 /* the final x velocities of the cradle's four spheres under a model */
@@ -275,6 +319,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_keys);
   RUN(test_bounce_heights);
+  RUN(test_oblique_impact);
   RUN(test_newtons_cradle);
   RUN(test_zero_changes_nothing);
   RUN(test_comes_to_rest);
