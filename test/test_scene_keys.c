@@ -165,6 +165,7 @@ static int same_options(const sc_options* x, const sc_options* y) {
          x->margin == y->margin && x->speculative == y->speculative &&
          x->midstep_jacobian == y->midstep_jacobian && x->contact_model == y->contact_model &&
          x->stiction_anchor == y->stiction_anchor &&
+         x->restitution_velocity == y->restitution_velocity &&
          x->ncon_max == y->ncon_max && x->threads == y->threads &&
          x->output_every == y->output_every && x->output_contacts == y->output_contacts &&
          x->output_solver_trace == y->output_solver_trace;
@@ -209,6 +210,7 @@ static int same_model(const sc_model* a, const sc_model* b) {
          SAME_ARR(geom_rot, 9 * a->ngeom) && SAME_ARR(geom_size, 3 * a->ngeom) &&
          SAME_ARR(geom_stiffness, a->ngeom) && SAME_ARR(geom_dissipation, a->ngeom) &&
          SAME_ARR(geom_friction, a->ngeom) && SAME_ARR(geom_hc_dissipation, a->ngeom) &&
+         SAME_ARR(geom_restitution, a->ngeom) &&
          SAME_ARR(geom_contype, a->ngeom) && SAME_ARR(geom_conaffinity, a->ngeom) &&
          a->nexclude == b->nexclude && SAME_ARR(exclude_body, 2 * a->nexclude) &&
          SAME_ARR(jspring_jnt, a->njspring) && SAME_ARR(jspring_local, a->njspring) &&

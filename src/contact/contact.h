@@ -19,7 +19,9 @@ void sc_contact_velocity(const sc_model* m, const sc_data* d, const double* v, d
 
 /* The largest Signorini, maximum-dissipation and De Saxce residuals (J) of
  * the step's contact solution, from d->impulse, d->vc and the contacts' gaps
- * and friction (residual.c). */
-void sc_contact_coulomb_residuals(const sc_data* d, double dt, double out[3]);
+ * and friction (residual.c); vtarget (NULL: none) each contact's restitution
+ * target velocity, -inf where it has none. */
+void sc_contact_coulomb_residuals(const sc_data* d, double dt, const double* vtarget,
+                                  double out[3]);
 
 #endif

@@ -10,7 +10,10 @@
  * the step v = (vt, vn) (m/s, b relative to a, vn > 0 separating), the
  * normal rate that the step's gap closes at is
  *   wn = vn + max(phi0, 0) / dt
- * (a speculative contact found at gap phi0 > 0 may push as it arrives), and
+ * (a speculative contact found at gap phi0 > 0 may push as it arrives), or
+ *   wn = vn - v_r
+ * for a restitution impact with the target v_r (vtarget, -inf for the
+ * others; doc/contact.md 4.7), whose law is vn >= v_r _|_ gn >= 0, and
  *   Signorini     |gn wn|                       0 when the contact pushes
  *                                               only while it does not open
  *   dissipation   |(mu gn - |gt|) |vt||         0 when a slipping contact
@@ -23,13 +26,15 @@
 
 #include <math.h>
 
-void sc_contact_coulomb_residuals(const sc_data* d, double dt, double out[3]) {
+void sc_contact_coulomb_residuals(const sc_data* d, double dt, const double* vtarget,
+                                  double out[3]) {
   out[0] = out[1] = out[2] = 0;
   for (int i = 0; i < d->ncon; i++) {
     const double* g = d->impulse + 3 * i;
     const double* v = d->vc + 3 * i;
     const double mu = d->contact[i].mu, phi = d->contact[i].dist;
-    const double wn = v[2] + (phi > 0 ? phi / dt : 0.0);
+    const double vr = vtarget ? vtarget[i] : -(double)INFINITY;
+    const double wn = vr > -(double)INFINITY ? v[2] - vr : v[2] + (phi > 0 ? phi / dt : 0.0);
     const double st = hypot(v[0], v[1]), gt = hypot(g[0], g[1]);
     const double r[3] = {fabs(g[2] * wn), fabs((mu * g[2] - gt) * st),
                          fabs(g[0] * v[0] + g[1] * v[1] + g[2] * (wn + mu * st))};

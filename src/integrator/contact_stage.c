@@ -11,6 +11,15 @@
  * refined from each island's own impulses between passes (refine_contacts).
  * The impacts' part of the position update is here too (sc_step_kick).
  *
+ * Restitution (doc/contact.md 4.7; restitution_mode below).  A pair with
+ * e = max(e_a, e_b) > 0 whose contact the step does not resolve and that
+ * approaches faster than v_e at the step start takes, for that step, the
+ * rigid law (k = inf, tau_d = d = 0, theta = 1, beta = 0.1) with
+ *   v^_n = max(-phi0 / dt, v_r + (R_n / W_nn) (v_r - vn*)),   v_r = e u + (1 - s) dv,
+ * u = -(vn0 + s dv) the approach speed at the time of impact s dt
+ * (phi0 + vn0 s dt + dv s^2 dt / 2 = 0, dv = vn* - vn0), and its impulse
+ * enters the kick with the factor 1 - s / (1 - theta_vq).
+ *
  * The stiction anchor (doc/contact.md 4.6).  The convex models' friction
  * is regularized (sap: R_t = sigma w; similar, lagged: the velocity eps),
  * so a contact that sticks while using a fraction rho of its friction
@@ -235,6 +244,119 @@ static double immobile_law(double* R, double* vhat, double* hc) {
   return 1.0;
 }
 
+/* ---- restitution (doc/contact.md 4.7) ----
+ * A pair with a coefficient of restitution e > 0 whose contact spring the
+ * step does not resolve (near-rigid, rigid, or omega dt > 1: the contacts
+ * contact.theta auto writes at theta = 1) and that approaches faster than
+ * contact.restitution_velocity at the step start is an impact.  For that
+ * step its law is the rigid one (k = inf, tau_d = d = 0, theta = 1, beta =
+ * RESTITUTION_BETA) with a target on the end-of-step normal velocity:
+ *   v^_n = max(-phi0 / dt, v_r + (R_n / W_nn) (v_r - vn*)),
+ * a shift of the normal row's argument, so every model stays convex and the
+ * LCP reads it as w_n = v_n - v^_n + R_n gamma_n, complementary to gamma_n.
+ * -phi0 / dt alone (rmode 1) keeps a gap the step does not close open
+ * without the damper's pull at a distance (Kelvin-Voigt with tau_d > 0
+ * pushes when v_n < -phi0 / tau_d, which would stop the body above the
+ * surface and lose the impact).  When the smooth forces close the gap within
+ * the step (rmode 2), at the fraction s of the step of
+ *   phi0 + vn0 s dt + dv s^2 dt / 2 = 0,   dv = vn* - vn0
+ * (constant smooth acceleration; s = 0 when already touching), the body
+ * arrives at u = -(vn0 + s dv) and leaves at e u, and the smooth forces act
+ * over the rest of the step:
+ *   v_r = e u + (1 - s) dv.
+ * The row's compliance R_n = beta^2 w / (4 pi^2) would leave it, alone, at
+ * (R_n vn* + W_nn v^) / (R_n + W_nn), short of v_r by R_n / (R_n + W_nn) of
+ * the velocity change (2.5 % at beta = 1, 2.5e-4 at 0.1); the target is
+ * raised by R_n (v_r - vn*) / W_nn with the contact's exact W_nn =
+ * J_n A^-1 J_n^T, so a single impact meets v_r to round-off at beta = 0.1.
+ * A stiffer row instead (beta = 0.01, a miss of 4e-6) costs the Newton
+ * iteration its conditioning: a gripper closing on its box with e = 0.5
+ * took 113 iterations in a step under the similar model.  The positions
+ * must see the impact at s too: with the kick's factor c = 1 - s / (1 -
+ * theta_vq) on this contact's impulse (sc_step_kick) the gap at the step's
+ * end is e u (1 - s) dt + dv (1 - s)^2 dt / 2 (exact for one contact at
+ * theta_vq = 1/2), the free flight's from the impact on; without it a body
+ * hit at s leaves (1 + e) s u dt too far.  The impulse's work is likewise
+ * taken at s, gamma_n (-u + e u) / 2 = gamma_n ((vn0 + vn1) / 2 + (s - 1/2)
+ * dv) (sc_step_contacts_end), so the energy balance closes over an impact
+ * too.  Restitution reads only the step
+ * start and v*, so it is set once per step and the re-solves keep it. */
+#define RESTITUTION_BETA 0.1 /* the near-rigid threshold of an impact's rigid row */
+static void restitution_mode(const sc_model* m, const sc_data* d, step_work* w, int i,
+                             double* x, double* tmp) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  w->rmode[i] = 0;
+  w->vrest[i] = w->vlaw[i] = -INFINITY;
+  w->kick_c[i] = 1.0;
+  w->vwork[i] = 0.0;
+  const sc_contact* c = &d->contact[i];
+  const double e = fmax(m->geom_restitution[c->geom[0]], m->geom_restitution[c->geom[1]]);
+  if (!(e > 0.0) || left_out(d, i) || normal_immobile(d, i)) return;
+  const double vn0 = d->vn0[i];
+  if (!(-vn0 > sc_model_restitution_velocity(o))) return;
+  const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
+  if (!sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta) &&
+      wdt <= SC_RESOLVED_WDT)
+    return; /* a resolved spring: its own law makes the bounce (doc/contact.md 4.7) */
+  w->rmode[i] = 1;
+  double vns = 0.0;
+  for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
+    vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+  const double dv = vns - vn0, phi0 = d->phi0[i];
+  double s = 0.0;
+  if (phi0 > 0.0) {
+    /* the smaller root, written without cancellation; b > 0 */
+    const double b = -vn0 * dt, disc = b * b - 2.0 * dv * dt * phi0;
+    if (!(disc >= 0.0)) return;
+    s = 2.0 * phi0 / (b + sqrt(disc));
+    if (!(s <= 1.0)) return;
+  }
+  const double u = -(vn0 + s * dv);
+  if (!(u > 0.0)) return;
+  w->rmode[i] = 2;
+  const double vr = e * u + (1.0 - s) * dv;
+  w->vrest[i] = vr;
+  if (o->theta_vq < 1.0) w->kick_c[i] = 1.0 - s / (1.0 - o->theta_vq);
+  w->vwork[i] = (s - 0.5) * dv;
+  /* W_nn = J_n A^-1 J_n^T of this contact, exactly (only impacts pay the
+   * solve), and the target that the floor's compliance brings to v_r */
+  const sc_la_blocks cb = sc_model_cliques(m);
+  for (int k = 0; k < m->nv; k++) x[k] = 0.0;
+  for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) x[d->jcol[q]] += d->Jc[3 * (size_t)q + 2];
+  sc_la_blk_solve(&cb, d->Afac, x, tmp);
+  double wnn = 0.0;
+  for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) wnn += d->Jc[3 * (size_t)q + 2] * x[d->jcol[q]];
+  w->vlaw[i] = wnn > 0.0 ? (vr - vns) / wnn : 0.0;
+}
+
+/* the law of a contact in restitution mode (above); returns its theta, 1 */
+static double restitution_law(const sc_model* m, const sc_data* d, const step_work* w, int i,
+                              double n0, double* R, double* vhat, double* hc) {
+  const sc_options* o = &m->opt;
+  const double dt = o->dt;
+  sc_sap_regularize_one(INFINITY, 0.0, d->wdiag[i], d->phi0[i], d->vn0[i], dt, 1.0, o->sigma,
+                        RESTITUTION_BETA, R, vhat);
+  const double k_a = -o->stiction_anchor / dt;
+  vhat[0] = k_a * w->anchor[2 * i];
+  vhat[1] = k_a * w->anchor[2 * i + 1];
+  /* alone, the row settles at (R_n v*_n + W_nn v^_n) / (R_n + W_nn): the
+   * target R_n (v_r - v*_n) / W_nn beyond v_r brings it to v_r */
+  const double vr = w->rmode[i] == 2 ? w->vrest[i] + R[2] * w->vlaw[i] : -(double)INFINITY;
+  const int target = vr > vhat[2];
+  if (target) vhat[2] = vr;
+  if (!hc) return 1.0;
+  sc_sap_hc_params_one(INFINITY, 0.0, d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt, 1.0,
+                       o->sigma, RESTITUTION_BETA, w->vs, hc);
+  /* without dissipation n(v) = dt (fe0 - dt k v)+ is zero beyond v^ =
+   * fe0 / (dt k) = -phi0 / dt; the target moves that zero to v_r: fe0 +=
+   * dt k (v_r - v^), a shift of the argument */
+  if (target) hc[SC_HC_FE0] = dt * hc[SC_HC_K] * vr;
+  hc[SC_HC_VT0] = vhat[0];
+  hc[SC_HC_VT1] = vhat[1];
+  return 1.0;
+}
+
 /* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
  * from the state): R and vhat (3 each; sap and the LCP, and the solver's
  * checks for every model) and, when hc != NULL, the Hunt-Crossley
@@ -244,6 +366,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
   const sc_options* o = &m->opt;
   const double dt = o->dt;
   if (left_out(d, i)) return immobile_law(R, vhat, hc);
+  if (w->rmode[i]) return restitution_law(m, d, w, i, n0, R, vhat, hc);
   if (normal_immobile(d, i)) b = 0.0; /* no near-rigid floor (above) */
   /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
    * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
@@ -294,6 +417,8 @@ static double beta_for_load(const sc_model* m, const sc_data* d, const step_work
  * previous step's matching contacts (sc_contact_match_all) */
 static void contact_params(const sc_model* m, sc_data* d, step_work* w, int nc, int use_hc) {
   const sc_options* o = &m->opt;
+  for (int i = 0; i < nc; i++)
+    restitution_mode(m, d, w, i, scr(m, d, SCR_GUESS), scr(m, d, SCR_TMP));
   for (int i = 0; i < nc; i++) {
     const sc_contact* c = &d->contact[i];
     const double np = w->gprev[3 * i + 2];
@@ -325,6 +450,9 @@ static void contact_params(const sc_model* m, sc_data* d, step_work* w, int nc, 
  * moves the positions alone, and applied to the small normal velocities of
  * a resting box it walks the box down an incline).  A resting or sliding
  * contact gets nothing: the scheme and its order are unchanged there.
+ * A restitution impact (restitution_mode) is always kicked, its impulse
+ * scaled by kick_c so that the body leaves from where the impact at its
+ * time s put it.
  * Returns 0 when no contact had an impact. */
 int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   const sc_la_blocks cb = sc_model_cliques(m);
@@ -336,6 +464,12 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   int any = 0;
   for (int i = 0; i < nc; i++) {
     in[i] = 0;
+    /* a restitution impact always: its factor kick_c places it at its time
+     * of impact (restitution_mode) */
+    if (w->rmode[i] == 2 && d->impulse[3 * i + 2] > 0) {
+      in[i] = any = 1;
+      continue;
+    }
     /* an impact: the midpoint's penetration u dt / 2 would exceed the depth
      * a near-rigid contact may have (resting contacts approach at far less) */
     if (w->theta_c[i] != 1.0 || !(-d->vn0[i] * dt > 2.0 * w->xmax[i])) continue;
@@ -379,7 +513,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     for (int i = 0; i < nv; i++) kick[i] = 0;
     for (int i = 0; i < nc + d->nrow; i++) {
       if (!in[i]) continue;
-      const double dg = d->impulse[3 * i + 2];
+      const double dg = d->impulse[3 * i + 2] * (i < nc ? w->kick_c[i] : 1.0);
       for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) kick[d->jcol[q]] += d->Jc[3 * (size_t)q + 2] * dg;
     }
     sc_la_blk_solve(&cb, d->Afac, kick, tmp);
@@ -412,7 +546,7 @@ static int refine_contacts(const sc_model* m, const sc_data* d, const step_work*
     if (i >= d->ncon) continue; /* a joint row: its law is fixed for the step */
     const double n = gamma[3 * l + 2];
     int redo = 0;
-    if (o->near_rigid_depth > 0 && w->beta_c[i] > o->beta_min &&
+    if (o->near_rigid_depth > 0 && w->beta_c[i] > o->beta_min && !w->rmode[i] &&
         contact_depth(m, d, w, i, hc != NULL, n, w->beta_c[i]) > DEPTH_SLACK * w->xmax[i]) {
       const double b = beta_for_load(m, d, w, i, hc != NULL, n);
       if (b < w->beta_c[i]) w->beta_c[i] = b, redo = 1;
@@ -699,6 +833,7 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
     wt += g[0] * 0.5 * (d->vc0[3 * i] + d->vc[3 * i]) +
           g[1] * 0.5 * (d->vc0[3 * i + 1] + d->vc[3 * i + 1]);
     wn += g[2] * 0.5 * (d->vc0[3 * i + 2] + d->vc[3 * i + 2]);
+    if (w->rmode[i] == 2) wn += g[2] * w->vwork[i];
   }
   d->e_normal -= wn;
   d->e_friction -= wt;

@@ -15,18 +15,21 @@
  *   Stage 2 (contact): A (v - v*) = J(q~)^T gamma with the contact solver,
  *     the contacts detected at q0 (their set and gaps phi0), placed at the
  *     mid configuration q~ = q0 + tq dt N(q~) v0 (midstep_contacts), each
- *     contact's law (theta, near-rigid beta, lagged friction bound) set
+ *     contact's law (theta, near-rigid beta, lagged friction bound, a
+ *     restitution impact's target v_n >= e u + (1 - s) dv) set
  *     per contact (contact_params) and refined from the island's own
  *     impulses (refine_contacts).
  *   Re-linearization (schemes implicit in v, models not affine in v):
  *     m(v) ~ m(v1) + A1 (v - v1), contact stage again (relinearize_step).
  *   Positions: q = q0 + dt N(q^tq) v_q, quaternions renormalized, with
  *     v_q = v^tvq plus (1 - tvq) A^-1 J^T of the impacts' normal impulses
- *     (sc_step_kick, contact_stage.c).
+ *     (a restitution impact's times 1 - s / (1 - tvq), s its time of
+ *     impact; sc_step_kick, contact_stage.c).
  * Energy bookkeeping: kinetic, gravity and spring energies of each state;
  * damper work by the trapezoidal rule on the damper power; contact work as
  * gamma . (vc0 + vc) / 2, normal and friction parts apart (the work of the
- * impulse over the step). */
+ * impulse over the step; a restitution impact's normal impulse at its time
+ * of impact, gamma_n ((vn0 + vn1) / 2 + (s - 1/2) dv)). */
 #include "integrator/integrator.h"
 
 #include <math.h>
@@ -457,7 +460,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
   if (!o->speculative) fast_bodies(m, d);
-  sc_contact_coulomb_residuals(d, dt, d->coulomb);
+  sc_contact_coulomb_residuals(d, dt, d->solver_work ? ((step_work*)d->solver_work)->vrest : NULL,
+                               d->coulomb);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;
   if ((st = guard_state(m, d, err)) != SC_OK) return st;

@@ -102,9 +102,10 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
     w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
     if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
-    w->match = sc_malloc(sizeof(int) * 3 * ncap);
-    if (w->match) w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap;
-    w->nload = sc_malloc(sizeof(double) * 13 * ncap);
+    w->match = sc_malloc(sizeof(int) * 4 * ncap);
+    if (w->match)
+      w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap, w->rmode = w->match + 3 * ncap;
+    w->nload = sc_malloc(sizeof(double) * 17 * ncap);
     if (w->nload) {
       w->beta_c = w->nload + ncap;
       w->n0 = w->beta_c + ncap;
@@ -113,6 +114,10 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
       w->gprev = w->theta_c + ncap;
       w->crel = w->gprev + 3 * ncap;
       w->anchor = w->crel + 3 * ncap;
+      w->vrest = w->anchor + 2 * ncap;
+      w->kick_c = w->vrest + ncap;
+      w->vwork = w->kick_c + ncap;
+      w->vlaw = w->vwork + ncap;
     }
     {
       const double* g = m->opt.gravity;

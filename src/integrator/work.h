@@ -57,6 +57,17 @@ typedef struct step_work {
   double* anchor;  /* (2 per contact) the stiction anchor: the slip (t1, t2; m) the contact
                       has made since it began to stick, 0 for a new or sliding one
                       (doc/contact.md 4.6) */
+  /* restitution (doc/contact.md 4.7), per contact, set once a step before
+   * any law (contact_params): rmode 0 none, 1 an approaching impact whose
+   * gap the step does not close (the rigid law, no target), 2 one it closes
+   * (the rigid law with the target vrest, m/s, on v_n; -inf otherwise);
+   * kick_c the factor of its impulse in the impact kick (1 but for rmode
+   * 2); vwork (s - 1/2) dv, what the mean normal velocity of the step's
+   * work gains when the impulse acts at s (0 but for rmode 2); vlaw
+   * (vrest - vn*) / W_nn, W_nn = J_n A^-1 J_n^T, by which the law's
+   * target exceeds vrest per unit of its compliance R_n */
+  int* rmode;
+  double *vrest, *kick_c, *vwork, *vlaw;
   double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
   /* each joint row's impulse at the end of the last step (N s), by a slot
    * that names the row across steps (sc_rows_slot), 0 when it was absent */

@@ -461,6 +461,7 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_int(r, "speculative", o->speculative) &&
            attr_int(r, "midstep_jacobian", o->midstep_jacobian) &&
            attr_dbl(r, "stiction_anchor", o->stiction_anchor) &&
+           attr_dbl(r, "restitution_velocity", sc_model_restitution_velocity(o)) &&
            attr_dbl(r, "theta_q", o->theta_q) && attr_dbl(r, "theta_v", o->theta_v) &&
            attr_dbl(r, "theta_vq", o->theta_vq) && attr_dbl(r, "time_step", o->dt) &&
            attr_dbl(r, "duration", o->duration) && attr_int(r, "output_every", o->output_every) &&

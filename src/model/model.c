@@ -57,6 +57,7 @@ void sc_options_default(sc_options* o) {
   o->speculative = 1;
   o->midstep_jacobian = 1;
   o->stiction_anchor = 0.5;
+  o->restitution_velocity = SC_RESTITUTION_VELOCITY_AUTO;
   o->contact_model = SC_MODEL_LAGGED; /* README, "Contact models": why */
   o->ncon_max = 0; /* 0: sized from the geometry at data creation */
   o->threads = 1;  /* sweeps run many simc processes side by side */
@@ -73,6 +74,12 @@ static const char* scheme_names[] = {"explicit_euler", "symplectic_euler", "impl
 const char* sc_joint_type_name(sc_joint_type t) { return joint_names[t]; }
 const char* sc_geom_type_name(sc_geom_type t) { return geom_names[t]; }
 const char* sc_scheme_name(sc_scheme s) { return scheme_names[s]; }
+double sc_model_restitution_velocity(const sc_options* o) {
+  if (o->restitution_velocity >= 0.0) return o->restitution_velocity;
+  const double g = sqrt(o->gravity[0] * o->gravity[0] + o->gravity[1] * o->gravity[1] +
+                        o->gravity[2] * o->gravity[2]);
+  return 2.0 * (g > 0.0 ? g : 9.81) * o->dt;
+}
 const char* sc_actuator_type_name(sc_actuator_type t) {
   static const char* names[] = {"motor", "position", "velocity"};
   return (unsigned)t < 3 ? names[t] : "?";
@@ -139,6 +146,7 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(geom_dissipation, m->ngeom);
   ALLOC(geom_friction, m->ngeom);
   ALLOC(geom_hc_dissipation, m->ngeom);
+  ALLOC(geom_restitution, m->ngeom);
   ALLOC(geom_rbound, m->ngeom);
   ALLOC(geom_mesh, m->ngeom);
   ALLOC(geom_contype, m->ngeom);
@@ -260,7 +268,7 @@ void sc_model_free(sc_model* m) {
                     m->clique_dofs, m->clique_blkadr, m->dof_clique, m->dof_cliqueloc,
                     m->geom_type, m->geom_body,
                     m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
-                    m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_rbound, m->jspring_dof,
+                    m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_restitution, m->geom_rbound, m->jspring_dof,
                     m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
                     m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
                     m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored, m->approximated, m->notes,

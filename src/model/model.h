@@ -89,6 +89,8 @@ typedef enum sc_scheme {
 } sc_scheme;
 
 #define SC_CONTACT_THETA_AUTO (-1.0)
+/* contact.restitution_velocity: auto */
+#define SC_RESTITUTION_VELOCITY_AUTO (-1.0)
 #define SC_CONTACT_THETA_SCHEME (-2.0)
 
 typedef enum sc_solver_kind { SC_SOLVER_NEWTON = 0, SC_SOLVER_LCP = 1 } sc_solver_kind;
@@ -146,6 +148,9 @@ typedef struct sc_options {
   double stiction_anchor; /* fraction of a sticking contact's slip since it began to stick
                              that its friction aims to undo in a step (newton solver,
                              doc/contact.md 4.6); 0: no anchor */
+  double restitution_velocity; /* m/s: a contact approaching slower than this at the step
+                                  start takes no restitution target (doc/contact.md 4.7);
+                                  SC_RESTITUTION_VELOCITY_AUTO: 2 |g| dt */
   int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
   int threads;          /* threads solving contact islands (newton solver); 0: one per
@@ -267,6 +272,7 @@ typedef struct sc_model {
   double* geom_dissipation; /* tau_d, s */
   double* geom_friction; /* mu */
   double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
+  double* geom_restitution; /* coefficient of restitution e in [0, 1] (doc/contact.md 4.7) */
   double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
   int* geom_mesh;        /* SC_GEOM_MESH: index into mesh, else -1 */
   /* contact filtering, MuJoCo's rule: geoms a and b may touch only when
@@ -440,6 +446,12 @@ sc_status sc_model_alloc_commands(sc_model* m, int ndata);
 double sc_model_command(const sc_model* m, int c, double t);
 sc_status sc_model_finalize(sc_model* m);
 char* sc_strdup(const char* s);
+/* The approach speed (m/s) below which a contact takes no restitution
+ * target: contact.restitution_velocity, or for auto 2 |g| dt (|g| = 9.81
+ * without gravity), twice the speed a resting contact gains from gravity in
+ * a step, so that resting and settling contacts stay inelastic
+ * (doc/contact.md 4.7). */
+double sc_model_restitution_velocity(const sc_options* o);
 
 const char* sc_joint_type_name(sc_joint_type t);
 const char* sc_geom_type_name(sc_geom_type t);

@@ -126,6 +126,9 @@ static const sc_scene_key keys[] = {
     {"contact", "stiction_anchor", "number", "-", "0.5", "[0, 1]",
      "fraction of a sticking contact's slip since it began to stick that its friction undoes "
      "in a step (newton solver); 0: the regularized law alone, which creeps"},
+    {"contact", "restitution_velocity", "number | auto", "m/s", "auto", ">= 0",
+     "a contact approaching slower than this at the step start gets no restitution (its "
+     "impact is inelastic); auto: 2 |g| dt (9.81 m/s^2 for |g| when gravity is off)"},
     {"contact.lcp", "directions", "integer", "", "8", ">= 4, even", "edges of the polyhedral cone"},
     {"contact.lcp", "warm_start", "true/false", "", "true", "",
      "each island's LCP first tries the basis of the previous step's solution"},
@@ -137,6 +140,9 @@ static const sc_scene_key keys[] = {
     {"contact.defaults", "friction", "number", "-", "0.5", ">= 0", "Coulomb friction coefficient"},
     {"contact.defaults", "dissipation", "number", "s/m", "20", ">= 0",
      "Hunt-Crossley dissipation of the similar and lagged models"},
+    {"contact.defaults", "restitution", "number", "-", "0", "[0, 1]",
+     "coefficient of restitution of impacts the step does not resolve; a pair takes the "
+     "larger of its two shapes'"},
 
     /* ---- materials ---- */
     {"materials.<name>", "stiffness", "number | rigid", "N/m", "(contact.defaults.stiffness)", "> 0",
@@ -147,6 +153,8 @@ static const sc_scene_key keys[] = {
      "Coulomb friction coefficient"},
     {"materials.<name>", "dissipation", "number", "s/m", "(contact.defaults.dissipation)", ">= 0",
      "Hunt-Crossley dissipation"},
+    {"materials.<name>", "restitution", "number", "-", "(contact.defaults.restitution)", "[0, 1]",
+     "coefficient of restitution"},
 
     /* ---- bodies ---- */
     {"bodies[]", "name", "name", "", "required", "", "unique; world is reserved"},
@@ -215,6 +223,8 @@ static const sc_scene_key keys[] = {
      "Coulomb friction coefficient"},
     {"<shape>", "dissipation", "number", "s/m", "(its material's, else contact.defaults')", ">= 0",
      "Hunt-Crossley dissipation"},
+    {"<shape>", "restitution", "number", "-", "(its material's, else contact.defaults')", "[0, 1]",
+     "coefficient of restitution"},
     {"<shape>", "contype", "integer", "", "1", ">= 0",
      "contact type bit mask (at most 4294967295): two shapes touch only when the contype of one "
      "and the conaffinity of the other share a bit, either way round (MuJoCo's rule)"},

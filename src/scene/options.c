@@ -2,6 +2,7 @@
  * contact, output) into sc_options; sc_options_default gives what a scene
  * leaves out.  The integrator's scheme sets the three thetas unless it is
  * "theta", which gives them.  Defaults and ranges: keys.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,24 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     }
     if (!st)
       st = sc_rd_get_num(c, n, "stiction_anchor", &o->stiction_anchor, RANGE_UNIT, 0, NULL);
+    if (!st && (s = sc_snode_get(n, "restitution_velocity"))) {
+      size_t m2 = sc_rd_push_key(c, "restitution_velocity");
+      if (s->kind == SC_SN_SCALAR && s->str && strcmp(s->str, "auto") == 0) {
+        o->restitution_velocity = SC_RESTITUTION_VELOCITY_AUTO;
+      } else if (s->kind != SC_SN_SCALAR) {
+        st = sc_rd_fail(c, s, "expected auto or a number in m/s, got %s", sc_rd_kind_name(s));
+      } else {
+        char* end;
+        const double v = strtod(s->str, &end);
+        if (end == s->str || *end != '\0' || !isfinite(v))
+          st = sc_rd_fail(c, s, "expected auto or a number in m/s (got '%s')", s->str);
+        else if (!(v >= 0))
+          st = sc_rd_fail(c, s, "must be >= 0 or auto (got %s)", s->str);
+        else
+          o->restitution_velocity = v;
+      }
+      sc_rd_pop(c, m2);
+    }
     if (!st) st = sc_rd_get_int(c, n, "max_contacts", &o->ncon_max, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "threads"))) {
       size_t m2 = sc_rd_push_key(c, "threads");
@@ -215,6 +234,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
       if (p.has_tau) L->defaults.tau = p.tau;
       if (p.has_mu) L->defaults.mu = p.mu;
       if (p.has_hcd) L->defaults.hcd = p.hcd;
+      if (p.has_e) L->defaults.e = p.e;
       sc_rd_pop(c, m2);
     }
     sc_rd_pop(c, m);

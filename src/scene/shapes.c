@@ -47,6 +47,7 @@ sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p) {
   TRY(sc_rd_get_num(c, map, "dissipation_time", &p->tau, RANGE_NONNEG, 0, &p->has_tau));
   TRY(sc_rd_get_num(c, map, "friction", &p->mu, RANGE_NONNEG, 0, &p->has_mu));
   TRY(sc_rd_get_num(c, map, "dissipation", &p->hcd, RANGE_NONNEG, 0, &p->has_hcd));
+  TRY(sc_rd_get_num(c, map, "restitution", &p->e, RANGE_UNIT, 0, &p->has_e));
   return SC_OK;
 }
 
@@ -286,6 +287,7 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   g->tau = own.has_tau ? own.tau : mat.has_tau ? mat.tau : L->defaults.tau;
   g->mu = own.has_mu ? own.mu : mat.has_mu ? mat.mu : L->defaults.mu;
   g->hcd = own.has_hcd ? own.hcd : mat.has_hcd ? mat.hcd : L->defaults.hcd;
+  g->e = own.has_e ? own.e : mat.has_e ? mat.e : L->defaults.e;
   return SC_OK;
 }
 
@@ -348,7 +350,7 @@ sc_status sc_rd_materials(ctx* c, load* L, const sc_snode* root) {
   if (!n) return SC_OK;
   size_t m = sc_rd_push_key(c, "materials");
   sc_status st = SC_OK;
-  if (n->kind != SC_SN_MAP) st = sc_rd_fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction, dissipation}, got %s", sc_rd_kind_name(n));
+  if (n->kind != SC_SN_MAP) st = sc_rd_fail(c, n, "expected a map name -> {stiffness, dissipation_time, friction, dissipation, restitution}, got %s", sc_rd_kind_name(n));
   if (!st) {
     L->mat = sc_calloc((size_t)n->n, sizeof *L->mat);
     if (!L->mat || sc_rd_ni_init(&L->mat_index, n->n)) st = SC_ERR_NOMEM;

@@ -7,7 +7,10 @@
  * problems with friction as solvable linear complementarity problems",
  * Nonlinear Dynamics 1997; doc/contact.md section 11.  The normal law is the
  * compliant one of the convex solver: each contact's R_n and vhat_n as the
- * contact stage sets them (doc/contact.md 4.1, 4.2).
+ * contact stage sets them (doc/contact.md 4.1, 4.2); a restitution impact
+ * (4.7) arrives as a rigid row whose vhat_n is its target velocity
+ * v_r = e u + (1 - s) dv, so its row w_n = vc_n - v_r + R_n gamma_n is the
+ * shifted complementarity vc_n >= v_r _|_ gamma_n >= 0 in the limit R_n -> 0.
  *
  * Variables.  v (nv) next-step generalized velocities; per contact i (frame
  * rows t1, t2, n of J_i) with d = `directions` cone edges

@@ -24,7 +24,10 @@
  *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k tau)),  Rt = sigma w,
  *   vhat_n = -phi0 / (theta tau) - ((1 - theta) / theta) vn0,
  *   vhat_t = 0 here; the contact stage replaces it with a sticking
- *   contact's stiction anchor, -kappa a / dt (doc/contact.md 4.6). */
+ *   contact's stiction anchor, -kappa a / dt (doc/contact.md 4.6), and
+ *   raises vhat_n of a restitution impact to max(vhat_n, v_r), its target
+ *   end-of-step normal velocity (4.7): a shift of y that keeps the cost
+ *   convex with the same G. */
 #include "solver_sap/sap.h"
 
 #include <math.h>

@@ -31,6 +31,11 @@
  * "rigid" contacts use that cap.  Impulse at the step start:
  *   n0 = dt max(0, k x0) max(0, 1 - d vn0).
  *
+ * Restitution (doc/contact.md 4.7): the contact stage gives an impact's
+ * row k = the near-rigid cap, d = 0 and theta = 1, so n(v) = dt (fe0 - dt k v)+,
+ * and moves its zero v^ = fe0 / (dt k) to the target v_r by fe0 = dt k v_r:
+ * a shift of the argument of the same law, convex as before.
+ *
  * Regularized friction: |v_t|_s = sqrt(|v_t|^2 + eps^2) - eps,
  * t = v_t / (|v_t|_s + eps) (d|v_t|_s/dv_t = t), P = t t^T, Pp = I2 - P,
  * eps = max(vs, mu sigma w n0): vs the stiction tolerance, sigma w = Rt of
