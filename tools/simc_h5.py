@@ -17,7 +17,7 @@ APT_LINE = "sudo apt-get install -y python3-h5py python3-numpy python3-matplotli
 ENERGY_KEYS = ("kinetic", "gravity", "spring", "total", "dissipated")
 # written only when the model has actuators, joint limits or dry joint
 # friction (doc/output.md); Run.energy holds those the file has
-ENERGY_OPTIONAL = ("actuator", "joint_limit", "joint_friction")
+ENERGY_OPTIONAL = ("actuator", "joint_limit", "joint_friction", "constraint")
 
 # format_version 2 added /body/{position,orientation}, /model/body_parent and
 # /model/geometry; older files still read, without them
@@ -65,6 +65,8 @@ _KNOWN = ("time", "q", "v", "body/position", "body/orientation",
           "model/actuators/type", "model/actuators/dof", "model/actuators/gear",
           "model/springs/body", "model/springs/point_a", "model/springs/point_b",
           "actuator/force", "actuator/command", "joint/limit_force", "joint/friction_force",
+          "constraint/violation", "constraint/force", "model/tendon_names", "tendon/length",
+          "tendon/limit_force",
           "contact/count", "contact/start", "contact/max_penetration",
           "contact/max_penetration_fraction", "contact/body_a", "contact/body_b",
           "contact/gap", "contact/slip", "contact/point", "contact/normal", "contact/impulse",
@@ -937,6 +939,14 @@ class Run:
             else None
         self.joint_friction_force = (num("joint/friction_force")
                                      if "joint/friction_force" in f else None)
+        # equality constraints and tendons (only in files of models with them)
+        self.constraint_violation = (num("constraint/violation")
+                                     if "constraint/violation" in f else None)
+        self.constraint_force = num("constraint/force") if "constraint/force" in f else None
+        self.tendon_names = texts("model/tendon_names") if "model/tendon_names" in f else []
+        self.tendon_length = num("tendon/length") if "tendon/length" in f else None
+        self.tendon_limit_force = (num("tendon/limit_force")
+                                   if "tendon/limit_force" in f else None)
 
     def poses_note(self):
         """None when the file has body poses, else a sentence saying why not."""

@@ -87,6 +87,8 @@ FAST_EXTRA = [
     ("drop_sphere", "midpoint", "sap", "rigid", 1e-2),            # speculative margins
     ("stack_1_10000", "midpoint", "sap", "rigid", 1e-2),          # depth control
     ("bowling", "midpoint", "lagged", "rigid", 1e-2),             # matching at speed
+    ("distance_pendulum", "symplectic_euler", "lcp", "rigid", 1e-3),  # constraint theta 1
+    ("atwood", "midpoint", "lcp", "rigid", 1e-2),                 # tendon limits in the LCP
 ]
 
 
@@ -900,6 +902,147 @@ class RodImpact(Case):
                       "|omega| %.5f rad/s at %.2f s against %.5f (just after the impact: %.5f)"
                       % (w, run.t[-1], self.w_end, self.w_plus))]
 
+def ellip_k(k):
+    """the complete elliptic integral of the first kind K(k), by the AGM"""
+    a, b = 1.0, math.sqrt(1.0 - k * k)
+    for _ in range(30):
+        a, b = 0.5 * (a + b), math.sqrt(a * b)
+    return math.pi / (2 * a)
+
+
+class RigidPendulum(Case):
+    """a bob on a distance constraint, released horizontally: the rigid
+    pendulum's half period"""
+    name = "distance_pendulum"
+    group = "constraints"
+    duration = 1.2
+    l = 0.5
+
+    def __init__(self):
+        self.half = 2 * math.sqrt(self.l / G) * ellip_k(math.sin(math.pi / 4))
+        self.reference = ("1 kg bob held 0.5 m from a fixed point by a rigid distance constraint, "
+                          "released at rest level with the point: its first stop on the far side "
+                          "at half the period 2 sqrt(l/g) K(sin 45 deg) = %.6f s (the AGM); checks: "
+                          "that time within 0.5 %% and the rod's length within 0.1 %% throughout"
+                          % self.half)
+
+    def applicable(self, cfg):
+        if cfg.k() != math.inf:
+            return "the case has no contact: the contact stiffness does not enter"
+        return None
+
+    def scene(self, cfg):
+        b = body("bob", 1.0, [self.l, 0, 0, 1, 0, 0, 0],
+                 geoms=["shape: sphere, radius: 0.02"],
+                 inertia={"ixx": 1e-4, "iyy": 1e-4, "izz": 1e-4})
+        t = scene(self.name, cfg, self.duration, [b],
+                  [GROUND.replace("offset: 0.0", "offset: -100.0")], 0.5)
+        return t + ("constraints:\n"
+                    "  - {type: distance, a: {body: world}, b: {body: bob}}\n")
+
+    def checks(self, run, cfg):
+        p = run.body_pos[:, 1]
+        length = float(np.abs(np.linalg.norm(p, axis=1) - self.l).max()) / self.l
+        vz = run.v[:, 2]
+        half = None
+        for i in range(1, len(vz)):
+            if vz[i - 1] > 0 >= vz[i]:
+                half = float(run.t[i] - (run.t[i] - run.t[i - 1]) * vz[i] / (vz[i] - vz[i - 1]))
+                break
+        err = math.inf if half is None else abs(half - self.half) / self.half
+        return [Check("half_period", err, 5e-3, "rel",
+                      "first stop on the far side at %s s against %.6f s"
+                      % ("none" if half is None else "%.6f" % half, self.half)),
+                Check("length", length, 1e-3, "rel", "largest change of the rod's length")]
+
+
+class Atwood(Case):
+    """Atwood's machine: two masses on a cable (a spatial tendon at its
+    length limit) over two fixed points"""
+    name = "atwood"
+    group = "constraints"
+    duration = 0.5
+    m1, m2 = 3.0, 1.0
+
+    def __init__(self):
+        self.a = G * (self.m1 - self.m2) / (self.m1 + self.m2)
+        self.T = 2 * self.m1 * self.m2 * G / (self.m1 + self.m2)
+        self.reference = ("3 kg and 1 kg on vertical slides, joined by an inextensible cable over "
+                          "two fixed points (a spatial tendon with limits [null, 2.2 m]): "
+                          "a = g (m1 - m2)/(m1 + m2) = %.4f m/s^2, tension 2 m1 m2 g/(m1 + m2) = "
+                          "%.4f N; checks: the heavy mass's drop at 0.5 s within 0.1 %%, the mean "
+                          "tension over the last half within 0.1 %%, the cable never over its "
+                          "length by more than 1 mm" % (self.a, self.T))
+
+    def applicable(self, cfg):
+        if cfg.k() != math.inf:
+            return "the case has no contact: the contact stiffness does not enter"
+        return None
+
+    def scene(self, cfg):
+        t = scene(self.name, cfg, self.duration, [], [GROUND.replace("offset: 0.0", "offset: -100.0")],
+                  0.5)
+        bodies = ""
+        for name, m, x in (("m1", self.m1, -0.1), ("m2", self.m2, 0.1)):
+            bodies += ("  - name: %s\n    joint: {type: prismatic, axis: [0, 0, 1], "
+                       "origin: {position: [%s, 0, 0]}}\n    mass: %s\n"
+                       "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n" % (name, fmt(x), fmt(m)))
+        t = t.replace("bodies:\n", "bodies:\n" + bodies, 1)
+        return t + ("tendons:\n"
+                    "  - {name: cable, type: spatial, limits: [null, 2.2], path: [{body: m1}, "
+                    "{body: world, point: [-0.1, 0, 1]}, {body: world, point: [0.1, 0, 1]}, "
+                    "{body: m2}]}\n")
+
+    def checks(self, run, cfg):
+        z1 = float(run.q[-1, 0])
+        t = float(run.t[-1])
+        drop = abs(z1 + 0.5 * self.a * t * t) / (0.5 * self.a * t * t)
+        half = run.t >= 0.5 * t
+        tension = float(-run.tendon_limit_force[half, 0].mean())
+        over = float(max(0.0, (run.tendon_length[:, 0] - 2.2).max()))
+        return [Check("drop", drop, 1e-3, "rel", "z1 %.6f m against %.6f m" % (z1, -0.5 * self.a * t * t)),
+                Check("tension", abs(tension - self.T) / self.T, 1e-3, "rel",
+                      "mean tension %.5f N against %.5f N" % (tension, self.T)),
+                Check("stretch", over, 1e-3, "m", "the cable's largest length over 2.2 m")]
+
+
+class RestitutionBounce(Case):
+    """a sphere with restitution e dropped on a rigid floor bounces to e^2 h"""
+    name = "restitution_bounce"
+    group = "drop"
+    duration = 1.2
+    r, z0, e = 0.1, 1.1, 0.8
+
+    def __init__(self):
+        self.reference = ("sphere (r 0.1 m) with restitution 0.8 dropped from 1 m onto a rigid "
+                          "floor: the apex after the first bounce at e^2 h = 0.64 m above the "
+                          "contact; check: within 1 %% of h")
+
+    def applicable(self, cfg):
+        if cfg.k() != math.inf:
+            return ("restitution applies to contacts the step does not resolve; a compliant one "
+                    "keeps its spring-damper")
+        return None
+
+    def scene(self, cfg):
+        b = body("ball", 1.0, [0, 0, self.z0, 1, 0, 0, 0],
+                 geoms=["shape: sphere, radius: 0.1, restitution: %s" % fmt(self.e)])
+        return scene(self.name, cfg, self.duration, [b], [GROUND], 0.5)
+
+    def checks(self, run, cfg):
+        z = run.body_pos[:, 1, 2]
+        on = np.nonzero(run.count > 0)[0]
+        apex = None
+        if len(on):
+            off = np.nonzero((run.count == 0) & (np.arange(len(z)) > on[0]))[0]
+            if len(off):
+                apex = float(z[off[0]:].max())
+        h = self.z0 - self.r
+        err = math.inf if apex is None else abs(apex - self.r - self.e ** 2 * h) / h
+        return [Check("apex", err, 1e-2, "rel",
+                      "apex %s m above the floor against %.4f m"
+                      % ("none" if apex is None else "%.5f" % (apex - self.r), self.e ** 2 * h))]
+
 
 CASES = ([Slide("flat", (0.2, 0.2, 0.1), False), Slide("flat", (0.2, 0.2, 0.1), True),
           Slide("cube", (0.2, 0.2, 0.2), False), Slide("cube", (0.2, 0.2, 0.2), True),
@@ -909,7 +1052,8 @@ CASES = ([Slide("flat", (0.2, 0.2, 0.1), False), Slide("flat", (0.2, 0.2, 0.1), 
           Drop("sphere"), Drop("box"), Bounce(),
           Stack("equal", [1.0, 1.0, 1.0]), Stack("1_100", [1.0, 100.0]),
           Stack("1_10000", [1.0, 10000.0]),
-          RodImpact(False), RodImpact(True)])
+          RodImpact(False), RodImpact(True),
+          RigidPendulum(), Atwood(), RestitutionBounce()])
 
 
 # ---------------------------------------------------------------------------
