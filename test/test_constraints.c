@@ -602,6 +602,77 @@ static void test_tendon_equality_is_coupling(void) {
   sc_model_free(mb);
 }
 
+/* ---- actuators on tendons: a movable pulley ---- */
+
+static const char* PULLEY =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 0.5}\n"
+    "bodies:\n"
+    "  - {name: load, joint: {type: prismatic, axis: [0, 0, 1]}, mass: 1.0,\n"
+    "     inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n"
+    "tendons:\n"
+    "  - name: rope\n"
+    "    type: spatial\n"
+    "    path: [{body: world, point: [-0.1, 0, 1]}, {body: load, point: [-0.1, 0, 0]},\n"
+    "           {body: load, point: [0.1, 0, 0]}, {body: world, point: [0.1, 0, 1]}]\n";
+
+static void test_tendon_motor_pulley(void) {
+  /* the rope runs down to the load and back up: L = 2.2 - 2 z, so a pull T
+   * on the rope (a motor force -T along it) lifts with 2 T */
+  char text[2048];
+  snprintf(text, sizeof text, "%s%s", PULLEY,
+           "actuators:\n  - {name: winch, type: motor, tendon: rope, command: -7.0}\n");
+  sc_model* m = load(text, NULL, 0);
+  sc_data* d = m ? start(m) : NULL;
+  ENSURE(d != NULL);
+  if (!d) goto done;
+  const long n = lround(m->opt.duration / m->opt.dt);
+  long k = 0;
+  const long a0 = sc_alloc_count();
+  for (; k < n && step(m, d); k++) {
+  }
+  ENSURE(k == n);
+  ENSURE(sc_alloc_count() == a0);
+  const double a = 2.0 * 7.0 - 9.81, t = d->time;
+  const double E = d->e_kinetic + d->e_gravity + d->e_spring;
+  printf("  z(%.1f s) = %.9f m (closed form %.9f), actuator force %.6g N, energy balance %.3g J\n",
+         t, d->q[0], 0.5 * a * t * t, d->act_force[0], E - d->e_actuator);
+  ENSURE_NEAR(d->q[0], 0.5 * a * t * t, 1.0e-9);
+  ENSURE_NEAR(d->act_force[0], -7.0, 1.0e-12);
+  ENSURE(fabs(E - d->e_actuator) < 1.0e-9); /* the motor's work is the energy gained */
+done:
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+static void test_tendon_servo_holds(void) {
+  char text[2048];
+  snprintf(text, sizeof text, "%s%s", PULLEY,
+           "actuators:\n  - {name: winch, type: position, tendon: rope, kp: 1.0e4, kd: 200,\n"
+           "     command: 2.0}\n");
+  const char* sets[] = {"time.duration=3.0"};
+  sc_model* m = load(text, sets, 1);
+  sc_data* d = m ? start(m) : NULL;
+  ENSURE(d != NULL);
+  if (!d) goto done;
+  const long n = lround(m->opt.duration / m->opt.dt);
+  long k = 0;
+  for (; k < n && step(m, d); k++) {
+  }
+  ENSURE(k == n);
+  /* at rest the rope carries m g / 2, the servo's force -m g / 2 along it, and
+   * its length stands off the target by (m g / 2) / kp */
+  const double T = 9.81 / 2.0, z = (2.2 - (2.0 + T / 1.0e4)) / 2.0;
+  printf("  servo force %.9g N (statics %.9g), z %.9f m (statics %.9f), v %.3g m/s\n",
+         d->act_force[0], -T, d->q[0], z, d->v[0]);
+  ENSURE_NEAR(d->act_force[0], -T, 1.0e-6);
+  ENSURE_NEAR(d->q[0], z, 1.0e-8);
+done:
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
 /* ---- what cannot be a constraint is refused where it is written ---- */
 
 static void refused(const char* constraint, const char* expect) {
@@ -651,5 +722,7 @@ int main(int argc, char** argv) {
   RUN(test_tendon_spring_oscillator);
   RUN(test_spatial_spring_is_linear_spring);
   RUN(test_tendon_equality_is_coupling);
+  RUN(test_tendon_motor_pulley);
+  RUN(test_tendon_servo_holds);
   return TEST_END();
 }

@@ -400,7 +400,7 @@ static void test_located_errors(void) {
       {"bodies.plate.joint.damping=1", "--set:1:1: bodies.plate.joint.damping: a fixed joint has no velocities (expected no damping)"},
       {"bodies.free.joint.armature=[1, 2, 3]", "--set:1:1: bodies.free.joint.armature: a free joint has 6 velocities (got a list of 3)"},
       {"bodies.ball.joint.friction=[0, -1, 0]", "--set:1:32: bodies[4].joint.friction[1]: must be >= 0 (got -1)"},
-      {"actuators.m.kp=1", "--set:1:13: actuators[0].kp: kp does not apply to a motor actuator (expected name, type, joint, dof, command, effort, gear)"},
+      {"actuators.m.kp=1", "--set:1:13: actuators[0].kp: kp does not apply to a motor actuator (expected name, type, joint, tendon, dof, command, effort, gear)"},
       {"actuators.s.gear=2", "--set:1:13: actuators[1].gear: gear does not apply to a position actuator"},
       {"actuators.k.velocity_command=1", "--set:1:13: actuators[5].velocity_command: velocity_command does not apply to a velocity actuator"},
       {"actuators.m.gear=0", "--set:1:1: actuators.m.gear: must be non-zero (got 0)"},

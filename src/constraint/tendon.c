@@ -48,6 +48,12 @@ static void add_row(const sc_model* m, sc_data* d, int type, int t, double s, do
   d->vc0[3 * i + 2] = d->vn0[i] = vc;
 }
 
+void sc_tendon_actuator_place(const sc_model* m, sc_data* d, int a, const double* v0) {
+  double* J = d->ten_J;
+  sc_dyn_tendon(m, d, m->act_tendon[a], J);
+  add_row(m, d, SC_JROW_SERVO, a, 1.0, 0.0, J, v0);
+}
+
 void sc_tendon_place(const sc_model* m, sc_data* d, const double* v0) {
   const sc_options* o = &m->opt;
   for (int t = 0; t < m->ntendon; t++) {

@@ -12,5 +12,9 @@ void sc_tendon_lengths(const sc_model* m, sc_data* d);
  * side whose gap (from d->ten_length, the step start) is within reach of a
  * step, with the tendon's Jacobian at the kinematics d holds. */
 void sc_tendon_place(const sc_model* m, sc_data* d, const double* v0);
+/* The row of actuator a, which pulls on a tendon (a servo's, or a motor's
+ * whose impulse the law fixes), appended: the tendon's Jacobian at the
+ * kinematics d holds, its velocity J v0. */
+void sc_tendon_actuator_place(const sc_model* m, sc_data* d, int a, const double* v0);
 
 #endif

@@ -115,7 +115,8 @@ void sc_rows_actuate(const sc_model* m, sc_data* d) {
     if (f > m->act_effort[2 * a + 1]) f = m->act_effort[2 * a + 1];
     d->act_ctrl[a] = u;
     d->act_force[a] = f;
-    d->fmotor[m->act_dof[a]] += f;
+    /* (a motor on a tendon is its row's fixed impulse, sc_rows_laws) */
+    if (m->act_dof[a] >= 0) d->fmotor[m->act_dof[a]] += f;
   }
 }
 
@@ -152,7 +153,8 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
   for (int i = 0; m->any_frictionloss && i < m->nv; i++)
     if (m->dof_frictionloss[i] > 0) add_row(d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
   for (int a = 0; a < m->nact; a++)
-    if (m->act_type[a] != SC_ACT_MOTOR) add_row(d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
+    if (m->act_type[a] != SC_ACT_MOTOR && m->act_dof[a] >= 0)
+      add_row(d, SC_JROW_SERVO, a, m->act_dof[a], 1.0, 0.0, v0);
   if (m->nrow_wide == 0) return;
   /* the equality and tendon rows' Jacobians where the contacts' are taken (at the mid
    * configuration, contact_stage.c, which may have put the kinematics
@@ -165,11 +167,13 @@ void sc_rows_place(const sc_model* m, sc_data* d, const double* v0) {
   }
   sc_eq_place(m, d, v0);
   sc_tendon_place(m, d, v0);
+  for (int a = 0; a < m->nact; a++)
+    if (m->act_tendon[a] >= 0) sc_tendon_actuator_place(m, d, a, v0);
 }
 
 /* a servo row's law (see the top of the file) */
-static double servo_law(const sc_model* m, sc_data* d, int a, double w, const double* v0s,
-                        double* R, double* vhat, double* bound) {
+static double servo_law(const sc_model* m, sc_data* d, int a, int row, double w,
+                        const double* v0s, double* R, double* vhat, double* bound) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
   const int pos = m->act_type[a] == SC_ACT_POSITION;
@@ -193,11 +197,13 @@ static double servo_law(const sc_model* m, sc_data* d, int a, double w, const do
     cb0 = 1.0 - th;
   }
   const double t = d->time + th * dt;
-  const int dof = m->act_dof[a];
-  const double v0 = v0s[dof];
+  /* the coordinate driven: the joint's, or the tendon's length (its row's
+   * velocity at the step start is vn0) */
+  const int dof = m->act_dof[a], ten = m->act_tendon[a];
+  const double v0 = ten >= 0 ? d->vn0[row] : v0s[dof];
   const double u = input(m, d, a, 0, t);
   d->act_ctrl[a] = u;
-  const double q0 = pos ? d->q[m->act_qadr[a]] : 0.0;
+  const double q0 = !pos ? 0.0 : ten >= 0 ? d->ten_length[ten] : d->q[m->act_qadr[a]];
   const double uv = pos ? input(m, d, a, 1, t) : u;
   R[0] = R[1] = 1.0;
   vhat[0] = vhat[1] = 0.0;
@@ -255,7 +261,16 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
         bound[1] = dt * m->dof_frictionloss[ref];
         theta[i] = 0.0;
         break;
-      case SC_JROW_SERVO: theta[i] = servo_law(m, d, ref, w, v0, R, vhat, bound); break;
+      case SC_JROW_SERVO:
+        if (m->act_type[ref] == SC_ACT_MOTOR) { /* a motor on a tendon: its impulse, fixed */
+          R[0] = R[1] = R[2] = 1.0;
+          vhat[0] = vhat[1] = vhat[2] = 0.0;
+          bound[0] = bound[1] = dt * d->act_force[ref];
+          theta[i] = 0.0;
+          break;
+        }
+        theta[i] = servo_law(m, d, ref, i, w, v0, R, vhat, bound);
+        break;
       case SC_JROW_EQUALITY: {
         /* a limit's law on both sides (constraint/equality.c); a row no
          * velocity moves (J = 0) has nothing to hold */
@@ -314,8 +329,8 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq) 
   for (int r = 0; r < d->nrow; r++) {
     const int i = d->ncon + r;
     if (d->row_type[r] != SC_JROW_SERVO || w->theta_c[i] != 1.0) continue;
-    const int dof = d->jcol[d->jptr[i]];
-    vq[dof] = d->v[dof];
+    /* (a servo on a tendon: every dof the tendon moves) */
+    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) vq[d->jcol[q]] = d->v[d->jcol[q]];
   }
 }
 
@@ -327,7 +342,7 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   memset(d->ten_limit_force, 0, sizeof(double) * (size_t)m->ntendon);
   double wm = 0.0;
   for (int a = 0; a < m->nact; a++)
-    if (m->act_type[a] == SC_ACT_MOTOR) {
+    if (m->act_type[a] == SC_ACT_MOTOR && m->act_dof[a] >= 0) {
       const int i = m->act_dof[a];
       wm += dt * d->act_force[a] * 0.5 * (v0[i] + d->v[i]);
     }
@@ -345,6 +360,12 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
       const double g = d->impulse[3 * i + 2];
       d->eq_force[ref] = g / dt;
       d->e_constraint -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
+      continue;
+    }
+    if (d->row_type[r] == SC_JROW_SERVO && m->act_tendon[ref] >= 0) {
+      const double g = d->impulse[3 * i + 2];
+      d->act_force[ref] = g / dt;
+      d->e_actuator += g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
       continue;
     }
     if (d->row_type[r] >= SC_JROW_TENDON_LOWER) {

@@ -183,6 +183,7 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(act_name, m->nact);
   ALLOC(act_type, m->nact);
   ALLOC(act_jnt, m->nact);
+  ALLOC(act_tendon, m->nact);
   ALLOC(act_local, m->nact);
   ALLOC(act_dof, m->nact);
   ALLOC(act_qadr, m->nact);
@@ -200,6 +201,7 @@ sc_status sc_model_alloc(sc_model* m) {
     m->act_effort[2 * a + 1] = INFINITY;
     m->act_cmd[a] = m->act_cmd_vel[a] = -1;
     m->act_theta[a] = SC_ACT_THETA_AUTO;
+    m->act_tendon[a] = -1;
   }
   ALLOC(eq_name, m->neq);
   ALLOC(eq_type, m->neq);
@@ -274,7 +276,7 @@ void sc_model_free(sc_model* m) {
                     m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored, m->approximated, m->notes,
                     m->jnt_damping, m->jnt_armature, m->jnt_frictionloss, m->jnt_range,
                     m->jnt_limit_k, m->jnt_limit_taud, m->dof_damping, m->dof_armature,
-                    m->dof_frictionloss, m->act_type, m->act_jnt, m->act_local, m->act_dof,
+                    m->dof_frictionloss, m->act_type, m->act_jnt, m->act_tendon, m->act_local, m->act_dof,
                     m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
                     m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
                     m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->body_weld, m->geom_mesh,
@@ -697,6 +699,10 @@ sc_status sc_model_finalize(sc_model* m) {
   }
   for (int a = 0; a < m->nact; a++) {
     const int j = m->act_jnt[a];
+    if (m->act_tendon[a] >= 0) { /* (its row, motor or servo, is counted below) */
+      m->act_dof[a] = m->act_qadr[a] = -1;
+      continue;
+    }
     m->act_dof[a] = m->jnt_vadr[j] + m->act_local[a];
     m->act_qadr[a] = m->jnt_qadr[j] + m->act_local[a];
     m->nrow_max += m->act_type[a] != SC_ACT_MOTOR;
@@ -719,6 +725,9 @@ sc_status sc_model_finalize(sc_model* m) {
     m->nrow_wide += n;
     m->any_tendon_spring |= m->ten_k[t] > 0 || m->ten_c[t] > 0;
   }
+  /* an actuator on a tendon: one row at every step, motor or servo */
+  for (int a = 0; a < m->nact; a++)
+    if (m->act_tendon[a] >= 0) m->nrow_max++, m->nrow_wide++;
   ALLOC(eqrow_eq, m->neqrow + 1);
   for (int e = 0; e < m->neq; e++)
     for (int k = 0; k < m->eq_nrow[e]; k++) m->eqrow_eq[m->eq_rowadr[e] + k] = e;

@@ -359,10 +359,12 @@ typedef struct sc_model {
   /* ---- actuators (nact) on one dof of a revolute, prismatic or planar joint ---- */
   char** act_name;
   int* act_type;         /* sc_actuator_type */
-  int* act_jnt;          /* joint */
+  int* act_jnt;          /* joint (-1: the actuator pulls on a tendon) */
+  int* act_tendon;       /* tendon it pulls on (its force along the tendon's
+                            row, as a row of the contact problem), -1: a joint's */
   int* act_local;        /* dof within the joint */
-  int* act_dof;          /* velocity index (set by finalize) */
-  int* act_qadr;         /* position index (set by finalize) */
+  int* act_dof;          /* velocity index (set by finalize; -1 on a tendon) */
+  int* act_qadr;         /* position index (set by finalize; -1 on a tendon) */
   double* act_gear;      /* motor: generalized force per unit command */
   double* act_kp;        /* position servo stiffness, N/m or N m/rad */
   double* act_kd;        /* servo damping, N s/m or N m s/rad */

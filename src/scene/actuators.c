@@ -82,7 +82,24 @@ static int has_key(const char* const* names, int n, const char* key) {
   return 0;
 }
 
-static sc_status read_actuator(ctx* c, load* L, const sc_snode* n, act_in* a) {
+/* the tendon named by key: 1 + its index in the scene's tendons list */
+static sc_status read_tendon(ctx* c, const sc_snode* root, const sc_snode* n, int* tendon1) {
+  const sc_snode* tn = sc_snode_get(n, "tendon");
+  size_t m = sc_rd_push_key(c, "tendon");
+  const char* name = NULL;
+  sc_status st = sc_rd_as_name(c, tn, &name);
+  const sc_snode* list = sc_snode_get(root, "tendons");
+  *tendon1 = 0;
+  for (int i = 0; !st && list && list->kind == SC_SN_SEQ && i < list->n; i++) {
+    const sc_snode* nn = list->kid[i]->kind == SC_SN_MAP ? sc_snode_get(list->kid[i], "name") : NULL;
+    if (nn && nn->kind == SC_SN_SCALAR && strcmp(nn->str, name) == 0) *tendon1 = i + 1;
+  }
+  if (!st && !*tendon1) st = sc_rd_fail(c, tn, "unknown tendon '%s' (expected the name of a tendon)", name);
+  sc_rd_pop(c, m);
+  return st;
+}
+
+static sc_status read_actuator(ctx* c, load* L, const sc_snode* root, const sc_snode* n, act_in* a) {
   if (n->kind != SC_SN_MAP)
     return sc_rd_fail(c, n, "expected an actuator map {name, type, joint, ...}, got %s", sc_rd_kind_name(n));
   const sc_snode* tn = sc_snode_get(n, "type");
@@ -121,28 +138,44 @@ static sc_status read_actuator(ctx* c, load* L, const sc_snode* n, act_in* a) {
   TRY(st);
 
   const sc_snode* jn = sc_snode_get(n, "joint");
-  if (!jn) return sc_rd_fail_missing(c, n, "joint", "the name of a body with a revolute, prismatic or planar joint");
+  a->tendon1 = 0;
+  if (sc_snode_get(n, "tendon")) {
+    /* an actuator pulling on a tendon: no joint, no dof */
+    TRY(read_tendon(c, root, n, &a->tendon1));
+    const char* other = jn ? "joint" : sc_snode_get(n, "dof") ? "dof" : NULL;
+    if (other) {
+      m = sc_rd_push_key(c, other);
+      st = sc_rd_fail(c, sc_snode_get(n, other), "an actuator on a tendon has no %s (give joint or tendon)", other);
+      sc_rd_pop(c, m);
+      return st;
+    }
+    a->jnt = a->local = 0;
+  }
+  if (!jn && !a->tendon1)
+    return sc_rd_fail_missing(c, n, "joint", "the name of a body with a revolute, prismatic or planar joint (or tendon: a tendon's name)");
   int bi = -1;
   const char* jname = NULL;
-  m = sc_rd_push_key(c, "joint");
-  st = sc_rd_as_name(c, jn, &jname);
-  if (!st) bi = sc_rd_find_body(L, jname);
-  if (!st && bi < 0) st = sc_rd_fail(c, jn, "unknown joint '%s' (expected the name of a body)", jname);
-  sc_joint_type jt = bi >= 0 ? L->body[bi].jtype : SC_JOINT_FIXED;
-  if (!st && jt != SC_JOINT_REVOLUTE && jt != SC_JOINT_PRISMATIC && jt != SC_JOINT_PLANAR)
-    st = sc_rd_fail(c, jn, "joint '%s' is %s joint (expected a revolute, prismatic or planar joint)", jname,
-                    jt == SC_JOINT_FIXED ? "a fixed" : jt == SC_JOINT_BALL ? "a ball" : "a free");
-  sc_rd_pop(c, m);
-  TRY(st);
-  a->jnt = L->rank[bi] - 1;
-  a->local = 0;
-  TRY(sc_rd_get_int(c, n, "dof", &a->local, 0, 0, NULL));
-  if (a->local >= sc_joint_nv(jt)) {
-    m = sc_rd_push_key(c, "dof");
-    st = sc_rd_fail(c, sc_snode_get(n, "dof"), "a %s joint has dofs 0..%d (got %d)", sc_joint_type_name(jt),
-                    sc_joint_nv(jt) - 1, a->local);
+  if (!a->tendon1) {
+    m = sc_rd_push_key(c, "joint");
+    st = sc_rd_as_name(c, jn, &jname);
+    if (!st) bi = sc_rd_find_body(L, jname);
+    if (!st && bi < 0) st = sc_rd_fail(c, jn, "unknown joint '%s' (expected the name of a body)", jname);
+    sc_joint_type jt = bi >= 0 ? L->body[bi].jtype : SC_JOINT_FIXED;
+    if (!st && jt != SC_JOINT_REVOLUTE && jt != SC_JOINT_PRISMATIC && jt != SC_JOINT_PLANAR)
+      st = sc_rd_fail(c, jn, "joint '%s' is %s joint (expected a revolute, prismatic or planar joint)", jname,
+                      jt == SC_JOINT_FIXED ? "a fixed" : jt == SC_JOINT_BALL ? "a ball" : "a free");
     sc_rd_pop(c, m);
-    return st;
+    TRY(st);
+    a->jnt = L->rank[bi] - 1;
+    a->local = 0;
+    TRY(sc_rd_get_int(c, n, "dof", &a->local, 0, 0, NULL));
+    if (a->local >= sc_joint_nv(jt)) {
+      m = sc_rd_push_key(c, "dof");
+      st = sc_rd_fail(c, sc_snode_get(n, "dof"), "a %s joint has dofs 0..%d (got %d)", sc_joint_type_name(jt),
+                      sc_joint_nv(jt) - 1, a->local);
+      sc_rd_pop(c, m);
+      return st;
+    }
   }
 
   TRY(read_input(c, L, n, "command", &a->input[0], &a->cmd));
@@ -193,7 +226,7 @@ sc_status sc_rd_actuators(ctx* c, load* L, const sc_snode* root) {
     }
     for (int i = 0; !st && i < n->n; i++) {
       size_t m2 = sc_rd_push_idx(c, i);
-      st = read_actuator(c, L, n->kid[i], &L->act[i]);
+      st = read_actuator(c, L, root, n->kid[i], &L->act[i]);
       int d = st ? -1 : sc_rd_ni_lookup(&names, L->act[i].name, i);
       if (d >= 0) {
         size_t m3 = sc_rd_push_key(c, "name");

@@ -361,8 +361,11 @@ static const sc_scene_key keys[] = {
     {"actuators[]", "name", "name", "", "required", "", "unique among actuators"},
     {"actuators[]", "type", "motor | position | velocity", "", "required", "",
      "a force source, or a servo to a position or a velocity"},
-    {"actuators[]", "joint", "name", "", "required", "",
+    {"actuators[]", "joint", "name", "", "(one of joint and tendon)", "",
      "a body whose joint is revolute, prismatic or planar"},
+    {"actuators[]", "tendon", "name", "", "(one of joint and tendon)", "",
+     "a tendon to pull on instead of a joint: the force acts along the tendon's length, a servo "
+     "drives that length (m) or its rate"},
     {"actuators[]", "dof", "integer", "", "0", ">= 0", "which of the joint's velocities"},
     {"actuators[]", "command", "number | name", "(the type's)", "0", "",
      "the input: a command's name or a constant; motor: u, position: the target coordinate (m or "

@@ -162,7 +162,8 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       const act_in* A = &L.act[a];
       if (!(M->act_name[a] = sc_strdup(A->name))) st = SC_ERR_NOMEM;
       M->act_type[a] = A->type;
-      M->act_jnt[a] = A->jnt;
+      M->act_jnt[a] = A->tendon1 ? -1 : A->jnt;
+      M->act_tendon[a] = A->tendon1 - 1;
       M->act_local[a] = A->local;
       M->act_gear[a] = A->gear;
       M->act_kp[a] = A->kp;

@@ -193,6 +193,7 @@ typedef struct cmd_in {
 typedef struct act_in {
   const char* name;
   int type, jnt, local;     /* jnt: the model's joint */
+  int tendon1;              /* the tendon pulled + 1 (0: a joint's actuator) */
   double gear, kp, kd, effort[2], input[2], theta;
   int cmd, cmd_vel;         /* commands, -1: the constant input[0] / input[1] */
 } act_in;
