@@ -55,7 +55,7 @@ static sc_status read_joint(ctx* c, const load* L, const sc_snode* s, const char
   if (!st) bi = sc_rd_find_body(L, name);
   if (!st && bi < 0) st = sc_rd_fail(c, jn, "unknown joint '%s' (expected the name of a body)", name);
   if (!st && L->body[bi].jtype != SC_JOINT_REVOLUTE && L->body[bi].jtype != SC_JOINT_PRISMATIC)
-    st = sc_rd_fail(c, jn, "joint '%s' is %s joint (expected a revolute or prismatic joint)", name,
+    st = sc_rd_fail(c, jn, "joint '%s' is a %s joint (expected a revolute or prismatic joint)", name,
                     sc_joint_type_name(L->body[bi].jtype));
   if (!st) *jnt = L->rank[bi] - 1;
   sc_rd_pop(c, m);

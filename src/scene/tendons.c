@@ -77,7 +77,7 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
         if (!st) bi = sc_rd_find_body(L, name);
         if (!st && bi < 0) st = sc_rd_fail(c, jn, "unknown joint '%s' (expected the name of a body)", name);
         if (!st && L->body[bi].jtype != SC_JOINT_REVOLUTE && L->body[bi].jtype != SC_JOINT_PRISMATIC)
-          st = sc_rd_fail(c, jn, "joint '%s' is %s joint (expected a revolute or prismatic joint)", name,
+          st = sc_rd_fail(c, jn, "joint '%s' is a %s joint (expected a revolute or prismatic joint)", name,
                           sc_joint_type_name(L->body[bi].jtype));
         sc_rd_pop(c, m3);
       }
