@@ -1,5 +1,5 @@
 /* Joint limits, dry joint friction, damping, armature, motors and servos
- * (integrator/joint_rows.c, doc/actuation.md) on models built in code,
+ * (constraint/joint.c, constraint/actuator.c, doc/actuation.md) on models built in code,
  * each against a closed form: the discrete response of the scheme, the
  * continuous one, statics, Newton's second law, and the energy balance. */
 #include <math.h>

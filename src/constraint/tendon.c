@@ -4,7 +4,7 @@
  * sum_k c_k q_k, a spatial one the length of its path of straight segments
  * through body points) and the row J_L = dL/dq N(q).  A limit holds
  * L in [lower, upper] as a joint's limit holds its coordinate
- * (integrator/joint_rows.c): the lower side is the row phi = L - lower,
+ * (joint.c, sc_limit_law): the lower side is the row phi = L - lower,
  * J = J_L, the upper side phi = upper - L, J = -J_L, each a one-sided box
  * row [0, inf) with the compliant, or near-rigid, law of a contact written
  * at the gap phi0 of the step start and in the problem while phi0 is

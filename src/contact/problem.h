@@ -32,7 +32,7 @@ typedef enum sc_contact_model {
 
 /* Kind of an entry of the problem (sc_problem.kind).  A box row is a
  * one-dimensional constraint on a combination of velocities (a joint limit,
- * a joint's dry friction, a servo: integrator/joint_rows.c): only the third
+ * a joint's dry friction, a servo: constraint/joint.c, actuator.c): only the third
  * ("n") row of its J block is used (the other two are zero), and its
  * impulse is
  *   gamma_n = clamp((vhat_n - vc_n) / R_n, lo, hi),   gamma_t = 0,

@@ -183,14 +183,6 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
 #define RHO_STICK 0.999
 #define DEPTH_SLACK 1.1 /* depth control acts on contacts deeper than this times the bound */
 
-/* theta of a contact's law, from w dt = sqrt(k w) dt of its spring */
-double sc_step_law_theta(const sc_options* o, double wdt) {
-  const double th = o->theta_vq > 0 ? o->theta_vq : 1.0;
-  if (o->contact_theta > 0) return o->contact_theta;
-  if (o->contact_theta == SC_CONTACT_THETA_AUTO && !(wdt <= SC_RESOLVED_WDT)) return 1.0;
-  return th;
-}
-
 /* A contact without mobility.  W_ii = J_i A^-1 J_i^T is zero only when
  * J_i = 0 (A is positive definite): no velocity moves the contact's point
  * (a body on a hinge touching the floor at a point of its axis; bodies
@@ -371,7 +363,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
   /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
    * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
   const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
-  const double th = sc_step_law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
+  const double th = sc_law_theta(o, sc_sap_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
                                      ? (double)INFINITY : wdt);
   sc_sap_regularize_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
                         o->sigma, b, R, vhat);
@@ -380,7 +372,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const step_work* 
   vhat[0] = k_a * w->anchor[2 * i];
   vhat[1] = k_a * w->anchor[2 * i + 1];
   if (!hc) return th;
-  const double hth = sc_step_law_theta(o, wdt);
+  const double hth = sc_law_theta(o, wdt);
   sc_sap_hc_params_one(d->ck[i], w->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
                        hth, o->sigma, b, w->vs, hc);
   hc[SC_HC_VT0] = vhat[0];
@@ -483,7 +475,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     if (!(d->impulse[3 * i + 2] > 0)) continue;
     in[i] = any = 1;
   }
-  /* a limit written at theta = 1 (joint_rows.c) hit faster than the smooth
+  /* a limit written at theta = 1 (constraint/joint.c) hit faster than the smooth
    * forces move the joint in a step (there is no size to bound its depth
    * by): its impulse moves the positions in full, as an impact does */
   for (int r = 0; r < d->nrow; r++) {
@@ -686,7 +678,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   d->nisland = 0;
   d->relinearizations = 0;
   /* the contacts' past and their place at the mid configuration, then the
-   * joint rows after them (joint_rows.c) */
+   * joint rows after them (constraint/rows.c) */
   if (ncon > 0) {
     sc_contact_match_all(&w->mem, d, w->crel, w->match, w->gprev, w->anchor);
     /* the LCP's friction has no regularization to anchor (its tangent
@@ -696,6 +688,18 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
     if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->crel);
   }
   sc_rows_place(m, d, v0);
+  if (m->nrow_wide > 0) {
+    /* the equality and tendon rows' Jacobians where the contacts' are taken
+     * (at the mid configuration, where midstep_contacts may have put the
+     * kinematics already) */
+    if (o->midstep_jacobian && o->theta_q > 0) {
+      sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, d->scratch + 8 * (size_t)nv);
+      if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
+    } else if (!sc_dyn_kinematics_current(m, d, d->q)) {
+      sc_dyn_kinematics(m, d, d->q);
+    }
+    sc_rows_place_wide(m, d, v0);
+  }
   const int nc = ncon + d->nrow;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);

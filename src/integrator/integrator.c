@@ -435,6 +435,13 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   }
   if ((st = sc_step_contacts_end(m, d, ss, err)) != SC_OK) return st;
   sc_rows_finish(m, d, v0);
+  if (d->solver_work && m->nrow_max > 0) {
+    /* the warm start's memory of each row (contact_stage.c) */
+    step_work* w = d->solver_work;
+    memset(w->row_prev, 0, sizeof(double) * (size_t)sc_rows_nslot(m));
+    for (int r = 0; r < d->nrow; r++)
+      w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
+  }
 
   /* 5 positions: q = q0 + dt N(q^tq) v_q, v_q = v^tvq (+ the impacts' kick) */
   double* vq = scr(m, d, SCR_VQ);
@@ -445,7 +452,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     if (sc_step_kick(m, d, kick, scr(m, d, SCR_TMP)))
       for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];
   }
-  if (d->nrow > 0) sc_rows_position_velocity(m, d, vq);
+  if (d->nrow > 0 && d->solver_work)
+    sc_rows_position_velocity(m, d, ((const step_work*)d->solver_work)->theta_c, vq);
   sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];

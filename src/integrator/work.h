@@ -6,6 +6,7 @@
 #ifndef SC_INTEGRATOR_WORK_H
 #define SC_INTEGRATOR_WORK_H
 
+#include "constraint/rows.h"
 #include "contact/match.h"
 #include "contact/problem.h"
 #include "island/island.h"
@@ -70,7 +71,8 @@ typedef struct step_work {
   double *vrest, *kick_c, *vwork, *vlaw;
   double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
   /* each joint row's impulse at the end of the last step (N s), by a slot
-   * that names the row across steps (sc_rows_slot), 0 when it was absent */
+   * that names the row across steps (sc_rows_slot, constraint/rows.h), 0 when
+   * it was absent */
   double* row_prev;
 } step_work;
 
@@ -103,35 +105,5 @@ sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss
 /* The impacts' part of the position update (see contact_stage.c): kick =
  * A^-1 J^T dgamma (nv), tmp: nv scratch; returns 0 when there is none. */
 int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp);
-
-/* the largest omega dt of a spring (a contact's, a limit's, a servo's) the
- * contact.theta auto rule writes at the scheme's theta (contact_stage.c) */
-#define SC_RESOLVED_WDT 1.0
-/* theta of a contact or limit law whose spring turns by wdt = sqrt(k w) dt
- * per step (INFINITY: near-rigid), by contact.theta (contact_stage.c) */
-double sc_step_law_theta(const sc_options* o, double wdt);
-
-/* The joint rows and motors (joint_rows.c): the inputs and the motors'
- * forces d->fmotor of the step from d->time (before the free motion); the
- * step's rows appended after the contacts (J, kinds, gaps, step-start
- * velocities from v0; before the Delassus estimates); their laws (R, vhat,
- * bounds; hc: the Hunt-Crossley slots of the problem, or NULL; theta: each
- * row's law theta, 1 where the positions take its impulse in full at an
- * impact (sc_step_kick), 0 elsewhere); after the
- * last solve, their forces and the work of rows and motors over the step. */
-void sc_rows_actuate(const sc_model* m, sc_data* d);
-void sc_rows_place(const sc_model* m, sc_data* d, const double* v0);
-void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, double* theta);
-void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0);
-/* The position update's velocity vq: the dof of a servo written at
- * theta = 1 advances with the step's end velocity (joint_rows.c). */
-void sc_rows_position_velocity(const sc_model* m, const sc_data* d, double* vq);
-/* The slot of row r of this step in step_work.row_prev (2 njnt + nv + nact
- * slots: the limits' sides, the dofs' friction, the servos). */
-int sc_rows_slot(const sc_model* m, const sc_data* d, int r);
-/* The number of slots: 2 njnt + nv + nact + neqrow + 2 ntendon (the
- * limits' sides, the dofs' friction, the servos, the equality rows, the
- * tendons' limits' sides). */
-int sc_rows_nslot(const sc_model* m);
 
 #endif

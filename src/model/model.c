@@ -682,7 +682,7 @@ sc_status sc_model_finalize(sc_model* m) {
     m->jspring_dof[s] = m->jnt_vadr[j] + m->jspring_local[s];
     m->jspring_qadr[s] = m->jnt_qadr[j] + m->jspring_local[s];
   }
-  /* the joint rows of a step (integrator/joint_rows.c): one per finite
+  /* the joint rows of a step (constraint/rows.c): one per finite
    * side of a limit, per dof with dry friction, per servo */
   m->nrow_max = 0;
   m->any_damping = m->any_armature = m->any_frictionloss = m->any_limit = 0;

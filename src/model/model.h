@@ -376,7 +376,7 @@ typedef struct sc_model {
                             (position servo) when their command is -1 */
   int* act_cmd_vel;      /* command of a position servo's commanded velocity, -1: constant */
   double* act_theta;     /* servo law's theta in (0, 1], SC_ACT_THETA_AUTO: see
-                            integrator/joint_rows.c */
+                            constraint/actuator.c */
 
   /* ---- provenance ---- */
   char* name;            /* scene name */

@@ -35,7 +35,7 @@ typedef enum sc_warning {
   SC_NWARN = 4
 } sc_warning;
 
-/* What a joint row of the contact problem is (integrator/joint_rows.c) */
+/* What a joint row of the contact problem is (constraint/rows.c) */
 typedef enum sc_joint_row_type {
   SC_JROW_LIMIT_LOWER = 0, /* row_ref: the joint */
   SC_JROW_LIMIT_UPPER = 1, /* row_ref: the joint */
@@ -105,7 +105,7 @@ typedef struct sc_data {
   int ncon_max;      /* capacity */
   sc_contact* contact; /* (ncon_max) */
   /* The contact problem of a step has the ncon contacts first, then nrow
-   * joint rows (limits, dry friction, servos: integrator/joint_rows.c), one
+   * joint rows (limits, dry friction, servos, equality and tendon rows: constraint/rows.c), one
    * entry each in the arrays below from jptr on: nprob_max = ncon_max +
    * model nrow_max entries.  A row is a box row of contact/problem.h. */
   int nrow;          /* joint rows this step */
@@ -154,7 +154,7 @@ typedef struct sc_data {
   double e_constraint; /* work dissipated by the equality constraints so far, J */
   double e_jfriction; /* work dissipated by dry joint friction so far, J */
 
-  /* ---- actuation of the last step (integrator/joint_rows.c) ---- */
+  /* ---- actuation of the last step (constraint/actuator.c) ---- */
   /* controls set by the library's user (include/simc.h): while ctrl[a] is
    * a number, actuator a's input (its target, for a servo) is ctrl[a]
    * instead of its command; NaN (the command) after create and reset */
