@@ -84,18 +84,11 @@ static int has_key(const char* const* names, int n, const char* key) {
 
 /* the tendon named by key: 1 + its index in the scene's tendons list */
 static sc_status read_tendon(ctx* c, const sc_snode* root, const sc_snode* n, int* tendon1) {
-  const sc_snode* tn = sc_snode_get(n, "tendon");
   size_t m = sc_rd_push_key(c, "tendon");
-  const char* name = NULL;
-  sc_status st = sc_rd_as_name(c, tn, &name);
-  const sc_snode* list = sc_snode_get(root, "tendons");
-  *tendon1 = 0;
-  for (int i = 0; !st && list && list->kind == SC_SN_SEQ && i < list->n; i++) {
-    const sc_snode* nn = list->kid[i]->kind == SC_SN_MAP ? sc_snode_get(list->kid[i], "name") : NULL;
-    if (nn && nn->kind == SC_SN_SCALAR && strcmp(nn->str, name) == 0) *tendon1 = i + 1;
-  }
-  if (!st && !*tendon1) st = sc_rd_fail(c, tn, "unknown tendon '%s' (expected the name of a tendon)", name);
+  int ten = -1;
+  sc_status st = sc_rd_as_tendon(c, root, sc_snode_get(n, "tendon"), &ten);
   sc_rd_pop(c, m);
+  *tendon1 = ten + 1;
   return st;
 }
 

@@ -384,3 +384,17 @@ sc_status sc_rd_bodies(ctx* c, load* L, const sc_snode* root) {
 }
 
 /* uniform density over the body's shapes: mass, com and inertia about com */
+
+sc_status sc_rd_as_body(ctx* c, const load* L, const sc_snode* n, int* body) {
+  const char* name = NULL;
+  sc_status st = sc_rd_as_name(c, n, &name);
+  if (st) return st;
+  if (strcmp(name, "world") == 0) {
+    *body = 0;
+    return SC_OK;
+  }
+  const int i = sc_rd_find_body(L, name);
+  if (i < 0) return sc_rd_fail(c, n, "unknown body '%s' (expected world or a body name)", name);
+  *body = L->rank[i];
+  return SC_OK;
+}

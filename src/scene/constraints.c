@@ -9,21 +9,6 @@
 
 #include "scene/scene_internal.h"
 
-/* body: world (0) or a body's model index */
-static sc_status read_body(ctx* c, const load* L, const sc_snode* n, int* body) {
-  const char* name = NULL;
-  sc_status st = sc_rd_as_name(c, n, &name);
-  if (st) return st;
-  if (strcmp(name, "world") == 0) {
-    *body = 0;
-    return SC_OK;
-  }
-  const int i = sc_rd_find_body(L, name);
-  if (i < 0) return sc_rd_fail(c, n, "unknown body '%s' (expected world or a body name)", name);
-  *body = L->rank[i];
-  return SC_OK;
-}
-
 /* an end {body, point}; *has_point: the point was given */
 static sc_status read_end(ctx* c, const load* L, const sc_snode* s, const char* key, int* body,
                           double pt[3], int* has_point) {
@@ -35,7 +20,7 @@ static sc_status read_end(ctx* c, const load* L, const sc_snode* s, const char* 
   if (!st && !bn) st = sc_rd_fail_missing(c, e, "body", "world or a body name");
   if (!st) {
     size_t m2 = sc_rd_push_key(c, "body");
-    st = read_body(c, L, bn, body);
+    st = sc_rd_as_body(c, L, bn, body);
     sc_rd_pop(c, m2);
   }
   pt[0] = pt[1] = pt[2] = 0;
@@ -67,15 +52,7 @@ static sc_status read_tendon(ctx* c, const sc_snode* root, const sc_snode* s, co
                              int* ten) {
   const sc_snode* tn = sc_snode_get(s, key);
   size_t m = sc_rd_push_key(c, key);
-  const char* name = NULL;
-  sc_status st = sc_rd_as_name(c, tn, &name);
-  const sc_snode* list = sc_snode_get(root, "tendons");
-  *ten = -1;
-  for (int i = 0; !st && list && list->kind == SC_SN_SEQ && i < list->n; i++) {
-    const sc_snode* nn = list->kid[i]->kind == SC_SN_MAP ? sc_snode_get(list->kid[i], "name") : NULL;
-    if (nn && nn->kind == SC_SN_SCALAR && strcmp(nn->str, name) == 0) *ten = i;
-  }
-  if (!st && *ten < 0) st = sc_rd_fail(c, tn, "unknown tendon '%s' (expected the name of a tendon)", name);
+  sc_status st = sc_rd_as_tendon(c, root, tn, ten);
   sc_rd_pop(c, m);
   return st;
 }

@@ -305,6 +305,10 @@ sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p);     /* shapes.c 
 sc_status sc_rd_materials(ctx* c, load* L, const sc_snode* root);   /* shapes.c */
 sc_status sc_rd_bodies(ctx* c, load* L, const sc_snode* root);      /* bodies.c */
 int sc_rd_find_body(const load* L, const char* name);               /* bodies.c */
+/* a body named by node n: world (0) or a body's model index */
+sc_status sc_rd_as_body(ctx* c, const load* L, const sc_snode* n, int* body); /* bodies.c */
+/* a tendon named by node n: its index in root's tendons list */
+sc_status sc_rd_as_tendon(ctx* c, const sc_snode* root, const sc_snode* n, int* ten); /* tendons.c */
 /* static shapes, then each body's in model order; solid inertia */
 sc_status sc_rd_geometry(ctx* c, load* L, const sc_snode* root);    /* shapes.c */
 /* the excluded body pairs (after the bodies), straight into the model like

@@ -7,19 +7,17 @@
 
 #include "scene/scene_internal.h"
 
-/* a body name (world: 0) into its model index */
-static sc_status read_body(ctx* c, const load* L, const sc_snode* n, int* body) {
+sc_status sc_rd_as_tendon(ctx* c, const sc_snode* root, const sc_snode* n, int* ten) {
   const char* name = NULL;
   sc_status st = sc_rd_as_name(c, n, &name);
-  if (st) return st;
-  if (strcmp(name, "world") == 0) {
-    *body = 0;
-    return SC_OK;
+  const sc_snode* list = sc_snode_get(root, "tendons");
+  *ten = -1;
+  for (int i = 0; !st && list && list->kind == SC_SN_SEQ && i < list->n; i++) {
+    const sc_snode* nn = list->kid[i]->kind == SC_SN_MAP ? sc_snode_get(list->kid[i], "name") : NULL;
+    if (nn && nn->kind == SC_SN_SCALAR && strcmp(nn->str, name) == 0) *ten = i;
   }
-  const int i = sc_rd_find_body(L, name);
-  if (i < 0) return sc_rd_fail(c, n, "unknown body '%s' (expected world or a body name)", name);
-  *body = L->rank[i];
-  return SC_OK;
+  if (!st && *ten < 0) st = sc_rd_fail(c, n, "unknown tendon '%s' (expected the name of a tendon)", name);
+  return st;
 }
 
 /* the trees (children of the world) of body b, or -1 for the world */
@@ -94,7 +92,7 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
       int body = 0;
       if (!st) {
         size_t m3 = sc_rd_push_key(c, "body");
-        st = read_body(c, L, bn, &body);
+        st = sc_rd_as_body(c, L, bn, &body);
         /* (the rows' workspace takes a tendon over two trees at most) */
         const int tr = tree_of(L, body);
         if (!st && tr >= 0 && tr != trees[0] && tr != trees[1]) {

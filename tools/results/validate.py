@@ -721,6 +721,18 @@ class Drop(Case):
                 Check("rest", speed, 1e-3, "m/s", "speed at the end")]
 
 
+def first_apex(run):
+    """the highest height of body 1 after its first contact ends (None when
+    it never touches or never leaves)"""
+    z = run.body_pos[:, 1, 2]
+    on = np.nonzero(run.count > 0)[0]
+    if len(on):
+        off = np.nonzero((run.count == 0) & (np.arange(len(z)) > on[0]))[0]
+        if len(off):
+            return float(z[off[0]:].max())
+    return None
+
+
 class Bounce(Case):
     """a sphere dropped on an undamped compliant contact bounces back to its
     drop height"""
@@ -752,13 +764,7 @@ class Bounce(Case):
         return t.replace("  defaults: {stiffness:", "  defaults: {dissipation: 0, dissipation_time: 0, stiffness:")
 
     def checks(self, run, cfg):
-        z = run.body_pos[:, 1, 2]
-        on = np.nonzero(run.count > 0)[0]
-        apex = None
-        if len(on):
-            off = np.nonzero((run.count == 0) & (np.arange(len(z)) > on[0]))[0]
-            if len(off):
-                apex = float(z[off[0]:].max())
+        apex = first_apex(run)
         err = math.inf if apex is None else abs(apex - self.z0) / (self.z0 - self.r)
         return [Check("apex", err, 2e-2, "rel",
                       "apex %s m against %.3f m (error over the drop height)"
@@ -1030,13 +1036,7 @@ class RestitutionBounce(Case):
         return scene(self.name, cfg, self.duration, [b], [GROUND], 0.5)
 
     def checks(self, run, cfg):
-        z = run.body_pos[:, 1, 2]
-        on = np.nonzero(run.count > 0)[0]
-        apex = None
-        if len(on):
-            off = np.nonzero((run.count == 0) & (np.arange(len(z)) > on[0]))[0]
-            if len(off):
-                apex = float(z[off[0]:].max())
+        apex = first_apex(run)
         h = self.z0 - self.r
         err = math.inf if apex is None else abs(apex - self.r - self.e ** 2 * h) / h
         return [Check("apex", err, 1e-2, "rel",
