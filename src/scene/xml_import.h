@@ -72,6 +72,7 @@ typedef struct tr {
   long nelem;
   obuf bodies, stat, springs, acts;
   obuf excl; /* the exclude section: <contact><exclude> */
+  obuf eq;   /* the constraints section: URDF <mimic> */
   int nbody_auto;
   unsup un[64];
   int nun;
