@@ -273,23 +273,14 @@ void sc_eq_place(const sc_model* m, sc_data* d, const double* v0) {
   }
 }
 
-/* the law's theta of a rigid equality row under a scheme whose positions
- * advance with a mix of the step's start and end velocities (theta_vq < 1:
- * the midpoint rule).  At theta = 1 the row asks the end velocity to close
- * the gap in one step, but the positions move with (v0 + v) / 2 and so close
- * half of it, and the velocity is tangent at the mid configuration, not at
- * the end: a distance pendulum's rod drifts by 2.1e-3 of its length at
- * 10 ms (2.1e-5 at 1 ms).  theta = 1/2 matches the positions' update, but
- * the row's velocity then flips sign from step to step without decay (a
- * coupling holding a constant torque rings: 0.144 against 0.125 N m).
- * theta = 0.6 damps the flip by (1 - theta) / theta = 2/3 a step and takes
- * the rod's drift to 2.9e-4 at 10 ms and 2.9e-6 at 1 ms, the four-bar's
- * coupler from 1.1e-6 to 4.1e-7 rad and the weld from 1.1e-5 to 2.2e-6 m
- * (0.55: 1.5e-4 and 1.5e-6, but decaying by only 0.82 a step).  A scheme
- * whose positions move with the start velocity alone (explicit Euler) or
- * the end velocity alone (implicit and symplectic Euler) keeps theta = 1,
- * the one its positions' update matches */
-#define SC_EQ_THETA 0.6
+/* The law of a rigid row is written at theta = 1 by the contacts' rule,
+ * also under the midpoint rule, whose positions move with (v0 + v) / 2 and
+ * so close only half of the gap the row asks the end velocity to close: a
+ * distance pendulum's rod drifts by 2.1e-3 of its length at 10 ms (2.1e-5
+ * at 1 ms, second order).  A theta matched to the positions' update does
+ * better in smooth motion (0.6: 2.9e-4 at 10 ms; 1/2 rings undamped), but
+ * passes an impact's jolt back: a gripper whose mimic finger stops on its
+ * limit at 0.9 m/s left it at 3.2 m/s under 0.6, and stays under 1. */
 
 
 double sc_eq_law(const sc_model* m, sc_data* d, int i, double w, double* R, double* vhat,
@@ -297,26 +288,31 @@ double sc_eq_law(const sc_model* m, sc_data* d, int i, double w, double* R, doub
   const sc_options* o = &m->opt;
   const double dt = o->dt;
   /* a limit's law on both sides; a row no velocity moves (J = 0) has
-   * nothing to hold */
-  const int e = m->eqrow_eq[d->row_ref[i - d->ncon]];
+   * nothing to hold.  Nor has a row whose J is round-off: a weld or connect
+   * that repeats what the joints already hold (a weld's rotation about an
+   * axis no joint turns) leaves such a row, its w some 30 decades below its
+   * siblings' (the same point or rotation, the same units; the rows of a
+   * constraint are consecutive), and its law would be 1/w */
+  const int ref = d->row_ref[i - d->ncon];
+  const int e = m->eqrow_eq[ref];
   const double k = m->eq_k[e], taud = m->eq_taud[e];
+  double wmax = 0.0;
+  if (m->eq_type[e] == SC_EQ_CONNECT || m->eq_type[e] == SC_EQ_WELD) {
+    const int k0 = ref - m->eq_rowadr[e], g0 = k0 - k0 % 3;
+    for (int j = g0; j < g0 + 3; j++) wmax = fmax(wmax, 3.0 * d->wdiag[i - k0 + j]);
+  }
   R[0] = R[1] = 1.0;
   vhat[0] = vhat[1] = 0.0;
   bound[0] = -INFINITY;
   bound[1] = INFINITY;
-  if (!(w > 0.0)) {
+  if (!(w > 1e-12 * wmax) || !(w > 0.0)) {
     R[2] = 1.0;
     vhat[2] = 0.0;
     return 0.0;
   }
   const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
-  double th =
+  const double th =
       sc_law_theta(o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
-  /* a rigid row under a scheme whose positions take part of the step's
-   * start velocity (the midpoint rule) is written at SC_EQ_THETA instead
-   * of 1 (above) */
-  if (th == 1.0 && o->theta_vq > 0.0 && o->theta_vq < 1.0)
-    th = o->theta_vq > SC_EQ_THETA ? o->theta_vq : SC_EQ_THETA;
   d->ck[i] = k;
   d->ctaud[i] = taud;
   sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);

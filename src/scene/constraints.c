@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scene/scene_internal.h"
+#include "spatial/spatial.h"
 
 /* an end {body, point}; *has_point: the point was given */
 static sc_status read_end(ctx* c, const load* L, const sc_snode* s, const char* key, int* body,
@@ -126,6 +127,10 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* root, const sc_
     }
     if (obj[1] < 0)
       for (int k = 1; k < 5; k++) data[k] = 0.0; /* without `of` the joint (tendon) is held at c0 */
+    if (type == SC_EQ_JOINT) {
+      TRY(sc_rd_get_vec(c, s, "reference", data + 5, 2));
+      if (obj[1] < 0) data[6] = 0.0;
+    }
   } else {
     int has_a, has_b;
     TRY(read_end(c, L, s, "a", &obj[0], data, &has_a));
@@ -140,7 +145,19 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* root, const sc_
     /* (a distance's b point is b's origin unless given: where a's point
      * is would make the distance 0) */
     if (!has_b && type != SC_EQ_DISTANCE) autobits |= SC_EQ_AUTO_POINT_B;
-    if (type == SC_EQ_WELD) autobits |= SC_EQ_AUTO_ROT;
+    if (type == SC_EQ_WELD && sc_snode_get(s, "quat")) {
+      double q[4];
+      TRY(sc_rd_get_vec(c, s, "quat", q, 4));
+      if (!(sc_sp_quat_normalize(q) > 0)) {
+        m = sc_rd_push_key(c, "quat");
+        st = sc_rd_fail(c, sc_snode_get(s, "quat"), "a zero quaternion has no orientation");
+        sc_rd_pop(c, m);
+        return st;
+      }
+      sc_sp_quat_to_mat3(data + 6, q);
+    } else if (type == SC_EQ_WELD) {
+      autobits |= SC_EQ_AUTO_ROT;
+    }
     if (type == SC_EQ_DISTANCE) {
       int has_l = 0;
       TRY(sc_rd_get_num(c, s, "distance", &data[6], RANGE_POS, 0, &has_l));
