@@ -6,7 +6,9 @@
 # and arms far apart, each arm's q follows the single run's.  fixed_base
 # changes the dofs as it should; a bad entry is an error located at its line
 # (exit 1).  What a translation ignores reaches the output's root attribute
-# `ignored`, and only then.
+# `ignored`, and only then.  An MJCF's constraints are placed with it: a
+# weld to the world holds each copy's box where its entry puts it (3.5e-7 m
+# over 0.5 s).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -231,4 +233,42 @@ names = [x.decode() for x in f['/model/body_names'][:]]
 z = f['/body/position'][-1, names.index('box'), 2]
 print('  final z %.6f m' % z)
 sys.exit(0 if abs(z - 0.05) < 1e-3 else 1)
+PY"
+
+# constraints: an MJCF's weld to the world (the anchor given in the world's
+# frame) and a connect of two of its bodies, the model placed twice: each
+# welded box stays where its entry puts it (the world point moved with the
+# entry's pose), each copy's names prefixed
+cat >"$tmp/sub/welded.xml" <<'EOF'
+<mujoco>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <body name="box" pos="0.5 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+    <body name="arm" pos="0 0 1"><joint name="h" type="hinge" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02"/></body>
+    <body name="tip" pos="0.3 0 1"><freejoint/><geom size="0.05"/></body>
+  </worldbody>
+  <equality>
+    <weld body1="box" anchor="0.5 0 1"/>
+    <connect body1="arm" body2="tip" anchor="0.3 0 0"/>
+  </equality>
+</mujoco>
+EOF
+cat >"$tmp/welded.yaml" <<'EOF'
+simc: 1
+time: {step: 0.001, duration: 0.5}
+models:
+  - {file: sub/welded.xml, prefix: p_, pose: {position: [1, 2, 0.5], rpy: [0.3, -0.2, 1.0]}}
+  - {file: sub/welded.xml, prefix: q_, pose: {position: [-1, 0, 0], rpy: [0, 0, 0]}}
+EOF
+"$BIN/simc" "$tmp/welded.yaml" -o "$tmp/welded.h5" --quiet 2>/dev/null
+ok constraints_placed "$PY - '$tmp/welded.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+names = [x.decode() for x in f['/model/body_names'][:]]
+P = f['/body/position'][:]
+y = f.attrs['scene_yaml']; y = y.decode() if isinstance(y, bytes) else y
+moved = max(np.abs(P[:, names.index(b)] - P[0, names.index(b)]).max() for b in ('p_box', 'q_box'))
+tip = max(np.abs(P[:, names.index(b)] - P[0, names.index(b)]).max() for b in ('p_tip', 'q_tip'))
+print('  welded boxes moved %.2g m in 0.5 s; the connected tips fell %.2g m with their arms' % (moved, tip))
+sys.exit(0 if moved < 1e-5 and tip > 0.01 and 'p_constraint0' in y and 'q_constraint1' in y else 1)
 PY"

@@ -16,6 +16,10 @@
 # 2.2.2's reading of the same file: every body's pose and joint range;
 # also DRC-Hubo (51 joints, package:// found upward), Atlas (27) and the
 # Barrett WAM (7, tf names, its package herb_description by --model-path).
+# A <mimic> is a joint coupling (test/urdf/gripper_mimic.urdf, in a scene
+# with motors: q = m q_J + o within 1e-6 while the joints move); a mimic of
+# an unknown joint, of itself, on or of a joint that is not revolute,
+# continuous or prismatic is an error at the <mimic>.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -134,6 +138,37 @@ ROS_PACKAGE_PATH="$tmp/ws" expect package_not_found "$tmp/lost.urdf" \
   "lost.urdf:4: element <mesh>: attribute filename: package 'lost_pkg' not found" \
   "no --model-path; ROS_PACKAGE_PATH $tmp/ws; a package.xml naming it in $tmp and above"
 
+# ---- <mimic>: a joint coupling ----
+# test/urdf/gripper_mimic.urdf placed by a scene (prefix, pose) with a
+# motor on each driving joint: the right finger mimics the left (-1, 0.1),
+# the wrist the arm (2, 0), held by simc's near-rigid rows at dt 1 ms.
+# Measured: fingers 1.8e-7 m while they slide, 1.1e-3 m as the left finger
+# hits its limit at 0.65 m/s (about v dt: the limit and the coupling are
+# springs of the same period), 8e-11 m at rest on it; wrist 2.1e-6 rad.
+cat >"$tmp/grip.yaml" <<EOF
+simc: 1
+name: gripper_mimic_scene
+time: {step: 0.001, duration: 1}
+models:
+  - {file: $root/test/urdf/gripper_mimic.urdf, prefix: g_, pose: {position: [1, 2, 0], rpy: [0, 0, 0.5]}}
+actuators:
+  - {name: squeeze, joint: g_left, type: motor, command: 0.5}
+  - {name: swing, joint: g_arm, type: motor, command: 0.3}
+EOF
+"$BIN/simc" "$tmp/grip.yaml" -o "$tmp/grip.h5" --quiet --set 'bodies.g_right.initial.q=[0.1]'
+ok mimic_holds "$PY - '$tmp/grip.h5' <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+n = [x.decode() for x in f['/model/q_names'][:]]; q = f['/q'][:]; t = f['/time'][:]
+l, r, a, w = [q[:, n.index(k)] for k in ('g_left.x', 'g_right.x', 'g_arm.angle', 'g_wrist.angle')]
+e = np.abs(r - (0.1 - l)); ew = np.abs(w - 2 * a)
+hit = t[np.argmax(l >= 0.2 - 1e-9)]
+slide, impact, rest = e[t < hit - 0.01].max(), e.max(), e[t > hit + 0.1].max()
+print('  fingers: sliding %.2g m, at the limit (t = %.3f s) %.2g m, resting %.2g m; wrist %.2g rad (arm to %.3f rad)'
+      % (slide, hit, impact, rest, ew.max(), a.max()))
+sys.exit(0 if slide < 1e-6 and impact < 2e-3 and rest < 1e-9 and ew.max() < 1e-5 and a.max() > 0.1 else 1)
+PY"
+
 # ---- errors at the URDF's line ----
 link='<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
 two() { # FILE JOINT-BODY [LINK-B-BODY]: links a and b and a revolute joint j
@@ -148,10 +183,15 @@ two "$tmp/massless.urdf" '' ''
 expect massless_moving_link "$tmp/massless.urdf" "massless.urdf:3: element <joint name=\"j\">: moves link 'b', but neither it nor any link below it has mass"
 two "$tmp/negative.urdf" '' '<inertial><mass value="-1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
 expect negative_mass "$tmp/negative.urdf" "negative.urdf:8: element <mass>: attribute value: must be >= 0"
-two "$tmp/mimic.urdf" '<mimic joint="j" multiplier="2"/>'
-expect mimic_refused "$tmp/mimic.urdf" "the model uses what simc does not translate: <mimic>" "mimic.urdf:6: element <mimic>" "--allow-unsupported"
-"$BIN/simc" "$tmp/mimic.urdf" --allow-unsupported -o "$tmp/mimic.h5" --quiet --duration 0.01
-ok mimic_allowed_listed "status_of '$tmp/mimic.h5' | grep -qF 'complete with omissions: <mimic>'"
+two "$tmp/mimic.urdf" '<mimic joint="k" multiplier="2"/>'
+expect mimic_unknown_joint "$tmp/mimic.urdf" "mimic.urdf:6: element <mimic>: attribute joint: no joint named 'k'"
+two "$tmp/mimic_self.urdf" '<mimic joint="j"/>'
+expect mimic_itself "$tmp/mimic_self.urdf" "mimic_self.urdf:6: element <mimic>: attribute joint: joint 'j' cannot mimic itself"
+sed 's/type="revolute"/type="fixed"/' "$tmp/mimic.urdf" >"$tmp/mimic_fixed.urdf"
+expect mimic_on_fixed "$tmp/mimic_fixed.urdf" "mimic_fixed.urdf:6: element <mimic>: joint 'j' is a fixed joint: only a revolute, continuous or prismatic joint mimics another"
+two "$tmp/mimic_mult.urdf" '<mimic joint="k" multiplier="two"/>'
+sed -i 's|</robot>| <joint name="k" type="floating"><parent link="a"/><child link="c"/></joint>\n <link name="c">'"$link"'</link>\n</robot>|' "$tmp/mimic_mult.urdf"
+expect mimic_of_floating "$tmp/mimic_mult.urdf" "mimic_mult.urdf:6: element <mimic>: attribute joint: joint 'k' is a floating joint: only a revolute, continuous or prismatic joint is mimicked"
 printf '<robot name="r">\n <link name="world">%s</link>\n</robot>\n' "$link" >"$tmp/wmass.urdf"
 expect world_link_mass "$tmp/wmass.urdf" "wmass.urdf:2: element <link name=\"world\">: the link named world is simc's world"
 printf '<!-- a comment -->\n<?xml version="1.0"?>\n<robot name="r">\n <link name="a">%s</link>\n <link name="b"><bad/></link>\n</robot>\n' "$link" >"$tmp/decl.urdf"

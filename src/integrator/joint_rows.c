@@ -240,14 +240,24 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
       case SC_JROW_SERVO: theta[i] = servo_law(m, d, ref, w, v0, R, vhat, bound); break;
       case SC_JROW_EQUALITY: {
         /* a limit's law on both sides (constraint/equality.c); a row no
-         * velocity moves (J = 0) has nothing to hold */
+         * velocity moves (J = 0) has nothing to hold.  Nor has a row whose
+         * J is round-off: a weld or connect that repeats what the joints
+         * already hold (a weld's rotation about an axis no joint turns) leaves
+         * such a row, its w some 30 decades below its siblings' (the same
+         * point or rotation, the same units; the rows of a constraint are
+         * consecutive), and its law would be 1/w */
         const int e = m->eqrow_eq[ref];
         const double k = m->eq_k[e], taud = m->eq_taud[e];
+        double wmax = 0.0;
+        if (m->eq_type[e] == SC_EQ_CONNECT || m->eq_type[e] == SC_EQ_WELD) {
+          const int k0 = ref - m->eq_rowadr[e], g0 = k0 - k0 % 3;
+          for (int j = g0; j < g0 + 3; j++) wmax = fmax(wmax, 3.0 * d->wdiag[i - k0 + j]);
+        }
         R[0] = R[1] = 1.0;
         vhat[0] = vhat[1] = 0.0;
         bound[0] = -INFINITY;
         bound[1] = INFINITY;
-        if (!(w > 0.0)) {
+        if (!(w > 1e-12 * wmax) || !(w > 0.0)) {
           R[2] = 1.0;
           vhat[2] = 0.0;
           theta[i] = 0.0;

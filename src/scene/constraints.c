@@ -149,6 +149,10 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* root, const sc_
     }
     if (obj[1] < 0)
       for (int k = 1; k < 5; k++) data[k] = 0.0; /* without `of` the joint (tendon) is held at c0 */
+    if (type == SC_EQ_JOINT) {
+      TRY(sc_rd_get_vec(c, s, "reference", data + 5, 2));
+      if (obj[1] < 0) data[6] = 0.0;
+    }
   } else {
     int has_a, has_b;
     TRY(read_end(c, L, s, "a", &obj[0], data, &has_a));

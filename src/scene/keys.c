@@ -286,6 +286,8 @@ static const sc_scene_key keys[] = {
     {"constraints[] joint", "offset", "number", "m or rad", "0", "", "c0"},
     {"constraints[] joint", "polynomial", "list of numbers", "", "(ratio and offset)", "",
      "up to five coefficients; instead of ratio and offset"},
+    {"constraints[] joint", "reference", "[r, r_of]", "m or rad", "[0, 0]", "",
+     "the coordinates' origins: q - r = c0 + c1 (q_of - r_of) + ... (MuJoCo's joint refs)"},
     {"constraints[] joint", "stiffness", "number | rigid", "N/m or N m/rad", "rigid", "> 0", ""},
     {"constraints[] joint", "dissipation_time", "number", "s", "0", ">= 0", ""},
     {"constraints[] distance", "type", "distance", "", "required", "",

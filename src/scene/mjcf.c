@@ -52,12 +52,14 @@
  *    boundmass, boundinertia, balanceinertia, settotalmass and joints'
  *    springdamper; the last two need the whole model's masses, found by a
  *    first pass over the bodies before the one that writes them;
+ *  - <equality> connect, weld and joint as simc's constraints of those
+ *    types (equality), their soft law rendered near-rigid;
  *  - names as written, quoted in the YAML where needed; a joint named like a
  *    body has its link named "<joint>:joint".
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
- * translated (tendons, equality constraints, other actuators, condim 4 and
+ * translated (tendons and tendon equality, other actuators, condim 4 and
  * 6, ...) is reported once per kind with its first line and refused unless
  * the set `import.allow_unsupported=true` is given (simc
  * --allow-unsupported).  solref/solimp and margin/gap are translated
@@ -83,7 +85,7 @@
 #define MJ_PI 3.14159265358979323846
 #define MAX_INCLUDE_DEPTH 16
 
-static const char* const kind_names[NKIND] = {"geom", "joint", "motor", "position", "velocity", "mesh"};
+static const char* const kind_names[NKIND] = {"geom", "joint", "motor", "position", "velocity", "mesh", "equality"};
 
 /* the frame of element n: position and orientation (quat) */
 static sc_status frame(tr* t, const xmlNode* n, int k, int c, double pos[3], double q[4]) {
@@ -225,8 +227,7 @@ static sc_status read_default(tr* t, xmlNode* n, int parent) {
         if (cl->nnode[k] == MAX_DEFNODES) return xi_fail(t, c, NULL, "more than %d defaults of one kind in a class", MAX_DEFNODES);
         cl->node[k][cl->nnode[k]++] = c;
       }
-    if (strcmp(xi_name(c), "general") == 0 || strcmp(xi_name(c), "tendon") == 0 || strcmp(xi_name(c), "muscle") == 0 ||
-        strcmp(xi_name(c), "equality") == 0)
+    if (strcmp(xi_name(c), "general") == 0 || strcmp(xi_name(c), "tendon") == 0 || strcmp(xi_name(c), "muscle") == 0)
       xi_unsupported(t, c, xi_name(c));
   }
   return SC_OK;
@@ -1268,6 +1269,8 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
         xi_qrot(jr->ax, bq, j->axis);
         if (j->type == SC_JOINT_FREE) memcpy(jr->a, bw, sizeof jr->a);
       }
+      jr->type = j->type;
+      jr->ref = j->ref;
       xi_src(&t->bodies, j->node);
       xi_src(&t->springs, j->node);
       link_name(t, j->name, j->link, sizeof j->link);
@@ -1632,6 +1635,151 @@ static sc_status contact(tr* t, const xmlNode* n) {
   return SC_OK;
 }
 
+/* ---- equality constraints ---- */
+
+/* attribute a of equality element e: world (also when absent and not
+ * required: MuJoCo's body2 omitted) or the name of a body of the model */
+static sc_status eq_body(tr* t, const xmlNode* e, const char* a, int required, const char** out) {
+  const char* v = xi_attr(e, a);
+  *out = v ? v : "world";
+  if (!v && required) return xi_fail(t, e, a, "required (the name of a body)");
+  if (strcmp(*out, "world") == 0 || body_named(t, v)) return SC_OK;
+  return xi_fail(t, e, a, "no body named '%s'", v);
+}
+
+/* attribute a of <joint> equality e: a hinge or slide joint of the model,
+ * its simc body (link) and its ref (MuJoCo's qpos0 for it) */
+static sc_status eq_joint(tr* t, const xmlNode* e, const char* a, char* link, size_t sz, double* ref) {
+  const char* v = xi_attr(e, a);
+  if (!v) return xi_fail(t, e, a, "required (the name of a joint)");
+  const int ji = xi_jname_find(t, v);
+  if (ji < 0) return xi_fail(t, e, a, "unknown joint '%s'", v);
+  const int ty = t->jrec[ji].type;
+  if (ty != SC_JOINT_REVOLUTE && ty != SC_JOINT_PRISMATIC)
+    return xi_fail(t, e, a, "joint '%s' is a %s joint (MuJoCo couples hinge and slide joints only)", v,
+                   ty == SC_JOINT_BALL ? "ball" : "free");
+  link_name(t, v, link, sz);
+  *ref = t->jrec[ji].ref;
+  return SC_OK;
+}
+
+/* <equality>: connect, weld and joint become simc's constraints of those
+ * types, each in MuJoCo 2.2.2's terms (measured against it: its eq_data at
+ * qpos0 and its residuals):
+ *  - connect: the anchor in body1's frame, and on body2 (world when
+ *    omitted) where the anchor is at qpos0: simc's a = body1 with the
+ *    anchor, b = body2 at the start;
+ *  - weld: the anchor in body2's frame, and on body1 where the anchor is at
+ *    qpos0, body2's orientation held in body1's as at qpos0 (a given
+ *    relpose is reported): simc's a = body2 with the anchor, b = body1;
+ *  - joint: q1 - ref1 = c0 + c1 (q2 - ref2) + ... + c4 (q2 - ref2)^4 with
+ *    the joints' refs (their qpos0); without joint2, q1 = ref1 + c0.  simc's
+ *    q is MuJoCo's (see the joints above), so the refs are the relation's
+ *    reference.
+ * MuJoCo's soft law (solref, solimp; torquescale weighs a weld's rotation
+ * in it) becomes simc's near-rigid rows: approximated, said so.  An
+ * inactive constraint is left out (said in the translation's note).
+ * Tendon constraints are reported; distance constraints MuJoCo 2.2.2
+ * refuses, and so does this. */
+static sc_status equality(tr* t, const xmlNode* eq, int* count) {
+  for (const xmlNode* n = eq->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE) continue;
+    const char* e = xi_name(n);
+    const int idx = (*count)++;
+    if (strcmp(e, "distance") == 0)
+      return xi_fail(t, n, NULL, "distance constraints were removed in MuJoCo 2.2.2, which refuses them (a connect, "
+                                 "or a simc scene's distance constraint, holds two points)");
+    if (strcmp(e, "tendon") == 0) {
+      xi_unsupported(t, n, "tendon equality");
+      continue;
+    }
+    const int type = strcmp(e, "connect") == 0 ? SC_EQ_CONNECT : strcmp(e, "weld") == 0 ? SC_EQ_WELD
+                     : strcmp(e, "joint") == 0 ? SC_EQ_JOINT : -1;
+    if (type < 0) {
+      xi_unsupported(t, n, e);
+      continue;
+    }
+    sc_status st;
+    const int c = class_of(t, n, 0, &st);
+    TRY(st);
+    char name[128];
+    const char* nm = xi_attr(n, "name");
+    if (nm) {
+      TRY(check_name(t, n, nm));
+      snprintf(name, sizeof name, "%s", nm);
+    } else {
+      snprintf(name, sizeof name, "constraint%d", idx);
+    }
+    int active = 1, has_sol;
+    TRY(xi_get_bool(t, n, K_EQUALITY, c, "active", &active));
+    double sref[2], simp[5];
+    TRY(read_sol(t, n, K_EQUALITY, c, "solref", "solimp", sref, simp, &has_sol));
+    char yn[XI_YNAME], y1[XI_YNAME], y2[XI_YNAME];
+    xi_yaml_name(yn, sizeof yn, name);
+    if (type == SC_EQ_JOINT) {
+      char l1[140], l2[140];
+      double r1 = 0, r2 = 0, pc[5] = {0, 1, 0, 0, 0};
+      TRY(eq_joint(t, n, "joint1", l1, sizeof l1, &r1));
+      const int two = xi_attr(n, "joint2") != NULL;
+      if (two) TRY(eq_joint(t, n, "joint2", l2, sizeof l2, &r2));
+      if (two && strcmp(l1, l2) == 0) return xi_fail(t, n, "joint2", "the same joint as joint1");
+      TRY(xi_get_vec(t, n, K_EQUALITY, c, "polycoef", pc, 5, NULL));
+      for (int k = 0; k < 5; k++)
+        if (!isfinite(pc[k])) return xi_fail(t, n, "polycoef", "must be finite");
+      if (!active) {
+        t->neq_inactive++;
+        continue;
+      }
+      xi_src(&t->eq, n);
+      xi_put(&t->eq, "  - {type: joint, name: %s, joint: %s", yn, xi_yaml_name(y1, sizeof y1, l1));
+      if (two)
+        xi_put(&t->eq, ", of: %s, polynomial: [%.17g, %.17g, %.17g, %.17g, %.17g], reference: [%.17g, %.17g]",
+               xi_yaml_name(y2, sizeof y2, l2), pc[0], pc[1], pc[2], pc[3], pc[4], r1, r2);
+      else
+        xi_put(&t->eq, ", offset: %.17g, reference: [%.17g, 0]", pc[0], r1);
+    } else {
+      const char *b1, *b2;
+      double anchor[3] = {0, 0, 0}, rel[7] = {0, 1, 0, 0, 0, 0, 0}, ts = 1;
+      int has_rel = 0;
+      TRY(eq_body(t, n, "body1", 1, &b1));
+      TRY(eq_body(t, n, "body2", 0, &b2));
+      if (strcmp(b1, b2) == 0) return xi_fail(t, n, "body2", "the same body as body1 ('%s')", b2);
+      TRY(xi_get_vec(t, n, K_EQUALITY, c, "anchor", anchor, 3, NULL));
+      if (type == SC_EQ_WELD) {
+        TRY(xi_get_vec(t, n, K_EQUALITY, c, "relpose", rel, 7, &has_rel));
+        TRY(xi_get_vec(t, n, K_EQUALITY, c, "torquescale", &ts, 1, NULL));
+      }
+      for (int k = 0; k < 3; k++)
+        if (!isfinite(anchor[k])) return xi_fail(t, n, "anchor", "must be finite");
+      if (!active) {
+        t->neq_inactive++;
+        continue;
+      }
+      /* (MuJoCo ignores a relpose whose quaternion is zero, its default) */
+      if (rel[3] != 0 || rel[4] != 0 || rel[5] != 0 || rel[6] != 0) {
+        xi_unsupported(t, n, "weld relpose (a given relative pose; simc's weld holds the pose at the start)");
+        continue;
+      }
+      if (t->global) {
+        xi_unsupported(t, n, "equality anchor under compiler coordinate=\"global\"");
+        continue;
+      }
+      if (ts != 1) xi_approximated(t, n, "weld torquescale (it weighs the rotation in MuJoCo's soft law; simc's weld rows are near-rigid)");
+      const char* a = type == SC_EQ_CONNECT ? b1 : b2;
+      const char* b = type == SC_EQ_CONNECT ? b2 : b1;
+      xi_src(&t->eq, n);
+      xi_put(&t->eq, "  - {type: %s, name: %s, a: {body: %s, point: [%.17g, %.17g, %.17g]}, b: {body: %s}", e, yn,
+             xi_yaml_name(y1, sizeof y1, a), anchor[0], anchor[1], anchor[2], xi_yaml_name(y2, sizeof y2, b));
+    }
+    xi_put(&t->eq, "}\n");
+    /* (also without solref and solimp: MuJoCo's defaults are soft, a
+     * four-bar's loop sagging 2.6e-2 m under gravity, test_mjcf) */
+    xi_approximated(t, n, "equality constraint (MuJoCo's soft law, solref/solimp 0.02 1 / 0.9 0.95 unless given, held "
+                          "near-rigid)");
+  }
+  return SC_OK;
+}
+
 /* ---- the whole model ---- */
 
 /* 1 when an element at or below n has attribute a */
@@ -1750,13 +1898,23 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       continue; /* custom: numbers and text for the user's code */
     } else if (strcmp(e, "contact") == 0) {
       TRY(contact(t, n));
-    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0) {
+    } else if (strcmp(e, "tendon") == 0) {
       xi_unsupported(t, n, e);
+    } else if (strcmp(e, "equality") == 0) {
+      continue; /* once every body and joint is known */
     } else {
       return xi_fail(t, n, NULL, "unknown top-level element");
     }
   }
   TRY(pair_friction(t));
+  int neq = 0; /* MuJoCo numbers the constraints across every <equality> */
+  for (int i = 0; i < t->ntop; i++)
+    if (strcmp(xi_name(t->top[i]), "equality") == 0) TRY(equality(t, t->top[i], &neq));
+  if (t->neq_inactive) {
+    size_t o = strlen(t->note);
+    snprintf(t->note + o, sizeof t->note - o, "%s%d equality constraint%s with active=\"false\" left out (simc cannot switch one on)",
+             o ? "; " : "", t->neq_inactive, t->neq_inactive == 1 ? "" : "s");
+  }
   int nact = 0; /* unnamed actuators are numbered across every <actuator> */
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xi_name(t->top[i]), "actuator") == 0) TRY(actuators(t, t->top[i], &nact));

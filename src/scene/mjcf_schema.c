@@ -168,7 +168,7 @@ static const srow schema[] = {
  *      not translate), uns (reported here when present, or when not the
  *      default after '='; commas stand for spaces) and none (no effect on
  *      the dynamics);
- *  'E' reported as a whole by the translator (tendons, equality, ...);
+ *  'E' reported as a whole by the translator (tendons, tendon equality, ...);
  *  'X' no effect on the dynamics, nor anything below it.
  * An element missing here takes its parent's 'E' or 'X'. */
 typedef struct scls {
@@ -217,7 +217,7 @@ static const scls classes[] = {
     /* classes of what is reported where it is used (general, muscle,
      * tendon and equality classes also where they are defined) */
     {"default>pair", 'X', 0, 0, 0, 0},
-    {"default>equality", 'E', 0, 0, 0, 0},
+    {"default>equality", 'T', "active", "solref solimp", "", ""},
     {"default>tendon", 'E', 0, 0, 0, 0},
     {"default>general", 'E', 0, 0, 0, 0},
     {"default>intvelocity", 'X', 0, 0, 0, 0},
@@ -250,7 +250,12 @@ static const scls classes[] = {
     {"mujoco>contact", 'T', "", "", "", ""},
     {"contact>pair", 'E', 0, 0, 0, 0},
     {"contact>exclude", 'T', "name body1 body2", "", "", ""},
-    {"mujoco>equality", 'E', 0, 0, 0, 0},
+    {"mujoco>equality", 'T', "", "", "", ""},
+    {"equality>connect", 'T', "name class body1 body2 anchor active", "solref solimp", "", ""},
+    {"equality>weld", 'T', "name class body1 body2 anchor active", "relpose solref solimp torquescale", "", ""},
+    {"equality>joint", 'T', "name class joint1 joint2 polycoef active", "solref solimp", "", ""},
+    {"equality>tendon", 'E', 0, 0, 0, 0},
+    {"equality>distance", 'E', 0, 0, 0, 0}, /* refused, as MuJoCo 2.2.2 refuses it */
     {"mujoco>tendon", 'E', 0, 0, 0, 0},
     {"mujoco>actuator", 'T', "", "", "", ""},
     {"actuator>general", 'E', 0, 0, 0, 0},

@@ -5,12 +5,13 @@
  * errors are located in the XML file; the translation is parsed into a node
  * tree and rewritten there, not in the translator, so that one pass serves
  * both formats and every key a translation may hold:
- *  - every body, actuator and reference to them (parents, springs'
- *    joints and ends, actuators' joints, exclude pairs) gets the prefix;
+ *  - every body, actuator, constraint and reference to them (parents,
+ *    springs' and constraints' joints and ends, actuators' joints, exclude
+ *    pairs) gets the prefix;
  *  - the model's root bodies (parent world) are placed at the entry's pose
  *    X: a root joint's origin O becomes X O, a free root's initial pose
  *    likewise (and its velocities are turned with X), the static shapes and
- *    the world ends of springs are moved by X;
+ *    the world ends of springs and constraints are moved by X;
  *  - fixed_base: true turns a free root joint into a fixed one at its
  *    placed pose; false hangs each root that is not free from a massless
  *    free body <root>_float (a URDF's --floating-base), which starts at X.
@@ -37,7 +38,7 @@ typedef struct entry {
   sc_snode* tree;    /* the translated model, rewritten */
 } entry;
 
-static const char* const lists[] = {"bodies", "static", "springs", "actuators", "exclude"};
+static const char* const lists[] = {"bodies", "static", "springs", "actuators", "exclude", "constraints"};
 
 /* ---- small builders ---- */
 
@@ -267,25 +268,34 @@ static int rewrite(const entry* e, sc_snode* T) {
   sc_snode* stat = sc_snode_get(T, "static");
   for (int i = 0; stat && stat->kind == SC_SN_SEQ && i < stat->n; i++)
     if (place_shape(e, stat->kid[i])) return -1;
-  sc_snode* springs = sc_snode_get(T, "springs");
-  for (int i = 0; springs && springs->kind == SC_SN_SEQ && i < springs->n; i++) {
-    sc_snode* s = springs->kid[i];
-    if (s->kind != SC_SN_MAP) continue;
-    if (prefix_node(sc_snode_get(s, "joint"), P)) return -1;
-    for (int k = 0; k < 2; k++) {
-      sc_snode* end = sc_snode_get(s, k ? "b" : "a");
-      if (!end || end->kind != SC_SN_MAP) continue;
-      sc_snode* body = sc_snode_get(end, "body");
-      double x[3] = {0, 0, 0}, y[3], R[9];
-      if (!is_world(body)) {
-        if (prefix_node(body, P)) return -1;
-        continue;
+  /* springs and constraints: their joints and bodies, and the points
+   * given on the world, which moves with the model's placement (a point
+   * taken at the start is where the placed model puts it) */
+  for (int w = 0; w < 2; w++) {
+    sc_snode* springs = sc_snode_get(T, w ? "constraints" : "springs");
+    for (int i = 0; springs && springs->kind == SC_SN_SEQ && i < springs->n; i++) {
+      sc_snode* s = springs->kid[i];
+      if (s->kind != SC_SN_MAP) continue;
+      if (prefix_node(sc_snode_get(s, "joint"), P)) return -1;
+      if (w && (prefix_node(sc_snode_get(s, "of"), P) || prefix_node(sc_snode_get(s, "name"), P))) return -1;
+      for (int k = 0; k < 2; k++) {
+        sc_snode* end = sc_snode_get(s, k ? "b" : "a");
+        if (!end || end->kind != SC_SN_MAP) continue;
+        sc_snode* body = sc_snode_get(end, "body");
+        double x[3] = {0, 0, 0}, y[3], R[9];
+        if (!is_world(body)) {
+          if (prefix_node(body, P)) return -1;
+          continue;
+        }
+        const sc_snode* ty = sc_snode_get(s, "type");
+        const int dist = ty && ty->kind == SC_SN_SCALAR && strcmp(ty->str, "distance") == 0;
+        if (w && k && !dist && !sc_snode_get(end, "point")) continue;
+        get_vec(sc_snode_get(end, "point"), x, 3);
+        sc_sp_quat_to_mat3(R, e->q);
+        sc_sp_mat3_vec(y, R, x);
+        for (int d = 0; d < 3; d++) y[d] += e->p[d];
+        if (put_vec(end, "point", y, 3)) return -1;
       }
-      get_vec(sc_snode_get(end, "point"), x, 3);
-      sc_sp_quat_to_mat3(R, e->q);
-      sc_sp_mat3_vec(y, R, x);
-      for (int d = 0; d < 3; d++) y[d] += e->p[d];
-      if (put_vec(end, "point", y, 3)) return -1;
     }
   }
   sc_snode* acts = sc_snode_get(T, "actuators");

@@ -6,7 +6,8 @@
  * joint becomes a massless link body named after the joint, at the joint's
  * origin in the parent link with its axis, limits and dynamics, the child
  * link hanging from it at zero offset (URDF's child frame is the joint
- * frame); a fixed joint attaches the child link directly.  The root link is
+ * frame); a fixed joint attaches the child link directly; a <mimic> is a
+ * joint coupling of the two joints' bodies (mimic).  The root link is
  * fixed to the world, or free (--floating-base); a root link named "world"
  * is the world itself (ROS's way of fixing a base).
  *
@@ -456,6 +457,44 @@ static const char* body_name(const uctx* u, int b) {
   return b == -2 ? "world" : uname(xi_attr(u->links[b], "name"));
 }
 
+/* a joint that moves by one coordinate: revolute, continuous, prismatic */
+static int scalar_joint(const char* ty) {
+  return ty && (strcmp(ty, "revolute") == 0 || strcmp(ty, "continuous") == 0 || strcmp(ty, "prismatic") == 0);
+}
+
+/* <mimic joint multiplier offset> of joint J: q = multiplier q_joint +
+ * offset (urdfdom's defaults 1 and 0), simc's joint coupling of J's body on
+ * the other joint's (each moving joint is a body named after it, its q the
+ * URDF joint value: no shift) */
+static sc_status mimic(uctx* u, const xmlNode* J, const xmlNode* mi) {
+  tr* t = u->t;
+  const char* jn = uname(xi_attr(J, "name"));
+  if (!scalar_joint(xi_attr(J, "type")))
+    return xi_fail(t, mi, NULL, "joint '%s' is a %s joint: only a revolute, continuous or prismatic joint mimics another", jn,
+                   xi_attr(J, "type") ? xi_attr(J, "type") : "typeless");
+  const char* of = xi_attr(mi, "joint");
+  if (!of) return xi_fail(t, mi, "joint", "required (the name of the joint mimicked)");
+  const xmlNode* O = NULL;
+  for (int j = 0; j < u->nj && !O; j++)
+    if (strcmp(uname(xi_attr(u->joints[j], "name")), uname(of)) == 0) O = u->joints[j];
+  if (!O) return xi_fail(t, mi, "joint", "no joint named '%s'", of);
+  if (O == J) return xi_fail(t, mi, "joint", "joint '%s' cannot mimic itself", jn);
+  if (!scalar_joint(xi_attr(O, "type")))
+    return xi_fail(t, mi, "joint", "joint '%s' is a %s joint: only a revolute, continuous or prismatic joint is mimicked",
+                   uname(of), xi_attr(O, "type") ? xi_attr(O, "type") : "typeless");
+  double mult = 1, off = 0;
+  TRY(xi_get_vec(t, mi, -1, -1, "multiplier", &mult, 1, NULL));
+  TRY(xi_get_vec(t, mi, -1, -1, "offset", &off, 1, NULL));
+  if (!isfinite(mult) || !isfinite(off)) return xi_fail(t, mi, NULL, "multiplier and offset must be finite");
+  char nm[160], yn[XI_YNAME], yj[XI_YNAME], yo[XI_YNAME];
+  snprintf(nm, sizeof nm, "%.120s:mimic", jn);
+  xi_src(&t->eq, mi);
+  xi_put(&t->eq, "  - {type: joint, name: %s, joint: %s, of: %s, ratio: %.17g, offset: %.17g}\n",
+         xi_yaml_name(yn, sizeof yn, nm), xi_yaml_name(yj, sizeof yj, jn), xi_yaml_name(yo, sizeof yo, uname(of)), mult,
+         off);
+  return SC_OK;
+}
+
 static sc_status translate(uctx* u, xmlNode* root) {
   tr* t = u->t;
   const int floating = u->floating;
@@ -570,7 +609,7 @@ static sc_status translate(uctx* u, xmlNode* root) {
     const char* pl = body_name(u, body[p]);
     const char* cl = uname(xi_attr(links[c], "name"));
     const xmlNode* mi = child_el(J, "mimic");
-    if (mi) xi_unsupported(t, mi, "<mimic> (a joint driven by another: simc has no joint coupling; the joint moves freely)");
+    if (mi) TRY(mimic(u, J, mi));
     if (strcmp(ty, "fixed") == 0) {
       if (body[c] != c) continue; /* folded into its parent's body */
       char fj[160];
