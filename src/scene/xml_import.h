@@ -14,7 +14,7 @@
 #define MAX_DOCS 64
 #define MAX_ELEMENTS 1000000
 
-enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, K_EQUALITY, NKIND };
+enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, K_EQUALITY, K_TENDON, K_SITE, NKIND };
 
 #define MAX_DEFNODES 8 /* top-level <default> sections merged into main */
 
@@ -57,7 +57,7 @@ typedef struct tr {
    * stiffness and damping they give */
   struct mj_brec { double m, c[3], I[9]; } * brec;
   int nbrec, capbrec;
-  struct mj_jrec { int sd, type, first, last, root; double a[3], ax[3], arm, tc, dr, k, b, ref; } * jrec;
+  struct mj_jrec { int sd, type, first, last, root; double a[3], ax[3], arm, tc, dr, k, b, ref, springref; } * jrec;
   int capjrec, cur_root;
   char eulerseq[4];
   char meshdir[512];
@@ -73,6 +73,8 @@ typedef struct tr {
   obuf bodies, stat, springs, acts;
   obuf excl; /* the exclude section: <contact><exclude> */
   obuf eq;   /* the constraints section: MJCF <equality>, URDF <mimic> */
+  obuf ten;  /* the tendons section: MJCF <tendon> */
+  int nten;  /* MJCF tendons, numbered across every <tendon> (tendon equality names them) */
   int neq_inactive; /* MJCF equality constraints left out as active="false" */
   int nbody_auto;
   unsup un[64];
