@@ -2152,6 +2152,20 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->cls[0].parent = -1;
     t->ncls = 1;
   }
+  /* composites: MuJoCo's expansion, its elements in a class of their own
+   * with no parent (MuJoCo builds them from its built-in defaults) */
+  if (t->ncls == (int)(sizeof t->cls / sizeof t->cls[0])) return xi_fail(t, root, NULL, "too many default classes");
+  memset(&t->cls[t->ncls], 0, sizeof t->cls[0]);
+  t->cls[t->ncls].name = COMPOSITE_CLASS;
+  t->cls[t->ncls].parent = -1;
+  t->ncls++;
+  int ncomp = 0;
+  TRY(xi_mjcf_composites(t, &ncomp));
+  if (t->comp_skin) {
+    size_t o = strlen(t->note);
+    snprintf(t->note + o, sizeof t->note - o, "%scomposite skin%s not drawn (visual)", o ? "; " : "",
+             t->comp_skin == 1 ? "" : "s");
+  }
   if (t->global) {
     const double P[3] = {0, 0, 0}, Q[4] = {1, 0, 0, 0};
     for (int i = 0; i < t->ntop; i++)

@@ -74,6 +74,10 @@ typedef struct tr {
   obuf excl; /* the exclude section: <contact><exclude> */
   obuf eq;   /* the constraints section: MJCF <equality>, URDF <mimic> */
   obuf ten;  /* the tendons section: MJCF <tendon> */
+  /* MJCF <composite>: the sections its expansion adds elements to, and
+   * how many composites had a <skin> (visual, said in the note) */
+  xmlNode *comp_ten, *comp_eq, *comp_contact;
+  int comp_skin;
   int nten;  /* MJCF tendons, numbered across every <tendon> (tendon equality names them) */
   int neq_inactive; /* MJCF equality constraints left out as active="false" */
   int nbody_auto;
@@ -190,6 +194,13 @@ void xi_put_contact(obuf* o, const geom* g);
 void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]);
 /* joint names (each the name of its link body): add (its index, -1 out of memory), find (-1 absent) */
 int xi_jname_add(tr* t, const char* name);
+/* MJCF <composite> (mjcf_composite.c): every composite of the worldbody
+ * expanded in place into the bodies, joints, geoms, sites, tendons and
+ * equality constraints MuJoCo 2.2.2 makes of it, their class
+ * COMPOSITE_CLASS (MuJoCo's built-in defaults, no model class); *count the
+ * composites expanded */
+#define COMPOSITE_CLASS " composite"
+sc_status xi_mjcf_composites(tr* t, int* count);
 int xi_jname_find(const tr* t, const char* name);
 /* a name safe in YAML flow context */
 #define XI_NAME_MAX 120 /* bytes of a name read from a model */
