@@ -120,7 +120,7 @@ cat >"$tmp/composite.xml" <<'EOF'
 <mujoco>
   <worldbody>
     <geom type="plane" size="1 1 0.1"/>
-    <composite type="particle" count="2 2 2" spacing="0.1"><geom size="0.02"/></composite>
+    <body name="ghost" pos="0 0 1"><geom type="hfield" hfield="h"/></body>
   </worldbody>
 </mujoco>
 EOF

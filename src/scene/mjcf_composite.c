@@ -452,6 +452,12 @@ static int on_shell(const comp* c, int ix, int iy, int iz) {
 
 static sc_status box(comp* c) {
   if (c->dim != 3) return xi_fail(c->t, c->node, "count", "Box and ellipsoid must be three-dimensional");
+  /* MuJoCo's soft body: each element's slide held at 0 by a soft joint
+   * equality (solreffix, solimpfix), smoothed against its neighbours' and
+   * their sum (the volume) held; simc's rows are near-rigid, so its body is
+   * nearly rigid where MuJoCo's gives */
+  xi_approximated(c->t, c->node, "composite box, cylinder or ellipsoid (MuJoCo's soft body: its slides' soft fixes "
+                                 "and smoothing held near-rigid, the body nearly rigid)");
   char n[300], n2[300];
   const double z[3] = {0, 0, 0};
   snprintf(n, sizeof n, "%sGcenter", c->prefix);
