@@ -4,7 +4,8 @@
 # held near-rigid; --strict refuses them); an inactive one left out, said
 # in the translation's note; a tendon equality on an unknown tendon an
 # error (test_mjcf translates tendon equality), distance refused as MuJoCo
-# 2.2.2 refuses it; a weld's relpose reported; unknown bodies and joints,
+# 2.2.2 refuses it; a weld's relpose as its points and quat (a scene's zero
+# quat an error at its line); unknown bodies and joints,
 # a ball joint coupled, a body constrained to itself and a short polycoef
 # are errors at the element's line.  test_mjcf compares the motion with
 # MuJoCo's (test_equality_connect, _weld, _joint).
@@ -55,8 +56,17 @@ model "$tmp/tendon.xml" '    <tendon tendon1="t"/>'
 expect unknown_tendon "$tmp/tendon.xml" "tendon.xml:10: element <tendon>: attribute tendon1: unknown tendon 't'"
 model "$tmp/distance.xml" '    <distance geom1="g1" geom2="g2" distance="0.2"/>'
 expect distance_refused "$tmp/distance.xml" "distance.xml:10: element <distance>: distance constraints were removed in MuJoCo 2.2.2"
-model "$tmp/relpose.xml" '    <weld body1="b" body2="c" relpose="0 0 0 1 0 0 0"/>'
-expect relpose_reported "$tmp/relpose.xml" "weld relpose" "relpose.xml:10: element <weld>"
+model "$tmp/relpose.xml" '    <weld body1="b" body2="c" relpose="0.1 0 0 0 0 0 2"/>'
+"$BIN/simc" "$tmp/relpose.xml" -o "$tmp/relpose.h5" --quiet --duration 0.01 2>/dev/null
+ok relpose_translated "$PY - '$tmp/relpose.h5' <<'PY'
+import sys, h5py
+y = h5py.File(sys.argv[1], 'r').attrs['scene_yaml']; y = y.decode() if isinstance(y, bytes) else y
+w = y[y.index('type: weld'):]
+print('  ' + ' '.join(w.split()[:16]))
+sys.exit(0 if 'point: [0.10000000000000001, 0, 0]' in w and 'quat: [0, -0, -0, -2]' in w else 1)
+PY"
+printf 'simc: 1\ntime: {step: 0.001, duration: 0.01}\nbodies:\n  - {name: a, parent: world, joint: {type: free}, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\nconstraints:\n  - {type: weld, a: {body: world}, b: {body: a}, quat: [0, 0, 0, 0]}\n' >"$tmp/zq.yaml"
+expect weld_zero_quat "$tmp/zq.yaml" "zq.yaml:6:" "constraints[0].quat: a zero quaternion has no orientation"
 model "$tmp/nobody.xml" '    <connect body1="a" body2="nobody" anchor="0 0 0"/>'
 expect unknown_body "$tmp/nobody.xml" "nobody.xml:10: element <connect>: attribute body2: no body named 'nobody'"
 model "$tmp/nojoint.xml" '    <joint joint1="ha" joint2="hz"/>'

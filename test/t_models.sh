@@ -7,8 +7,8 @@
 # changes the dofs as it should; a bad entry is an error located at its line
 # (exit 1).  What a translation ignores reaches the output's root attribute
 # `ignored`, and only then.  An MJCF's constraints are placed with it: a
-# weld to the world holds each copy's box where its entry puts it (3.5e-7 m
-# over 0.5 s).
+# weld to the world, with or without a relpose, holds each copy's box where
+# its entry puts it (within 1e-5 m over 0.5 s).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
@@ -235,10 +235,11 @@ print('  final z %.6f m' % z)
 sys.exit(0 if abs(z - 0.05) < 1e-3 else 1)
 PY"
 
-# constraints: an MJCF's weld to the world (the anchor given in the world's
-# frame) and a connect of two of its bodies, the model placed twice: each
-# welded box stays where its entry puts it (the world point moved with the
-# entry's pose), each copy's names prefixed
+# constraints: an MJCF's welds to the world (the anchor given in the world's
+# frame; one with a relpose, its orientation given in the world's frame)
+# and a connect of two of its bodies, the model placed twice: each welded
+# box stays where its entry puts it (the world point and orientation moved
+# with the entry's pose), each copy's names prefixed
 cat >"$tmp/sub/welded.xml" <<'EOF'
 <mujoco>
   <default><geom contype="0" conaffinity="0"/></default>
@@ -246,9 +247,11 @@ cat >"$tmp/sub/welded.xml" <<'EOF'
     <body name="box" pos="0.5 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
     <body name="arm" pos="0 0 1"><joint name="h" type="hinge" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02"/></body>
     <body name="tip" pos="0.3 0 1"><freejoint/><geom size="0.05"/></body>
+    <body name="box3" pos="0 0.5 1" euler="20 0 0"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
   </worldbody>
   <equality>
     <weld body1="box" anchor="0.5 0 1"/>
+    <weld body1="box3" anchor="0 0.5 1" relpose="0 0 0 0.984807753 -0.173648178 0 0"/>
     <connect body1="arm" body2="tip" anchor="0.3 0 0"/>
   </equality>
 </mujoco>
@@ -267,8 +270,12 @@ f = h5py.File(sys.argv[1], 'r')
 names = [x.decode() for x in f['/model/body_names'][:]]
 P = f['/body/position'][:]
 y = f.attrs['scene_yaml']; y = y.decode() if isinstance(y, bytes) else y
-moved = max(np.abs(P[:, names.index(b)] - P[0, names.index(b)]).max() for b in ('p_box', 'q_box'))
+O = f['/body/orientation'][:]
+boxes = ('p_box', 'q_box', 'p_box3', 'q_box3')
+moved = max(np.abs(P[:, names.index(b)] - P[0, names.index(b)]).max() for b in boxes)
+turned = max(np.abs(O[:, names.index(b)] - O[0, names.index(b)]).max() for b in boxes)
 tip = max(np.abs(P[:, names.index(b)] - P[0, names.index(b)]).max() for b in ('p_tip', 'q_tip'))
-print('  welded boxes moved %.2g m in 0.5 s; the connected tips fell %.2g m with their arms' % (moved, tip))
-sys.exit(0 if moved < 1e-5 and tip > 0.01 and 'p_constraint0' in y and 'q_constraint1' in y else 1)
+print('  welded boxes moved %.2g m and turned %.2g (quaternion) in 0.5 s; the connected tips fell %.2g m with their arms'
+      % (moved, turned, tip))
+sys.exit(0 if moved < 1e-5 and turned < 1e-5 and tip > 0.01 and 'p_constraint0' in y and 'q_constraint2' in y else 1)
 PY"

@@ -14,11 +14,13 @@
  *      MuJoCo's RK4 at dt = 0.1 ms (1e-6 rad).
  *   4. contact filtering (test/mjcf/filter.xml): the body pairs in contact
  *      after mj_forward and after sc_forward are the same set.
- *   5. equality constraints (test/mjcf/eq_*.xml: connect, weld, joint):
- *      simc's near-rigid rows against MuJoCo's soft ones at their stiffest
- *      (time constant 2 dt, impedance 0.9999, RK4), dt = 0.1 ms, 1 s without
- *      contact: the joints' trajectories and both violations (2e-4 rad and
- *      1e-5 at most; each test states its measure);
+ *   5. equality constraints (test/mjcf/eq_*.xml: connect, weld with and
+ *      without relpose, joint): simc's near-rigid rows against MuJoCo's
+ *      soft ones at their stiffest (time constant 2 dt, impedance 0.9999,
+ *      RK4), dt = 0.1 ms, 1 s without contact: the joints' trajectories,
+ *      simc's violation and MuJoCo's relations (its eq_data) evaluated on
+ *      simc's state (2e-4 rad and 1e-5 at most; each test states its
+ *      measure);
  *   6. the schema (src/scene/mjcf_schema.c): every element and attribute of
  *      MuJoCo 2.2.2's schema is classified; on each element simc translates,
  *      an attribute outside the schema is refused at its line (as MuJoCo
@@ -971,7 +973,7 @@ static void equality_check(const char* path, double dt, double T, const char* co
   ENSURE(p.sm->neq == nactive);
   double* qf = calloc((size_t)mm->nq, sizeof(double));
   double* g = calloc((size_t)p.sm->neqrow + 1, sizeof(double));
-  double eq_mj = 0, eq_sc = 0, eq_rel = 0, e = 0;
+  double eq_mj = 0, eq_sc = 0, eq_rel = 0, e = 0; /* eq_rel: m, rad, rotation-matrix entries */
   int worst = -1;
   const long nstep = lround(T / dt);
   for (long k = 0; qf && g && k < nstep; k++) {
@@ -1001,6 +1003,29 @@ static void equality_check(const char* path, double dt, double T, const char* co
       const double r = j2 >= 0 ? c[0] + x * (c[1] + x * (c[2] + x * (c[3] + x * c[4]))) : c[0];
       eq_rel = fmax(eq_rel, fabs(p.sd->q[a1] - mm->qpos0[a1] - r));
     }
+    /* and of each connect and weld on simc's body poses: MuJoCo's points
+     * (connect: data 0-2 on body1, 3-5 on body2; weld: 3-5 on body1, 0-2
+     * on body2) and a weld's rotation, R2 = R1 Q (Q data 6-9) */
+    for (int i = 0; settled && i < mm->neq; i++) {
+      if ((mm->eq_type[i] != mjEQ_CONNECT && mm->eq_type[i] != mjEQ_WELD) || !mm->eq_active[i]) continue;
+      const int b1 = p.body[mm->eq_obj1id[i]], b2 = p.body[mm->eq_obj2id[i]];
+      const double* c = mm->eq_data + mjNEQDATA * i;
+      const int weld = mm->eq_type[i] == mjEQ_WELD;
+      const double *l1 = weld ? c + 3 : c, *l2 = weld ? c : c + 3;
+      const double *R1 = p.sd->xrot + 9 * b1, *R2 = p.sd->xrot + 9 * b2;
+      double w1[3], w2[3];
+      sc_sp_mat3_vec(w1, R1, l1);
+      sc_sp_mat3_vec(w2, R2, l2);
+      for (int x = 0; x < 3; x++)
+        eq_rel = fmax(eq_rel, fabs(p.sd->xpos[3 * b1 + x] + w1[x] - p.sd->xpos[3 * b2 + x] - w2[x]));
+      if (!weld) continue;
+      double Q[9], R1Q[9];
+      double qn[4] = {c[6], c[7], c[8], c[9]};
+      sc_sp_quat_normalize(qn);
+      sc_sp_quat_to_mat3(Q, qn);
+      sc_sp_mat3_mul(R1Q, R1, Q);
+      for (int x = 0; x < 9; x++) eq_rel = fmax(eq_rel, fabs(R1Q[x] - R2[x]));
+    }
     memcpy(qf, p.sd->q, sizeof(double) * (size_t)mm->nq);
     sc_state_com_to_frame(p.sm, qf, NULL);
     for (int j = 0; j < mm->njnt; j++) {
@@ -1017,9 +1042,9 @@ static void equality_check(const char* path, double dt, double T, const char* co
     }
   }
   printf("  %s: %d constraints (MuJoCo %d, %d active), %d rows; over %g s at dt %g: max |q_simc - q_mj| %.3g (joint %s; tolerance %g); "
-         "violation after %g s: simc %.3g (tolerance %g; MuJoCo's joint relations on simc's q %.3g), MuJoCo (time "
+         "violation after %g s: simc %.3g (tolerance %g; MuJoCo's relations on simc's state %.3g), MuJoCo (time "
          "constant 2 dt) %.3g\n",
-         path, p.sm->neq, mm->neq, nactive, p.sm->neqrow, T, dt, e, worst >= 0 ? mj_id2name(mm, mjOBJ_JOINT, worst) : "-", tol_q, SETTLE,
+         path, p.sm->neq, mm->neq, nactive, p.sm->neqrow, T, dt, e, worst >= 0 && mj_id2name(mm, mjOBJ_JOINT, worst) ? mj_id2name(mm, mjOBJ_JOINT, worst) : "-", tol_q, SETTLE,
          eq_sc, tol_sc, eq_rel, eq_mj);
   ENSURE(e <= tol_q);
   ENSURE(eq_sc <= tol_sc);
@@ -1065,6 +1090,16 @@ static void test_equality_inactive_noted(void) {
  * compared by the relation only. */
 static void test_equality_connect(void) { equality_check("test/mjcf/eq_connect.xml", 1e-4, 1.0, NULL, 2e-4, 1e-5); }
 static void test_equality_weld(void) { equality_check("test/mjcf/eq_weld.xml", 1e-4, 1.0, NULL, 1e-5, 1e-5); }
+/* the relation only (each starts off it, see the file; the boxes' motion
+ * then differs by 2.6e-2): 1.3e-7, on MuJoCo's relation too */
+static void test_equality_relpose(void) {
+  const char* const none[] = {NULL};
+  equality_check("test/mjcf/eq_relpose.xml", 1e-4, 1.0, none, 0, 1e-5);
+}
+/* rows with round-off Jacobians held as J = 0 (their 1/w made simc's
+ * motion non-finite): the rigid pendulum within 1.1e-9 rad of MuJoCo's,
+ * violation 1.3e-15 */
+static void test_equality_redundant(void) { equality_check("test/mjcf/eq_redundant.xml", 1e-4, 1.0, NULL, 1e-5, 1e-5); }
 static void test_equality_joint(void) {
   const char* const cmp[] = {"h1", "h2", NULL};
   equality_check("test/mjcf/eq_joint.xml", 1e-4, 1.0, cmp, 2e-5, 1e-5);
@@ -1506,6 +1541,8 @@ int main(int argc, char** argv) {
   RUN(test_equality_connect);
   RUN(test_equality_weld);
   RUN(test_equality_joint);
+  RUN(test_equality_relpose);
+  RUN(test_equality_redundant);
   RUN(test_equality_inactive_noted);
   RUN(test_tendon_fixed);
   RUN(test_tendon_spatial);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scene/scene_internal.h"
+#include "spatial/spatial.h"
 
 /* body: world (0) or a body's model index */
 static sc_status read_body(ctx* c, const load* L, const sc_snode* n, int* body) {
@@ -167,7 +168,19 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* root, const sc_
     /* (a distance's b point is b's origin unless given: where a's point
      * is would make the distance 0) */
     if (!has_b && type != SC_EQ_DISTANCE) autobits |= SC_EQ_AUTO_POINT_B;
-    if (type == SC_EQ_WELD) autobits |= SC_EQ_AUTO_ROT;
+    if (type == SC_EQ_WELD && sc_snode_get(s, "quat")) {
+      double q[4];
+      TRY(sc_rd_get_vec(c, s, "quat", q, 4));
+      if (!(sc_sp_quat_normalize(q) > 0)) {
+        m = sc_rd_push_key(c, "quat");
+        st = sc_rd_fail(c, sc_snode_get(s, "quat"), "a zero quaternion has no orientation");
+        sc_rd_pop(c, m);
+        return st;
+      }
+      sc_sp_quat_to_mat3(data + 6, q);
+    } else if (type == SC_EQ_WELD) {
+      autobits |= SC_EQ_AUTO_ROT;
+    }
     if (type == SC_EQ_DISTANCE) {
       int has_l = 0;
       TRY(sc_rd_get_num(c, s, "distance", &data[6], RANGE_POS, 0, &has_l));

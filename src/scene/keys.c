@@ -272,6 +272,8 @@ static const sc_scene_key keys[] = {
     {"constraints[] weld", "a", "<constraint end>", "", "required", "", "one body and the point held"},
     {"constraints[] weld", "b", "<constraint end>", "", "required", "",
      "the other; without a point, where a's point is at the start"},
+    {"constraints[] weld", "quat", "[w, x, y, z]", "", "(as at the start)", "",
+     "b's frame's orientation in a's frame (normalized)"},
     {"constraints[] weld", "stiffness", "number | rigid", "N/m and N m/rad", "rigid", "> 0",
      "of the three position rows (N/m) and the three rotation rows (N m/rad)"},
     {"constraints[] weld", "dissipation_time", "number", "s", "0", ">= 0", "the damper's time scale"},

@@ -1937,8 +1937,10 @@ static sc_status eq_tendon(tr* t, const xmlNode* e, const char* a, int* idx, int
  *    omitted) where the anchor is at qpos0: simc's a = body1 with the
  *    anchor, b = body2 at the start;
  *  - weld: the anchor in body2's frame, and on body1 where the anchor is at
- *    qpos0, body2's orientation held in body1's as at qpos0 (a given
- *    relpose is reported): simc's a = body2 with the anchor, b = body1;
+ *    qpos0, body2's orientation held in body1's as at qpos0; with a relpose
+ *    (its quaternion not zero) body1's point is its position and body2's
+ *    orientation body1's turned by its quaternion: simc's a = body2 with
+ *    the anchor, b = body1;
  *  - joint: q1 - ref1 = c0 + c1 (q2 - ref2) + ... + c4 (q2 - ref2)^4 with
  *    the joints' refs (their qpos0); without joint2, q1 = ref1 + c0.  simc's
  *    q is MuJoCo's (see the joints above), so the refs are the relation's
@@ -2051,10 +2053,9 @@ static sc_status equality(tr* t, const xmlNode* eq, int* count) {
         continue;
       }
       /* (MuJoCo ignores a relpose whose quaternion is zero, its default) */
-      if (rel[3] != 0 || rel[4] != 0 || rel[5] != 0 || rel[6] != 0) {
-        xi_unsupported(t, n, "weld relpose (a given relative pose; simc's weld holds the pose at the start)");
-        continue;
-      }
+      const int relpose = type == SC_EQ_WELD && (rel[3] != 0 || rel[4] != 0 || rel[5] != 0 || rel[6] != 0);
+      for (int k = 0; k < 7; k++)
+        if (relpose && !isfinite(rel[k])) return xi_fail(t, n, "relpose", "must be finite");
       if (t->global) {
         xi_unsupported(t, n, "equality anchor under compiler coordinate=\"global\"");
         continue;
@@ -2063,8 +2064,16 @@ static sc_status equality(tr* t, const xmlNode* eq, int* count) {
       const char* a = type == SC_EQ_CONNECT ? b1 : b2;
       const char* b = type == SC_EQ_CONNECT ? b2 : b1;
       xi_src(&t->eq, n);
-      xi_put(&t->eq, "  - {type: %s, name: %s, a: {body: %s, point: [%.17g, %.17g, %.17g]}, b: {body: %s}", e, yn,
+      xi_put(&t->eq, "  - {type: %s, name: %s, a: {body: %s, point: [%.17g, %.17g, %.17g]}, b: {body: %s", e, yn,
              xi_yaml_name(y1, sizeof y1, a), anchor[0], anchor[1], anchor[2], xi_yaml_name(y2, sizeof y2, b));
+      /* relpose: body1's point is its position part, and body2's frame is
+       * body1's turned by its quaternion, so b's (body1's) orientation in
+       * a's (body2's) is the quaternion's inverse */
+      if (relpose)
+        xi_put(&t->eq, ", point: [%.17g, %.17g, %.17g]}, quat: [%.17g, %.17g, %.17g, %.17g]", rel[0], rel[1], rel[2],
+               rel[3], -rel[4], -rel[5], -rel[6]);
+      else
+        xi_put(&t->eq, "}");
     }
     xi_put(&t->eq, "}\n");
     /* (also without solref and solimp: MuJoCo's defaults are soft, a

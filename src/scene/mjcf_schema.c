@@ -268,7 +268,7 @@ static const scls classes[] = {
     {"contact>exclude", 'T', "name body1 body2", "", "", ""},
     {"mujoco>equality", 'T', "", "", "", ""},
     {"equality>connect", 'T', "name class body1 body2 anchor active", "solref solimp", "", ""},
-    {"equality>weld", 'T', "name class body1 body2 anchor active", "relpose solref solimp torquescale", "", ""},
+    {"equality>weld", 'T', "name class body1 body2 anchor relpose active", "solref solimp torquescale", "", ""},
     {"equality>joint", 'T', "name class joint1 joint2 polycoef active", "solref solimp", "", ""},
     {"equality>tendon", 'T', "name class tendon1 tendon2 polycoef active", "solref solimp", "", ""},
     {"equality>distance", 'E', 0, 0, 0, 0}, /* refused, as MuJoCo 2.2.2 refuses it */

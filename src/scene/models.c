@@ -298,6 +298,21 @@ static int rewrite(const entry* e, sc_snode* T) {
         for (int d = 0; d < 3; d++) y[d] += e->p[d];
         if (put_vec(end, "point", y, 3)) return -1;
       }
+      /* a weld's given orientation of b in a, when one of them is the
+       * world: the placed world is X, so Q becomes X Q (a the world) or
+       * Q X^T (b the world) */
+      const sc_snode* qn = w ? sc_snode_get(s, "quat") : NULL;
+      const sc_snode* ea = sc_snode_get(s, "a");
+      const sc_snode* eb = sc_snode_get(s, "b");
+      const int wa = ea && ea->kind == SC_SN_MAP && is_world(sc_snode_get(ea, "body"));
+      const int wb = eb && eb->kind == SC_SN_MAP && is_world(sc_snode_get(eb, "body"));
+      if (qn && (wa || wb)) {
+        double q0[4] = {1, 0, 0, 0}, q[4], xc[4] = {e->q[0], -e->q[1], -e->q[2], -e->q[3]};
+        get_vec(qn, q0, 4);
+        if (wa) sc_sp_quat_mul(q, e->q, q0);
+        else sc_sp_quat_mul(q, q0, xc);
+        if (put_vec(s, "quat", q, 4)) return -1;
+      }
     }
   }
   /* tendons: their names, joints and path bodies; a path point on the
