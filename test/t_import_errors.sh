@@ -109,7 +109,7 @@ cat >"$tmp/tendon.xml" <<'EOF'
     <body name="a" pos="0 0 1"><joint name="j1" type="hinge"/><geom size="0.1"/></body>
     <body name="b" pos="1 0 1"><joint name="j2" type="hinge"/><geom size="0.1"/></body>
   </worldbody>
-  <tendon><fixed name="t"><joint joint="j1" coef="1"/><joint joint="j2" coef="-1"/></fixed></tendon>
+  <tendon><fixed name="t" frictionloss="0.1"><joint joint="j1" coef="1"/><joint joint="j2" coef="-1"/></fixed></tendon>
 </mujoco>
 EOF
 "$BIN/simc" "$tmp/tendon.xml" --allow-unsupported --duration 0.01 -o "$tmp/tendon.h5" 2>"$tmp/tendon.err"; rc=$?
@@ -120,7 +120,7 @@ cat >"$tmp/composite.xml" <<'EOF'
 <mujoco>
   <worldbody>
     <geom type="plane" size="1 1 0.1"/>
-    <composite type="particle" count="2 2 2" spacing="0.1"><geom size="0.02"/></composite>
+    <body name="ghost" pos="0 0 1"><geom type="hfield" hfield="h"/></body>
   </worldbody>
 </mujoco>
 EOF

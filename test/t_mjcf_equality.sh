@@ -2,8 +2,8 @@
 # MJCF <equality> (src/scene/mjcf.c): connect, weld and joint translated
 # into simc's constraints and listed as approximated (MuJoCo's soft law
 # held near-rigid; --strict refuses them); an inactive one left out, said
-# in the translation's note; tendon equality reported (refused unless
-# --allow-unsupported, then listed in ignored), distance refused as MuJoCo
+# in the translation's note; a tendon equality on an unknown tendon an
+# error (test_mjcf translates tendon equality), distance refused as MuJoCo
 # 2.2.2 refuses it; a weld's relpose as its points and quat (a scene's zero
 # quat an error at its line); unknown bodies and joints,
 # a ball joint coupled, a body constrained to itself and a short polycoef
@@ -53,7 +53,7 @@ out=$("$BIN/simc" "$tmp/ok.xml" --check --strict 2>&1); rc=$?
 ok strict_refuses "[ $rc = 1 ] && grep -qF 'translates only approximately: equality constraint' <<<\"\$out\""
 
 model "$tmp/tendon.xml" '    <tendon tendon1="t"/>'
-expect tendon_equality_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon equality" "tendon.xml:10: element <tendon>" "--allow-unsupported"
+expect unknown_tendon "$tmp/tendon.xml" "tendon.xml:10: element <tendon>: attribute tendon1: unknown tendon 't'"
 model "$tmp/distance.xml" '    <distance geom1="g1" geom2="g2" distance="0.2"/>'
 expect distance_refused "$tmp/distance.xml" "distance.xml:10: element <distance>: distance constraints were removed in MuJoCo 2.2.2"
 model "$tmp/relpose.xml" '    <weld body1="b" body2="c" relpose="0.1 0 0 0 0 0 2"/>'
@@ -79,5 +79,3 @@ model "$tmp/poly.xml" '    <joint joint1="ha" polycoef="0 1"/>'
 expect polycoef_five "$tmp/poly.xml" "poly.xml:10: element <joint>: attribute polycoef: expected 5 numbers"
 model "$tmp/cls.xml" '    <connect class="nope" body1="a" anchor="0 0 0"/>'
 expect unknown_class "$tmp/cls.xml" "cls.xml:10: element <connect>: attribute class: unknown class 'nope'"
-"$BIN/simc" "$tmp/tendon.xml" --allow-unsupported -o "$tmp/tendon.h5" --quiet --duration 0.01
-ok tendon_equality_allowed_listed "status_of '$tmp/tendon.h5' | grep -qF 'complete with omissions: tendon equality'"

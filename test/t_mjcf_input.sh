@@ -100,11 +100,11 @@ cat >"$tmp/tendon.xml" <<'XML'
     <body name="b" pos="0 0 1"><joint name="j" type="slide"/><geom size="0.1"/></body>
   </worldbody>
   <tendon>
-    <fixed name="t"><joint joint="j" coef="1"/></fixed>
+    <fixed name="t" frictionloss="0.1"><joint joint="j" coef="1"/></fixed>
   </tendon>
 </mujoco>
 XML
-expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon (first at" "tendon.xml:5:" "--allow-unsupported"
+expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon frictionloss (first at" "tendon.xml:6:" "--allow-unsupported"
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
 # bodies nested 200 deep (the bound) load: each level's room for its geoms

@@ -52,14 +52,15 @@
  *    boundmass, boundinertia, balanceinertia, settotalmass and joints'
  *    springdamper; the last two need the whole model's masses, found by a
  *    first pass over the bodies before the one that writes them;
- *  - <equality> connect, weld and joint as simc's constraints of those
- *    types (equality), their soft law rendered near-rigid;
+ *  - <tendon> fixed and spatial (through sites) as simc's tendons, and
+ *    <equality> connect, weld, joint and tendon as simc's constraints of
+ *    those types (equality), their soft laws rendered near-rigid;
  *  - names as written, quoted in the YAML where needed; a joint named like a
  *    body has its link named "<joint>:joint".
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
- * translated (tendons and tendon equality, other actuators, condim 4 and
+ * translated (tendon wrapping and pulleys, other actuators, condim 4 and
  * 6, ...) is reported once per kind with its first line and refused unless
  * the set `import.allow_unsupported=true` is given (simc
  * --allow-unsupported).  solref/solimp and margin/gap are translated
@@ -85,7 +86,7 @@
 #define MJ_PI 3.14159265358979323846
 #define MAX_INCLUDE_DEPTH 16
 
-static const char* const kind_names[NKIND] = {"geom", "joint", "motor", "position", "velocity", "mesh", "equality"};
+static const char* const kind_names[NKIND] = {"geom", "joint", "motor", "position", "velocity", "mesh", "equality", "tendon", "site"};
 
 /* the frame of element n: position and orientation (quat) */
 static sc_status frame(tr* t, const xmlNode* n, int k, int c, double pos[3], double q[4]) {
@@ -227,7 +228,7 @@ static sc_status read_default(tr* t, xmlNode* n, int parent) {
         if (cl->nnode[k] == MAX_DEFNODES) return xi_fail(t, c, NULL, "more than %d defaults of one kind in a class", MAX_DEFNODES);
         cl->node[k][cl->nnode[k]++] = c;
       }
-    if (strcmp(xi_name(c), "general") == 0 || strcmp(xi_name(c), "tendon") == 0 || strcmp(xi_name(c), "muscle") == 0)
+    if (strcmp(xi_name(c), "general") == 0 || strcmp(xi_name(c), "muscle") == 0)
       xi_unsupported(t, c, xi_name(c));
   }
   return SC_OK;
@@ -624,6 +625,10 @@ static sc_status globals_to_local(tr* t, xmlNode* n, int inh, const double P[3],
       }
     } else if (strcmp(e, "inertial") == 0) {
       TRY(frame_to_local(t, c, -1, -1, P, Q, gp, gq));
+    } else if (strcmp(e, "site") == 0) {
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      TRY(frame_to_local(t, c, K_SITE, k, P, Q, gp, gq));
     } else if (strcmp(e, "joint") == 0) {
       const int k = class_of(t, c, cc, &st);
       TRY(st);
@@ -1271,6 +1276,7 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
       }
       jr->type = j->type;
       jr->ref = j->ref;
+      jr->springref = j->springref;
       xi_src(&t->bodies, j->node);
       xi_src(&t->springs, j->node);
       link_name(t, j->name, j->link, sizeof j->link);
@@ -1538,6 +1544,10 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     int c = class_of(t, n, 0, &st);
     TRY(st);
     const char* j = xi_attr(n, "joint");
+    if (!j && xi_attr(n, "tendon")) {
+      xi_unsupported(t, n, "actuator on a tendon (tendon=; simc's actuators drive joints)");
+      continue;
+    }
     if (!j) {
       xi_unsupported(t, n, "actuator transmission other than a joint");
       continue;
@@ -1635,6 +1645,249 @@ static sc_status contact(tr* t, const xmlNode* n) {
   return SC_OK;
 }
 
+/* ---- tendons ---- */
+
+/* site `name`: its body's simc name (the MuJoCo body keeps its frame in
+ * simc, the joints' links before it) and its position in that frame.
+ * Unnamed bodies are numbered as body_geoms numbers them (in reading
+ * order), so the search walks the tree in the same order. */
+typedef struct site_hit {
+  const xmlNode* node;
+  char body[128];
+  double pos[3];
+  int found;
+} site_hit;
+
+static sc_status find_site_in(tr* t, const xmlNode* n, int cc, const char* bname, int* nauto, const char* name,
+                              site_hit* h) {
+  for (const xmlNode* c = n->children; c && !h->found; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    const char* e = xi_name(c);
+    sc_status st;
+    if (strcmp(e, "site") == 0) {
+      const char* nm = xi_attr(c, "name");
+      if (!nm || strcmp(nm, name) != 0) continue;
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      double q[4];
+      TRY(frame(t, c, K_SITE, k, h->pos, q));
+      double ft[6];
+      int has_ft = 0;
+      TRY(xi_get_vec(t, c, K_SITE, k, "fromto", ft, 6, &has_ft));
+      /* (a site given by fromto sits midway) */
+      if (has_ft)
+        for (int i = 0; i < 3; i++) h->pos[i] = 0.5 * (ft[i] + ft[3 + i]);
+      snprintf(h->body, sizeof h->body, "%s", bname);
+      h->node = c;
+      h->found = 1;
+    } else if (strcmp(e, "body") == 0) {
+      char me[128];
+      const char* nm = xi_attr(c, "name");
+      if (nm) snprintf(me, sizeof me, "%s", nm);
+      else snprintf(me, sizeof me, "body%d", ++*nauto);
+      int k = cc;
+      const char* ch = xi_attr(c, "childclass");
+      if (ch && (k = find_class(t, ch)) < 0) return xi_fail(t, c, "childclass", "unknown class '%s'", ch);
+      TRY(find_site_in(t, c, k, me, nauto, name, h));
+    }
+  }
+  return SC_OK;
+}
+
+static sc_status find_site(tr* t, const char* name, site_hit* h) {
+  memset(h, 0, sizeof *h);
+  int nauto = 0;
+  for (int i = 0; i < t->ntop && !h->found; i++)
+    if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(find_site_in(t, t->top[i], 0, "world", &nauto, name, h));
+  return SC_OK;
+}
+
+/* the index of MJCF tendon `name` among every <tendon>'s, -1 when none */
+static int tendon_index(const tr* t, const char* name) {
+  int idx = 0;
+  for (int i = 0; i < t->ntop; i++) {
+    if (strcmp(xi_name(t->top[i]), "tendon") != 0) continue;
+    for (const xmlNode* n = t->top[i]->children; n; n = n->next) {
+      if (n->type != XML_ELEMENT_NODE) continue;
+      const char* nm = xi_attr(n, "name");
+      if (nm && strcmp(nm, name) == 0) return idx;
+      idx++;
+    }
+  }
+  return -1;
+}
+
+/* the element of MJCF tendon idx */
+static const xmlNode* tendon_node(const tr* t, int idx) {
+  int k = 0;
+  for (int i = 0; i < t->ntop; i++) {
+    if (strcmp(xi_name(t->top[i]), "tendon") != 0) continue;
+    for (const xmlNode* n = t->top[i]->children; n; n = n->next)
+      if (n->type == XML_ELEMENT_NODE && k++ == idx) return n;
+  }
+  return NULL;
+}
+
+static void tendon_name(const tr* t, int idx, char* out, size_t sz) {
+  int k = 0;
+  for (int i = 0; i < t->ntop; i++) {
+    if (strcmp(xi_name(t->top[i]), "tendon") != 0) continue;
+    for (const xmlNode* n = t->top[i]->children; n; n = n->next) {
+      if (n->type != XML_ELEMENT_NODE) continue;
+      if (k++ != idx) continue;
+      const char* nm = xi_attr(n, "name");
+      if (nm) snprintf(out, sz, "%s", nm);
+      else snprintf(out, sz, "tendon%d", idx);
+      return;
+    }
+  }
+  snprintf(out, sz, "tendon%d", idx);
+}
+
+/* <tendon>: fixed tendons (a combination of hinge and slide coordinates)
+ * and spatial ones through sites, in MuJoCo 2.2.2's terms:
+ *  - a fixed tendon's length is sum coef x qpos; simc's q is MuJoCo's qpos
+ *    (a joint's ref turns its frame instead), so range and springlength
+ *    carry over unchanged;
+ *  - a spatial tendon's path is its sites, each a point of its body;
+ *    wrapping around a geom and pulleys are reported;
+ *  - range with limited (autolimits) becomes simc's limits, moved margin
+ *    inside as MuJoCo's soft limit rests there (as for joints); their soft
+ *    law (solreflimit, solimplimit) is held rigid, said so when given;
+ *  - stiffness about springlength and damping along the length;
+ *  - frictionloss is reported (simc's tendons have no dry friction). */
+static sc_status tendons(tr* t, const xmlNode* sec) {
+  for (const xmlNode* n = sec->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE) continue;
+    const char* e = xi_name(n);
+    const int idx = t->nten++;
+    const int fixed = strcmp(e, "fixed") == 0;
+    if (!fixed && strcmp(e, "spatial") != 0) {
+      xi_unsupported(t, n, e);
+      continue;
+    }
+    /* (a pulley splits the path into branches; straight segments across it
+     * would be a different tendon, so the tendon is left out) */
+    const xmlNode* pulley = NULL;
+    for (const xmlNode* p = n->children; p && !pulley; p = p->next)
+      if (p->type == XML_ELEMENT_NODE && strcmp(xi_name(p), "pulley") == 0) pulley = p;
+    if (pulley) {
+      xi_unsupported(t, pulley, "tendon pulley (the tendon is left out)");
+      continue;
+    }
+    sc_status st;
+    const int c = class_of(t, n, 0, &st);
+    TRY(st);
+    char name[128];
+    const char* nm = xi_attr(n, "name");
+    if (nm) {
+      TRY(check_name(t, n, nm));
+      if (tendon_index(t, nm) != idx) return xi_fail(t, n, "name", "tendon name '%s' used twice", nm);
+    }
+    tendon_name(t, idx, name, sizeof name);
+    double range[2] = {0, 0}, margin = 0, k = 0, b = 0, rest = -1, fl = 0;
+    int has_range = 0, limited;
+    TRY(xi_get_vec(t, n, K_TENDON, c, "range", range, 2, &has_range));
+    limited = has_range; /* autolimits */
+    const char* lim = xi_attr_d(t, n, K_TENDON, c, "limited");
+    if (lim && strcmp(lim, "auto") != 0) TRY(xi_get_bool(t, n, K_TENDON, c, "limited", &limited));
+    if (limited && !has_range) return xi_fail(t, n, "range", "limited needs a range");
+    TRY(xi_get_vec(t, n, K_TENDON, c, "margin", &margin, 1, NULL));
+    TRY(xi_get_vec(t, n, K_TENDON, c, "stiffness", &k, 1, NULL));
+    TRY(xi_get_vec(t, n, K_TENDON, c, "damping", &b, 1, NULL));
+    TRY(xi_get_vec(t, n, K_TENDON, c, "springlength", &rest, 1, NULL));
+    TRY(xi_get_vec(t, n, K_TENDON, c, "frictionloss", &fl, 1, NULL));
+    if (!(margin >= 0) || !isfinite(margin)) return xi_fail(t, n, "margin", "must be >= 0 and finite (got %g)", margin);
+    if (!(k >= 0) || !isfinite(k)) return xi_fail(t, n, "stiffness", "must be >= 0 and finite (got %g)", k);
+    if (!(b >= 0) || !isfinite(b)) return xi_fail(t, n, "damping", "must be >= 0 and finite (got %g)", b);
+    if (!isfinite(rest)) return xi_fail(t, n, "springlength", "must be finite");
+    if (limited) {
+      if (!(range[0] < range[1]))
+        return xi_fail(t, n, "range", "lower must be below upper (got %g, %g)", range[0], range[1]);
+      if (!(range[0] + margin < range[1] - margin))
+        return xi_fail(t, n, "margin", "%g leaves nothing of the range [%g, %g] (the limits act margin inside it)",
+                       margin, range[0], range[1]);
+      range[0] += margin;
+      range[1] -= margin;
+      double lref[2], limp[5];
+      int lsol;
+      TRY(read_sol(t, n, K_TENDON, c, "solreflimit", "solimplimit", lref, limp, &lsol));
+      if (lsol) xi_approximated(t, n, "tendon solreflimit/solimplimit (simc's tendon limits are rigid)");
+    }
+    if (fl > 0) xi_unsupported(t, n, "tendon frictionloss");
+    char yn[XI_YNAME], y1[XI_YNAME];
+    obuf* o = &t->ten;
+    xi_src(o, n);
+    xi_put(o, "  - name: %s\n    type: %s\n", xi_yaml_name(yn, sizeof yn, name), fixed ? "fixed" : "spatial");
+    xi_put(o, "    %s:\n", fixed ? "joints" : "path");
+    int np = 0;
+    for (const xmlNode* p = n->children; p; p = p->next) {
+      if (p->type != XML_ELEMENT_NODE) continue;
+      const char* pe = xi_name(p);
+      xi_src(o, p);
+      if (fixed) {
+        const char* jn = xi_attr(p, "joint");
+        if (!jn) return xi_fail(t, p, "joint", "required (the name of a joint)");
+        const int ji = xi_jname_find(t, jn);
+        if (ji < 0) return xi_fail(t, p, "joint", "unknown joint '%s'", jn);
+        const int ty = t->jrec[ji].type;
+        if (ty != SC_JOINT_REVOLUTE && ty != SC_JOINT_PRISMATIC)
+          return xi_fail(t, p, "joint", "joint '%s' is a %s joint (a fixed tendon takes hinge and slide joints)", jn,
+                         ty == SC_JOINT_BALL ? "ball" : "free");
+        double coef = 0;
+        if (!xi_attr(p, "coef")) return xi_fail(t, p, "coef", "required");
+        TRY(xi_get_vec(t, p, -1, -1, "coef", &coef, 1, NULL));
+        if (!isfinite(coef)) return xi_fail(t, p, "coef", "must be finite");
+        char link[140];
+        link_name(t, jn, link, sizeof link);
+        xi_put(o, "      - {joint: %s, coef: %.17g}\n", xi_yaml_name(y1, sizeof y1, link), coef);
+        np++;
+      } else if (strcmp(pe, "site") == 0) {
+        const char* sn = xi_attr(p, "site");
+        if (!sn) return xi_fail(t, p, "site", "required (the name of a site)");
+        site_hit h;
+        TRY(find_site(t, sn, &h));
+        if (!h.found) return xi_fail(t, p, "site", "unknown site '%s'", sn);
+        xi_put(o, "      - {body: %s, point: [%.17g, %.17g, %.17g]}\n", xi_yaml_name(y1, sizeof y1, h.body), h.pos[0],
+               h.pos[1], h.pos[2]);
+        np++;
+      } else if (strcmp(pe, "geom") == 0) {
+        xi_unsupported(t, p, "tendon wrapping around geoms (the path goes straight past the geom)");
+      }
+    }
+    xi_src(o, n);
+    if (np < (fixed ? 1 : 2))
+      return xi_fail(t, n, NULL, fixed ? "a fixed tendon needs a <joint>" : "a spatial tendon needs two <site>s");
+    if (limited) xi_put(o, "    limits: [%.17g, %.17g]\n", range[0], range[1]);
+    if (k > 0) xi_put(o, "    stiffness: %.17g\n", k);
+    if (b > 0) xi_put(o, "    damping: %.17g\n", b);
+    /* MuJoCo's springlength < 0: the length at qpos_spring (each hinge and
+     * slide at its springref, the rest at qpos0), which for a fixed tendon
+     * is sum coef x springref; a spatial tendon's is its length at the
+     * start (simc's rest left out) when every hinge and slide has
+     * springref = ref, and is reported otherwise */
+    if (k > 0 && rest < 0 && fixed) {
+      rest = 0;
+      for (const xmlNode* p = n->children; p; p = p->next) {
+        if (p->type != XML_ELEMENT_NODE) continue;
+        double coef = 0;
+        TRY(xi_get_vec(t, p, -1, -1, "coef", &coef, 1, NULL));
+        rest += coef * t->jrec[xi_jname_find(t, xi_attr(p, "joint"))].springref;
+      }
+    } else if (k > 0 && rest < 0) {
+      for (int j = 0; j < t->njn; j++)
+        if ((t->jrec[j].type == SC_JOINT_REVOLUTE || t->jrec[j].type == SC_JOINT_PRISMATIC) &&
+            t->jrec[j].ref != t->jrec[j].springref) {
+          xi_unsupported(t, n, "spatial tendon stiffness without springlength where a joint's springref is not its "
+                               "ref (MuJoCo's rest length is the length at the springrefs)");
+          break;
+        }
+    }
+    if (k > 0 && rest >= 0) xi_put(o, "    rest: %.17g\n", rest);
+  }
+  return SC_OK;
+}
+
 /* ---- equality constraints ---- */
 
 /* attribute a of equality element e: world (also when absent and not
@@ -1663,6 +1916,20 @@ static sc_status eq_joint(tr* t, const xmlNode* e, const char* a, char* link, si
   return SC_OK;
 }
 
+/* attribute a of <tendon> equality e: a tendon of the model (its index);
+ * *skip set when that tendon was left out */
+static sc_status eq_tendon(tr* t, const xmlNode* e, const char* a, int* idx, int* skip) {
+  const char* v = xi_attr(e, a);
+  if (!v) return xi_fail(t, e, a, "required (the name of a tendon)");
+  *idx = tendon_index(t, v);
+  if (*idx < 0) return xi_fail(t, e, a, "unknown tendon '%s'", v);
+  const xmlNode* tn = tendon_node(t, *idx);
+  if (tn && strcmp(xi_name(tn), "fixed") != 0 && strcmp(xi_name(tn), "spatial") != 0) *skip = 1;
+  for (const xmlNode* p = tn ? tn->children : NULL; p; p = p->next)
+    if (p->type == XML_ELEMENT_NODE && strcmp(xi_name(p), "pulley") == 0) *skip = 1;
+  return SC_OK;
+}
+
 /* <equality>: connect, weld and joint become simc's constraints of those
  * types, each in MuJoCo 2.2.2's terms (measured against it: its eq_data at
  * qpos0 and its residuals):
@@ -1681,7 +1948,10 @@ static sc_status eq_joint(tr* t, const xmlNode* e, const char* a, char* link, si
  * MuJoCo's soft law (solref, solimp; torquescale weighs a weld's rotation
  * in it) becomes simc's near-rigid rows: approximated, said so.  An
  * inactive constraint is left out (said in the translation's note).
- * Tendon constraints are reported; distance constraints MuJoCo 2.2.2
+ *  - tendon: L1 - L1_0 = c0 + c1 (L2 - L2_0) + ... with the tendons'
+ *    lengths at qpos0 (MuJoCo's tendon_length0), which simc's tendon
+ *    constraint takes at the start; without tendon2, L1 = L1_0 + c0.
+ * Distance constraints MuJoCo 2.2.2
  * refuses, and so does this. */
 static sc_status equality(tr* t, const xmlNode* eq, int* count) {
   for (const xmlNode* n = eq->children; n; n = n->next) {
@@ -1691,12 +1961,8 @@ static sc_status equality(tr* t, const xmlNode* eq, int* count) {
     if (strcmp(e, "distance") == 0)
       return xi_fail(t, n, NULL, "distance constraints were removed in MuJoCo 2.2.2, which refuses them (a connect, "
                                  "or a simc scene's distance constraint, holds two points)");
-    if (strcmp(e, "tendon") == 0) {
-      xi_unsupported(t, n, "tendon equality");
-      continue;
-    }
     const int type = strcmp(e, "connect") == 0 ? SC_EQ_CONNECT : strcmp(e, "weld") == 0 ? SC_EQ_WELD
-                     : strcmp(e, "joint") == 0 ? SC_EQ_JOINT : -1;
+                     : strcmp(e, "joint") == 0 ? SC_EQ_JOINT : strcmp(e, "tendon") == 0 ? SC_EQ_TENDON : -1;
     if (type < 0) {
       xi_unsupported(t, n, e);
       continue;
@@ -1718,7 +1984,36 @@ static sc_status equality(tr* t, const xmlNode* eq, int* count) {
     TRY(read_sol(t, n, K_EQUALITY, c, "solref", "solimp", sref, simp, &has_sol));
     char yn[XI_YNAME], y1[XI_YNAME], y2[XI_YNAME];
     xi_yaml_name(yn, sizeof yn, name);
-    if (type == SC_EQ_JOINT) {
+    if (type == SC_EQ_TENDON) {
+      char t1[128], t2[128];
+      double pc[5] = {0, 1, 0, 0, 0};
+      int i1, i2 = -1, skip = 0;
+      TRY(eq_tendon(t, n, "tendon1", &i1, &skip));
+      const int two = xi_attr(n, "tendon2") != NULL;
+      if (two) TRY(eq_tendon(t, n, "tendon2", &i2, &skip));
+      if (two && i1 == i2) return xi_fail(t, n, "tendon2", "the same tendon as tendon1");
+      TRY(xi_get_vec(t, n, K_EQUALITY, c, "polycoef", pc, 5, NULL));
+      for (int k = 0; k < 5; k++)
+        if (!isfinite(pc[k])) return xi_fail(t, n, "polycoef", "must be finite");
+      if (!active) {
+        t->neq_inactive++;
+        continue;
+      }
+      if (skip) {
+        xi_unsupported(t, n, "tendon equality on a tendon left out");
+        continue;
+      }
+      tendon_name(t, i1, t1, sizeof t1);
+      xi_src(&t->eq, n);
+      xi_put(&t->eq, "  - {type: tendon, name: %s, tendon: %s", yn, xi_yaml_name(y1, sizeof y1, t1));
+      if (two) {
+        tendon_name(t, i2, t2, sizeof t2);
+        xi_put(&t->eq, ", of: %s, polynomial: [%.17g, %.17g, %.17g, %.17g, %.17g]", xi_yaml_name(y2, sizeof y2, t2),
+               pc[0], pc[1], pc[2], pc[3], pc[4]);
+      } else {
+        xi_put(&t->eq, ", offset: %.17g", pc[0]);
+      }
+    } else if (type == SC_EQ_JOINT) {
       char l1[140], l2[140];
       double r1 = 0, r2 = 0, pc[5] = {0, 1, 0, 0, 0};
       TRY(eq_joint(t, n, "joint1", l1, sizeof l1, &r1));
@@ -1866,6 +2161,20 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     t->cls[0].parent = -1;
     t->ncls = 1;
   }
+  /* composites: MuJoCo's expansion, its elements in a class of their own
+   * with no parent (MuJoCo builds them from its built-in defaults) */
+  if (t->ncls == (int)(sizeof t->cls / sizeof t->cls[0])) return xi_fail(t, root, NULL, "too many default classes");
+  memset(&t->cls[t->ncls], 0, sizeof t->cls[0]);
+  t->cls[t->ncls].name = COMPOSITE_CLASS;
+  t->cls[t->ncls].parent = -1;
+  t->ncls++;
+  int ncomp = 0;
+  TRY(xi_mjcf_composites(t, &ncomp));
+  if (t->comp_skin) {
+    size_t o = strlen(t->note);
+    snprintf(t->note + o, sizeof t->note - o, "%scomposite skin%s not drawn (visual)", o ? "; " : "",
+             t->comp_skin == 1 ? "" : "s");
+  }
   if (t->global) {
     const double P[3] = {0, 0, 0}, Q[4] = {1, 0, 0, 0};
     for (int i = 0; i < t->ntop; i++)
@@ -1907,15 +2216,15 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
       continue; /* custom: numbers and text for the user's code */
     } else if (strcmp(e, "contact") == 0) {
       TRY(contact(t, n));
-    } else if (strcmp(e, "tendon") == 0) {
-      xi_unsupported(t, n, e);
-    } else if (strcmp(e, "equality") == 0) {
+    } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0) {
       continue; /* once every body and joint is known */
     } else {
       return xi_fail(t, n, NULL, "unknown top-level element");
     }
   }
   TRY(pair_friction(t));
+  for (int i = 0; i < t->ntop; i++)
+    if (strcmp(xi_name(t->top[i]), "tendon") == 0) TRY(tendons(t, t->top[i]));
   int neq = 0; /* MuJoCo numbers the constraints across every <equality> */
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xi_name(t->top[i]), "equality") == 0) TRY(equality(t, t->top[i], &neq));

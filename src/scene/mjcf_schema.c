@@ -184,6 +184,10 @@ typedef struct scls {
   "name class type contype conaffinity size friction mass density fromto pos quat axisangle xyaxes zaxis euler " \
   "mesh priority solmix"
 #define GEOM_NONE "group material rgba user hfield fluidcoef"
+/* (solreffriction and solimpfriction only shape frictionloss, reported) */
+#define TEN_TR "limited range margin stiffness damping springlength"
+#define TEN_REP "solreflimit solimplimit frictionloss"
+#define TEN_NONE "group width material rgba user solreffriction solimpfriction"
 #define ACT_TR "name class ctrllimited forcelimited ctrlrange forcerange gear joint kp kv"
 #define ACT_REP "tendon site slidersite cranksite refsite jointinparent"
 #define ACT_NONE "group user cranklength lengthrange"
@@ -211,14 +215,14 @@ static const scls classes[] = {
     {"default>joint", 'T', JOINT_TR, "solreflimit solimplimit", JOINT_UNS, "group user"},
     {"default>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "shellinertia=false fitscale=1 fluidshape=none",
         GEOM_NONE},
-    {"default>site", 'X', 0, 0, 0, 0},
+    {"default>site", 'T', "pos quat axisangle xyaxes zaxis euler fromto", "", "", "type group material size rgba user"},
     {"default>camera", 'X', 0, 0, 0, 0},
     {"default>light", 'X', 0, 0, 0, 0},
     /* classes of what is reported where it is used (general, muscle,
      * tendon and equality classes also where they are defined) */
     {"default>pair", 'X', 0, 0, 0, 0},
     {"default>equality", 'T', "active", "solref solimp", "", ""},
-    {"default>tendon", 'E', 0, 0, 0, 0},
+    {"default>tendon", 'T', TEN_TR, TEN_REP, "", TEN_NONE},
     {"default>general", 'E', 0, 0, 0, 0},
     {"default>intvelocity", 'X', 0, 0, 0, 0},
     {"default>damper", 'X', 0, 0, 0, 0},
@@ -243,10 +247,22 @@ static const scls classes[] = {
     {"body>freejoint", 'T', "name", "", "", "group"},
     {"body>geom", 'T', GEOM_TR, "condim solref solimp margin gap", "shellinertia=false fitscale=1 fluidshape=none",
         GEOM_NONE},
-    {"body>site", 'X', 0, 0, 0, 0},
+    {"body>site", 'T', "name class pos quat axisangle xyaxes zaxis euler fromto", "", "", "type group material size rgba user"},
     {"body>camera", 'X', 0, 0, 0, 0},
     {"body>light", 'X', 0, 0, 0, 0},
-    {"body>composite", 'E', 0, 0, 0, 0},
+    {"body>composite", 'T', "prefix type count spacing offset flatinertia solrefsmooth solimpsmooth", "", "", ""},
+    {"composite>joint", 'T',
+        "kind stiffness damping armature solreffix solimpfix limited range margin solreflimit solimplimit frictionloss",
+        "", JOINT_UNS, "group"},
+    {"composite>tendon", 'T',
+        "kind stiffness damping solreffix solimpfix limited range margin solreflimit solimplimit frictionloss", "", "",
+        "group material rgba width solreffriction solimpfriction"},
+    {"composite>skin", 'X', 0, 0, 0, 0},
+    {"composite>geom", 'T',
+        "type contype conaffinity condim priority size friction mass density solmix solref solimp margin gap", "", "",
+        "group material rgba"},
+    {"composite>site", 'X', 0, 0, 0, 0},
+    {"composite>pin", 'T', "coord", "", "", ""},
     {"mujoco>contact", 'T', "", "", "", ""},
     {"contact>pair", 'E', 0, 0, 0, 0},
     {"contact>exclude", 'T', "name body1 body2", "", "", ""},
@@ -254,9 +270,15 @@ static const scls classes[] = {
     {"equality>connect", 'T', "name class body1 body2 anchor active", "solref solimp", "", ""},
     {"equality>weld", 'T', "name class body1 body2 anchor relpose active", "solref solimp torquescale", "", ""},
     {"equality>joint", 'T', "name class joint1 joint2 polycoef active", "solref solimp", "", ""},
-    {"equality>tendon", 'E', 0, 0, 0, 0},
+    {"equality>tendon", 'T', "name class tendon1 tendon2 polycoef active", "solref solimp", "", ""},
     {"equality>distance", 'E', 0, 0, 0, 0}, /* refused, as MuJoCo 2.2.2 refuses it */
-    {"mujoco>tendon", 'E', 0, 0, 0, 0},
+    {"mujoco>tendon", 'T', "", "", "", ""},
+    {"tendon>spatial", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
+    {"spatial>site", 'T', "site", "", "", ""},
+    {"spatial>geom", 'E', 0, 0, 0, 0},
+    {"spatial>pulley", 'E', 0, 0, 0, 0},
+    {"tendon>fixed", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
+    {"fixed>joint", 'T', "joint coef", "", "", ""},
     {"mujoco>actuator", 'T', "", "", "", ""},
     {"actuator>general", 'E', 0, 0, 0, 0},
     {"actuator>motor", 'T', ACT_TR, ACT_REP, "", ACT_NONE},

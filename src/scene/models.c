@@ -5,13 +5,13 @@
  * errors are located in the XML file; the translation is parsed into a node
  * tree and rewritten there, not in the translator, so that one pass serves
  * both formats and every key a translation may hold:
- *  - every body, actuator, constraint and reference to them (parents,
- *    springs' and constraints' joints and ends, actuators' joints, exclude
- *    pairs) gets the prefix;
+ *  - every body, actuator, constraint, tendon and reference to them
+ *    (parents, springs', constraints' and tendons' joints and ends,
+ *    actuators' joints, exclude pairs) gets the prefix;
  *  - the model's root bodies (parent world) are placed at the entry's pose
  *    X: a root joint's origin O becomes X O, a free root's initial pose
  *    likewise (and its velocities are turned with X), the static shapes and
- *    the world ends of springs and constraints are moved by X;
+ *    the world ends of springs, constraints and tendons are moved by X;
  *  - fixed_base: true turns a free root joint into a fixed one at its
  *    placed pose; false hangs each root that is not free from a massless
  *    free body <root>_float (a URDF's --floating-base), which starts at X.
@@ -38,7 +38,7 @@ typedef struct entry {
   sc_snode* tree;    /* the translated model, rewritten */
 } entry;
 
-static const char* const lists[] = {"bodies", "static", "springs", "actuators", "exclude", "constraints"};
+static const char* const lists[] = {"bodies", "static", "springs", "actuators", "exclude", "constraints", "tendons"};
 
 /* ---- small builders ---- */
 
@@ -277,7 +277,9 @@ static int rewrite(const entry* e, sc_snode* T) {
       sc_snode* s = springs->kid[i];
       if (s->kind != SC_SN_MAP) continue;
       if (prefix_node(sc_snode_get(s, "joint"), P)) return -1;
-      if (w && (prefix_node(sc_snode_get(s, "of"), P) || prefix_node(sc_snode_get(s, "name"), P))) return -1;
+      if (w && (prefix_node(sc_snode_get(s, "of"), P) || prefix_node(sc_snode_get(s, "name"), P) ||
+                prefix_node(sc_snode_get(s, "tendon"), P)))
+        return -1;
       for (int k = 0; k < 2; k++) {
         sc_snode* end = sc_snode_get(s, k ? "b" : "a");
         if (!end || end->kind != SC_SN_MAP) continue;
@@ -311,6 +313,33 @@ static int rewrite(const entry* e, sc_snode* T) {
         else sc_sp_quat_mul(q, q0, xc);
         if (put_vec(s, "quat", q, 4)) return -1;
       }
+    }
+  }
+  /* tendons: their names, joints and path bodies; a path point on the
+   * world moves with the placement */
+  sc_snode* tens = sc_snode_get(T, "tendons");
+  for (int i = 0; tens && tens->kind == SC_SN_SEQ && i < tens->n; i++) {
+    sc_snode* s = tens->kid[i];
+    if (s->kind != SC_SN_MAP) continue;
+    if (prefix_node(sc_snode_get(s, "name"), P)) return -1;
+    sc_snode* js = sc_snode_get(s, "joints");
+    for (int k = 0; js && js->kind == SC_SN_SEQ && k < js->n; k++)
+      if (js->kid[k]->kind == SC_SN_MAP && prefix_node(sc_snode_get(js->kid[k], "joint"), P)) return -1;
+    sc_snode* path = sc_snode_get(s, "path");
+    for (int k = 0; path && path->kind == SC_SN_SEQ && k < path->n; k++) {
+      sc_snode* pt = path->kid[k];
+      if (pt->kind != SC_SN_MAP) continue;
+      sc_snode* body = sc_snode_get(pt, "body");
+      if (!is_world(body)) {
+        if (prefix_node(body, P)) return -1;
+        continue;
+      }
+      double x[3] = {0, 0, 0}, y[3], R[9];
+      get_vec(sc_snode_get(pt, "point"), x, 3);
+      sc_sp_quat_to_mat3(R, e->q);
+      sc_sp_mat3_vec(y, R, x);
+      for (int d = 0; d < 3; d++) y[d] += e->p[d];
+      if (put_vec(pt, "point", y, 3)) return -1;
     }
   }
   sc_snode* acts = sc_snode_get(T, "actuators");

@@ -668,8 +668,9 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
     put_section(&out, "springs", &t->springs);
     put_section(&out, "actuators", &t->acts);
     put_section(&out, "exclude", &t->excl);
+    put_section(&out, "tendons", &t->ten);
     put_section(&out, "constraints", &t->eq);
-    if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || t->excl.oom || t->eq.oom || out.oom)
+    if (t->bodies.oom || t->stat.oom || t->springs.oom || t->acts.oom || t->excl.oom || t->eq.oom || t->ten.oom || out.oom)
       st = SC_ERR_NOMEM;
     if (!st && out.n > (size_t)SC_SCENE_MAX_BYTES)
       st = sc_error_set(err, SC_ERR_SCENE, path, 1, 0, "the translated scene is too large (%zu bytes)", out.n);
@@ -682,6 +683,7 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   obuf_free(&t->acts);
   obuf_free(&t->excl);
   obuf_free(&t->eq);
+  obuf_free(&t->ten);
   for (int i = 0; i < t->njn; i++) sc_free(t->jname[i]);
   sc_free(t->jname);
   sc_free(t->brec);

@@ -14,7 +14,7 @@
 #define MAX_DOCS 64
 #define MAX_ELEMENTS 1000000
 
-enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, K_EQUALITY, NKIND };
+enum { K_GEOM, K_JOINT, K_MOTOR, K_POSITION, K_VELOCITY, K_MESH, K_EQUALITY, K_TENDON, K_SITE, NKIND };
 
 #define MAX_DEFNODES 8 /* top-level <default> sections merged into main */
 
@@ -57,7 +57,7 @@ typedef struct tr {
    * stiffness and damping they give */
   struct mj_brec { double m, c[3], I[9]; } * brec;
   int nbrec, capbrec;
-  struct mj_jrec { int sd, type, first, last, root; double a[3], ax[3], arm, tc, dr, k, b, ref; } * jrec;
+  struct mj_jrec { int sd, type, first, last, root; double a[3], ax[3], arm, tc, dr, k, b, ref, springref; } * jrec;
   int capjrec, cur_root;
   char eulerseq[4];
   char meshdir[512];
@@ -73,6 +73,12 @@ typedef struct tr {
   obuf bodies, stat, springs, acts;
   obuf excl; /* the exclude section: <contact><exclude> */
   obuf eq;   /* the constraints section: MJCF <equality>, URDF <mimic> */
+  obuf ten;  /* the tendons section: MJCF <tendon> */
+  /* MJCF <composite>: the sections its expansion adds elements to, and
+   * how many composites had a <skin> (visual, said in the note) */
+  xmlNode *comp_ten, *comp_eq, *comp_contact;
+  int comp_skin;
+  int nten;  /* MJCF tendons, numbered across every <tendon> (tendon equality names them) */
   int neq_inactive; /* MJCF equality constraints left out as active="false" */
   int nbody_auto;
   unsup un[64];
@@ -188,6 +194,13 @@ void xi_put_contact(obuf* o, const geom* g);
 void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]);
 /* joint names (each the name of its link body): add (its index, -1 out of memory), find (-1 absent) */
 int xi_jname_add(tr* t, const char* name);
+/* MJCF <composite> (mjcf_composite.c): every composite of the worldbody
+ * expanded in place into the bodies, joints, geoms, sites, tendons and
+ * equality constraints MuJoCo 2.2.2 makes of it, their class
+ * COMPOSITE_CLASS (MuJoCo's built-in defaults, no model class); *count the
+ * composites expanded */
+#define COMPOSITE_CLASS " composite"
+sc_status xi_mjcf_composites(tr* t, int* count);
 int xi_jname_find(const tr* t, const char* name);
 /* a name safe in YAML flow context */
 #define XI_NAME_MAX 120 /* bytes of a name read from a model */
