@@ -52,6 +52,8 @@
  *    boundmass, boundinertia, balanceinertia, settotalmass and joints'
  *    springdamper; the last two need the whole model's masses, found by a
  *    first pass over the bodies before the one that writes them;
+ *  - <composite> expanded first into the elements MuJoCo makes of it
+ *    (mjcf_composite.c), then read as any others;
  *  - <tendon> fixed and spatial (through sites) as simc's tendons, and
  *    <equality> connect, weld, joint and tendon as simc's constraints of
  *    those types (equality), their soft laws rendered near-rigid;
