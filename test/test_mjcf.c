@@ -274,6 +274,22 @@ static int pair_open(pair* p, const char* path, const char* const* sets, int nse
   return pair_open2(p, path, path, sets, nsets);
 }
 
+/* the pair of path with simc at step dt, prepared and forwarded to its
+ * start; 0 (the pair closed, the failure counted) when either cannot */
+static int pair_start(pair* p, const char* path, double dt) {
+  char set[64];
+  snprintf(set, sizeof set, "time.step=%.17g", dt);
+  const char* sets[] = {set};
+  const int opened = pair_open(p, path, sets, 1);
+  ENSURE(opened);
+  sc_error err;
+  const int started = opened && sc_sim_prepare(p->sm, p->sd, &err) == SC_OK &&
+                      sc_forward(p->sm, p->sd, &err) == SC_OK;
+  ENSURE(started);
+  if (!started) pair_close(p);
+  return started;
+}
+
 
 /* ---- check 1: mass properties ---- */
 
@@ -943,19 +959,9 @@ static void test_dynamics_humanoid(void) { dynamics_check(HUMANOID); }
 #define SETTLE 0.01 /* s: a constraint violated at the start is held from here */
 static void equality_check(const char* path, double dt, double T, const char* const* cmp, double tol_q,
                            double tol_sc) {
-  char set[64];
-  snprintf(set, sizeof set, "time.step=%.17g", dt);
-  const char* sets[] = {set};
   pair p;
-  const int opened = pair_open(&p, path, sets, 1);
-  ENSURE(opened);
+  if (!pair_start(&p, path, dt)) return;
   sc_error err;
-  const int started = opened && sc_sim_prepare(p.sm, p.sd, &err) == SC_OK && sc_forward(p.sm, p.sd, &err) == SC_OK;
-  ENSURE(started);
-  if (!started) {
-    pair_close(&p);
-    return;
-  }
   mjModel* mm = p.mm;
   mjData* md = p.md;
   mm->opt.integrator = mjINT_RK4;
@@ -1213,19 +1219,9 @@ static void test_composite_trajectories(void) {
  * |q_simc - q_mj| and |L_simc - L_mj| over the run, and, last, each
  * tendon's length at T in both. */
 static void tendon_check(const char* path, double dt, double T, double tol_l0, double tol_q, double tol_l) {
-  char set[64];
-  snprintf(set, sizeof set, "time.step=%.17g", dt);
-  const char* sets[] = {set};
   pair p;
-  const int opened = pair_open(&p, path, sets, 1);
-  ENSURE(opened);
+  if (!pair_start(&p, path, dt)) return;
   sc_error err;
-  const int started = opened && sc_sim_prepare(p.sm, p.sd, &err) == SC_OK && sc_forward(p.sm, p.sd, &err) == SC_OK;
-  ENSURE(started);
-  if (!started) {
-    pair_close(&p);
-    return;
-  }
   mjModel* mm = p.mm;
   mjData* md = p.md;
   ENSURE(p.sm->ntendon == mm->ntendon);

@@ -285,8 +285,6 @@ void sc_eq_place(const sc_model* m, sc_data* d, const double* v0) {
 
 double sc_eq_law(const sc_model* m, sc_data* d, int i, double w, double* R, double* vhat,
                  double* bound) {
-  const sc_options* o = &m->opt;
-  const double dt = o->dt;
   /* a limit's law on both sides; a row no velocity moves (J = 0) has
    * nothing to hold.  Nor has a row whose J is round-off: a weld or connect
    * that repeats what the joints already hold (a weld's rotation about an
@@ -310,13 +308,5 @@ double sc_eq_law(const sc_model* m, sc_data* d, int i, double w, double* R, doub
     vhat[2] = 0.0;
     return 0.0;
   }
-  const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
-  const double th =
-      sc_law_theta(o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
-  d->ck[i] = k;
-  d->ctaud[i] = taud;
-  sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
-  R[0] = R[1] = 1.0;
-  vhat[0] = vhat[1] = 0.0;
-  return th;
+  return sc_compliant_law(m, d, i, k, taud, w, R, vhat);
 }

@@ -35,12 +35,12 @@ void sc_joint_place(const sc_model* m, sc_data* d, const double* v0) {
     if (m->dof_frictionloss[i] > 0) sc_rows_add_dof(d, SC_JROW_FRICTION, i, i, 1.0, 0.0, v0);
 }
 
-double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
-                    double* R, double* vhat, double* bound) {
+double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
+                        double* R, double* vhat) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
   const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
-  /* the contacts' rule: a near-rigid or unresolved limit at theta = 1 */
+  /* the contacts' rule: a near-rigid or unresolved row at theta = 1 */
   const double th =
       sc_law_theta(o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
   d->ck[i] = k;
@@ -48,9 +48,14 @@ double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud,
   sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
   R[0] = R[1] = 1.0;
   vhat[0] = vhat[1] = 0.0;
+  return th;
+}
+
+double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
+                    double* R, double* vhat, double* bound) {
   bound[0] = 0.0;
   bound[1] = INFINITY;
-  return th;
+  return sc_compliant_law(m, d, i, k, taud, w, R, vhat);
 }
 
 double sc_friction_law(const sc_model* m, int dof, double w, double* R, double* vhat,

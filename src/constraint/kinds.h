@@ -9,8 +9,12 @@
 /* one more row on one dof (J = s e_dof^T), entry ncon + nrow */
 void sc_rows_add_dof(sc_data* d, int type, int ref, int dof, double s, double phi0,
                      const double* v0);
-/* the law of a one-sided limit (a joint's or a tendon's) of stiffness k and
- * dissipation taud on entry i with Delassus entry w; returns its theta */
+/* the compliant (or near-rigid, k = inf) law of a contact without its
+ * bounds, stiffness k and dissipation taud, on entry i with Delassus entry
+ * w: R, vhat; returns its theta (joint.c) */
+double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
+                        double* R, double* vhat);
+/* that law as a one-sided limit (a joint's or a tendon's): bounds [0, inf) */
 double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
                     double* R, double* vhat, double* bound);
 /* joint.c: the joints' limits and dry friction */
