@@ -470,6 +470,48 @@ double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   return L;
 }
 
+/* the dofs where a row J (nv entries of w components each) is non-zero,
+ * in increasing order; returns their count */
+static int jrel_support(const sc_model* m, const double* J, int w, int* idx) {
+  int n = 0;
+  for (int i = 0; i < m->nv; i++)
+    for (int r = 0; r < w; r++)
+      if (J[w * i + r] != 0.0) {
+        idx[n++] = i;
+        break;
+      }
+  return n;
+}
+
+/* K += J^T (k u u^T + g (I - u u^T)) J and D += c J^T u u^T J over the
+ * dofs idx[0..n) of one clique (they share one: a spring's or tendon's
+ * trees are joined).  w = 3: J holds 3-vectors, u the direction; w = 1:
+ * J is a scalar row (u NULL, g unused). */
+static void add_outer(const sc_model* m, const int* idx, int n, const double* J, int w, const double* u,
+                      double k, double g, double c, double* K, double* D) {
+  if (n == 0) return;
+  const int cq = m->dof_clique[idx[0]], nc = m->clique_dofnum[cq];
+  const size_t adr = (size_t)m->clique_blkadr[cq];
+  const int* loc = m->dof_cliqueloc;
+  for (int a = 0; a < n; a++) {
+    const double* Ji = J + w * idx[a];
+    const double ui = w == 3 ? sc_sp_dot3(u, Ji) : Ji[0];
+    const size_t la = adr + (size_t)loc[idx[a]];
+    for (int b = 0; b < n; b++) {
+      const double* Jl = J + w * idx[b];
+      const double ul = w == 3 ? sc_sp_dot3(u, Jl) : Jl[0];
+      const size_t e = la + (size_t)loc[idx[b]] * (size_t)nc;
+      if (w == 3) {
+        if (K) K[e] += k * ui * ul + g * (sc_sp_dot3(Ji, Jl) - ui * ul);
+        if (D) D[e] += c * ui * ul;
+      } else {
+        if (K) K[e] += k * (ui * ul);
+        if (D) D[e] += c * (ui * ul);
+      }
+    }
+  }
+}
+
 double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const double* v,
                       double* K, double* D) {
   int nv = m->nv;
@@ -531,29 +573,16 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
       d->fspring[i] += (fs + fdmp) * ui;
       d->fdamp[i] += fdmp * ui;
     }
-    /* the clique of the spring (both bodies' trees are in it): the first
-     * dof where Jrel is non-zero */
-    int cq = -1;
-    for (int i = 0; i < nv && cq < 0; i++)
-      if (Jb[3 * i] != 0 || Jb[3 * i + 1] != 0 || Jb[3 * i + 2] != 0) cq = m->dof_clique[i];
-    if ((K || D) && cq >= 0) {
+    /* K and D over the dofs Jrel touches (the two bodies' paths to their
+     * roots), not the whole clique: a cloth's hundreds of springs each
+     * touch a few of its hundreds of dofs.  Jrel vanishes elsewhere, so
+     * the terms left out are zeros. */
+    if (K || D) {
       /* K = Jrel^T (k u u^T + max(0, k ext / len) (I - u u^T)) Jrel: the
-       * geometric term of a compressed spring is dropped to keep A SPD.
-       * Jrel vanishes outside the clique, hence so do K's and D's terms. */
+       * geometric term of a compressed spring is dropped to keep A SPD */
       double g = (len > 1e-12 && ext > 0) ? k * ext / len : 0;
-      const int* idx = m->clique_dofs + m->clique_dofadr[cq];
-      const int n = m->clique_dofnum[cq];
-      const size_t adr = (size_t)m->clique_blkadr[cq];
-      for (int a = 0; a < n; a++) {
-        const double* Ji = Jb + 3 * idx[a];
-        double ui = sc_sp_dot3(u, Ji);
-        for (int b = 0; b < n; b++) {
-          const double* Jl = Jb + 3 * idx[b];
-          double ul = sc_sp_dot3(u, Jl);
-          if (K) K[adr + a + (size_t)b * n] += k * ui * ul + g * (sc_sp_dot3(Ji, Jl) - ui * ul);
-          if (D) D[adr + a + (size_t)b * n] += c * ui * ul;
-        }
-      }
+      const int ns = jrel_support(m, Jb, 3, d->spring_dofs);
+      add_outer(m, d->spring_dofs, ns, Jb, 3, u, k, g, c, K, D);
     }
   }
   /* tendon spring-dampers: f = -k (L - rest) - c L' along the tendon's row
@@ -570,23 +599,14 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
     for (int i = 0; i < nv; i++) ldot += J[i] * v[i];
     const double fs = -k * ext, fdmp = -c * ldot;
     energy += 0.5 * k * ext * ext;
-    int cq = -1;
     for (int i = 0; i < nv; i++) {
       if (J[i] == 0.0) continue;
       d->fspring[i] += (fs + fdmp) * J[i];
       d->fdamp[i] += fdmp * J[i];
-      if (cq < 0) cq = m->dof_clique[i];
     }
-    if ((K || D) && cq >= 0) {
-      const int* idx = m->clique_dofs + m->clique_dofadr[cq];
-      const int n = m->clique_dofnum[cq];
-      const size_t adr = (size_t)m->clique_blkadr[cq];
-      for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-          const double jj = J[idx[a]] * J[idx[b]];
-          if (K) K[adr + a + (size_t)b * n] += k * jj;
-          if (D) D[adr + a + (size_t)b * n] += c * jj;
-        }
+    if (K || D) {
+      const int ns = jrel_support(m, J, 1, d->spring_dofs);
+      add_outer(m, d->spring_dofs, ns, J, 1, NULL, k, 0.0, c, K, D);
     }
   }
   if (m->any_fluid) sc_dyn_fluid(m, d, D);

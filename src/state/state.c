@@ -218,6 +218,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(ten_limit_force, (size_t)m->ntendon + 1);
   DALLOC(ten_J, (size_t)nv + 1);
   DALLOC(ten_J2, (size_t)nv + 1);
+  DALLOC(spring_dofs, (size_t)nv + 1);
   for (int t = 0; t < m->ntendon; t++) d->ten_rest[t] = NAN;
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
@@ -326,7 +327,7 @@ void sc_data_free(sc_data* d) {
                     d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
                     d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev,
                     d->eq_ref, d->eq_gap, d->eq_force, d->ten_length, d->ten_rest,
-                    d->ten_limit_force, d->ten_J, d->ten_J2};
+                    d->ten_limit_force, d->ten_J, d->ten_J2, d->spring_dofs};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(d);
 }

@@ -182,6 +182,7 @@ typedef struct sc_data {
   double* ten_limit_force; /* (ntendon) N (or the joints' generalized force) */
   double* ten_J;           /* (nv) */
   double* ten_J2;          /* (nv) a second (a tendon equality's other tendon) */
+  int* spring_dofs;        /* (nv) the dofs one spring's or tendon's row touches (sc_dyn_springs) */
   double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
   double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 
