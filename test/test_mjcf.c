@@ -1291,6 +1291,90 @@ static void tendon_check(const char* path, double dt, double T, double tol_l0, d
   pair_close(&p);
 }
 
+/* ---- <option><flag> ---- */
+
+/* test/mjcf/flags.xml with its FLAGS comment replaced by flag, written to
+ * out; 0 when it cannot */
+#define MJ_PI_T 3.14159265358979323846
+static int flags_variant(const char* flag, const char* out) {
+  static char text[1 << 14];
+  FILE* f = fopen("test/mjcf/flags.xml", "rb");
+  if (!f) return 0;
+  const size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[len] = '\0';
+  char* at = strstr(text, "<!-- FLAGS -->");
+  FILE* o = at ? fopen(out, "wb") : NULL;
+  if (!o) return 0;
+  fprintf(o, "%.*s%s%s", (int)(at - text), text, flag, at + strlen("<!-- FLAGS -->"));
+  return fclose(o) == 0;
+}
+
+/* The switches simc honours change the motion as they change MuJoCo's:
+ * with contacts, limits, dry friction and the connect off, and then with
+ * every constraint and gravity off (the spring alone), the pendulum and
+ * the ball move as MuJoCo's (RK4 at 1e-4 s; tendon_check) over 0.3 s.
+ * With them honoured the ball falls through the floor (below -0.3 m) and
+ * the pendulum swings past its 20 degree limit; were either switch
+ * ignored the connect would hold the ball at 0.05 m, the friction the
+ * pendulum level.  A switch simc does not honour is refused by name at
+ * its line.  Measured: 6.1e-7 and 2.8e-7 (rad, m: simc's midpoint rule
+ * against RK4). */
+static void test_option_flags(void) {
+  const char* a = "/tmp/simc_test_flags_a.xml";
+  const char* b = "/tmp/simc_test_flags_b.xml";
+  const char* c = "/tmp/simc_test_flags_c.xml";
+  ENSURE(flags_variant("<flag contact=\"disable\" limit=\"disable\" frictionloss=\"disable\" equality=\"disable\" "
+                       "warmstart=\"enable\"/>", a));
+  ENSURE(flags_variant("<flag constraint=\"disable\" gravity=\"disable\"/>", b));
+  ENSURE(flags_variant("<flag passive=\"disable\"/>", c));
+  tendon_check(a, 1e-4, 0.3, 0, 1e-6, 0);
+  tendon_check(b, 1e-4, 0.3, 0, 1e-6, 0);
+  /* the first variant's end: the ball below the floor, the arm past its limit */
+  pair p;
+  if (pair_start(&p, a, 1e-3)) {
+    sc_error err;
+    int ok = 1;
+    for (long k = 0; ok && k < 300; k++) ok = sc_step(p.sm, p.sd, &err) == SC_OK;
+    ENSURE(ok);
+    int ball = -1, arm = -1;
+    for (int i = 1; i < p.sm->nbody; i++) {
+      if (strcmp(p.sm->body_name[i], "ball") == 0) ball = i;
+      if (strcmp(p.sm->body_name[i], "arm") == 0) arm = i;
+    }
+    ENSURE(ball > 0 && arm > 0);
+    if (ok && ball > 0 && arm > 0) {
+      const double z = p.sd->xpos[3 * ball + 2], q = p.sd->q[p.sm->jnt_qadr[p.sm->body_jnt[arm]]];
+      printf("  flags off: ball at z = %.4f m, pendulum at %.1f degrees\n", z, q * 180 / MJ_PI_T);
+      ENSURE(z < -0.3);
+      ENSURE(fabs(q) > 20 * MJ_PI_T / 180);
+    }
+    pair_close(&p);
+  }
+  /* refused, located */
+  sc_model* m = NULL;
+  sc_error err;
+  const int refused = sc_scene_load(c, NULL, 0, &m, &err) != SC_OK;
+  char buf[1200] = "";
+  if (refused) sc_error_format(&err, buf, sizeof buf);
+  printf("  %s\n", buf);
+  ENSURE(refused && strstr(buf, "simc_test_flags_c.xml:10") && strstr(buf, "option flag passive=\"disable\""));
+  sc_model_free(m);
+  remove(a);
+  remove(b);
+  remove(c);
+}
+
+/* MuJoCo's flag.xml as shipped (constraint="disable": its cloth's tendon
+ * equalities and the ellipsoids' contacts off; tendon springs, joint
+ * springs, wind and the medium on) against MuJoCo over 0.05 s at 1 ms.
+ * Measured: q within 1.05e-5, tendon lengths 3.4e-7 m (simc's midpoint
+ * rule against RK4 at the same step). */
+static void test_flag_trajectory(void) {
+  const char* f = MJ_MODELS "flag/flag.xml";
+  if (!missing(f)) tendon_check(f, 1e-3, 0.05, 1e-12, 1e-4, 3e-6);
+}
+
 /* measured: lengths at qpos0 exact (fixed) and 2.2e-16 m (spatial); the
  * fixed tendons' model 6.1e-3 (q) and 1.0e-2 (L) apart over 1 s, the
  * spatial one 3.9e-3 and 3.3e-3: both from the limits' impacts, which
@@ -1542,6 +1626,8 @@ int main(int argc, char** argv) {
   RUN(test_equality_inactive_noted);
   RUN(test_tendon_fixed);
   RUN(test_tendon_spatial);
+  RUN(test_option_flags);
+  RUN(test_flag_trajectory);
   RUN(test_composite_particle);
   RUN(test_composite_grid2pin);
   RUN(test_composite_rope);

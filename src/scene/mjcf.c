@@ -824,6 +824,7 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   const char* lim = xi_attr_d(t, n, K_JOINT, c, "limited");
   if (lim && strcmp(lim, "auto") != 0) TRY(xi_get_bool(t, n, K_JOINT, c, "limited", &j->limited));
   if (j->limited && !j->has_range) return xi_fail(t, n, "range", "limited needs a range");
+  if (t->off & XI_OFF_LIMIT) j->limited = 0;
   if (j->limited) {
     if (!(j->range[0] < j->range[1])) return xi_fail(t, n, "range", "lower must be below upper (got %g, %g)", j->range[0], j->range[1]);
     if (j->type == SC_JOINT_REVOLUTE && t->degree)
@@ -857,6 +858,7 @@ static sc_status read_joint(tr* t, xmlNode* n, int c, jin* j, const char* bname,
   if (!isfinite(j->ref)) return xi_fail(t, n, "ref", "must be finite");
   if (j->stiffness < 0 || j->damping < 0 || j->armature < 0 || j->frictionloss < 0)
     return xi_fail(t, n, NULL, "stiffness, damping, armature and frictionloss must be >= 0");
+  if (t->off & XI_OFF_FRICTIONLOSS) j->frictionloss = 0;
   double lref[2], limp[5];
   int lsol;
   TRY(read_sol(t, n, K_JOINT, c, "solreflimit", "solimplimit", lref, limp, &lsol));
@@ -1137,7 +1139,7 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
       TRY(read_geom(t, c, k, &gs[ng], is_world));
       if (gs[ng].type == SC_GEOM_MESH) TRY(mesh_asset(t, c, gs[ng].mesh_file, &gs[ng]));
       /* only explicit <pair>s (reported) would collide */
-      if (t->predefined) gs[ng].contype = gs[ng].conaffinity = 0;
+      if (t->predefined || (t->off & XI_OFF_CONTACT)) gs[ng].contype = gs[ng].conaffinity = 0;
       if (gs[ng].type >= 0) TRY(pair_geom(t, &gs[ng], is_world ? 0 : my_bid, is_world ? -1 : parent_bid));
       if (gs[ng].type >= 0) ng++;
     } else if (strcmp(e, "joint") == 0 || strcmp(e, "freejoint") == 0) {
@@ -1794,6 +1796,7 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
     const char* lim = xi_attr_d(t, n, K_TENDON, c, "limited");
     if (lim && strcmp(lim, "auto") != 0) TRY(xi_get_bool(t, n, K_TENDON, c, "limited", &limited));
     if (limited && !has_range) return xi_fail(t, n, "range", "limited needs a range");
+    if (t->off & XI_OFF_LIMIT) limited = 0;
     TRY(xi_get_vec(t, n, K_TENDON, c, "margin", &margin, 1, NULL));
     TRY(xi_get_vec(t, n, K_TENDON, c, "stiffness", &k, 1, NULL));
     TRY(xi_get_vec(t, n, K_TENDON, c, "damping", &b, 1, NULL));
@@ -1816,7 +1819,7 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
       TRY(read_sol(t, n, K_TENDON, c, "solreflimit", "solimplimit", lref, limp, &lsol));
       if (lsol) xi_approximated(t, n, "tendon solreflimit/solimplimit (simc's tendon limits are rigid)");
     }
-    if (fl > 0) xi_unsupported(t, n, "tendon frictionloss");
+    if (fl > 0 && !(t->off & XI_OFF_FRICTIONLOSS)) xi_unsupported(t, n, "tendon frictionloss");
     char yn[XI_YNAME], y1[XI_YNAME];
     obuf* o = &t->ten;
     xi_src(o, n);
@@ -2097,6 +2100,39 @@ static int has_attr(const xmlNode* n, const char* a) {
   return 0;
 }
 
+/* <option><flag>: MuJoCo's switches.  Those that switch a kind of row or
+ * force off are applied by leaving it out of the translation (t->off);
+ * those that only steer MuJoCo's own solver or diagnostics (warmstart,
+ * refsafe, sensor, energy, fwdinv, sensornoise) change nothing simc
+ * computes; the rest are reported by name when set away from their
+ * default. */
+static sc_status option_flag(tr* t, const xmlNode* f) {
+  static const struct {
+    const char* name;
+    int on;   /* MuJoCo's default: enabled */
+    int off;  /* XI_OFF_* bits when set away from the default, 0 nothing, -1 reported */
+  } F[] = {{"constraint", 1, XI_OFF_CONTACT | XI_OFF_LIMIT | XI_OFF_EQUALITY | XI_OFF_FRICTIONLOSS},
+           {"equality", 1, XI_OFF_EQUALITY}, {"frictionloss", 1, XI_OFF_FRICTIONLOSS}, {"limit", 1, XI_OFF_LIMIT},
+           {"contact", 1, XI_OFF_CONTACT}, {"gravity", 1, XI_OFF_GRAVITY}, {"passive", 1, -1},
+           {"clampctrl", 1, -1}, {"filterparent", 1, -1}, {"actuation", 1, -1}, {"warmstart", 1, 0},
+           {"refsafe", 1, 0}, {"sensor", 1, 0}, {"override", 0, -1}, {"energy", 0, 0}, {"fwdinv", 0, 0},
+           {"sensornoise", 0, 0}, {"multiccd", 0, -1}};
+  for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
+    const char* v = xi_attr(f, F[i].name);
+    if (!v) continue;
+    int on = strcmp(v, "enable") == 0;
+    if (!on && strcmp(v, "disable") != 0) return xi_fail(t, f, F[i].name, "expected enable or disable (got '%s')", v);
+    if (on == F[i].on) continue;
+    if (F[i].off > 0) t->off |= F[i].off;
+    if (F[i].off < 0) {
+      char what[64];
+      snprintf(what, sizeof what, "option flag %s=\"%s\"", F[i].name, v);
+      xi_unsupported(t, f, what);
+    }
+  }
+  return SC_OK;
+}
+
 sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
   TRY(collect(t, root, 0));
   TRY(xi_mjcf_check_schema(t));
@@ -2152,10 +2188,22 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
         return xi_fail(t, n, "collision", "expected all, predefined or dynamic (got '%s')", cm);
       t->predefined = cm && strcmp(cm, "predefined") == 0;
       for (xmlNode* c = n->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "flag") == 0) xi_unsupported(t, c, "option flag");
+        if (c->type == XML_ELEMENT_NODE && strcmp(xi_name(c), "flag") == 0) TRY(option_flag(t, c));
     } else if (strcmp(e, "default") == 0) {
       TRY(read_default(t, n, -1));
     }
+  }
+  if (t->off & XI_OFF_GRAVITY) t->gravity[0] = t->gravity[1] = t->gravity[2] = 0;
+  if (t->off) {
+    static const char* const what[] = {"contacts", "joint and tendon limits", "equality constraints", "dry friction",
+                                       "gravity"};
+    size_t o = strlen(t->note);
+    snprintf(t->note + o, sizeof t->note - o, "%soption flag: no", o ? "; " : "");
+    for (int b = 0, k = 0; b < 5; b++)
+      if (t->off & (1 << b)) {
+        o = strlen(t->note);
+        snprintf(t->note + o, sizeof t->note - o, "%s %s", k++ ? "," : "", what[b]);
+      }
   }
   if (t->ncls == 0) {
     memset(&t->cls[0], 0, sizeof t->cls[0]);
@@ -2217,7 +2265,7 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
                strcmp(e, "actuator") == 0 || strcmp(e, "custom") == 0) {
       continue; /* custom: numbers and text for the user's code */
     } else if (strcmp(e, "contact") == 0) {
-      TRY(contact(t, n));
+      if (!(t->off & XI_OFF_CONTACT)) TRY(contact(t, n)); /* pairs and excludes of no contact */
     } else if (strcmp(e, "tendon") == 0 || strcmp(e, "equality") == 0) {
       continue; /* once every body and joint is known */
     } else {
@@ -2229,7 +2277,7 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     if (strcmp(xi_name(t->top[i]), "tendon") == 0) TRY(tendons(t, t->top[i]));
   int neq = 0; /* MuJoCo numbers the constraints across every <equality> */
   for (int i = 0; i < t->ntop; i++)
-    if (strcmp(xi_name(t->top[i]), "equality") == 0) TRY(equality(t, t->top[i], &neq));
+    if (strcmp(xi_name(t->top[i]), "equality") == 0 && !(t->off & XI_OFF_EQUALITY)) TRY(equality(t, t->top[i], &neq));
   if (t->neq_inactive) {
     size_t o = strlen(t->note);
     snprintf(t->note + o, sizeof t->note - o, "%s%d equality constraint%s with active=\"false\" left out (simc cannot switch one on)",

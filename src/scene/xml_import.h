@@ -41,10 +41,14 @@ typedef struct unsup {
   char where[300];
 } unsup;
 
+/* what MuJoCo's <option><flag> switches off, left out by the translation */
+enum { XI_OFF_CONTACT = 1, XI_OFF_LIMIT = 2, XI_OFF_EQUALITY = 4, XI_OFF_FRICTIONLOSS = 8, XI_OFF_GRAVITY = 16 };
+
 typedef struct tr {
   sc_error* err;
   int degree, inertiafromgeom; /* 0 false, 1 auto, 2 true */
   int predefined; /* option collision="predefined": only <pair>s collide */
+  int off;        /* <option><flag> switches off: XI_OFF_* */
   /* compiler boundmass, boundinertia, balanceinertia, settotalmass; the
    * scale of every body's mass and inertia (settotalmass over the total
    * found by a first pass), the total mass translated */
