@@ -33,7 +33,8 @@
  *              limits, dry joint friction, actuators, equality constraints
  *              and tendon forces (MuJoCo: disable flags and zeroed tendon
  *              stiffness and damping; simc: --set removing the geometry,
- *              the limits, the friction and the actuators), from qpos0 with
+ *              the limits, the friction, the actuators, the constraints
+ *              and the tendons), from qpos0 with
  *              velocities uniform in [-1, 1], for TRAJ_T s: simc's midpoint
  *              at h = TRAJ_H and h/2 against MuJoCo's RK4 at h/2; traj is
  *              the largest joint difference of simc at h/2 (rad or m; a
@@ -456,6 +457,8 @@ static int simc_traj(const char* path, int allowed, const sc_model* s0, const mj
     if (fr) ok &= add_set(&sets, &n, &cap, "bodies.%s.joint.friction=0", key);
   }
   if (s0->nact) ok &= add_set(&sets, &n, &cap, "actuators=[]");
+  if (s0->neq) ok &= add_set(&sets, &n, &cap, "constraints=[]");
+  if (s0->ntendon) ok &= add_set(&sets, &n, &cap, "tendons=[]");
   char msg[1200] = "";
   int allow = allowed;
   sc_model* s = ok ? simc_load(path, (const char* const*)sets, n, &allow, msg, sizeof msg) : NULL;
