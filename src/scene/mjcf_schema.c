@@ -205,7 +205,11 @@ static const scls classes[] = {
          * acts on sensors; o_* only through <flag override>, reported */
         "apirate tolerance noslip_tolerance mpr_tolerance magnetic o_margin o_solref o_solimp integrator cone "
         "jacobian solver iterations noslip_iterations mpr_iterations"},
-    {"option>flag", 'E', 0, 0, 0, 0},
+    /* the switches that leave a kind of row or force out are translated;
+     * those of MuJoCo's own solver and outputs have no effect */
+    {"option>flag", 'T', "constraint equality frictionloss limit contact gravity",
+        "passive clampctrl filterparent actuation override multiccd", "",
+        "warmstart refsafe sensor energy fwdinv sensornoise"},
     {"mujoco>size", 'X', 0, 0, 0, 0},
     {"mujoco>visual", 'X', 0, 0, 0, 0},
     {"mujoco>statistic", 'X', 0, 0, 0, 0},
