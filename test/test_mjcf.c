@@ -1375,6 +1375,75 @@ static void test_flag_trajectory(void) {
   if (!missing(f)) tendon_check(f, 1e-3, 0.05, 1e-12, 1e-4, 3e-6);
 }
 
+/* MuJoCo's slider_crank.xml as shipped: three position servos through
+ * slider-cranks (one "broken", its rod too short to reach the axis at the
+ * start), against MuJoCo with RK4 at 1e-4 s over 1 s: the hinges' angles
+ * and each actuator's length (MuJoCo's actuator_length, simc's tendon
+ * "<actuator> crank").  Measured at 1e-4 s: the lengths at qpos0 exact;
+ * the forward and backward cranks' lengths within 2.6e-9 and 5.0e-9 m over
+ * the run; until the broken crank's rod first
+ * reaches its axis (t = 0.285 s) the angles within 9.6e-8 rad and every
+ * length within 5.0e-9 m; there dL/dq is infinite (L = a.v -
+ * sqrt(det), det -> 0+) and the motion after depends on how each
+ * integrator steps across it: its length then 2.9e-4 m apart (4.4e-4 at
+ * 2e-5 s: not a truncation error). */
+static void test_slider_crank(void) {
+  const char* path = MJ_MODELS "slider_crank/slider_crank.xml";
+  if (missing(path)) return;
+  pair p;
+  const double dt = 1e-4, T = 1.0, tcross = 0.28;
+  if (!pair_start(&p, path, dt)) return;
+  mjModel* mm = p.mm;
+  mjData* md = p.md;
+  mm->opt.integrator = mjINT_RK4;
+  mm->opt.timestep = dt;
+  mj_resetData(mm, md);
+  mj_forward(mm, md);
+  int ten[8], ok = mm->nu <= 8 && p.sm->ntendon == mm->nu && p.sm->nq == mm->nq;
+  for (int a = 0; ok && a < mm->nu; a++) {
+    char want[160];
+    snprintf(want, sizeof want, "%s crank", mj_id2name(mm, mjOBJ_ACTUATOR, a));
+    ten[a] = -1;
+    for (int t = 0; t < p.sm->ntendon; t++)
+      if (strcmp(p.sm->ten_name[t], want) == 0) ten[a] = t;
+    ok = ten[a] >= 0;
+  }
+  ENSURE(ok);
+  double e0 = 0, eq = 0, el = 0, ela[8] = {0}, el_pre = 0, eq_pre = 0;
+  sc_dyn_kinematics(p.sm, p.sd, p.sd->q);
+  for (int a = 0; ok && a < mm->nu; a++)
+    e0 = fmax(e0, fabs(sc_dyn_tendon(p.sm, p.sd, ten[a], NULL) - md->actuator_length[a]));
+  sc_error err;
+  const long n = lround(T / dt);
+  for (long k = 0; ok && k < n; k++) {
+    mj_step(mm, md);
+    ok = sc_step(p.sm, p.sd, &err) == SC_OK;
+    mj_forward(mm, md);
+    for (int i = 0; i < mm->nq; i++) eq = fmax(eq, fabs(p.sd->q[i] - md->qpos[i]));
+    sc_dyn_kinematics(p.sm, p.sd, p.sd->q);
+    for (int a = 0; a < mm->nu; a++) {
+      ela[a] = fmax(ela[a], fabs(sc_dyn_tendon(p.sm, p.sd, ten[a], NULL) - md->actuator_length[a]));
+      el = fmax(el, ela[a]);
+    }
+    if ((k + 1) * dt <= tcross) {
+      el_pre = el;
+      for (int i = 0; i < mm->nq; i++) eq_pre = fmax(eq_pre, fabs(p.sd->q[i] - md->qpos[i]));
+    }
+  }
+  ENSURE(ok);
+  printf("  %s: actuator lengths at qpos0 within %.3g m; at %g s, to %g s: q within %.3g rad, lengths %.3g m; "
+         "to %g s: q within %.3g rad, lengths %.3g m\n", path, e0, dt, tcross, eq_pre, el_pre, T, eq, el);
+  for (int a = 0; ok && a < mm->nu; a++)
+    printf("    %s: L(T) simc %.9f, MuJoCo %.9f, largest difference %.3g m\n", p.sm->ten_name[ten[a]],
+           sc_dyn_tendon(p.sm, p.sd, ten[a], NULL), md->actuator_length[a], ela[a]);
+  ENSURE(e0 <= 1e-15);
+  ENSURE(eq_pre <= 3e-7);
+  ENSURE(el_pre <= 3e-8);
+  ENSURE(ela[0] <= 3e-8 && ela[1] <= 3e-8);
+  ENSURE(ela[2] <= 1e-3);
+  pair_close(&p);
+}
+
 /* measured: lengths at qpos0 exact (fixed) and 2.2e-16 m (spatial); the
  * fixed tendons' model 6.1e-3 (q) and 1.0e-2 (L) apart over 1 s, the
  * spatial one 3.9e-3 and 3.3e-3: both from the limits' impacts, which
@@ -1382,6 +1451,10 @@ static void test_flag_trajectory(void) {
  * spring alone on the two hinges: 1.1e-6 rad); where MuJoCo holds a
  * tendon at its bound simc holds it within 2e-8. */
 static void test_tendon_fixed(void) { tendon_check("test/mjcf/tendon_fixed.xml", 1e-4, 1.0, 1e-15, 1e-2, 2e-2); }
+/* measured over 1 s: q within 2.6e-6 rad and the tendons' lengths 2.1e-6
+ * at 1e-4 s, 6.5e-7 and 5.3e-7 at 5e-5 s (second order: simc's truncation
+ * against MuJoCo's RK4) */
+static void test_tendon_actuators(void) { tendon_check("test/mjcf/tendon_act.xml", 1e-4, 1.0, 1e-15, 1e-5, 1e-5); }
 static void test_tendon_spatial(void) { tendon_check("test/mjcf/tendon_spatial.xml", 1e-4, 1.0, 1e-15, 1e-2, 1e-2); }
 
 /* ---- 5. the schema ---- */
@@ -1626,7 +1699,9 @@ int main(int argc, char** argv) {
   RUN(test_equality_inactive_noted);
   RUN(test_tendon_fixed);
   RUN(test_tendon_spatial);
+  RUN(test_tendon_actuators);
   RUN(test_option_flags);
+  RUN(test_slider_crank);
   RUN(test_flag_trajectory);
   RUN(test_composite_particle);
   RUN(test_composite_grid2pin);

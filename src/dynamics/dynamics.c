@@ -37,7 +37,11 @@
  * r_eq = (r_x + r_y + r_z) / 3: quadratic drag on the box's faces and the
  * Stokes force and torque of the sphere of radius r_eq.  The generalized
  * force is S . [g + c x f; f] over the dofs on the path to the root
- * (the spatial force about the world origin, as RNEA's).  * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
+ * (the spatial force about the world origin, as RNEA's).
+ * Tendon lengths L(q) and rows dL/dq (doc/constraints.md): fixed
+ * sum c_k q_k; spatial sum |P_k+1 - P_k|; slider-crank a.v - sqrt(det)
+ * (slider_crank below).
+ * Kinematic map (doc/step.md, "State"): qdot = v except quaternions,
  *   qdot_quat = 1/2 [0; w] (x) q   (w expressed in J, q the child in J). */
 #include "dynamics/dynamics.h"
 
@@ -435,6 +439,49 @@ void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const dou
   }
 }
 
+/* A slider-crank (path elements w0: crank point C, w0 + 1: slider point S,
+ * w0 + 2: the slider's axis a in S's body; rod r in wrap_coef[w0]).  With
+ * v = C - S, the rod's end on the axis is S + L a, |v - L a| = r:
+ *   L = a.v - sqrt(det),  det = (a.v)^2 + r^2 - v.v
+ * (the root nearer S along -a, as MuJoCo's transmission takes it); where
+ * det <= 0 the rod cannot reach the axis and L = a.v (MuJoCo's "broken"
+ * crank).  With s = sqrt(det), da = w_S x a and dv = dC - dS:
+ *   dL = (1 - a.v / s) (a.dv + (a x v).w_S) + v.dv / s
+ * (broken: the first term with factor 1 and no second). */
+static double slider_crank(const sc_model* m, sc_data* d, int w0, double* J, double* Jc, double* Js) {
+  const int bc = m->wrap_body[w0], bs = m->wrap_body[w0 + 1], nv = m->nv;
+  const double r = m->wrap_coef[w0];
+  double pc[3], ps[3], a[3], v[3];
+  sc_sp_mat3_vec(pc, d->xrot + 9 * bc, m->wrap_point + 3 * w0);
+  sc_sp_mat3_vec(ps, d->xrot + 9 * bs, m->wrap_point + 3 * (w0 + 1));
+  sc_sp_mat3_vec(a, d->xrot + 9 * bs, m->wrap_point + 3 * (w0 + 2));
+  for (int k = 0; k < 3; k++) {
+    pc[k] += d->xpos[3 * bc + k];
+    ps[k] += d->xpos[3 * bs + k];
+  }
+  sc_sp_sub3(v, pc, ps);
+  const double av = sc_sp_dot3(a, v), det = av * av + r * r - sc_sp_dot3(v, v);
+  const int reach = det > 0;
+  const double sd = reach ? sqrt(det) : 0.0;
+  const double L = reach ? av - sd : av;
+  if (!J) return L;
+  const double fa = reach ? 1.0 - av / sd : 1.0, fv = reach ? 1.0 / sd : 0.0;
+  double u[3], axv[3]; /* dL = u.dv + fa (a x v).w_S */
+  for (int k = 0; k < 3; k++) u[k] = fa * a[k] + fv * v[k];
+  sc_sp_cross3(axv, a, v);
+  sc_dyn_point_jacobian(m, d, bc, pc, Jc);
+  sc_dyn_point_jacobian(m, d, bs, ps, Js);
+  for (int i = 0; i < nv; i++) J[i] = sc_sp_dot3(u, Jc + 3 * i) - sc_sp_dot3(u, Js + 3 * i);
+  for (int b = bs; b > 0; b = m->body_parent[b]) {
+    const int j = m->body_jnt[b];
+    for (int k = 0; k < m->jnt_nv[j]; k++) {
+      const int dof = m->jnt_vadr[j] + k;
+      J[dof] += fa * sc_sp_dot3(axv, d->cdof + 6 * dof); /* (the dof's angular part) */
+    }
+  }
+  return L;
+}
+
 double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   const int w0 = m->ten_wrapadr[t], nw = m->ten_wrapnum[t], nv = m->nv;
   if (J) memset(J, 0, sizeof(double) * (size_t)nv);
@@ -449,6 +496,7 @@ double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   }
   double* Ja = d->jacp;
   double* Jb = d->jacp + 3 * (size_t)nv;
+  if (m->ten_type[t] == SC_TENDON_SLIDER_CRANK) return slider_crank(m, d, w0, J, Ja, Jb);
   for (int w = w0; w + 1 < w0 + nw; w++) {
     const int ba = m->wrap_body[w], bb = m->wrap_body[w + 1];
     double pa[3], pb[3], u[3];

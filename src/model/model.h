@@ -62,7 +62,10 @@ typedef enum sc_eq_type {
  * of straight segments through body points (spatial), with limits on L
  * (rows of the contact problem, like a joint's) and a spring-damper along
  * it (a passive force, like a linear spring). */
-typedef enum sc_tendon_type { SC_TENDON_FIXED = 0, SC_TENDON_SPATIAL = 1 } sc_tendon_type;
+/* a slider-crank's three path elements: the crank point, the slider
+ * point, and the slider's axis (a unit vector of the slider point's body,
+ * in wrap_point); its rod length in wrap_coef of the first */
+typedef enum sc_tendon_type { SC_TENDON_FIXED = 0, SC_TENDON_SPATIAL = 1, SC_TENDON_SLIDER_CRANK = 2 } sc_tendon_type;
 enum { SC_EQ_AUTO_POINT_B = 1, SC_EQ_AUTO_ROT = 2, SC_EQ_AUTO_LENGTH = 4 };
 
 enum { SC_INTERP_LINEAR = 0, SC_INTERP_HOLD = 1 };
@@ -332,7 +335,7 @@ typedef struct sc_model {
   char** ten_name;
   int* ten_type;         /* sc_tendon_type */
   int* ten_wrapadr;      /* first element */
-  int* ten_wrapnum;      /* elements (fixed: >= 1 joints; spatial: >= 2 points) */
+  int* ten_wrapnum;      /* elements (fixed: >= 1 joints; spatial: >= 2 points; slider-crank: 3) */
   double* ten_range;     /* (ntendon x 2) lower, upper length, m (or the joints' unit
                             for a fixed tendon); -INFINITY / INFINITY: none */
   double* ten_limit_k;   /* stiffness of the limits (INFINITY: rigid) */
@@ -341,7 +344,7 @@ typedef struct sc_model {
   double* ten_c;         /* damping along the tendon, N s/m */
   double* ten_rest;      /* the spring's rest length; NAN: the length at qpos0 */
   int* wrap_jnt;         /* (nwrap) fixed: the joint (revolute or prismatic) */
-  double* wrap_coef;     /* (nwrap) fixed: its coefficient */
+  double* wrap_coef;     /* (nwrap) fixed: its coefficient; slider-crank: the rod length, m */
   int* wrap_body;        /* (nwrap) spatial: the point's body (0 = world) */
   double* wrap_point;    /* (nwrap x 3) spatial: the point in its body's frame, m */
   int any_tendon_spring; /* some tendon has stiffness or damping (set by finalize) */

@@ -29,8 +29,8 @@ static const sc_scene_key keys[] = {
      "equality constraints: ball joints between bodies (closed loops), welds, joint couplings, "
      "distances (doc/constraints.md)"},
     {"", "tendons", "list of maps", "", "(none)", "",
-     "fixed tendons (combinations of joint coordinates) and spatial ones (paths through body "
-     "points) with limits and spring-dampers (doc/constraints.md)"},
+     "fixed tendons (combinations of joint coordinates), spatial ones (paths through body "
+     "points) and slider-cranks, with limits and spring-dampers (doc/constraints.md)"},
     {"", "actuators", "list of maps", "", "(none)", "",
      "motors and servos on joint dofs, each driven by a command or a constant"},
     {"", "commands", "list of maps", "", "(none)", "",
@@ -358,6 +358,26 @@ static const sc_scene_key keys[] = {
     {"tendons[] spatial", "stiffness", "number", "N/m", "0", ">= 0", "a spring along the path"},
     {"tendons[] spatial", "damping", "number", "N s/m", "0", ">= 0", "a damper along the path"},
     {"tendons[] spatial", "rest", "number", "m", "(L at the start)", "", "the spring's rest length"},
+    {"tendons[] slider_crank", "name", "name", "", "required", "", "for messages and the output"},
+    {"tendons[] slider_crank", "type", "slider_crank", "", "required", "",
+     "a rod of length r from a crank point C meets the axis a through a slider point S at S + L a: "
+     "L = a.(C - S) - sqrt((a.(C - S))^2 + r^2 - |C - S|^2) (m); where the rod cannot reach the "
+     "axis, L = a.(C - S)"},
+    {"tendons[] slider_crank", "crank", "<tendon point>", "", "required", "", "the crank point C"},
+    {"tendons[] slider_crank", "slider", "<slider point>", "", "required", "", "the slider point S and its axis a"},
+    {"tendons[] slider_crank", "rod", "number", "m", "required", "> 0", "the rod length r"},
+    {"tendons[] slider_crank", "limits", "[lower, upper]", "m", "(none)", "", "bounds of L, null for an open side"},
+    {"tendons[] slider_crank", "limit_stiffness", "number | rigid", "N/m", "rigid", "> 0",
+     "stiffness of the limits (only with limits)"},
+    {"tendons[] slider_crank", "limit_dissipation", "number", "s", "0", ">= 0",
+     "dissipation time scale of the limits (only with limits)"},
+    {"tendons[] slider_crank", "stiffness", "number", "N/m", "0", ">= 0", "a spring along L"},
+    {"tendons[] slider_crank", "damping", "number", "N s/m", "0", ">= 0", "a damper along L"},
+    {"tendons[] slider_crank", "rest", "number", "m", "(L at the start)", "", "the spring's rest length"},
+    {"<slider point>", "body", "name", "", "required", "", "world or a body"},
+    {"<slider point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
+    {"<slider point>", "axis", "[x, y, z]", "-", "required", "non-zero",
+     "the slider's direction in that body's frame (normalized)"},
     {"<tendon point>", "body", "name", "", "required", "", "world or a body"},
     {"<tendon point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
 

@@ -1531,6 +1531,13 @@ static sc_status body(tr* t, xmlNode* n, const char* parent, int inh, int depth,
 
 /* ---- actuators ---- */
 
+typedef struct site_hit site_hit;
+static sc_status find_site(tr* t, const char* name, site_hit* h);
+static int tendon_index(const tr* t, const char* name);
+static void tendon_name(const tr* t, int idx, char* out, size_t sz);
+static sc_status eq_tendon(tr* t, const xmlNode* e, const char* a, int* idx, int* skip);
+static sc_status slider_crank(tr* t, const xmlNode* n, int k, int c, const char* name, char* ten, size_t sz);
+
 static sc_status actuators(tr* t, xmlNode* a, int* count) {
   int idx = *count;
   for (xmlNode* n = a->children; n; n = n->next) {
@@ -1547,16 +1554,26 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     sc_status st;
     int c = class_of(t, n, 0, &st);
     TRY(st);
+    /* the transmission: a joint, a tendon, or a slider-crank (simc's
+     * slider_crank tendon, made for the actuator) */
     const char* j = xi_attr(n, "joint");
-    if (!j && xi_attr(n, "tendon")) {
-      xi_unsupported(t, n, "actuator on a tendon (tendon=; simc's actuators drive joints)");
+    const char* tn = xi_attr(n, "tendon");
+    const int crank = xi_attr(n, "cranksite") || xi_attr(n, "slidersite");
+    if (!j && !tn && !crank) {
+      xi_unsupported(t, n, "actuator transmission other than a joint, a tendon or a slider-crank");
       continue;
     }
-    if (!j) {
-      xi_unsupported(t, n, "actuator transmission other than a joint");
-      continue;
+    if (j && xi_jname_find(t, j) < 0) return xi_fail(t, n, "joint", "unknown joint '%s'", j);
+    char ten[140] = "";
+    if (tn && !j) {
+      int ti = -1, skip = 0;
+      TRY(eq_tendon(t, n, "tendon", &ti, &skip));
+      if (skip) {
+        xi_unsupported(t, n, "actuator on a tendon left out");
+        continue;
+      }
+      tendon_name(t, ti, ten, sizeof ten);
     }
-    if (xi_jname_find(t, j) < 0) return xi_fail(t, n, "joint", "unknown joint '%s'", j);
     char name[128];
     const char* nm = xi_attr(n, "name");
     if (nm) {
@@ -1566,6 +1583,7 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
       snprintf(name, sizeof name, "actuator%d", idx);
     }
     idx++;
+    if (!j && !tn) TRY(slider_crank(t, n, k, c, name, ten, sizeof ten));
     double gear = 1, cr[2], fr[2], kp = 1, kv = 1;
     int has_cr = 0, has_fr = 0, cl = -1, fl = -1;
     double g6[6];
@@ -1598,9 +1616,11 @@ static sc_status actuators(tr* t, xmlNode* a, int* count) {
     if (k == K_VELOCITY) TRY(xi_get_vec(t, n, k, c, "kv", &kv, 1, NULL));
     if (k != K_MOTOR && gear != 1) xi_unsupported(t, n, "servo gear other than 1");
     char yn[XI_YNAME], yj[XI_YNAME], lk[140];
-    link_name(t, j, lk, sizeof lk);
-    xi_put(&t->acts, "  - {name: %s, type: %s, joint: %s", xi_yaml_name(yn, sizeof yn, name),
-        k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", xi_yaml_name(yj, sizeof yj, lk));
+    if (j) link_name(t, j, lk, sizeof lk);
+    else snprintf(lk, sizeof lk, "%s", ten);
+    xi_put(&t->acts, "  - {name: %s, type: %s, %s: %s", xi_yaml_name(yn, sizeof yn, name),
+        k == K_MOTOR ? "motor" : k == K_POSITION ? "position" : "velocity", j ? "joint" : "tendon",
+        xi_yaml_name(yj, sizeof yj, lk));
     if (k == K_MOTOR) xi_put(&t->acts, ", gear: %.17g", gear);
     if (k == K_POSITION) xi_put(&t->acts, ", kp: %.17g", kp);
     if (k == K_VELOCITY) xi_put(&t->acts, ", kd: %.17g", kv);
@@ -1658,7 +1678,7 @@ static sc_status contact(tr* t, const xmlNode* n) {
 typedef struct site_hit {
   const xmlNode* node;
   char body[128];
-  double pos[3];
+  double pos[3], quat[4]; /* its frame in its body's */
   int found;
 } site_hit;
 
@@ -1673,8 +1693,7 @@ static sc_status find_site_in(tr* t, const xmlNode* n, int cc, const char* bname
       if (!nm || strcmp(nm, name) != 0) continue;
       const int k = class_of(t, c, cc, &st);
       TRY(st);
-      double q[4];
-      TRY(frame(t, c, K_SITE, k, h->pos, q));
+      TRY(frame(t, c, K_SITE, k, h->pos, h->quat));
       double ft[6];
       int has_ft = 0;
       TRY(xi_get_vec(t, c, K_SITE, k, "fromto", ft, 6, &has_ft));
@@ -1703,6 +1722,43 @@ static sc_status find_site(tr* t, const char* name, site_hit* h) {
   int nauto = 0;
   for (int i = 0; i < t->ntop && !h->found; i++)
     if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(find_site_in(t, t->top[i], 0, "world", &nauto, name, h));
+  return SC_OK;
+}
+
+/* MuJoCo's slider-crank transmission of actuator n (named name) as simc's
+ * slider_crank tendon, written to the tendons section and named into ten:
+ * the crank point is cranksite's, the slider point slidersite's and its
+ * axis the slider site's z axis, the rod cranklength.  MuJoCo's actuator
+ * length is that tendon's L (doc/import.md). */
+static sc_status slider_crank(tr* t, const xmlNode* n, int k, int c, const char* name, char* ten, size_t sz) {
+  const char* cs = xi_attr(n, "cranksite");
+  const char* ss = xi_attr(n, "slidersite");
+  if (!cs) return xi_fail(t, n, "cranksite", "required with slidersite (the crank's site)");
+  if (!ss) return xi_fail(t, n, "slidersite", "required with cranksite (the slider's site)");
+  double rod = 0;
+  TRY(xi_get_vec(t, n, k, c, "cranklength", &rod, 1, NULL));
+  if (!(rod > 0) || !isfinite(rod)) return xi_fail(t, n, "cranklength", "must be > 0 (got %g)", rod);
+  site_hit hc, hs;
+  TRY(find_site(t, cs, &hc));
+  if (!hc.found) return xi_fail(t, n, "cranksite", "unknown site '%s'", cs);
+  TRY(find_site(t, ss, &hs));
+  if (!hs.found) return xi_fail(t, n, "slidersite", "unknown site '%s'", ss);
+  snprintf(ten, sz, "%s crank", name);
+  if (tendon_index(t, ten) >= 0)
+    return xi_fail(t, n, "name", "the slider-crank's tendon would be named '%s', the name of a <tendon>", ten);
+  /* the site's z axis: R(quat) e_z */
+  const double* q = hs.quat;
+  const double ax[3] = {2 * (q[1] * q[3] + q[0] * q[2]), 2 * (q[2] * q[3] - q[0] * q[1]),
+                        q[0] * q[0] - q[1] * q[1] - q[2] * q[2] + q[3] * q[3]};
+  char yn[XI_YNAME], yc[XI_YNAME], ys[XI_YNAME];
+  obuf* o = &t->ten;
+  xi_src(o, n);
+  xi_put(o, "  - name: %s\n    type: slider_crank\n", xi_yaml_name(yn, sizeof yn, ten));
+  xi_put(o, "    crank: {body: %s, point: [%.17g, %.17g, %.17g]}\n", xi_yaml_name(yc, sizeof yc, hc.body), hc.pos[0],
+         hc.pos[1], hc.pos[2]);
+  xi_put(o, "    slider: {body: %s, point: [%.17g, %.17g, %.17g], axis: [%.17g, %.17g, %.17g]}\n",
+         xi_yaml_name(ys, sizeof ys, hs.body), hs.pos[0], hs.pos[1], hs.pos[2], ax[0], ax[1], ax[2]);
+  xi_put(o, "    rod: %.17g\n", rod);
   return SC_OK;
 }
 

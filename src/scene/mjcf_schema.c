@@ -188,9 +188,9 @@ typedef struct scls {
 #define TEN_TR "limited range margin stiffness damping springlength"
 #define TEN_REP "solreflimit solimplimit frictionloss"
 #define TEN_NONE "group width material rgba user solreffriction solimpfriction"
-#define ACT_TR "name class ctrllimited forcelimited ctrlrange forcerange gear joint kp kv"
-#define ACT_REP "tendon site slidersite cranksite refsite jointinparent"
-#define ACT_NONE "group user cranklength lengthrange"
+#define ACT_TR "name class ctrllimited forcelimited ctrlrange forcerange gear joint kp kv tendon slidersite cranksite cranklength"
+#define ACT_REP "site refsite jointinparent"
+#define ACT_NONE "group user lengthrange"
 
 static const scls classes[] = {
     {"mujoco>mujoco", 'T', "model", "", "", ""},

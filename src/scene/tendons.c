@@ -1,5 +1,6 @@
 /* tendons: the scene's tendons (fixed: a combination of joint coordinates;
- * spatial: a path of straight segments through body points; doc/constraints.md),
+ * spatial: a path of straight segments through body points; slider-crank:
+ * where a rod from a crank point meets a slider's axis; doc/constraints.md),
  * read straight into the model: a first pass counts them and their path
  * elements for sc_model_alloc, a second stores them. */
 #include <math.h>
@@ -32,20 +33,89 @@ static int tree_of(const load* L, int body_rank) {
   return -1;
 }
 
+static sc_status read_common(ctx* c, const sc_snode* s, int i, int type, int w0, int nw, sc_model* M, int fill);
+
+/* key of a slider-crank: a map {body, point} (and axis for the slider)
+ * into path element w */
+static sc_status read_crank_point(ctx* c, const load* L, const sc_snode* s, const char* key, int w, sc_model* M,
+                                  int fill) {
+  const int slider = strcmp(key, "slider") == 0;
+  const sc_snode* e = sc_snode_get(s, key);
+  if (!e) return sc_rd_fail_missing(c, s, key, slider ? "{body, point, axis}" : "{body, point}");
+  size_t m = sc_rd_push_key(c, key);
+  sc_status st = sc_rd_check_section(c, e, slider ? "<slider point>" : "<tendon point>",
+                                     slider ? "a slider point" : "a crank point");
+  const sc_snode* bn = st ? NULL : sc_snode_get(e, "body");
+  if (!st && !bn) st = sc_rd_fail_missing(c, e, "body", "world or a body name");
+  int body = 0;
+  if (!st) {
+    size_t m2 = sc_rd_push_key(c, "body");
+    st = sc_rd_as_body(c, L, bn, &body);
+    sc_rd_pop(c, m2);
+  }
+  double pt[3] = {0, 0, 0}, ax[3] = {0, 0, 0};
+  if (!st) st = sc_rd_get_vec(c, e, "point", pt, 3);
+  if (!st && slider) {
+    const sc_snode* an = sc_snode_get(e, "axis");
+    if (!an) st = sc_rd_fail_missing(c, e, "axis", "the slider's direction [x, y, z]");
+    if (!st) st = sc_rd_get_vec(c, e, "axis", ax, 3);
+    const double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    if (!st && !(n > 0 && isfinite(n))) {
+      size_t m2 = sc_rd_push_key(c, "axis");
+      st = sc_rd_fail(c, an, "must be a non-zero finite vector");
+      sc_rd_pop(c, m2);
+    }
+    for (int k = 0; !st && k < 3; k++) ax[k] /= n;
+  }
+  sc_rd_pop(c, m);
+  if (!st && fill) {
+    M->wrap_body[w] = body;
+    memcpy(M->wrap_point + 3 * w, pt, sizeof pt);
+    M->wrap_jnt[w] = -1;
+    M->wrap_coef[w] = 0.0;
+    if (slider) {
+      M->wrap_body[w + 1] = body;
+      memcpy(M->wrap_point + 3 * (w + 1), ax, sizeof ax);
+      M->wrap_jnt[w + 1] = -1;
+      M->wrap_coef[w + 1] = 0.0;
+    }
+  }
+  return st;
+}
+
+/* a slider-crank's path: crank point, slider point, slider axis; its rod */
+static sc_status read_crank(ctx* c, const load* L, const sc_snode* s, int* nwrap, sc_model* M, int fill) {
+  const int w0 = *nwrap;
+  TRY(read_crank_point(c, L, s, "crank", w0, M, fill));
+  TRY(read_crank_point(c, L, s, "slider", w0 + 1, M, fill));
+  if (!sc_snode_get(s, "rod")) return sc_rd_fail_missing(c, s, "rod", "the rod length (m)");
+  double rod = 0.0;
+  TRY(sc_rd_get_num(c, s, "rod", &rod, RANGE_POS, 0, NULL));
+  if (fill) M->wrap_coef[w0] = rod;
+  *nwrap += 3;
+  return SC_OK;
+}
+
 static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* nwrap,
                           sc_model* M, int fill) {
-  static const char* const types[] = {"fixed", "spatial"};
-  static const char* const sections[] = {"tendons[] fixed", "tendons[] spatial"};
+  static const char* const types[] = {"fixed", "spatial", "slider_crank"};
+  static const char* const sections[] = {"tendons[] fixed", "tendons[] spatial", "tendons[] slider_crank"};
   if (s->kind != SC_SN_MAP)
-    return sc_rd_fail(c, s, "expected a tendon map {type: fixed|spatial, ...}, got %s", sc_rd_kind_name(s));
+    return sc_rd_fail(c, s, "expected a tendon map {type: fixed|spatial|slider_crank, ...}, got %s",
+                      sc_rd_kind_name(s));
   const sc_snode* t = sc_snode_get(s, "type");
-  if (!t) return sc_rd_fail_missing(c, s, "type", "fixed or spatial");
+  if (!t) return sc_rd_fail_missing(c, s, "type", "fixed, spatial or slider_crank");
   int type = 0;
   size_t m = sc_rd_push_key(c, "type");
-  sc_status st = sc_rd_as_enum(c, t, types, 2, "tendon type", &type);
+  sc_status st = sc_rd_as_enum(c, t, types, 3, "tendon type", &type);
   sc_rd_pop(c, m);
   TRY(st);
   TRY(sc_rd_check_section(c, s, sections[type], "a tendon"));
+  const int w0 = *nwrap;
+  if (type == SC_TENDON_SLIDER_CRANK) {
+    TRY(read_crank(c, L, s, nwrap, M, fill));
+    return read_common(c, s, i, type, w0, 3, M, fill);
+  }
   const char* list_key = type == SC_TENDON_FIXED ? "joints" : "path";
   const sc_snode* list = sc_snode_get(s, list_key);
   if (!list)
@@ -56,7 +126,6 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
   if (list->kind != SC_SN_SEQ || list->n < need)
     st = sc_rd_fail(c, list, "expected a list of at least %d %s", need,
                     type == SC_TENDON_FIXED ? "{joint, coef}" : "{body, point}");
-  const int w0 = *nwrap;
   int trees[2] = {-2, -2};
   for (int k = 0; !st && k < list->n; k++) {
     const sc_snode* e = list->kid[k];
@@ -116,6 +185,13 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
   sc_rd_pop(c, m);
   TRY(st);
   *nwrap += list->n;
+  return read_common(c, s, i, type, w0, list->n, M, fill);
+}
+
+/* what every tendon has: limits, spring-damper, name */
+static sc_status read_common(ctx* c, const sc_snode* s, int i, int type, int w0, int nw, sc_model* M, int fill) {
+  size_t m;
+  sc_status st;
   double range[2] = {-INFINITY, INFINITY}, lk = INFINITY, ltau = 0.0, k = 0.0, damp = 0.0, rest = NAN;
   const sc_snode* lim = sc_snode_get(s, "limits");
   if (lim) {
@@ -154,7 +230,7 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
     if (!(M->ten_name[i] = sc_strdup(name))) return SC_ERR_NOMEM;
     M->ten_type[i] = type;
     M->ten_wrapadr[i] = w0;
-    M->ten_wrapnum[i] = list->n;
+    M->ten_wrapnum[i] = nw;
     M->ten_range[2 * i] = range[0];
     M->ten_range[2 * i + 1] = range[1];
     M->ten_limit_k[i] = lk;
