@@ -376,8 +376,8 @@ static const sc_scene_key keys[] = {
     {"tendons[] slider_crank", "rest", "number", "m", "(L at the start)", "", "the spring's rest length"},
     {"<slider point>", "body", "name", "", "required", "", "world or a body"},
     {"<slider point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
-    {"<slider point>", "axis", "[x, y, z]", "-", "required", "non-zero",
-     "the slider's direction in that body's frame (normalized)"},
+    {"<slider point>", "axis", "[x, y, z]", "-", "required", "",
+     "the slider's direction in that body's frame (normalized; not zero)"},
     {"<tendon point>", "body", "name", "", "required", "", "world or a body"},
     {"<tendon point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
 
