@@ -150,9 +150,9 @@ cat >"$tmp/long.urdf" <<EOF
   </link>
 </robot>
 EOF
-expect urdf_long_name_located "$tmp/long.urdf" "long.urdf:3: element <link" "longer than 120 bytes"
+expect urdf_long_name_located "$tmp/long.urdf" "long.urdf:3:9: element <link" "longer than 120 bytes"
 printf '<mujoco><worldbody><body name="b">\n<joint name="%s"/><geom size="0.1"/></body></worldbody>\n<actuator><motor joint="%s"/></actuator></mujoco>\n' "$L" "$L" >"$tmp/long.xml"
-expect mjcf_long_name_located "$tmp/long.xml" "long.xml:2: element <joint" "longer than 120 bytes"
+expect mjcf_long_name_located "$tmp/long.xml" "long.xml:2:8: element <joint" "longer than 120 bytes"
 
 # a misspelt attribute and an unknown element, in each format, at their line
 cat >"$tmp/attr.xml" <<'EOF'
@@ -165,9 +165,22 @@ cat >"$tmp/attr.xml" <<'EOF'
   </worldbody>
 </mujoco>
 EOF
-expect mjcf_bad_attribute_at_its_line "$tmp/attr.xml" "attr.xml:4: element <joint name=\"j\">" "dampin"
+expect mjcf_bad_attribute_at_its_line "$tmp/attr.xml" "attr.xml:4:23: element <joint name=\"j\">" "dampin"
 sed 's/<geom size="0.1"\/>/<geom size="0.1"\/><gemo size="0.1"\/>/' "$tmp/attr.xml" | sed 's/ dampin="1"//' >"$tmp/elem.xml"
-expect mjcf_unknown_element_at_its_line "$tmp/elem.xml" "elem.xml:5: element <gemo>"
+expect mjcf_unknown_element_at_its_line "$tmp/elem.xml" "elem.xml:5:25: element <gemo>"
+# an attribute on a tag's second line: its own line and column
+cat >"$tmp/ml.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="b">
+      <joint name="j" type="hinge"
+             range="1 -1" limited="true"/>
+      <geom size="0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+expect mjcf_attribute_on_a_later_line "$tmp/ml.xml" "ml.xml:5:14: element <joint name=\"j\">: attribute range: lower must be below upper"
 cat >"$tmp/attr.urdf" <<'EOF'
 <?xml version="1.0"?>
 <robot name="r">
@@ -183,6 +196,6 @@ cat >"$tmp/attr.urdf" <<'EOF'
   </link>
 </robot>
 EOF
-expect urdf_bad_attribute_at_its_line "$tmp/attr.urdf" "attr.urdf:8: element <dynamics>" "dampin"
+expect urdf_bad_attribute_at_its_line "$tmp/attr.urdf" "attr.urdf:8:15: element <dynamics>" "dampin"
 sed 's/ dampin="0.1"/ damping="0.1"/' "$tmp/attr.urdf" >"$tmp/elem.urdf"
-expect urdf_unknown_element_at_its_line "$tmp/elem.urdf" "elem.urdf:11: element <inertal>"
+expect urdf_unknown_element_at_its_line "$tmp/elem.urdf" "elem.urdf:11:5: element <inertal>"

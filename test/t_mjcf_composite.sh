@@ -27,19 +27,19 @@ EOF
 }
 
 model "$tmp/rope.xml" "root" '      <composite type="rope" count="5 1 1" spacing="0.1"><geom type="capsule" size="0.01 0.02"/></composite>'
-expect rope_root_name "$tmp/rope.xml" "rope.xml:4: element <composite>: B must be the beginning of root body name"
+expect rope_root_name "$tmp/rope.xml" "rope.xml:4:7: element <composite>: B must be the beginning of root body name"
 model "$tmp/range.xml" "B7" '      <composite type="rope" count="5 1 1" spacing="0.1"><geom type="capsule" size="0.01 0.02"/></composite>'
-expect rope_root_range "$tmp/range.xml" "range.xml:4: element <composite>: Root body coordinate out of range"
+expect rope_root_range "$tmp/range.xml" "range.xml:4:7: element <composite>: Root body coordinate out of range"
 model "$tmp/cloth.xml" "B1" '      <composite type="cloth" count="3 3 1" spacing="0.1"><geom size="0.01"/></composite>'
-expect cloth_root_name "$tmp/cloth.xml" "cloth.xml:4: element <composite>: Root body name must contain X_Y coordinates"
+expect cloth_root_name "$tmp/cloth.xml" "cloth.xml:4:7: element <composite>: Root body name must contain X_Y coordinates"
 model "$tmp/grid3.xml" "b" '      <composite type="grid" count="2 2 2" spacing="0.1"><geom size="0.01"/></composite>'
-expect grid_3d "$tmp/grid3.xml" "grid3.xml:4: element <composite>: attribute count: Grid can only be 1D or 2D"
+expect grid_3d "$tmp/grid3.xml" "grid3.xml:4:30: element <composite>: attribute count: Grid can only be 1D or 2D"
 model "$tmp/single.xml" "b" '      <composite type="grid" count="1 3 1" spacing="0.1"><geom size="0.01"/></composite>'
-expect singleton_first "$tmp/single.xml" "single.xml:4: element <composite>: attribute count: Singleton counts must come last"
+expect singleton_first "$tmp/single.xml" "single.xml:4:30: element <composite>: attribute count: Singleton counts must come last"
 model "$tmp/box.xml" "b" '      <composite type="particle" count="2 1 1" spacing="0.1"><geom type="box" size="0.01 0.01 0.01"/></composite>'
-expect geom_type "$tmp/box.xml" "box.xml:4: element <geom>: attribute type: Composite geom type must be sphere, capsule or ellipsoid"
+expect geom_type "$tmp/box.xml" "box.xml:4:68: element <geom>: attribute type: Composite geom type must be sphere, capsule or ellipsoid"
 model "$tmp/kind.xml" "B0" '      <composite type="rope" count="3 1 1" spacing="0.1"><joint kind="bend"/><geom type="capsule" size="0.01 0.02"/></composite>'
-expect unknown_kind "$tmp/kind.xml" "kind.xml:4: element <joint>: attribute kind: unknown kind 'bend' (expected main, twist or stretch)"
+expect unknown_kind "$tmp/kind.xml" "kind.xml:4:65: element <joint>: attribute kind: unknown kind 'bend' (expected main, twist or stretch)"
 
 cat >"$tmp/ok.xml" <<'EOF'
 <mujoco>

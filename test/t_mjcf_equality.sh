@@ -38,7 +38,7 @@ model "$tmp/ok.xml" '    <connect body1="c" anchor="0.1 0.1 0.1"/>
     <weld body1="b" body2="c" solref="0.01 1"/>
     <joint joint1="hb" joint2="ha" polycoef="0 2 0 0 0" active="false"/>'
 out=$("$BIN/simc" "$tmp/ok.xml" -o "$tmp/ok.h5" --duration 0.1 2>&1); rc=$?
-ok translated_and_approximated "[ $rc = 0 ] && [ \"\$(status_of '$tmp/ok.h5')\" = complete ] && grep -qF 'simc: approximated: equality constraint (MuJoCo' <<<\"\$out\" && grep -qF 'ok.xml:10: element <connect>' <<<\"\$out\""
+ok translated_and_approximated "[ $rc = 0 ] && [ \"\$(status_of '$tmp/ok.h5')\" = complete ] && grep -qF 'simc: approximated: equality constraint (MuJoCo' <<<\"\$out\" && grep -qF 'ok.xml:10:5: element <connect>' <<<\"\$out\""
 ok scene_has_constraints "$PY - '$tmp/ok.h5' <<'PY'
 import sys, h5py
 a = h5py.File(sys.argv[1], 'r').attrs
@@ -53,9 +53,9 @@ out=$("$BIN/simc" "$tmp/ok.xml" --check --strict 2>&1); rc=$?
 ok strict_refuses "[ $rc = 1 ] && grep -qF 'translates only approximately: equality constraint' <<<\"\$out\""
 
 model "$tmp/tendon.xml" '    <tendon tendon1="t"/>'
-expect unknown_tendon "$tmp/tendon.xml" "tendon.xml:10: element <tendon>: attribute tendon1: unknown tendon 't'"
+expect unknown_tendon "$tmp/tendon.xml" "tendon.xml:10:13: element <tendon>: attribute tendon1: unknown tendon 't'"
 model "$tmp/distance.xml" '    <distance geom1="g1" geom2="g2" distance="0.2"/>'
-expect distance_refused "$tmp/distance.xml" "distance.xml:10: element <distance>: distance constraints were removed in MuJoCo 2.2.2"
+expect distance_refused "$tmp/distance.xml" "distance.xml:10:5: element <distance>: distance constraints were removed in MuJoCo 2.2.2"
 model "$tmp/relpose.xml" '    <weld body1="b" body2="c" relpose="0.1 0 0 0 0 0 2"/>'
 "$BIN/simc" "$tmp/relpose.xml" -o "$tmp/relpose.h5" --quiet --duration 0.01 2>/dev/null
 ok relpose_translated "$PY - '$tmp/relpose.h5' <<'PY'
@@ -68,14 +68,14 @@ PY"
 printf 'simc: 1\ntime: {step: 0.001, duration: 0.01}\nbodies:\n  - {name: a, parent: world, joint: {type: free}, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\nconstraints:\n  - {type: weld, a: {body: world}, b: {body: a}, quat: [0, 0, 0, 0]}\n' >"$tmp/zq.yaml"
 expect weld_zero_quat "$tmp/zq.yaml" "zq.yaml:6:" "constraints[0].quat: a zero quaternion has no orientation"
 model "$tmp/nobody.xml" '    <connect body1="a" body2="nobody" anchor="0 0 0"/>'
-expect unknown_body "$tmp/nobody.xml" "nobody.xml:10: element <connect>: attribute body2: no body named 'nobody'"
+expect unknown_body "$tmp/nobody.xml" "nobody.xml:10:24: element <connect>: attribute body2: no body named 'nobody'"
 model "$tmp/nojoint.xml" '    <joint joint1="ha" joint2="hz"/>'
-expect unknown_joint "$tmp/nojoint.xml" "nojoint.xml:10: element <joint>: attribute joint2: unknown joint 'hz'"
+expect unknown_joint "$tmp/nojoint.xml" "nojoint.xml:10:24: element <joint>: attribute joint2: unknown joint 'hz'"
 model "$tmp/ball.xml" '    <joint joint1="bb" joint2="ha"/>'
-expect ball_joint_coupled "$tmp/ball.xml" "ball.xml:10: element <joint>: attribute joint1: joint 'bb' is a ball joint (MuJoCo couples hinge and slide joints only)"
+expect ball_joint_coupled "$tmp/ball.xml" "ball.xml:10:12: element <joint>: attribute joint1: joint 'bb' is a ball joint (MuJoCo couples hinge and slide joints only)"
 model "$tmp/self.xml" '    <weld body1="c" body2="c"/>'
-expect same_body "$tmp/self.xml" "self.xml:10: element <weld>: attribute body2: the same body as body1 ('c')"
+expect same_body "$tmp/self.xml" "self.xml:10:21: element <weld>: attribute body2: the same body as body1 ('c')"
 model "$tmp/poly.xml" '    <joint joint1="ha" polycoef="0 1"/>'
-expect polycoef_five "$tmp/poly.xml" "poly.xml:10: element <joint>: attribute polycoef: expected 5 numbers"
+expect polycoef_five "$tmp/poly.xml" "poly.xml:10:24: element <joint>: attribute polycoef: expected 5 numbers"
 model "$tmp/cls.xml" '    <connect class="nope" body1="a" anchor="0 0 0"/>'
-expect unknown_class "$tmp/cls.xml" "cls.xml:10: element <connect>: attribute class: unknown class 'nope'"
+expect unknown_class "$tmp/cls.xml" "cls.xml:10:14: element <connect>: attribute class: unknown class 'nope'"

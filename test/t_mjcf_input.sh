@@ -54,23 +54,23 @@ sys.exit(0 if abs(r - 0.1) < 1e-15 else 1)
 PY"
 
 sed 's|range="-1.5 1.5"|range="1.5 -1.5"|' test/mjcf/arm.xml >"$tmp/bad_range.xml"
-expect range_lower_above_upper "$tmp/bad_range.xml" "bad_range.xml:13: element <joint name=\"shoulder\">: attribute range: lower must be below upper"
+expect range_lower_above_upper "$tmp/bad_range.xml" "bad_range.xml:13:56: element <joint name=\"shoulder\">: attribute range: lower must be below upper"
 printf '<mujoco>\n<worldbody>\n<body name="a">\n</worldbody></mujoco>\n' >"$tmp/malformed.xml"
 expect malformed_xml "$tmp/malformed.xml" "malformed.xml:"
 printf '<mujoco>\n  <include file="nothere.xml"/>\n</mujoco>\n' >"$tmp/missing_include.xml"
-expect missing_include "$tmp/missing_include.xml" "missing_include.xml:2: element <include>: attribute file: cannot open" "nothere.xml"
+expect missing_include "$tmp/missing_include.xml" "missing_include.xml:2:12: element <include>: attribute file: cannot open" "nothere.xml"
 printf '<mujoco>\n <worldbody>\n  <body name="leaf">\n   <joint type="hinge"/>\n  </body>\n </worldbody>\n</mujoco>\n' >"$tmp/massless.xml"
-expect massless_moving_body "$tmp/massless.xml" 'massless.xml:3: element <body name="leaf">: a moving body needs mass'
+expect massless_moving_body "$tmp/massless.xml" 'massless.xml:3:3: element <body name="leaf">: a moving body needs mass'
 printf '<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<mujoco model="&x;"><worldbody/></mujoco>\n' >"$tmp/xxe.xml"
 expect external_entity_not_loaded "$tmp/xxe.xml" "xxe.xml:2:"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><joint type="screw"/><geom size="0.1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/joint_type.xml"
-expect unknown_joint_type "$tmp/joint_type.xml" "joint_type.xml:3: element <joint>: attribute type: unknown joint type 'screw'"
+expect unknown_joint_type "$tmp/joint_type.xml" "joint_type.xml:3:25: element <joint>: attribute type: unknown joint type 'screw'"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1" class="nope"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/class.xml"
-expect unknown_class "$tmp/class.xml" "class.xml:3: element <geom>: attribute class: unknown class 'nope'"
+expect unknown_class "$tmp/class.xml" "class.xml:3:35: element <geom>: attribute class: unknown class 'nope'"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><geom size="0.1 x"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/number.xml"
-expect malformed_number "$tmp/number.xml" "number.xml:3: element <geom>: attribute size: expected 1 to 3 numbers (got '0.1 x')"
+expect malformed_number "$tmp/number.xml" "number.xml:3:24: element <geom>: attribute size: expected 1 to 3 numbers (got '0.1 x')"
 printf '<mujoco>\n <include file="/dev/zero"/>\n</mujoco>\n' >"$tmp/zero.xml"
-expect include_not_regular "$tmp/zero.xml" "zero.xml:2: element <include>: attribute file: cannot read '/dev/zero': not a regular file"
+expect include_not_regular "$tmp/zero.xml" "zero.xml:2:11: element <include>: attribute file: cannot read '/dev/zero': not a regular file"
 printf '<html><body/></html>\n' >"$tmp/page.xml"
 expect unknown_root "$tmp/page.xml" "the root element is <html> (expected <mujoco>, an MJCF model, or <robot>, a URDF)"
 # URDF: the arm runs with its names, fixed or floating; bad input located
@@ -85,11 +85,11 @@ PY"
 "$BIN/simc" test/mjcf/arm3.urdf --floating-base -o "$tmp/a3f.h5" --quiet
 ok urdf_floating_base "[ \"\$(h5dump -H -d /q '$tmp/a3f.h5' | grep -o '( [0-9]*, 10 )' | head -1)\" != '' ]"
 printf '<robot name="r">\n <link name="a"/>\n <joint name="j" type="revolute">\n  <parent link="nope"/>\n  <child link="a"/>\n </joint>\n</robot>\n' >"$tmp/parent.urdf"
-expect urdf_unknown_parent "$tmp/parent.urdf" 'parent.urdf:4: element <parent>: attribute link: no link named'
+expect urdf_unknown_parent "$tmp/parent.urdf" 'parent.urdf:4:11: element <parent>: attribute link: no link named'
 printf '<robot name="r">\n <link name="a"/>\n <link name="b"/>\n</robot>\n' >"$tmp/roots.urdf"
 expect urdf_two_roots "$tmp/roots.urdf" "expected one root link"
 printf '<robot name="r">\n <link name="a">\n  <collision><geometry><mesh filename="package://arm/a.stl"/></geometry></collision>\n </link>\n</robot>\n' >"$tmp/pkg.urdf"
-expect urdf_package_not_found "$tmp/pkg.urdf" "pkg.urdf:3: element <mesh>: attribute filename: package 'arm' not found (searched: no --model-path"
+expect urdf_package_not_found "$tmp/pkg.urdf" "pkg.urdf:3:30: element <mesh>: attribute filename: package 'arm' not found (searched: no --model-path"
 mkdir -p "$tmp/models/arm"
 "$BIN/simc" "$tmp/pkg.urdf" --check --model-path "$tmp/models" >"$tmp/out" 2>&1
 ok urdf_model_path_resolves "grep -qF '$tmp/models/arm/a.stl' '$tmp/out'"
@@ -129,7 +129,7 @@ cat >"$tmp/soft.xml" <<'XML'
 </mujoco>
 XML
 out=$("$BIN/simc" "$tmp/soft.xml" --duration 0.05 -o "$tmp/soft.h5" 2>&1); rc=$?
-ok contact_parameters_translated "[ $rc = 0 ] && [ \"\$(grep -c '^simc: approximated:' <<<\"\$out\")\" = 3 ] && grep -qF 'soft.xml:4: element <geom>' <<<\"\$out\" && [ \"\$(status_of '$tmp/soft.h5')\" = complete ]"
+ok contact_parameters_translated "[ $rc = 0 ] && [ \"\$(grep -c '^simc: approximated:' <<<\"\$out\")\" = 3 ] && grep -qF 'soft.xml:4:5: element <geom>' <<<\"\$out\" && [ \"\$(status_of '$tmp/soft.h5')\" = complete ]"
 ok approximated_attribute "$PY - '$tmp/soft.h5' <<'PY'
 import sys, h5py
 a = h5py.File(sys.argv[1], 'r').attrs
@@ -140,18 +140,18 @@ ok = ('geom solref/solimp' in ap and 'geom margin/gap' in ap and 'joint solrefli
 sys.exit(0 if ok else 1)
 PY"
 out=$("$BIN/simc" "$tmp/soft.xml" --check --strict 2>&1); rc=$?
-ok strict_refuses "[ $rc = 1 ] && grep -qF 'the model uses what simc translates only approximately: geom solref/solimp' <<<\"\$out\" && grep -qF 'soft.xml:4: element <geom>' <<<\"\$out\" && grep -qF 'run without --strict' <<<\"\$out\""
+ok strict_refuses "[ $rc = 1 ] && grep -qF 'the model uses what simc translates only approximately: geom solref/solimp' <<<\"\$out\" && grep -qF 'soft.xml:4:5: element <geom>' <<<\"\$out\" && grep -qF 'run without --strict' <<<\"\$out\""
 sed -i 's|<geom size="0.1" pos="0.5 0 0"/>|<geom class="bad" size="0.1" pos="0.5 0 0"/>|' "$tmp/soft.xml"
-expect solref_damping_ratio_zero "$tmp/soft.xml" "soft.xml:2: element <geom>: attribute solref: a time constant (0.02 > 0) needs a damping ratio > 0"
+expect solref_damping_ratio_zero "$tmp/soft.xml" "soft.xml:2:88: element <geom>: attribute solref: a time constant (0.02 > 0) needs a damping ratio > 0"
 # contact filtering: contype / conaffinity and <exclude> are translated (a
 # bad mask or body is located, at the <default> a mask comes from), an
 # explicit <pair> is still refused
 printf '<mujoco>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1" contype="-1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_neg.xml"
-expect mask_negative "$tmp/mask_neg.xml" "mask_neg.xml:3: element <geom>: attribute contype: must be >= 0 (got '-1')"
+expect mask_negative "$tmp/mask_neg.xml" "mask_neg.xml:3:47: element <geom>: attribute contype: must be >= 0 (got '-1')"
 printf '<mujoco>\n <default><geom conaffinity="2.5"/></default>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_class.xml"
-expect mask_not_integer_in_class "$tmp/mask_class.xml" "mask_class.xml:2: element <geom>: attribute conaffinity: expected a non-negative integer bit mask (got '2.5')"
+expect mask_not_integer_in_class "$tmp/mask_class.xml" "mask_class.xml:2:17: element <geom>: attribute conaffinity: expected a non-negative integer bit mask (got '2.5')"
 printf '<mujoco>\n <worldbody>\n  <body name="b"><freejoint/><geom size="0.1" contype="4294967296"/></body>\n </worldbody>\n</mujoco>\n' >"$tmp/mask_big.xml"
-expect mask_above_32_bits "$tmp/mask_big.xml" "mask_big.xml:3: element <geom>: attribute contype: must be at most 4294967295"
+expect mask_above_32_bits "$tmp/mask_big.xml" "mask_big.xml:3:47: element <geom>: attribute contype: must be at most 4294967295"
 cat >"$tmp/exclude.xml" <<'XML'
 <mujoco>
   <worldbody>
@@ -175,9 +175,9 @@ ok = ok and int(f['/contact/count'][:].max()) == 0
 sys.exit(0 if ok else 1)
 PY"
 sed 's|body2="world"|body2="j"|' "$tmp/exclude.xml" >"$tmp/exclude_link.xml"
-expect exclude_names_a_body "$tmp/exclude_link.xml" "exclude_link.xml:7: element <exclude>: attribute body2: no body named 'j'"
+expect exclude_names_a_body "$tmp/exclude_link.xml" "exclude_link.xml:7:24: element <exclude>: attribute body2: no body named 'j'"
 sed 's|body2="world"|body2="b"|' "$tmp/exclude.xml" >"$tmp/exclude_self.xml"
-expect exclude_self "$tmp/exclude_self.xml" "exclude_self.xml:7: element <exclude>: attribute body2: the same body as body1 ('b')"
+expect exclude_self "$tmp/exclude_self.xml" "exclude_self.xml:7:24: element <exclude>: attribute body2: the same body as body1 ('b')"
 sed 's|<exclude body1="b" body2="world"/>|<pair geom1="g" geom2="floor"/>|' "$tmp/exclude.xml" >"$tmp/pair.xml"
 expect pair_refused "$tmp/pair.xml" "the model uses what simc does not translate: contact pair (first at" "pair.xml:7:"
 
@@ -217,12 +217,12 @@ ok names_scene_reloads "'$BIN/simc' '$tmp/re.yaml' --check >/dev/null 2>&1"
 
 # an attribute outside MuJoCo 2.2.2's schema is an error at its line, as in MuJoCo
 sed 's|<joint name="thigh" axis="0 1 0" stiffness="2"/>|<joint name="thigh" axis="0 1 0" dampin="2"/>|' "$tmp/names.xml" >"$tmp/dampin.xml"
-expect unknown_attribute "$tmp/dampin.xml" "dampin.xml:8: element <joint name=\"thigh\">: unknown attribute 'dampin'"
+expect unknown_attribute "$tmp/dampin.xml" "dampin.xml:8:42: element <joint name=\"thigh\">: attribute dampin: unknown attribute"
 sed 's|<geom type="sphere" size="0.05"/>|<geom type="sphere" size="0.05"/><frame/>|' "$tmp/names.xml" >"$tmp/frame.xml"
-expect unknown_element "$tmp/frame.xml" "frame.xml:9: element <frame>: unknown element in <body>"
+expect unknown_element "$tmp/frame.xml" "frame.xml:9:42: element <frame>: unknown element in <body>"
 # a dynamics attribute simc does not translate is refused by name
 sed 's|<mujoco model="names">|<mujoco model="names"><option impratio="2"/>|' "$tmp/names.xml" >"$tmp/imp.xml"
-expect impratio_reported "$tmp/imp.xml" "option impratio (first at" "imp.xml:1: element <option>"
+expect impratio_reported "$tmp/imp.xml" "option impratio (first at" "imp.xml:1:23: element <option>"
 # the medium's density, viscosity and wind are the scene's fluid
 sed 's|<mujoco model="names">|<mujoco model="names"><option density="1.2" viscosity="0.1" wind="1 0 -2"/>|' "$tmp/names.xml" >"$tmp/visc.xml"
 "$BIN/simc" "$tmp/visc.xml" --duration 0.01 -o "$tmp/visc.h5" --quiet >/dev/null 2>&1

@@ -36,7 +36,7 @@ print('  q %.6f rad, upper - margin %.6f rad' % (q, ref))
 sys.exit(0 if abs(q - ref) < 1e-4 else 1)
 PY"
 sed 's/margin="0.1"/margin="0.6"/' "$tmp/arm.xml" >"$tmp/wide.xml"
-expect joint_margin_too_wide "$tmp/wide.xml" "wide.xml:6: element <joint name=\"j\">: attribute margin" "leaves nothing of the range"
+expect joint_margin_too_wide "$tmp/wide.xml" "wide.xml:6:79: element <joint name=\"j\">: attribute margin" "leaves nothing of the range"
 
 # a model without a <worldbody> (an include file of defaults, DART's
 # include_default.xml) is the empty world, as MuJoCo 2.2.2 loads it

@@ -149,7 +149,7 @@ expect not_a_model "$tmp/notxml.yaml" "notxml.yaml:4:" "not a model"
 sed 's|range="-2 2"|range="2 -2"|' test/mjcf/arm3.xml >"$tmp/sub/bad.xml"
 head -3 "$tmp/bases.yaml" >"$tmp/inner.yaml"
 echo "  - {file: sub/bad.xml}" >>"$tmp/inner.yaml"
-expect error_inside_the_model "$tmp/inner.yaml" "sub/bad.xml:13: element <joint name=\"j1\">: attribute range"
+expect error_inside_the_model "$tmp/inner.yaml" "sub/bad.xml:13:52: element <joint name=\"j1\">: attribute range"
 "$BIN/simc" "$tmp/tilted.yaml" --check >/dev/null 2>&1
 ok check_accepts_models '[ $? = 0 ]'
 # the output's scene re-loads alone (the models expanded, no models: key)

@@ -135,7 +135,7 @@ got=$(mesh_of "$tmp/up/desc/urdf/robots/u.urdf")
 ok package_upward "[ '$got' = '$tmp/up/desc/meshes/cube.obj' ]"
 mk_urdf "$tmp/lost.urdf" lost_pkg
 ROS_PACKAGE_PATH="$tmp/ws" expect package_not_found "$tmp/lost.urdf" \
-  "lost.urdf:4: element <mesh>: attribute filename: package 'lost_pkg' not found" \
+  "lost.urdf:4:32: element <mesh>: attribute filename: package 'lost_pkg' not found" \
   "no --model-path; ROS_PACKAGE_PATH $tmp/ws; a package.xml naming it in $tmp and above"
 
 # ---- <mimic>: a joint coupling ----
@@ -176,26 +176,26 @@ two() { # FILE JOINT-BODY [LINK-B-BODY]: links a and b and a revolute joint j
     "$link" "$2" "${3-$link}" >"$1"
 }
 two "$tmp/typo.urdf" '' '<inertal><mass value="1"/></inertal>'
-expect misspelt_inertial "$tmp/typo.urdf" "typo.urdf:8: element <inertal>: not a URDF element inside <link>"
+expect misspelt_inertial "$tmp/typo.urdf" "typo.urdf:8:17: element <inertal>: not a URDF element inside <link>"
 two "$tmp/damp.urdf" '<dynamics dampin="0.5"/>'
-expect misspelt_damping "$tmp/damp.urdf" "damp.urdf:6: element <dynamics>: attribute dampin: not a URDF attribute of <dynamics>"
+expect misspelt_damping "$tmp/damp.urdf" "damp.urdf:6:66: element <dynamics>: attribute dampin: not a URDF attribute of <dynamics>"
 two "$tmp/massless.urdf" '' ''
-expect massless_moving_link "$tmp/massless.urdf" "massless.urdf:3: element <joint name=\"j\">: moves link 'b', but neither it nor any link below it has mass"
+expect massless_moving_link "$tmp/massless.urdf" "massless.urdf:3:2: element <joint name=\"j\">: moves link 'b', but neither it nor any link below it has mass"
 two "$tmp/negative.urdf" '' '<inertial><mass value="-1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>'
-expect negative_mass "$tmp/negative.urdf" "negative.urdf:8: element <mass>: attribute value: must be >= 0"
+expect negative_mass "$tmp/negative.urdf" "negative.urdf:8:33: element <mass>: attribute value: must be >= 0"
 two "$tmp/mimic.urdf" '<mimic joint="k" multiplier="2"/>'
-expect mimic_unknown_joint "$tmp/mimic.urdf" "mimic.urdf:6: element <mimic>: attribute joint: no joint named 'k'"
+expect mimic_unknown_joint "$tmp/mimic.urdf" "mimic.urdf:6:63: element <mimic>: attribute joint: no joint named 'k'"
 two "$tmp/mimic_self.urdf" '<mimic joint="j"/>'
-expect mimic_itself "$tmp/mimic_self.urdf" "mimic_self.urdf:6: element <mimic>: attribute joint: joint 'j' cannot mimic itself"
+expect mimic_itself "$tmp/mimic_self.urdf" "mimic_self.urdf:6:63: element <mimic>: attribute joint: joint 'j' cannot mimic itself"
 sed 's/type="revolute"/type="fixed"/' "$tmp/mimic.urdf" >"$tmp/mimic_fixed.urdf"
-expect mimic_on_fixed "$tmp/mimic_fixed.urdf" "mimic_fixed.urdf:6: element <mimic>: joint 'j' is a fixed joint: only a revolute, continuous or prismatic joint mimics another"
+expect mimic_on_fixed "$tmp/mimic_fixed.urdf" "mimic_fixed.urdf:6:56: element <mimic>: joint 'j' is a fixed joint: only a revolute, continuous or prismatic joint mimics another"
 two "$tmp/mimic_mult.urdf" '<mimic joint="k" multiplier="two"/>'
 sed -i 's|</robot>| <joint name="k" type="floating"><parent link="a"/><child link="c"/></joint>\n <link name="c">'"$link"'</link>\n</robot>|' "$tmp/mimic_mult.urdf"
-expect mimic_of_floating "$tmp/mimic_mult.urdf" "mimic_mult.urdf:6: element <mimic>: attribute joint: joint 'k' is a floating joint: only a revolute, continuous or prismatic joint is mimicked"
+expect mimic_of_floating "$tmp/mimic_mult.urdf" "mimic_mult.urdf:6:63: element <mimic>: attribute joint: joint 'k' is a floating joint: only a revolute, continuous or prismatic joint is mimicked"
 printf '<robot name="r">\n <link name="world">%s</link>\n</robot>\n' "$link" >"$tmp/wmass.urdf"
-expect world_link_mass "$tmp/wmass.urdf" "wmass.urdf:2: element <link name=\"world\">: the link named world is simc's world"
+expect world_link_mass "$tmp/wmass.urdf" "wmass.urdf:2:2: element <link name=\"world\">: the link named world is simc's world"
 printf '<!-- a comment -->\n<?xml version="1.0"?>\n<robot name="r">\n <link name="a">%s</link>\n <link name="b"><bad/></link>\n</robot>\n' "$link" >"$tmp/decl.urdf"
-expect late_declaration_lines_kept "$tmp/decl.urdf" "decl.urdf:5: element <bad>: not a URDF element inside <link>"
+expect late_declaration_lines_kept "$tmp/decl.urdf" "decl.urdf:5:17: element <bad>: not a URDF element inside <link>"
 
 # ---- meshes through assimp: Collada ----
 # test/urdf/meshes/block.dae: a block 20 x 10 x 40 cm written in centimetres,
@@ -239,7 +239,7 @@ expect dae_broken_located "$tmp/broken.urdf" "broken.urdf:3: element <collision>
 printf '<robot name="r">\n <link name="a">%s</link>\n <joint name="f" type="fixed"><parent link="a"/><child link="s"/></joint>\n <link name="s"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial><collision><geometry><sphere radius="0.01"/></geometry></collision></link>\n</robot>\n' "$link" >"$tmp/m0.urdf"
 ok massless_fixed_shape_loads "'$BIN/simc' '$tmp/m0.urdf' --check >/dev/null 2>&1"
 printf '<robot name="r">\n <link name="r">%s</link>\n <link name="a">%s</link>\n <link name="b">%s</link>\n <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>\n <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>\n</robot>\n' "$link" "$link" "$link" >"$tmp/loop.urdf"
-expect joint_loop "$tmp/loop.urdf" "loop.urdf:6: element <joint name=\"j2\">: the joints form a loop through link 'a'"
+expect joint_loop "$tmp/loop.urdf" "loop.urdf:6:2: element <joint name=\"j2\">: the joints form a loop through link 'a'"
 printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <xacro:property name="m" value="1"/>\n <link name="a">%s</link>\n</robot>\n' "$link" >"$tmp/t.urdf.xacro"
 expect xacro_refused "$tmp/t.urdf.xacro" "t.urdf.xacro:2: element <property name=\"m\">: a xacro element: the file is a xacro template (expand it first"
 printf '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n <link name="a">%s\n  <xacro:insert_block name="shape"/>\n </link>\n</robot>\n' "$link" >"$tmp/t2.urdf.xacro"

@@ -1609,7 +1609,7 @@ static void test_schema_probe(void) {
     probe_model(text, sizeof text, key, "dampin=\"1\"");
     char* y = probe_translate(text, 1, msg, sizeof msg);
     char want[100];
-    snprintf(want, sizeof want, "unknown attribute 'dampin'");
+    snprintf(want, sizeof want, "attribute dampin: unknown attribute");
     const int refused = !y && strstr(msg, want) && strncmp(msg, "probe.xml:", 10) == 0;
     if (!refused) printf("  <%s>: dampin not refused (%s)\n", key, msg);
     nbad += !refused;

@@ -374,7 +374,7 @@ static sc_status check_el(tr* t, const xmlNode* n, int r, char inherited) {
   for (const xmlAttr* a = n->properties; a; a = a->next) {
     const char* an = (const char*)a->name;
     if (!in_list(schema[r].attrs, an, NULL, 0))
-      return xi_fail(t, n, NULL, "unknown attribute '%s' (not in MuJoCo 2.2.2's schema for <%s>)", an, xi_name(n));
+      return xi_fail(t, n, an, "unknown attribute (not in MuJoCo 2.2.2's schema for <%s>)", xi_name(n));
     char d[64];
     if (cls == 'T' && in_list(c->uns, an, d, sizeof d)) {
       const char* v = xi_attr(n, an);

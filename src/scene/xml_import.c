@@ -94,6 +94,124 @@ void xi_describe(char* buf, size_t sz, const xmlNode* n) {
     snprintf(buf, sz, "element <%s>", xi_name(n));
 }
 
+/* ---- where an element or attribute is written ---- */
+
+static int name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == ':' || c == '.';
+}
+
+/* the elements named as n before it in document order whose line (that
+ * of their start tag's end, as libxml2 keeps it) is n's */
+static int same_before(const xmlNode* from, const xmlNode* n, long line, int* count) {
+  for (const xmlNode* c = from; c; c = c->next) {
+    if (c == n) return 1;
+    if (c->type != XML_ELEMENT_NODE) continue;
+    if (xmlGetLineNo(c) == line && strcmp(xi_name(c), xi_name(n)) == 0) ++*count;
+    if (same_before(c->children, n, line, count)) return 1;
+  }
+  return 0;
+}
+
+/* the end of what starts at s[p] ('<'): past a comment, a processing
+ * instruction, a CDATA section, a declaration or a tag (quotes kept) */
+static size_t skip_markup(const char* s, size_t len, size_t p) {
+  const char* end = NULL;
+  if (p + 4 <= len && strncmp(s + p, "<!--", 4) == 0) end = "-->";
+  else if (p + 9 <= len && strncmp(s + p, "<![CDATA[", 9) == 0) end = "]]>";
+  else if (p + 2 <= len && s[p + 1] == '?') end = "?>";
+  if (end) {
+    const size_t el = strlen(end);
+    for (size_t q = p + 2; q + el <= len; q++)
+      if (strncmp(s + q, end, el) == 0) return q + el;
+    return len;
+  }
+  char quote = 0;
+  for (size_t q = p + 1; q < len; q++) {
+    if (quote) {
+      if (s[q] == quote) quote = 0;
+    } else if (s[q] == '"' || s[q] == '\'') {
+      quote = s[q];
+    } else if (s[q] == '>') {
+      return q + 1;
+    }
+  }
+  return len;
+}
+
+/* The line and column (1-based, bytes) of element n's start tag, or of
+ * its attribute attr when the tag has it.  libxml2 keeps only a line, that
+ * of the start tag's end: the tag is the one of n's name ending on that
+ * line, the j-th when j elements of that name before n end there too (an
+ * element a composite made is found as the one it was made from).  *col is
+ * 0 when the text does not show the element. */
+static void locate(const tr* t, const xmlNode* n, const char* attr, int* line, int* col) {
+  *line = (int)xmlGetLineNo(n);
+  *col = 0;
+  const char* s = NULL;
+  size_t len = 0;
+  for (int i = 0; i < t->ndoc; i++)
+    if (t->doc[i] == n->doc) s = t->src[i], len = t->srclen[i];
+  if (!s || n->type != XML_ELEMENT_NODE || *line <= 0) return;
+  int want = 0;
+  same_before(xmlDocGetRootElement(n->doc), n, *line, &want);
+  const char* nm = xi_name(n);
+  const size_t nl = strlen(nm);
+  size_t tag = len, p = 0;
+  int l = 1; /* the line at p */
+  while (p < len) {
+    if (s[p] != '<') {
+      l += s[p++] == '\n';
+      continue;
+    }
+    const size_t e = skip_markup(s, len, p);
+    int le = l; /* the line of the markup's end */
+    for (size_t q = p; q < e; q++) le += s[q] == '\n';
+    if (p + 1 + nl <= len && strncmp(s + p + 1, nm, nl) == 0 && (p + 1 + nl == len || !name_char(s[p + 1 + nl])) &&
+        le == *line) {
+      tag = p;
+      if (want-- == 0) break;
+    }
+    if (le > *line) break;
+    l = le;
+    p = e;
+  }
+  if (tag == len) return;
+  l = 1;
+  size_t ls = 0;
+  for (size_t q = 0; q < tag; q++)
+    if (s[q] == '\n') l++, ls = q + 1;
+  *line = l;
+  *col = (int)(tag - ls) + 1;
+  if (!attr) return;
+  /* the attribute inside the tag (which may span lines) */
+  const size_t al = strlen(attr);
+  char quote = 0;
+  for (size_t q = tag + 1 + nl; q < len; q++) {
+    const char c = s[q];
+    if (c == '\n') l++, ls = q + 1;
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      continue;
+    }
+    if (c == '>') return;
+    if (!name_char(s[q - 1]) && q + al <= len && strncmp(s + q, attr, al) == 0 &&
+        (q + al == len || !name_char(s[q + al]))) {
+      size_t e = q + al;
+      while (e < len && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r' || s[e] == '\n')) e++;
+      if (e < len && s[e] == '=') {
+        *line = l;
+        *col = (int)(q - ls) + 1;
+        return;
+      }
+    }
+  }
+}
+
 sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ...) {
   char msg[400], el[200];
   va_list ap;
@@ -101,14 +219,15 @@ sc_status xi_fail(tr* t, const xmlNode* n, const char* attr, const char* fmt, ..
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   xi_describe(el, sizeof el, n);
+  int line, col;
+  locate(t, n, attr, &line, &col);
   if (attr)
-    return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), (int)xmlGetLineNo(n), 0, "%s: attribute %s: %s",
-                        el, attr, msg);
-  return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), (int)xmlGetLineNo(n), 0, "%s: %s", el, msg);
+    return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), line, col, "%s: attribute %s: %s", el, attr, msg);
+  return sc_error_set(t->err, SC_ERR_SCENE, xi_file(n), line, col, "%s: %s", el, msg);
 }
 
 /* an unsupported kind: remembered once, with its first place */
-static void remember(unsup* list, int* n, int cap, const xmlNode* at, const char* what) {
+static void remember(const tr* t, unsup* list, int* n, int cap, const xmlNode* at, const char* what) {
   for (int i = 0; i < *n; i++)
     if (strcmp(list[i].what, what) == 0) return;
   if (*n == cap) return;
@@ -116,15 +235,18 @@ static void remember(unsup* list, int* n, int cap, const xmlNode* at, const char
   snprintf(u->what, sizeof u->what, "%s", what);
   char el[200];
   xi_describe(el, sizeof el, at);
-  snprintf(u->where, sizeof u->where, "%s:%ld: %s", xi_file(at), xmlGetLineNo(at), el);
+  int line, col;
+  locate(t, at, NULL, &line, &col);
+  if (col > 0) snprintf(u->where, sizeof u->where, "%s:%d:%d: %s", xi_file(at), line, col, el);
+  else snprintf(u->where, sizeof u->where, "%s:%d: %s", xi_file(at), line, el);
 }
 
 void xi_unsupported(tr* t, const xmlNode* n, const char* what) {
-  remember(t->un, &t->nun, (int)(sizeof t->un / sizeof t->un[0]), n, what);
+  remember(t, t->un, &t->nun, (int)(sizeof t->un / sizeof t->un[0]), n, what);
 }
 
 void xi_approximated(tr* t, const xmlNode* n, const char* what) {
-  remember(t->ap, &t->nap, (int)(sizeof t->ap / sizeof t->ap[0]), n, what);
+  remember(t, t->ap, &t->nap, (int)(sizeof t->ap / sizeof t->ap[0]), n, what);
 }
 
 /* ---- attributes: numbers, defaults ---- */
@@ -274,6 +396,13 @@ sc_status xi_parse(tr* t, const char* path, const char* text, size_t len, const 
   }
   xmlFree((xmlChar*)d->URL);
   d->URL = url;
+  /* (a copy of the text, for columns; without it messages give lines) */
+  t->src[t->ndoc] = text ? sc_malloc(len + 1) : NULL;
+  if (t->src[t->ndoc]) {
+    memcpy(t->src[t->ndoc], text, len);
+    t->src[t->ndoc][len] = '\0';
+    t->srclen[t->ndoc] = len;
+  }
   t->doc[t->ndoc++] = d;
   *out = d;
   return SC_OK;
@@ -693,7 +822,7 @@ sc_status sc_mjcf_translate(const char* path, const char* text, size_t len, cons
   sc_free(t->meshes);
   sc_free(t->pg);
   sc_free(t->pmu);
-  for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]);
+  for (int i = 0; i < t->ndoc; i++) xmlFreeDoc(t->doc[i]), sc_free(t->src[i]);
   sc_free(t);
   sc_free(out.lsrc);
   sc_free(ign.lsrc);

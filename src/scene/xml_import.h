@@ -70,6 +70,8 @@ typedef struct tr {
   mj_class cls[256];
   int ncls;
   xmlDoc* doc[MAX_DOCS];
+  char* src[MAX_DOCS];     /* each document's text, for the columns of messages */
+  size_t srclen[MAX_DOCS];
   int ndoc;
   xmlNode* top[4096]; /* the top-level elements, includes expanded */
   int ntop;
