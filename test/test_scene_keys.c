@@ -58,7 +58,8 @@ static const char* BASE =
     "  - {type: tendon, tendon: ts, of: tf}\n"
     "tendons:\n"
     "  - {name: tf, type: fixed, joints: [{joint: p}, {joint: r, coef: 2}], limits: [-1, 1]}\n"
-    "  - {name: ts, type: spatial, path: [{body: world, point: [0, 0, 2]}, {body: b}],\n"
+    "  - {name: ts, type: spatial, path: [{body: world, point: [0, 0, 2]}, {body: b}, {pulley: 2},\n"
+    "     {body: world, point: [0, 0, 3]}, {body: b}],\n"
     "     limits: [null, 3]}\n"
     "  - {name: tc, type: slider_crank, crank: {body: b, point: [0.1, 0, 0]},\n"
     "     slider: {body: world, axis: [1, 0, 0]}, rod: 0.5, limits: [null, 2]}\n"
@@ -115,6 +116,7 @@ static const char* section_path(const char* section) {
       {"tendons[] spatial", "tendons.1."},
       {"<tendon joint>", "tendons.0.joints.0."},
       {"<tendon point>", "tendons.1.path.1."},
+      {"<tendon pulley>", "tendons.1.path.2."},
       {"tendons[] slider_crank", "tendons.2."},
       {"<slider point>", "tendons.2.slider."},
       {"actuators[]", "actuators.m."},

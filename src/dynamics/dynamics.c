@@ -497,8 +497,12 @@ double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   double* Ja = d->jacp;
   double* Jb = d->jacp + 3 * (size_t)nv;
   if (m->ten_type[t] == SC_TENDON_SLIDER_CRANK) return slider_crank(m, d, w0, J, Ja, Jb);
+  /* a pulley (body -1) starts a branch whose segments count 1/divisor */
+  double div = 1.0;
   for (int w = w0; w + 1 < w0 + nw; w++) {
     const int ba = m->wrap_body[w], bb = m->wrap_body[w + 1];
+    if (ba < 0) div = m->wrap_coef[w];
+    if (ba < 0 || bb < 0) continue;
     double pa[3], pb[3], u[3];
     sc_sp_mat3_vec(pa, d->xrot + 9 * ba, m->wrap_point + 3 * w);
     sc_sp_mat3_vec(pb, d->xrot + 9 * bb, m->wrap_point + 3 * (w + 1));
@@ -508,9 +512,9 @@ double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
     }
     sc_sp_sub3(u, pb, pa);
     const double len = sc_sp_norm3(u);
-    L += len;
+    L += len / div;
     if (!J || !(len > 1e-12)) continue; /* (coincident points: no direction) */
-    sc_sp_scale3(u, u, 1.0 / len);
+    sc_sp_scale3(u, u, 1.0 / (len * div));
     sc_dyn_point_jacobian(m, d, ba, pa, Ja);
     sc_dyn_point_jacobian(m, d, bb, pb, Jb);
     for (int i = 0; i < nv; i++) J[i] += sc_sp_dot3(u, Jb + 3 * i) - sc_sp_dot3(u, Ja + 3 * i);

@@ -380,6 +380,7 @@ static sc_status build_cliques(sc_model* m) {
     int first = -1;
     for (int w = m->ten_wrapadr[t]; w < m->ten_wrapadr[t] + m->ten_wrapnum[t]; w++) {
       const int b = m->ten_type[t] == SC_TENDON_FIXED ? m->jnt_body[m->wrap_jnt[w]] : m->wrap_body[w];
+      if (b < 0) continue; /* (a pulley) */
       const int tb = m->body_tree[b];
       if (tb < 0) continue;
       if (first < 0) {

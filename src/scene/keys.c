@@ -346,9 +346,10 @@ static const sc_scene_key keys[] = {
     {"<tendon joint>", "coef", "number", "-", "1", "", "its coordinate's coefficient in L"},
     {"tendons[] spatial", "name", "name", "", "required", "", "for messages and the output"},
     {"tendons[] spatial", "type", "spatial", "", "required", "",
-     "a length L = the sum of the straight segments between consecutive points of its path (m)"},
-    {"tendons[] spatial", "path", "list of <tendon point>", "", "required", "",
-     "at least two points, on at most two trees of bodies"},
+     "a length L = the sum of the straight segments between consecutive points of its path, each "
+     "branch's divided by its pulley's divisor (m)"},
+    {"tendons[] spatial", "path", "list of <tendon point>, <tendon pulley>", "", "required", "",
+     "at least two points, on at most two trees of bodies; a pulley starts a new branch of two or more"},
     {"tendons[] spatial", "limits", "[lower, upper]", "m", "(none)", "",
      "bounds of L, null for an open side: [null, L0] is a cable of length L0"},
     {"tendons[] spatial", "limit_stiffness", "number | rigid", "N/m", "rigid", "> 0",
@@ -378,6 +379,9 @@ static const sc_scene_key keys[] = {
     {"<slider point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
     {"<slider point>", "axis", "[x, y, z]", "-", "required", "",
      "the slider's direction in that body's frame (normalized; not zero)"},
+    {"<tendon pulley>", "pulley", "number", "-", "required", "> 0",
+     "the divisor d: the branch that follows counts 1/d of its length (a tackle of d strands; MuJoCo's "
+     "<pulley divisor>)"},
     {"<tendon point>", "body", "name", "", "required", "", "world or a body"},
     {"<tendon point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
 

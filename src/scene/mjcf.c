@@ -62,7 +62,7 @@
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
- * translated (tendon wrapping and pulleys, other actuators, condim 4 and
+ * translated (tendon wrapping, other actuators, condim 4 and
  * 6, ...) is reported once per kind with its first line and refused unless
  * the set `import.allow_unsupported=true` is given (simc
  * --allow-unsupported).  solref/solimp and margin/gap are translated
@@ -1809,8 +1809,9 @@ static void tendon_name(const tr* t, int idx, char* out, size_t sz) {
  *  - a fixed tendon's length is sum coef x qpos; simc's q is MuJoCo's qpos
  *    (a joint's ref turns its frame instead), so range and springlength
  *    carry over unchanged;
- *  - a spatial tendon's path is its sites, each a point of its body;
- *    wrapping around a geom and pulleys are reported;
+ *  - a spatial tendon's path is its sites, each a point of its body, and
+ *    its pulleys (a new branch counting 1/divisor); wrapping around a
+ *    geom is reported;
  *  - range with limited (autolimits) becomes simc's limits, moved margin
  *    inside as MuJoCo's soft limit rests there (as for joints); their soft
  *    law (solreflimit, solimplimit) is held rigid, said so when given;
@@ -1824,15 +1825,6 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
     const int fixed = strcmp(e, "fixed") == 0;
     if (!fixed && strcmp(e, "spatial") != 0) {
       xi_unsupported(t, n, e);
-      continue;
-    }
-    /* (a pulley splits the path into branches; straight segments across it
-     * would be a different tendon, so the tendon is left out) */
-    const xmlNode* pulley = NULL;
-    for (const xmlNode* p = n->children; p && !pulley; p = p->next)
-      if (p->type == XML_ELEMENT_NODE && strcmp(xi_name(p), "pulley") == 0) pulley = p;
-    if (pulley) {
-      xi_unsupported(t, pulley, "tendon pulley (the tendon is left out)");
       continue;
     }
     sc_status st;
@@ -1914,6 +1906,11 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
         np++;
       } else if (strcmp(pe, "geom") == 0) {
         xi_unsupported(t, p, "tendon wrapping around geoms (the path goes straight past the geom)");
+      } else if (strcmp(pe, "pulley") == 0) {
+        double dv = 0;
+        TRY(xi_get_vec(t, p, -1, -1, "divisor", &dv, 1, NULL));
+        if (!(dv > 0) || !isfinite(dv)) return xi_fail(t, p, "divisor", "must be > 0 (got %g)", dv);
+        xi_put(o, "      - {pulley: %.17g}\n", dv);
       }
     }
     xi_src(o, n);
@@ -1986,8 +1983,6 @@ static sc_status eq_tendon(tr* t, const xmlNode* e, const char* a, int* idx, int
   if (*idx < 0) return xi_fail(t, e, a, "unknown tendon '%s'", v);
   const xmlNode* tn = tendon_node(t, *idx);
   if (tn && strcmp(xi_name(tn), "fixed") != 0 && strcmp(xi_name(tn), "spatial") != 0) *skip = 1;
-  for (const xmlNode* p = tn ? tn->children : NULL; p; p = p->next)
-    if (p->type == XML_ELEMENT_NODE && strcmp(xi_name(p), "pulley") == 0) *skip = 1;
   return SC_OK;
 }
 

@@ -280,7 +280,7 @@ static const scls classes[] = {
     {"tendon>spatial", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
     {"spatial>site", 'T', "site", "", "", ""},
     {"spatial>geom", 'E', 0, 0, 0, 0},
-    {"spatial>pulley", 'E', 0, 0, 0, 0},
+    {"spatial>pulley", 'T', "divisor", "", "", ""},
     {"tendon>fixed", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
     {"fixed>joint", 'T', "joint coef", "", "", ""},
     {"mujoco>actuator", 'T', "", "", "", ""},

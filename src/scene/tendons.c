@@ -127,13 +127,28 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
     st = sc_rd_fail(c, list, "expected a list of at least %d %s", need,
                     type == SC_TENDON_FIXED ? "{joint, coef}" : "{body, point}");
   int trees[2] = {-2, -2};
+  int branch = 0; /* points since the path's start or its last pulley */
   for (int k = 0; !st && k < list->n; k++) {
     const sc_snode* e = list->kid[k];
     size_t m2 = sc_rd_push_idx(c, k);
-    st = sc_rd_check_section(c, e, type == SC_TENDON_FIXED ? "<tendon joint>" : "<tendon point>",
-                             type == SC_TENDON_FIXED ? "a tendon's joint" : "a tendon's point");
+    const int pulley = type == SC_TENDON_SPATIAL && e->kind == SC_SN_MAP && sc_snode_get(e, "pulley");
+    st = sc_rd_check_section(c, e, type == SC_TENDON_FIXED ? "<tendon joint>" : pulley ? "<tendon pulley>" : "<tendon point>",
+                             type == SC_TENDON_FIXED ? "a tendon's joint" : pulley ? "a pulley" : "a tendon's point");
     const int w = w0 + k;
-    if (!st && type == SC_TENDON_FIXED) {
+    if (!st && pulley) {
+      /* a new branch, its segments' lengths divided by the divisor */
+      double div = 1.0;
+      if (branch < 2)
+        st = sc_rd_fail(c, e, "a pulley needs a branch of at least two points before it");
+      if (!st) st = sc_rd_get_num(c, e, "pulley", &div, RANGE_POS, 0, NULL);
+      if (!st && fill) {
+        M->wrap_body[w] = -1;
+        M->wrap_coef[w] = div;
+        M->wrap_jnt[w] = -1;
+        memset(M->wrap_point + 3 * w, 0, 3 * sizeof(double));
+      }
+      branch = 0;
+    } else if (!st && type == SC_TENDON_FIXED) {
       const sc_snode* jn = sc_snode_get(e, "joint");
       if (!jn) st = sc_rd_fail_missing(c, e, "joint", "the name of a body with a revolute or prismatic joint");
       const char* name = NULL;
@@ -178,10 +193,14 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
         M->wrap_body[w] = body;
         memcpy(M->wrap_point + 3 * w, pt, sizeof pt);
         M->wrap_jnt[w] = -1;
+        M->wrap_coef[w] = 0.0;
       }
+      branch++;
     }
     sc_rd_pop(c, m2);
   }
+  if (!st && type == SC_TENDON_SPATIAL && branch < 2)
+    st = sc_rd_fail(c, list->kid[list->n - 1], "a pulley needs a branch of at least two points after it");
   sc_rd_pop(c, m);
   TRY(st);
   *nwrap += list->n;
