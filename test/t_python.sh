@@ -4,7 +4,8 @@
 # (a constant control equals the command line's run with that command, bit
 # for bit; NaN gives the command back; reset repeats a run; two threads
 # stepping separate data equal the serial runs; the held box's contacts
-# carry its weight; located errors; h5py and simc in one process), then
+# carry its weight; located errors; h5py and simc in one process; rollout
+# equals its serial loop on 1 and 2 threads), then
 # the two examples reaching their goals: the swing-up (upright within
 # 0.05 rad and held over the last 2 s) and the friction fit (within 1 %).
 set -u

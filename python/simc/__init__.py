@@ -23,10 +23,11 @@ system's linker path.
 import ctypes
 import ctypes.util
 import os
+import threading
 
 import numpy as np
 
-__all__ = ["Error", "load", "Model", "Data", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
+__all__ = ["Error", "load", "rollout", "Model", "Data", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
 
 BODY, JOINT, ACTUATOR, QPOS, DOF = 0, 1, 2, 3, 4
 _KINDS = {"body": BODY, "joint": JOINT, "actuator": ACTUATOR, "qpos": QPOS, "dof": DOF}
@@ -222,3 +223,57 @@ def load(path, sets=()):
     if not h:
         err.raise_if(err.code or 1)
     return Model(h, path)
+
+
+def rollout(model, d, ctrl, threads=None):
+    """N rollouts of T steps each from d's positions and velocities.
+
+    ctrl[N, T, nu]: every actuator's input at each step (NaN: its command).
+    Returns q[N, T+1, nq], q[:, 0] the start.  Each rollout is a fresh data
+    of the model set to d's q and v (time 0, no contact memory carried from
+    d), so a rollout is the serial loop
+
+        e = model.data(); e.set_state(d.q, d.v)
+        for t in range(T): e.ctrl[:] = ctrl[i, t]; model.step(e)
+
+    bit for bit, whatever `threads` (default: the machine's CPUs) run them:
+    the library steps with the GIL released."""
+    ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
+    if ctrl.ndim != 3 or ctrl.shape[2] != model.nu:
+        raise ValueError("ctrl must be [N, T, %d] (got %s)" % (model.nu, ctrl.shape))
+    n, steps = ctrl.shape[0], ctrl.shape[1]
+    q0, v0 = d.q, d.v
+    out = np.empty((n, steps + 1, model.nq))
+    nthreads = max(1, min(n, threads or os.cpu_count() or 1))
+    lock = threading.Lock()
+    todo = iter(range(n))
+    failures = []
+
+    def work():
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None or failures:
+                return
+            try:
+                e = model.data()
+                e.set_state(q0, v0)
+                out[i, 0] = e.q
+                for t in range(steps):
+                    e.ctrl[:] = ctrl[i, t]
+                    model.step(e)
+                    out[i, t + 1] = e.q
+            except Exception as ex:  # noqa: BLE001 (re-raised below, in the caller's thread)
+                failures.append(ex)
+
+    if nthreads == 1:
+        work()
+    else:
+        ts = [threading.Thread(target=work) for _ in range(nthreads)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    if failures:
+        raise failures[0]
+    return out

@@ -137,3 +137,28 @@ def test_set_state_refuses_a_zero_quaternion_and_normalizes_others():
     box[5:9] = [1e-170, 0, 0, 0]
     d.set_state(box, v)
     assert np.array_equal(d.q[5:9], [1.0, 0, 0, 0])
+
+
+def test_rollout_equals_serial_runs_bitwise():
+    """N rollouts on 1 and 2 threads against the serial loop they stand for"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 30)  # start from a state in contact
+    rng = np.random.default_rng(7)
+    ctrl = rng.uniform(-2.0, 4.0, size=(3, 25, m.nu))
+    q1 = simc.rollout(m, d, ctrl, threads=1)
+    q2 = simc.rollout(m, d, ctrl, threads=2)
+    assert q1.shape == (3, 26, m.nq)
+    for i in range(3):
+        e = m.data()
+        e.set_state(d.q, d.v)
+        serial = [e.q]
+        for t in range(25):
+            e.ctrl[:] = ctrl[i, t]
+            m.step(e)
+            serial.append(e.q)
+        assert np.array_equal(q1[i], np.array(serial))
+    assert np.array_equal(q1, q2)
+    assert not np.array_equal(q1[0], q1[1])  # the controls matter
+    with pytest.raises(ValueError):
+        simc.rollout(m, d, np.zeros((2, 3, m.nu + 1)))
