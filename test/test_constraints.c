@@ -858,6 +858,74 @@ static void test_slider_crank_motor_work(void) {
   ENSURE(e2 < e1 / 3.5); /* second order: 4 */
 }
 
+/* ---- a tendon wrapping a cylinder or a sphere ---- */
+
+/* A shape of radius 0.1 on an arm (a hinge about z at the origin) at
+ * (0.3, 0, 0): a path from the world point c + (-1, -0.05, 0) around it to
+ * a point c + (1, -0.05, h) on a cart that slides along x.  In the plane,
+ * each leg is sqrt(d^2 - r^2) (d = |(1, 0.05)|), the arc r (pi - 2 beta -
+ * 2 alpha), alpha = acos(r/d), beta = atan(0.05): the way below the centre
+ * is the shorter.  A cylinder's path climbing h along its axis unrolls to
+ * sqrt(S^2 + h^2), S the length in the plane. */
+static const char* WRAP =
+    "simc: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "time: {step: 1.0e-3, duration: 0.1}\n"
+    "bodies:\n"
+    "  - {name: arm, joint: {type: revolute, axis: [0, 0, 1]}, mass: 1.0, inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n"
+    "  - {name: cart, joint: {type: prismatic, axis: [1, 0, 0]}, mass: 1.0, inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}}\n"
+    "tendons:\n"
+    "  - name: t\n"
+    "    type: spatial\n"
+    "    path: [{body: world, point: [-0.7, -0.05, 0]}, {wrap: %s, body: arm, center: [0.3, 0, 0], radius: 0.1},\n"
+    "           {body: cart, point: [1.3, -0.05, %g]}]\n";
+
+static void test_wrap_closed_form_and_jacobian(void) {
+  const char* kinds[3] = {"cylinder", "sphere", "cylinder"};
+  const double hs[3] = {0.0, 0.0, 0.2};
+  for (int c = 0; c < 3; c++) {
+    char text[2048];
+    snprintf(text, sizeof text, WRAP, kinds[c], hs[c]);
+    sc_model* m = load(text, NULL, 0);
+    sc_data* d = m ? start(m) : NULL;
+    ENSURE(d != NULL);
+    if (!d) {
+      sc_model_free(m);
+      continue;
+    }
+    const double r = 0.1, dd = sqrt(1.0 + 0.05 * 0.05), alpha = acos(r / dd), beta = atan(0.05);
+    const double S = 2.0 * sqrt(dd * dd - r * r) + r * (PI - 2.0 * beta - 2.0 * alpha);
+    const double want = c == 1 ? S : sqrt(S * S + hs[c] * hs[c]);
+    d->q[0] = d->q[1] = 0.0;
+    sc_dyn_kinematics(m, d, d->q);
+    const double L0 = sc_dyn_tendon(m, d, 0, NULL);
+    /* the row at a turned arm and a moved cart against central differences */
+    const double q[2] = {0.02, 0.03};
+    double J[2], Jn[2], efd = 0.0;
+    memcpy(d->q, q, sizeof q);
+    sc_dyn_kinematics(m, d, d->q);
+    sc_dyn_tendon(m, d, 0, J);
+    for (int k = 0; k < 2; k++) {
+      const double h = 1e-6;
+      double Lpm[2];
+      for (int sgn = 0; sgn < 2; sgn++) {
+        memcpy(d->q, q, sizeof q);
+        d->q[k] += sgn ? -h : h;
+        sc_dyn_kinematics(m, d, d->q);
+        Lpm[sgn] = sc_dyn_tendon(m, d, 0, Jn);
+      }
+      efd = fmax(efd, fabs((Lpm[0] - Lpm[1]) / (2 * h) - J[k]));
+    }
+    printf("  %s (rise %g m): L = %.15f m (closed form %.15f, off by %.3g); J = [%.9f, %.9f], central "
+           "differences within %.3g\n",
+           kinds[c], hs[c], L0, want, fabs(L0 - want), J[0], J[1], efd);
+    ENSURE(fabs(L0 - want) < 1e-14);
+    ENSURE(efd < 1e-8);
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+}
+
 /* ---- what cannot be a constraint is refused where it is written ---- */
 
 static void refused(const char* constraint, const char* expect) {
@@ -898,6 +966,7 @@ int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   RUN(test_distance_is_a_rigid_pendulum);
   RUN(test_slider_crank_jacobian);
+  RUN(test_wrap_closed_form_and_jacobian);
   RUN(test_slider_crank_motor_work);
   RUN(test_lcp_takes_the_rows);
   RUN(test_fourbar_parallelogram);

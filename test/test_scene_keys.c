@@ -63,6 +63,8 @@ static const char* BASE =
     "     limits: [null, 3]}\n"
     "  - {name: tc, type: slider_crank, crank: {body: b, point: [0.1, 0, 0]},\n"
     "     slider: {body: world, axis: [1, 0, 0]}, rod: 0.5, limits: [null, 2]}\n"
+    "  - {name: tw, type: spatial, path: [{body: world, point: [0, 0, 2]},\n"
+    "     {wrap: cylinder, body: p, radius: 0.1, side: {body: world}}, {body: b}]}\n"
     "actuators:\n"
     "  - {name: m, type: motor, joint: p}\n"
     "  - {name: s, type: position, joint: p, kp: 10, command: lift}\n"
@@ -117,6 +119,8 @@ static const char* section_path(const char* section) {
       {"<tendon joint>", "tendons.0.joints.0."},
       {"<tendon point>", "tendons.1.path.1."},
       {"<tendon pulley>", "tendons.1.path.2."},
+      {"<tendon wrap>", "tendons.3.path.1."},
+      {"<wrap side>", "tendons.3.path.1.side."},
       {"tendons[] slider_crank", "tendons.2."},
       {"<slider point>", "tendons.2.slider."},
       {"actuators[]", "actuators.m."},

@@ -50,6 +50,8 @@
 
 #include "linalg/linalg.h"
 
+#define MJ_PI_D 3.14159265358979323846
+
 /* motion subspace of joint j in J coordinates: S (6 x nv, row-major per
  * column: S[6k..6k+5] is column k) */
 static void joint_subspace(const sc_model* m, int j, const double* qj, double* S) {
@@ -482,6 +484,170 @@ static double slider_crank(const sc_model* m, sc_data* d, int w0, double* J, dou
   return L;
 }
 
+/* world position of path element w's point (its body's frame) */
+static void path_point(const sc_model* m, const sc_data* d, int w, double p[3]) {
+  const int b = m->wrap_body[w];
+  sc_sp_mat3_vec(p, d->xrot + 9 * b, m->wrap_point + 3 * w);
+  for (int k = 0; k < 3; k++) p[k] += d->xpos[3 * b + k];
+}
+
+/* a straight segment from pa (a point of body ba) to pb (of bb), counted
+ * 1/div: its share of L, and of J when given (u^T (J(pb) - J(pa)) / div) */
+static double segment(const sc_model* m, sc_data* d, int ba, const double pa[3], int bb, const double pb[3],
+                      double div, double* J, double* Ja, double* Jb) {
+  double u[3];
+  sc_sp_sub3(u, pb, pa);
+  const double len = sc_sp_norm3(u);
+  if (!J || !(len > 1e-12)) return len / div; /* (coincident points: no direction) */
+  sc_sp_scale3(u, u, 1.0 / (len * div));
+  sc_dyn_point_jacobian(m, d, ba, pa, Ja);
+  sc_dyn_point_jacobian(m, d, bb, pb, Jb);
+  for (int i = 0; i < m->nv; i++) J[i] += sc_sp_dot3(u, Jb + 3 * i) - sc_sp_dot3(u, Ja + 3 * i);
+  return len / div;
+}
+
+/* whether the 2-D segments a0-a1 and b0-b1 cross (parallel ones do not) */
+static int segments_cross(const double a0[2], const double a1[2], const double b0[2], const double b1[2]) {
+  const double det = (b1[1] - b0[1]) * (a1[0] - a0[0]) - (b1[0] - b0[0]) * (a1[1] - a0[1]);
+  if (fabs(det) < 1e-15) return 0;
+  const double sa = ((b1[0] - b0[0]) * (a0[1] - b0[1]) - (b1[1] - b0[1]) * (a0[0] - b0[0])) / det;
+  const double sb = ((a1[0] - a0[0]) * (a0[1] - b0[1]) - (a1[1] - a0[1]) * (a0[0] - b0[0])) / det;
+  return sa >= 0 && sa <= 1 && sb >= 0 && sb <= 1;
+}
+
+/* The path from d0 to d1 (2-D, outside the circle of radius r about the
+ * origin) around the circle: its tangent points into t (t0, t1) and the
+ * arc's length, or -1 where it does not wrap.  It wraps where the straight
+ * segment meets the circle, or, with a side point sd (on the circle), where
+ * the segment passes on the side away from it.  Of the two tangent paths
+ * (t = (r^2 p +- r sqrt(|p|^2 - r^2) p_perp) / |p|^2 from each end) it
+ * takes the one nearer sd, else the shorter chord, never one whose
+ * straight legs cross; these are MuJoCo's rules (engine_util_misc.c). */
+static double circle_wrap(const double d0[2], const double d1[2], const double* sd, double r, double t[4]) {
+  const double l0 = d0[0] * d0[0] + d0[1] * d0[1], l1 = d1[0] * d1[0] + d1[1] * d1[1], r2 = r * r;
+  if (l0 < r2 || l1 < r2 || r < 1e-15) return -1;
+  const double dif[2] = {d1[0] - d0[0], d1[1] - d0[1]}, dd = dif[0] * dif[0] + dif[1] * dif[1];
+  if (dd < 1e-15) return -1;
+  double a = -(dif[0] * d0[0] + dif[1] * d0[1]) / dd;
+  a = a < 0 ? 0 : a > 1 ? 1 : a;
+  const double near[2] = {d0[0] + a * dif[0], d0[1] + a * dif[1]};
+  if (near[0] * near[0] + near[1] * near[1] > r2 && (!sd || sd[0] * near[0] + sd[1] * near[1] >= 0)) return -1;
+  const double q0 = sqrt(l0 - r2), q1 = sqrt(l1 - r2);
+  double cand[2][4], good[2];
+  for (int i = 0; i < 2; i++) {
+    const double sg = i == 0 ? 1.0 : -1.0;
+    double* c = cand[i];
+    c[0] = (d0[0] * r2 + sg * r * d0[1] * q0) / l0;
+    c[1] = (d0[1] * r2 - sg * r * d0[0] * q0) / l0;
+    c[2] = (d1[0] * r2 - sg * r * d1[1] * q1) / l1;
+    c[3] = (d1[1] * r2 + sg * r * d1[0] * q1) / l1;
+    if (sd) {
+      double m2[2] = {c[0] + c[2], c[1] + c[3]};
+      const double n = sqrt(m2[0] * m2[0] + m2[1] * m2[1]);
+      good[i] = n > 1e-15 ? (m2[0] * sd[0] + m2[1] * sd[1]) / n : 0.0;
+    } else {
+      good[i] = -((c[0] - c[2]) * (c[0] - c[2]) + (c[1] - c[3]) * (c[1] - c[3]));
+    }
+    if (segments_cross(d0, c, d1, c + 2)) good[i] = -10000;
+  }
+  const int i = good[0] > good[1] ? 0 : 1;
+  memcpy(t, cand[i], 4 * sizeof(double));
+  if (segments_cross(d0, t, d1, t + 2)) return -1;
+  /* the arc from t0 to t1 the way the chosen path turns */
+  const double n0 = sqrt(t[0] * t[0] + t[1] * t[1]), n1 = sqrt(t[2] * t[2] + t[3] * t[3]);
+  double cosa = (t[0] * t[2] + t[1] * t[3]) / (n0 * n1);
+  cosa = cosa > 1 ? 1 : cosa < -1 ? -1 : cosa;
+  double ang = acos(cosa);
+  const double cross = t[1] * t[2] - t[0] * t[3];
+  if ((cross > 0 && i == 1) || (cross < 0 && i == 0)) ang = 2 * MJ_PI_D - ang;
+  return r * ang;
+}
+
+/* Path element w, a sphere or cylinder between the points pa and pb: its
+ * tangent points (world) and the length of the path on it, or -1 where the
+ * path does not touch it.  The wrap is planar: a sphere's in the plane
+ * through its centre and both points, a cylinder's in its cross-section,
+ * where the path climbs along the axis in proportion to its length (a
+ * helix on the cylinder). */
+static double wrap_points(const sc_model* m, const sc_data* d, int w, const double pa[3], const double pb[3],
+                          double t0[3], double t1[3]) {
+  const int b = m->wrap_body[w];
+  const double* R = d->xrot + 9 * b;
+  const double r = m->wrap_coef[w];
+  double c[3], z[3], x[3], y[3];
+  sc_sp_mat3_vec(c, R, m->wrap_point + 3 * w);
+  for (int k = 0; k < 3; k++) c[k] += d->xpos[3 * b + k];
+  sc_sp_mat3_vec(z, R, m->wrap_axis + 3 * w);
+  /* a frame about z (any: the wrap does not depend on it) */
+  const double h[3] = {fabs(z[0]) < 0.9 ? 1.0 : 0.0, fabs(z[0]) < 0.9 ? 0.0 : 1.0, 0.0};
+  sc_sp_cross3(y, z, h);
+  sc_sp_scale3(y, y, 1.0 / sc_sp_norm3(y));
+  sc_sp_cross3(x, y, z);
+  double p0[3], p1[3], e[3];
+  sc_sp_sub3(e, pa, c);
+  p0[0] = sc_sp_dot3(e, x), p0[1] = sc_sp_dot3(e, y), p0[2] = sc_sp_dot3(e, z);
+  sc_sp_sub3(e, pb, c);
+  p1[0] = sc_sp_dot3(e, x), p1[1] = sc_sp_dot3(e, y), p1[2] = sc_sp_dot3(e, z);
+  if (sc_sp_norm3(p0) < 1e-15 || sc_sp_norm3(p1) < 1e-15) return -1;
+  /* the plane's axes a0, a1 (in the x, y, z frame) */
+  double a0[3], a1[3];
+  const int sphere = m->wrap_type[w] == SC_WRAP_SPHERE;
+  if (sphere) {
+    double n[3];
+    sc_sp_scale3(a0, p0, 1.0 / sc_sp_norm3(p0));
+    sc_sp_cross3(n, p0, p1);
+    double nn = sc_sp_norm3(n);
+    if (nn < 1e-15) {
+      /* p0 and p1 on one line through the centre: any plane through it */
+      int k = 0;
+      if (fabs(a0[1]) > fabs(a0[0]) && fabs(a0[1]) > fabs(a0[2])) k = 1;
+      if (fabs(a0[2]) > fabs(a0[0]) && fabs(a0[2]) > fabs(a0[1])) k = 2;
+      double o[3] = {1, 1, 1};
+      o[k] = 0;
+      sc_sp_cross3(n, a0, o);
+      nn = sc_sp_norm3(n);
+    }
+    sc_sp_scale3(n, n, 1.0 / nn);
+    sc_sp_cross3(a1, n, a0);
+    sc_sp_scale3(a1, a1, 1.0 / sc_sp_norm3(a1));
+  } else {
+    a0[0] = 1, a0[1] = 0, a0[2] = 0;
+    a1[0] = 0, a1[1] = 1, a1[2] = 0;
+  }
+  const double d0[2] = {sc_sp_dot3(p0, a0), sc_sp_dot3(p0, a1)}, d1[2] = {sc_sp_dot3(p1, a0), sc_sp_dot3(p1, a1)};
+  double sd[2], *sdp = NULL;
+  const int sb = m->wrap_side_body[w];
+  if (sb >= 0) {
+    double sw[3], sl[3];
+    sc_sp_mat3_vec(sw, d->xrot + 9 * sb, m->wrap_side_point + 3 * w);
+    for (int k = 0; k < 3; k++) sw[k] += d->xpos[3 * sb + k] - c[k];
+    sl[0] = sc_sp_dot3(sw, x), sl[1] = sc_sp_dot3(sw, y), sl[2] = sc_sp_dot3(sw, z);
+    sd[0] = sc_sp_dot3(sl, a0), sd[1] = sc_sp_dot3(sl, a1);
+    const double ns = sqrt(sd[0] * sd[0] + sd[1] * sd[1]);
+    /* (a side point inside the shape chooses no side: doc/constraints.md) */
+    if (ns >= r) sd[0] *= r / ns, sd[1] *= r / ns, sdp = sd;
+  }
+  double t[4];
+  double arc = circle_wrap(d0, d1, sdp, r, t);
+  if (arc < 0) return -1;
+  double res[2][3];
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 3; k++) res[i][k] = a0[k] * t[2 * i] + a1[k] * t[2 * i + 1];
+  if (!sphere) {
+    const double L0 = hypot(p0[0] - res[0][0], p0[1] - res[0][1]);
+    const double L1 = hypot(p1[0] - res[1][0], p1[1] - res[1][1]);
+    res[0][2] = p0[2] + (p1[2] - p0[2]) * L0 / (L0 + arc + L1);
+    res[1][2] = p0[2] + (p1[2] - p0[2]) * (L0 + arc) / (L0 + arc + L1);
+    const double rise = res[1][2] - res[0][2];
+    arc = sqrt(arc * arc + rise * rise);
+  }
+  for (int k = 0; k < 3; k++) {
+    t0[k] = c[k] + x[k] * res[0][0] + y[k] * res[0][1] + z[k] * res[0][2];
+    t1[k] = c[k] + x[k] * res[1][0] + y[k] * res[1][1] + z[k] * res[1][2];
+  }
+  return arc;
+}
+
 double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   const int w0 = m->ten_wrapadr[t], nw = m->ten_wrapnum[t], nv = m->nv;
   if (J) memset(J, 0, sizeof(double) * (size_t)nv);
@@ -497,27 +663,36 @@ double sc_dyn_tendon(const sc_model* m, sc_data* d, int t, double* J) {
   double* Ja = d->jacp;
   double* Jb = d->jacp + 3 * (size_t)nv;
   if (m->ten_type[t] == SC_TENDON_SLIDER_CRANK) return slider_crank(m, d, w0, J, Ja, Jb);
-  /* a pulley (body -1) starts a branch whose segments count 1/divisor */
+  /* a pulley starts a branch whose segments count 1/divisor; a wrapping
+   * shape between two points replaces their segment by the path around it
+   * where that touches it (its tangent points moving with its body: the
+   * arc's change is of second order, the legs being tangent) */
   double div = 1.0;
   for (int w = w0; w + 1 < w0 + nw; w++) {
-    const int ba = m->wrap_body[w], bb = m->wrap_body[w + 1];
-    if (ba < 0) div = m->wrap_coef[w];
-    if (ba < 0 || bb < 0) continue;
-    double pa[3], pb[3], u[3];
-    sc_sp_mat3_vec(pa, d->xrot + 9 * ba, m->wrap_point + 3 * w);
-    sc_sp_mat3_vec(pb, d->xrot + 9 * bb, m->wrap_point + 3 * (w + 1));
-    for (int k = 0; k < 3; k++) {
-      pa[k] += d->xpos[3 * ba + k];
-      pb[k] += d->xpos[3 * bb + k];
+    const int ta = m->wrap_type[w], tb = m->wrap_type[w + 1];
+    if (ta == SC_WRAP_PULLEY) div = m->wrap_coef[w];
+    if (ta != SC_WRAP_POINT || tb == SC_WRAP_PULLEY) continue;
+    const int ba = m->wrap_body[w];
+    double pa[3], pb[3];
+    path_point(m, d, w, pa);
+    if (tb == SC_WRAP_POINT) {
+      path_point(m, d, w + 1, pb);
+      L += segment(m, d, ba, pa, m->wrap_body[w + 1], pb, div, J, Ja, Jb);
+      continue;
     }
-    sc_sp_sub3(u, pb, pa);
-    const double len = sc_sp_norm3(u);
-    L += len / div;
-    if (!J || !(len > 1e-12)) continue; /* (coincident points: no direction) */
-    sc_sp_scale3(u, u, 1.0 / (len * div));
-    sc_dyn_point_jacobian(m, d, ba, pa, Ja);
-    sc_dyn_point_jacobian(m, d, bb, pb, Jb);
-    for (int i = 0; i < nv; i++) J[i] += sc_sp_dot3(u, Jb + 3 * i) - sc_sp_dot3(u, Ja + 3 * i);
+    /* w + 1 wraps, w + 2 is the next point */
+    const int bw = m->wrap_body[w + 1], bb = m->wrap_body[w + 2];
+    path_point(m, d, w + 2, pb);
+    double t0[3], t1[3];
+    const double arc = wrap_points(m, d, w + 1, pa, pb, t0, t1);
+    if (arc < 0) {
+      L += segment(m, d, ba, pa, bb, pb, div, J, Ja, Jb);
+    } else {
+      L += segment(m, d, ba, pa, bw, t0, div, J, Ja, Jb);
+      L += arc / div;
+      L += segment(m, d, bw, t1, bb, pb, div, J, Ja, Jb);
+    }
+    w++;
   }
   return L;
 }

@@ -233,6 +233,11 @@ sc_status sc_model_alloc(sc_model* m) {
   ALLOC(wrap_coef, m->nwrap);
   ALLOC(wrap_body, m->nwrap);
   ALLOC(wrap_point, 3 * m->nwrap);
+  ALLOC(wrap_type, m->nwrap);
+  ALLOC(wrap_axis, 3 * m->nwrap);
+  ALLOC(wrap_side_body, m->nwrap);
+  ALLOC(wrap_side_point, 3 * m->nwrap);
+  for (int w = 0; w < m->nwrap; w++) m->wrap_side_body[w] = -1;
   ALLOC(cmd_name, m->ncmd);
   ALLOC(cmd_interp, m->ncmd);
   ALLOC(cmd_adr, m->ncmd);
@@ -286,7 +291,7 @@ void sc_model_free(sc_model* m) {
                     m->eq_rowadr, m->eq_nrow, m->eqrow_eq, m->ten_type, m->ten_wrapadr,
                     m->ten_wrapnum, m->ten_range, m->ten_limit_k, m->ten_limit_taud, m->ten_k,
                     m->ten_c, m->ten_rest, m->wrap_jnt, m->wrap_coef, m->wrap_body,
-                    m->wrap_point};
+                    m->wrap_point, m->wrap_type, m->wrap_axis, m->wrap_side_body, m->wrap_side_point};
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
   sc_free(m);

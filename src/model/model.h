@@ -66,6 +66,12 @@ typedef enum sc_eq_type {
  * point, and the slider's axis (a unit vector of the slider point's body,
  * in wrap_point); its rod length in wrap_coef of the first */
 typedef enum sc_tendon_type { SC_TENDON_FIXED = 0, SC_TENDON_SPATIAL = 1, SC_TENDON_SLIDER_CRANK = 2 } sc_tendon_type;
+/* a spatial path's elements: a point; a pulley (a new branch, wrap_coef
+ * its divisor, wrap_body -1); a sphere or cylinder the path wraps around
+ * between the points on either side (wrap_body its body, wrap_point its
+ * centre, wrap_coef its radius, wrap_axis a cylinder's axis, wrap_side_*
+ * the optional side point choosing the side) */
+typedef enum sc_wrap_type { SC_WRAP_POINT = 0, SC_WRAP_PULLEY = 1, SC_WRAP_SPHERE = 2, SC_WRAP_CYLINDER = 3 } sc_wrap_type;
 enum { SC_EQ_AUTO_POINT_B = 1, SC_EQ_AUTO_ROT = 2, SC_EQ_AUTO_LENGTH = 4 };
 
 enum { SC_INTERP_LINEAR = 0, SC_INTERP_HOLD = 1 };
@@ -347,6 +353,10 @@ typedef struct sc_model {
   double* wrap_coef;     /* (nwrap) fixed: its coefficient; slider-crank: the rod length, m */
   int* wrap_body;        /* (nwrap) spatial: the point's body (0 = world) */
   double* wrap_point;    /* (nwrap x 3) spatial: the point in its body's frame, m */
+  int* wrap_type;        /* (nwrap) spatial: sc_wrap_type */
+  double* wrap_axis;     /* (nwrap x 3) a wrapping cylinder's axis in its body's frame (unit) */
+  int* wrap_side_body;   /* (nwrap) a wrapping shape's side point's body, -1: none */
+  double* wrap_side_point; /* (nwrap x 3) that point in its body's frame, m */
   int any_tendon_spring; /* some tendon has stiffness or damping (set by finalize) */
 
   /* ---- commands (ncmd): piecewise-linear or held tables of (time, value);

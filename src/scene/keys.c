@@ -348,8 +348,9 @@ static const sc_scene_key keys[] = {
     {"tendons[] spatial", "type", "spatial", "", "required", "",
      "a length L = the sum of the straight segments between consecutive points of its path, each "
      "branch's divided by its pulley's divisor (m)"},
-    {"tendons[] spatial", "path", "list of <tendon point>, <tendon pulley>", "", "required", "",
-     "at least two points, on at most two trees of bodies; a pulley starts a new branch of two or more"},
+    {"tendons[] spatial", "path", "list of <tendon point>, <tendon pulley>, <tendon wrap>", "", "required", "",
+     "at least two points, on at most two trees of bodies; a pulley starts a new branch of two or more; "
+     "a wrapping shape sits between two points"},
     {"tendons[] spatial", "limits", "[lower, upper]", "m", "(none)", "",
      "bounds of L, null for an open side: [null, L0] is a cable of length L0"},
     {"tendons[] spatial", "limit_stiffness", "number | rigid", "N/m", "rigid", "> 0",
@@ -379,6 +380,18 @@ static const sc_scene_key keys[] = {
     {"<slider point>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
     {"<slider point>", "axis", "[x, y, z]", "-", "required", "",
      "the slider's direction in that body's frame (normalized; not zero)"},
+    {"<tendon wrap>", "wrap", "sphere | cylinder", "", "required", "",
+     "a shape the path wraps around between the points on either side, the shorter way or the side "
+     "point's (MuJoCo's wrapping geom); where the straight segment misses it, no wrap"},
+    {"<tendon wrap>", "body", "name", "", "required", "", "world or the body the shape moves with"},
+    {"<tendon wrap>", "center", "[x, y, z]", "m", "[0, 0, 0]", "", "its centre in that body's frame"},
+    {"<tendon wrap>", "radius", "number", "m", "required", "> 0", "its radius"},
+    {"<tendon wrap>", "axis", "[x, y, z]", "-", "[0, 0, 1]", "",
+     "a cylinder's axis in that body's frame (normalized; not zero); the path winds along it as a helix"},
+    {"<tendon wrap>", "side", "<wrap side>", "", "(none: the shorter way)", "",
+     "a point that chooses the side the path passes; MuJoCo's sidesite"},
+    {"<wrap side>", "body", "name", "", "required", "", "world or a body"},
+    {"<wrap side>", "point", "[x, y, z]", "m", "[0, 0, 0]", "", "the point in that body's frame"},
     {"<tendon pulley>", "pulley", "number", "-", "required", "> 0",
      "the divisor d: the branch that follows counts 1/d of its length (a tackle of d strands; MuJoCo's "
      "<pulley divisor>)"},

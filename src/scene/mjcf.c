@@ -62,7 +62,7 @@
  * Every element and attribute is first checked against MuJoCo 2.2.2's schema
  * (mjcf_schema.c), which also reports the attributes that change the
  * dynamics and are not translated.  What changes the dynamics and is not
- * translated (tendon wrapping, other actuators, condim 4 and
+ * translated (other actuators, condim 4 and
  * 6, ...) is reported once per kind with its first line and refused unless
  * the set `import.allow_unsupported=true` is given (simc
  * --allow-unsupported).  solref/solimp and margin/gap are translated
@@ -1679,16 +1679,33 @@ typedef struct site_hit {
   const xmlNode* node;
   char body[128];
   double pos[3], quat[4]; /* its frame in its body's */
+  int gtype;              /* a geom's simc type */
+  double radius;          /* a geom's first size */
   int found;
 } site_hit;
 
+/* the same for a geom (tag "geom") */
 static sc_status find_site_in(tr* t, const xmlNode* n, int cc, const char* bname, int* nauto, const char* name,
-                              site_hit* h) {
+                              const char* tag, site_hit* h) {
   for (const xmlNode* c = n->children; c && !h->found; c = c->next) {
     if (c->type != XML_ELEMENT_NODE) continue;
     const char* e = xi_name(c);
     sc_status st;
-    if (strcmp(e, "site") == 0) {
+    if (strcmp(tag, "geom") == 0 && strcmp(e, "geom") == 0) {
+      const char* nm = xi_attr(c, "name");
+      if (!nm || strcmp(nm, name) != 0) continue;
+      const int k = class_of(t, c, cc, &st);
+      TRY(st);
+      geom g;
+      TRY(read_geom(t, (xmlNode*)c, k, &g, strcmp(bname, "world") == 0));
+      memcpy(h->pos, g.pos, sizeof h->pos);
+      memcpy(h->quat, g.q, sizeof h->quat);
+      h->gtype = g.type;
+      h->radius = g.size[0];
+      snprintf(h->body, sizeof h->body, "%s", bname);
+      h->node = c;
+      h->found = 1;
+    } else if (strcmp(tag, "site") == 0 && strcmp(e, "site") == 0) {
       const char* nm = xi_attr(c, "name");
       if (!nm || strcmp(nm, name) != 0) continue;
       const int k = class_of(t, c, cc, &st);
@@ -1711,19 +1728,22 @@ static sc_status find_site_in(tr* t, const xmlNode* n, int cc, const char* bname
       int k = cc;
       const char* ch = xi_attr(c, "childclass");
       if (ch && (k = find_class(t, ch)) < 0) return xi_fail(t, c, "childclass", "unknown class '%s'", ch);
-      TRY(find_site_in(t, c, k, me, nauto, name, h));
+      TRY(find_site_in(t, c, k, me, nauto, name, tag, h));
     }
   }
   return SC_OK;
 }
 
-static sc_status find_site(tr* t, const char* name, site_hit* h) {
+static sc_status find_element(tr* t, const char* name, const char* tag, site_hit* h) {
   memset(h, 0, sizeof *h);
   int nauto = 0;
   for (int i = 0; i < t->ntop && !h->found; i++)
-    if (strcmp(xi_name(t->top[i]), "worldbody") == 0) TRY(find_site_in(t, t->top[i], 0, "world", &nauto, name, h));
+    if (strcmp(xi_name(t->top[i]), "worldbody") == 0)
+      TRY(find_site_in(t, t->top[i], 0, "world", &nauto, name, tag, h));
   return SC_OK;
 }
+
+static sc_status find_site(tr* t, const char* name, site_hit* h) { return find_element(t, name, "site", h); }
 
 /* MuJoCo's slider-crank transmission of actuator n (named name) as simc's
  * slider_crank tendon, written to the tendons section and named into ten:
@@ -1809,9 +1829,9 @@ static void tendon_name(const tr* t, int idx, char* out, size_t sz) {
  *  - a fixed tendon's length is sum coef x qpos; simc's q is MuJoCo's qpos
  *    (a joint's ref turns its frame instead), so range and springlength
  *    carry over unchanged;
- *  - a spatial tendon's path is its sites, each a point of its body, and
- *    its pulleys (a new branch counting 1/divisor); wrapping around a
- *    geom is reported;
+ *  - a spatial tendon's path is its sites, each a point of its body, its
+ *    pulleys (a new branch counting 1/divisor) and the spheres and
+ *    cylinders it wraps around (with their side sites);
  *  - range with limited (autolimits) becomes simc's limits, moved margin
  *    inside as MuJoCo's soft limit rests there (as for joints); their soft
  *    law (solreflimit, solimplimit) is held rigid, said so when given;
@@ -1905,7 +1925,32 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
                h.pos[1], h.pos[2]);
         np++;
       } else if (strcmp(pe, "geom") == 0) {
-        xi_unsupported(t, p, "tendon wrapping around geoms (the path goes straight past the geom)");
+        /* a wrapping sphere or cylinder: its centre, radius and (cylinder)
+         * axis in its body's frame, the side site's point */
+        const char* gn = xi_attr(p, "geom");
+        if (!gn) return xi_fail(t, p, "geom", "required (the name of a sphere or cylinder geom)");
+        site_hit g;
+        TRY(find_element(t, gn, "geom", &g));
+        if (!g.found) return xi_fail(t, p, "geom", "unknown geom '%s'", gn);
+        if (g.gtype != SC_GEOM_SPHERE && g.gtype != SC_GEOM_CYLINDER)
+          return xi_fail(t, p, "geom", "geom '%s' is not a sphere or cylinder (a tendon wraps only those)", gn);
+        double ax[3];
+        const double ez[3] = {0, 0, 1};
+        xi_qrot(ax, g.quat, ez);
+        xi_put(o, "      - {wrap: %s, body: %s, center: [%.17g, %.17g, %.17g], radius: %.17g",
+               g.gtype == SC_GEOM_SPHERE ? "sphere" : "cylinder", xi_yaml_name(y1, sizeof y1, g.body), g.pos[0],
+               g.pos[1], g.pos[2], g.radius);
+        if (g.gtype == SC_GEOM_CYLINDER) xi_put(o, ", axis: [%.17g, %.17g, %.17g]", ax[0], ax[1], ax[2]);
+        const char* ssn = xi_attr(p, "sidesite");
+        if (ssn) {
+          site_hit h;
+          TRY(find_site(t, ssn, &h));
+          if (!h.found) return xi_fail(t, p, "sidesite", "unknown site '%s'", ssn);
+          char y2[XI_YNAME];
+          xi_put(o, ", side: {body: %s, point: [%.17g, %.17g, %.17g]}", xi_yaml_name(y2, sizeof y2, h.body),
+                 h.pos[0], h.pos[1], h.pos[2]);
+        }
+        xi_put(o, "}\n");
       } else if (strcmp(pe, "pulley") == 0) {
         double dv = 0;
         TRY(xi_get_vec(t, p, -1, -1, "divisor", &dv, 1, NULL));

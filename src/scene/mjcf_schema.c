@@ -279,7 +279,7 @@ static const scls classes[] = {
     {"mujoco>tendon", 'T', "", "", "", ""},
     {"tendon>spatial", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
     {"spatial>site", 'T', "site", "", "", ""},
-    {"spatial>geom", 'E', 0, 0, 0, 0},
+    {"spatial>geom", 'T', "geom sidesite", "", "", ""},
     {"spatial>pulley", 'T', "divisor", "", "", ""},
     {"tendon>fixed", 'T', "name class " TEN_TR, TEN_REP, "", TEN_NONE},
     {"fixed>joint", 'T', "joint coef", "", "", ""},

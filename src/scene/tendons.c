@@ -96,6 +96,83 @@ static sc_status read_crank(ctx* c, const load* L, const sc_snode* s, int* nwrap
   return SC_OK;
 }
 
+/* key `key` of path element e: a body (world or a name) of at most the
+ * two trees a path may touch (the rows' workspace is sized for two) */
+static sc_status path_body(ctx* c, const load* L, const sc_snode* e, int trees[2], int* body) {
+  const sc_snode* bn = sc_snode_get(e, "body");
+  if (!bn) return sc_rd_fail_missing(c, e, "body", "world or a body name");
+  size_t m = sc_rd_push_key(c, "body");
+  sc_status st = sc_rd_as_body(c, L, bn, body);
+  const int tr = st ? -1 : tree_of(L, *body);
+  if (!st && tr >= 0 && tr != trees[0] && tr != trees[1]) {
+    if (trees[0] == -2) trees[0] = tr;
+    else if (trees[1] == -2) trees[1] = tr;
+    else st = sc_rd_fail(c, bn, "a tendon's path may touch at most two trees of bodies "
+                                "(children of the world and what hangs on them)");
+  }
+  sc_rd_pop(c, m);
+  return st;
+}
+
+/* a wrapping sphere or cylinder of a spatial path:
+ * {wrap: sphere|cylinder, body, center, radius, axis, side: {body, point}} */
+static sc_status read_wrap(ctx* c, const load* L, const sc_snode* e, int w, int trees[2], sc_model* M, int fill) {
+  static const char* const kinds[] = {"sphere", "cylinder"};
+  int kind = 0, body = 0;
+  size_t m = sc_rd_push_key(c, "wrap");
+  sc_status st = sc_rd_as_enum(c, sc_snode_get(e, "wrap"), kinds, 2, "wrapping shape", &kind);
+  sc_rd_pop(c, m);
+  TRY(st);
+  TRY(path_body(c, L, e, trees, &body));
+  double ctr[3] = {0, 0, 0}, ax[3] = {0, 0, 1}, r = 0.0;
+  TRY(sc_rd_get_vec(c, e, "center", ctr, 3));
+  if (!sc_snode_get(e, "radius")) return sc_rd_fail_missing(c, e, "radius", "the shape's radius (m)");
+  TRY(sc_rd_get_num(c, e, "radius", &r, RANGE_POS, 0, NULL));
+  const sc_snode* an = sc_snode_get(e, "axis");
+  if (an && kind == 0) {
+    m = sc_rd_push_key(c, "axis");
+    st = sc_rd_fail(c, an, "only a cylinder has an axis");
+    sc_rd_pop(c, m);
+    return st;
+  }
+  TRY(sc_rd_get_vec(c, e, "axis", ax, 3));
+  const double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+  if (!(n > 0 && isfinite(n))) {
+    m = sc_rd_push_key(c, "axis");
+    st = sc_rd_fail(c, an, "must be a non-zero finite vector");
+    sc_rd_pop(c, m);
+    return st;
+  }
+  int sbody = -1;
+  double sp[3] = {0, 0, 0};
+  const sc_snode* sn = sc_snode_get(e, "side");
+  if (sn) {
+    m = sc_rd_push_key(c, "side");
+    st = sc_rd_check_section(c, sn, "<wrap side>", "a side point");
+    const sc_snode* bn = st ? NULL : sc_snode_get(sn, "body");
+    if (!st && !bn) st = sc_rd_fail_missing(c, sn, "body", "world or a body name");
+    if (!st) {
+      size_t m2 = sc_rd_push_key(c, "body");
+      st = sc_rd_as_body(c, L, bn, &sbody);
+      sc_rd_pop(c, m2);
+    }
+    if (!st) st = sc_rd_get_vec(c, sn, "point", sp, 3);
+    sc_rd_pop(c, m);
+    TRY(st);
+  }
+  if (fill) {
+    M->wrap_type[w] = kind == 0 ? SC_WRAP_SPHERE : SC_WRAP_CYLINDER;
+    M->wrap_body[w] = body;
+    memcpy(M->wrap_point + 3 * w, ctr, sizeof ctr);
+    M->wrap_coef[w] = r;
+    M->wrap_jnt[w] = -1;
+    for (int k = 0; k < 3; k++) M->wrap_axis[3 * w + k] = ax[k] / n;
+    M->wrap_side_body[w] = sbody;
+    memcpy(M->wrap_side_point + 3 * w, sp, sizeof sp);
+  }
+  return SC_OK;
+}
+
 static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* nwrap,
                           sc_model* M, int fill) {
   static const char* const types[] = {"fixed", "spatial", "slider_crank"};
@@ -127,13 +204,21 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
     st = sc_rd_fail(c, list, "expected a list of at least %d %s", need,
                     type == SC_TENDON_FIXED ? "{joint, coef}" : "{body, point}");
   int trees[2] = {-2, -2};
-  int branch = 0; /* points since the path's start or its last pulley */
+  int branch = 0, pulleys = 0; /* branch: points since the path's start or its last pulley */
   for (int k = 0; !st && k < list->n; k++) {
     const sc_snode* e = list->kid[k];
     size_t m2 = sc_rd_push_idx(c, k);
-    const int pulley = type == SC_TENDON_SPATIAL && e->kind == SC_SN_MAP && sc_snode_get(e, "pulley");
-    st = sc_rd_check_section(c, e, type == SC_TENDON_FIXED ? "<tendon joint>" : pulley ? "<tendon pulley>" : "<tendon point>",
-                             type == SC_TENDON_FIXED ? "a tendon's joint" : pulley ? "a pulley" : "a tendon's point");
+    const int map = type == SC_TENDON_SPATIAL && e->kind == SC_SN_MAP;
+    const int pulley = map && sc_snode_get(e, "pulley"), wrap = map && sc_snode_get(e, "wrap");
+    st = sc_rd_check_section(c, e,
+                             type == SC_TENDON_FIXED ? "<tendon joint>"
+                             : pulley                ? "<tendon pulley>"
+                             : wrap                  ? "<tendon wrap>"
+                                                     : "<tendon point>",
+                             type == SC_TENDON_FIXED ? "a tendon's joint"
+                             : pulley                ? "a pulley"
+                             : wrap                  ? "a wrapping shape"
+                                                     : "a tendon's point");
     const int w = w0 + k;
     if (!st && pulley) {
       /* a new branch, its segments' lengths divided by the divisor */
@@ -142,12 +227,23 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
         st = sc_rd_fail(c, e, "a pulley needs a branch of at least two points before it");
       if (!st) st = sc_rd_get_num(c, e, "pulley", &div, RANGE_POS, 0, NULL);
       if (!st && fill) {
+        M->wrap_type[w] = SC_WRAP_PULLEY;
         M->wrap_body[w] = -1;
         M->wrap_coef[w] = div;
         M->wrap_jnt[w] = -1;
         memset(M->wrap_point + 3 * w, 0, 3 * sizeof(double));
       }
       branch = 0;
+      pulleys++;
+    } else if (!st && wrap) {
+      /* between two points of the path */
+      const sc_snode* prev = k > 0 ? list->kid[k - 1] : NULL;
+      const sc_snode* next = k + 1 < list->n ? list->kid[k + 1] : NULL;
+      const int ok = prev && next && prev->kind == SC_SN_MAP && next->kind == SC_SN_MAP &&
+                     !sc_snode_get(prev, "pulley") && !sc_snode_get(prev, "wrap") &&
+                     !sc_snode_get(next, "pulley") && !sc_snode_get(next, "wrap");
+      if (!ok) st = sc_rd_fail(c, e, "a wrapping sphere or cylinder needs a point of the path on either side");
+      if (!st) st = read_wrap(c, L, e, w, trees, M, fill);
     } else if (!st && type == SC_TENDON_FIXED) {
       const sc_snode* jn = sc_snode_get(e, "joint");
       if (!jn) st = sc_rd_fail_missing(c, e, "joint", "the name of a body with a revolute or prismatic joint");
@@ -171,25 +267,12 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
         M->wrap_body[w] = -1;
       }
     } else if (!st) {
-      const sc_snode* bn = sc_snode_get(e, "body");
-      if (!bn) st = sc_rd_fail_missing(c, e, "body", "world or a body name");
       int body = 0;
-      if (!st) {
-        size_t m3 = sc_rd_push_key(c, "body");
-        st = sc_rd_as_body(c, L, bn, &body);
-        /* (the rows' workspace takes a tendon over two trees at most) */
-        const int tr = tree_of(L, body);
-        if (!st && tr >= 0 && tr != trees[0] && tr != trees[1]) {
-          if (trees[0] == -2) trees[0] = tr;
-          else if (trees[1] == -2) trees[1] = tr;
-          else st = sc_rd_fail(c, bn, "a tendon's path may touch at most two trees of bodies "
-                                      "(children of the world and what hangs on them)");
-        }
-        sc_rd_pop(c, m3);
-      }
+      st = path_body(c, L, e, trees, &body);
       double pt[3] = {0, 0, 0};
       if (!st) st = sc_rd_get_vec(c, e, "point", pt, 3);
       if (!st && fill) {
+        M->wrap_type[w] = SC_WRAP_POINT;
         M->wrap_body[w] = body;
         memcpy(M->wrap_point + 3 * w, pt, sizeof pt);
         M->wrap_jnt[w] = -1;
@@ -200,7 +283,8 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
     sc_rd_pop(c, m2);
   }
   if (!st && type == SC_TENDON_SPATIAL && branch < 2)
-    st = sc_rd_fail(c, list->kid[list->n - 1], "a pulley needs a branch of at least two points after it");
+    st = sc_rd_fail(c, list->kid[list->n - 1], pulleys ? "a pulley needs a branch of at least two points after it"
+                                                       : "a path needs at least two points");
   sc_rd_pop(c, m);
   TRY(st);
   *nwrap += list->n;
