@@ -563,6 +563,59 @@ static double circle_wrap(const double d0[2], const double d1[2], const double* 
   return r * ang;
 }
 
+/* With the side point inside the circle, the path from d0 to d1 touches
+ * the circle at one point p from within the angle the two ends span (a
+ * tendon held out by the shape from its inside): p where the two legs make
+ * equal angles with the radius, i.e. z = sin(the angle between a leg and
+ * the radius at p) solves
+ *   asin(A z) + asin(B z) - 2 asin(z) + G = 0,  A = r/|d0|, B = r/|d1|,
+ * G the angle between d0 and d1 (Newton's method from z just below 1, to
+ * 1e-6, at most 20 steps, as MuJoCo solves it).  Where the segment meets
+ * the circle, either end is inside it, or the two ends are opposite,
+ * there is no wrap (-1); where the solve cannot proceed the point is the
+ * one along the ends' mean direction.  t holds p twice; the arc is 0. */
+static double inside_wrap(const double d0[2], const double d1[2], double r, double t[4]) {
+  const double l0 = hypot(d0[0], d0[1]), l1 = hypot(d1[0], d1[1]);
+  const double dif[2] = {d1[0] - d0[0], d1[1] - d0[1]}, dd = dif[0] * dif[0] + dif[1] * dif[1];
+  if (l0 <= r || l1 <= r || r < 1e-15 || l0 < 1e-15 || l1 < 1e-15) return -1;
+  if (dd > 1e-15) {
+    const double a = -(dif[0] * d0[0] + dif[1] * d0[1]) / dd;
+    if (a > 0 && a < 1 && hypot(d0[0] + a * dif[0], d0[1] + a * dif[1]) <= r) return -1;
+  }
+  double mean[2] = {0.5 * (d0[0] + d1[0]), 0.5 * (d0[1] + d1[1])};
+  const double nm = hypot(mean[0], mean[1]);
+  t[0] = t[2] = nm > 0 ? r * mean[0] / nm : 0.0;
+  t[1] = t[3] = nm > 0 ? r * mean[1] / nm : 0.0;
+  const double A = r / l0, B = r / l1, cosg = (l0 * l0 + l1 * l1 - dd) / (2 * l0 * l1);
+  if (cosg < -1 + 1e-15) return -1;
+  if (cosg > 1 - 1e-15) return 0;
+  const double G = acos(cosg);
+  double z = 1 - 1e-7;
+  double f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
+  if (f > 0) return 0;
+  int it = 0;
+  for (; it < 20 && fabs(f) > 1e-6; it++) {
+    const double df = A / fmax(1e-15, sqrt(1 - z * z * A * A)) + B / fmax(1e-15, sqrt(1 - z * z * B * B)) -
+                      2 / fmax(1e-15, sqrt(1 - z * z));
+    if (df > -1e-15) return 0;
+    const double z1 = z - f / df;
+    if (z1 > z) return 0;
+    z = z1;
+    f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
+    if (f > 1e-6) return 0;
+  }
+  if (it >= 20) return 0;
+  /* p: the end whose turn to the other is counterclockwise, turned by the
+   * angle between its direction and p's */
+  const int first = d0[0] * d1[1] - d0[1] * d1[0] > 0;
+  const double* v = first ? d0 : d1;
+  const double lv = first ? l0 : l1, ang = asin(z) - asin((first ? A : B) * z);
+  const double c = cos(ang), sn = sin(ang);
+  t[0] = t[2] = r * (c * v[0] - sn * v[1]) / lv;
+  t[1] = t[3] = r * (sn * v[0] + c * v[1]) / lv;
+  return 0;
+}
+
 /* Path element w, a sphere or cylinder between the points pa and pb: its
  * tangent points (world) and the length of the path on it, or -1 where the
  * path does not touch it.  The wrap is planar: a sphere's in the plane
@@ -616,6 +669,7 @@ static double wrap_points(const sc_model* m, const sc_data* d, int w, const doub
   }
   const double d0[2] = {sc_sp_dot3(p0, a0), sc_sp_dot3(p0, a1)}, d1[2] = {sc_sp_dot3(p1, a0), sc_sp_dot3(p1, a1)};
   double sd[2], *sdp = NULL;
+  int inside = 0; /* the side point inside the circle: the path bends in to touch it */
   const int sb = m->wrap_side_body[w];
   if (sb >= 0) {
     double sw[3], sl[3];
@@ -624,11 +678,11 @@ static double wrap_points(const sc_model* m, const sc_data* d, int w, const doub
     sl[0] = sc_sp_dot3(sw, x), sl[1] = sc_sp_dot3(sw, y), sl[2] = sc_sp_dot3(sw, z);
     sd[0] = sc_sp_dot3(sl, a0), sd[1] = sc_sp_dot3(sl, a1);
     const double ns = sqrt(sd[0] * sd[0] + sd[1] * sd[1]);
-    /* (a side point inside the shape chooses no side: doc/constraints.md) */
     if (ns >= r) sd[0] *= r / ns, sd[1] *= r / ns, sdp = sd;
+    else inside = 1;
   }
   double t[4];
-  double arc = circle_wrap(d0, d1, sdp, r, t);
+  double arc = inside ? inside_wrap(d0, d1, r, t) : circle_wrap(d0, d1, sdp, r, t);
   if (arc < 0) return -1;
   double res[2][3];
   for (int i = 0; i < 2; i++)
