@@ -87,6 +87,15 @@ SIMC_API simc_data* simc_data_make(const simc_model* m, simc_error* err);
 /* Back to the initial conditions (controls off). */
 SIMC_API int simc_data_reset(const simc_model* m, simc_data* d, simc_error* err);
 SIMC_API void simc_data_free(simc_data* d);
+/* dst := src (both made for m): the state, time, controls, applied forces,
+ * energies and everything the next steps read of the past (the contacts'
+ * memory: warm starts and stiction anchors), so that stepping both gives
+ * the same results bit for bit: a branch of a run.  The contact solver's
+ * cached factorization is not copied, and src forgets it too (hence src is
+ * not const): src's later steps then differ from what they would have been
+ * without the copy by no more than the contact solver's tolerance.
+ * Allocates nothing. */
+SIMC_API int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_error* err);
 
 SIMC_API double simc_time(const simc_data* d);
 /* q (nq) and v (nv) in the file's coordinates (above); the setters take the
@@ -110,6 +119,24 @@ SIMC_API double* simc_ctrl(const simc_model* m, simc_data* d);
 SIMC_API double simc_ctrl_used(const simc_model* m, const simc_data* d, int a);
 SIMC_API double simc_actuator_force(const simc_model* m, const simc_data* d, int a);
 
+/* Forces applied from now on, held constant over each step (as a motor's)
+ * until changed; zero after make and reset.  Both are the data's own
+ * arrays, to be written in place:
+ *  - simc_qfrc_applied: nv generalized forces (N or N m) in the
+ *    coordinates of v above (a free joint's force at its frame origin and
+ *    torque about it, world axes);
+ *  - simc_xfrc_applied: per body (nbody x 6, body 0 the world, unused) a
+ *    force (N) at the body's centre of mass and a torque (N m), world axes.
+ * Their work is in simc_energy's e[4]. */
+SIMC_API double* simc_qfrc_applied(const simc_model* m, simc_data* d);
+SIMC_API double* simc_xfrc_applied(const simc_model* m, simc_data* d);
+
+/* Body b's frame in the world at the current state: its origin's position
+ * (m) and its orientation as a rotation matrix (row-major, body to world).
+ * SIMC_ERR_ARG when b is out of range. */
+SIMC_API int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3],
+                            double rot[9]);
+
 /* n steps of the scene's dt; stops at the first failure (err filled). */
 SIMC_API int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err);
 
@@ -127,8 +154,8 @@ SIMC_API int simc_ncontact(const simc_data* d);
 SIMC_API int simc_get_contact(const simc_data* d, int i, simc_contact* c);
 
 /* energies, J: kinetic, gravity, spring, and dissipated (by dampers,
- * contacts, limits and joint friction) since the start; the actuators'
- * work since the start */
+ * contacts, limits and joint friction) since the start; the work of the
+ * actuators and the applied forces since the start */
 SIMC_API void simc_energy(const simc_data* d, double e[5]);
 
 #ifdef __cplusplus

@@ -10,10 +10,13 @@ separate data objects run in parallel.
     d.ctrl[:] = 1.5                    # every actuator's input (NaN: its command)
     m.step(d, 100)                     # 100 steps of the scene's dt
     print(d.time, d.q, d.v, d.contacts())
+    e = d.copy()                       # a branch: steps as d would, bit for bit
 
-d.ctrl is a view of the library's own array (no copy); d.q and d.v are
-copies in the output file's coordinates (a free joint at its frame origin;
-doc/library.md), set with d.set_state(q, v).
+d.ctrl, d.qfrc_applied (generalized forces) and d.xfrc_applied (per body a
+force at its centre of mass and a torque, world axes) are views of the
+library's own arrays (no copy); d.q and d.v are copies in the output
+file's coordinates (a free joint at its frame origin; doc/library.md), set
+with d.set_state(q, v).
 
 The library is found, in order, at $SIMC_LIB, beside this package when it
 is installed (PREFIX/lib), in the source tree's build/release, and by the
@@ -101,6 +104,10 @@ for name, res, args in [
         ("simc_get_v", None, [_P, _P, _DP]),
         ("simc_set_state", _I, [_P, _P, _DP, _DP, ctypes.POINTER(_Err)]),
         ("simc_ctrl", _DP, [_P, _P]),
+        ("simc_qfrc_applied", _DP, [_P, _P]),
+        ("simc_xfrc_applied", _DP, [_P, _P]),
+        ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
+        ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),
         ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
         ("simc_ncontact", _I, [_P]),
         ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
@@ -156,9 +163,18 @@ class Data:
     def __init__(self, model, handle):
         self.model = model  # keeps the model alive as long as its data
         self._h = handle
-        p = _lib.simc_ctrl(model._h, handle)
-        self.ctrl = (np.ctypeslib.as_array(p, shape=(model.nu,)) if model.nu
+        self._views()
+
+    def _views(self):
+        # views of the data's arrays (made again after reset, which
+        # replaces them)
+        m, h = self.model, self._h
+        self.ctrl = (np.ctypeslib.as_array(_lib.simc_ctrl(m._h, h), shape=(m.nu,)) if m.nu
                      else np.zeros(0))
+        self.qfrc_applied = (np.ctypeslib.as_array(_lib.simc_qfrc_applied(m._h, h), shape=(m.nv,))
+                             if m.nv else np.zeros(0))
+        self.xfrc_applied = np.ctypeslib.as_array(_lib.simc_xfrc_applied(m._h, h),
+                                                  shape=(m.nbody, 6))
 
     def __del__(self):
         if getattr(self, "_h", None):
@@ -193,11 +209,28 @@ class Data:
         """back to the initial conditions, controls given back to the commands"""
         err = _Err()
         err.raise_if(_lib.simc_data_reset(self.model._h, self._h, ctypes.byref(err)))
-        self.ctrl = (np.ctypeslib.as_array(_lib.simc_ctrl(self.model._h, self._h), shape=(self.model.nu,))
-                     if self.model.nu else np.zeros(0))
+        self._views()
+
+    def copy(self):
+        """a branch of this run: a new data equal to this one in everything the
+        next steps read (state, time, controls, applied forces, energies, the
+        contacts' memory), so that both step alike, bit for bit"""
+        e = self.model.data()
+        err = _Err()
+        err.raise_if(_lib.simc_data_copy(self.model._h, e._h, self._h, ctypes.byref(err)))
+        return e
+
+    def body_pose(self, b):
+        """body b's frame origin (m) and rotation matrix (body to world)"""
+        if isinstance(b, str):
+            b = self.model.names("body").index(b)
+        p, r = np.empty(3), np.empty(9)
+        if _lib.simc_body_pose(self.model._h, self._h, int(b), _dp(p), _dp(r)) != 0:
+            raise IndexError("body %d out of range" % b)
+        return p, r.reshape(3, 3)
 
     def energy(self):
-        """kinetic, gravity, spring, dissipated, actuator work (J)"""
+        """kinetic, gravity, spring, dissipated, work of actuators and applied forces (J)"""
         e = np.empty(5)
         _lib.simc_energy(self._h, _dp(e))
         return e
@@ -226,14 +259,14 @@ def load(path, sets=()):
 
 
 def rollout(model, d, ctrl, threads=None):
-    """N rollouts of T steps each from d's positions and velocities.
+    """N rollouts of T steps each from d's state.
 
     ctrl[N, T, nu]: every actuator's input at each step (NaN: its command).
-    Returns q[N, T+1, nq], q[:, 0] the start.  Each rollout is a fresh data
-    of the model set to d's q and v (time 0, no contact memory carried from
-    d), so a rollout is the serial loop
+    Returns q[N, T+1, nq], q[:, 0] the start.  Each rollout steps a copy of
+    d (d.copy(): its time, applied forces and contact memory too), so a
+    rollout is the serial loop
 
-        e = model.data(); e.set_state(d.q, d.v)
+        e = d.copy()
         for t in range(T): e.ctrl[:] = ctrl[i, t]; model.step(e)
 
     bit for bit, whatever `threads` (default: the machine's CPUs) run them:
@@ -242,22 +275,28 @@ def rollout(model, d, ctrl, threads=None):
     if ctrl.ndim != 3 or ctrl.shape[2] != model.nu:
         raise ValueError("ctrl must be [N, T, %d] (got %s)" % (model.nu, ctrl.shape))
     n, steps = ctrl.shape[0], ctrl.shape[1]
-    q0, v0 = d.q, d.v
     out = np.empty((n, steps + 1, model.nq))
+    # one copy taken here, in the caller's thread (Data.copy drops d's
+    # cached factorization); each thread copies it into a data of its own
+    # for each of its rollouts (copying reads its source only)
+    base = d.copy()
     nthreads = max(1, min(n, threads or os.cpu_count() or 1))
     lock = threading.Lock()
     todo = iter(range(n))
     failures = []
 
     def work():
+        e = None
         while True:
             with lock:
                 i = next(todo, None)
             if i is None or failures:
                 return
             try:
-                e = model.data()
-                e.set_state(q0, v0)
+                if e is None:
+                    e = model.data()
+                err = _Err()
+                err.raise_if(_lib.simc_data_copy(model._h, e._h, base._h, ctypes.byref(err)))
                 out[i, 0] = e.q
                 for t in range(steps):
                     e.ctrl[:] = ctrl[i, t]

@@ -150,8 +150,7 @@ def test_rollout_equals_serial_runs_bitwise():
     q2 = simc.rollout(m, d, ctrl, threads=2)
     assert q1.shape == (3, 26, m.nq)
     for i in range(3):
-        e = m.data()
-        e.set_state(d.q, d.v)
+        e = d.copy()
         serial = [e.q]
         for t in range(25):
             e.ctrl[:] = ctrl[i, t]
@@ -162,3 +161,60 @@ def test_rollout_equals_serial_runs_bitwise():
     assert not np.array_equal(q1[0], q1[1])  # the controls matter
     with pytest.raises(ValueError):
         simc.rollout(m, d, np.zeros((2, 3, m.nu + 1)))
+
+
+def test_copy_steps_as_the_original_bitwise():
+    """a branch taken in contact (the box held by friction) and stepped
+    beside the original: the same states at every step, bit for bit, and a
+    state set from q and v alone (no contact memory) is not the same"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 120)
+    d.ctrl[:] = 2.5
+    d.qfrc_applied[0] = 0.01
+    e = d.copy()
+    assert np.array_equal(e.ctrl, d.ctrl) and np.array_equal(e.qfrc_applied, d.qfrc_applied)
+    bare = m.data()
+    bare.set_state(d.q, d.v)
+    bare.ctrl[:] = d.ctrl
+    bare.qfrc_applied[:] = d.qfrc_applied
+    differs = False
+    for _ in range(60):
+        for x in (d, e, bare):
+            m.step(x)
+        assert np.array_equal(d.q, e.q) and np.array_equal(d.v, e.v)
+        assert np.array_equal(d.contacts()["impulse"], e.contacts()["impulse"])
+        assert d.time == e.time
+        differs |= not np.array_equal(d.q, bare.q)
+    assert differs
+    e.qfrc_applied[0] = 5.0  # the copy's arrays are its own
+    assert d.qfrc_applied[0] == 0.01
+
+
+def test_applied_force_on_a_free_body_closed_form(tmp_path):
+    """a force at the centre of mass of a free body without gravity:
+    x(t) = x0 + F t^2 / (2 m), exact in the scheme (constant acceleration);
+    its work equals the kinetic energy gained"""
+    scene = tmp_path / "pushed.yaml"
+    scene.write_text("simc: 1\nname: pushed\ngravity: [0, 0, 0]\n"
+                     "time: {step: 1.0e-3, duration: 1.0}\nbodies:\n"
+                     "  - name: b\n    joint: {type: free}\n    mass: 2.0\n"
+                     "    com: [0.1, -0.2, 0.05]\n"
+                     "    inertia: {ixx: 0.02, iyy: 0.03, izz: 0.04}\n")
+    m = simc.load(str(scene))
+    d = m.data()
+    F = np.array([0.6, -1.0, 0.4])
+    d.xfrc_applied[1, :3] = F
+    m.step(d, 400)
+    t = 0.4
+    assert np.allclose(d.q[:3], F * t * t / 4.0, rtol=0, atol=1e-13)
+    assert np.allclose(d.v[:3], F * t / 2.0, rtol=0, atol=1e-13)
+    p, r = d.body_pose("b")
+    assert np.allclose(p, d.q[:3], atol=0) and np.allclose(r, np.eye(3), atol=1e-15)
+    ek, work = d.energy()[0], d.energy()[4]
+    assert abs(work - ek) <= 1e-12 * ek
+    d.reset()
+    assert not d.xfrc_applied.any()  # reset clears the forces (and the view follows)
+    d.xfrc_applied[1, :3] = F
+    m.step(d, 400)
+    assert np.allclose(d.q[:3], F * t * t / 4.0, rtol=0, atol=1e-13)

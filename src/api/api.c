@@ -196,6 +196,17 @@ int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
   return SIMC_OK;
 }
 
+int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_error* err) {
+  if (!m || !dst || !src) return arg_error(err, "simc_data_copy: no model or data");
+  if (dst == src) {
+    ok(err);
+    return SIMC_OK;
+  }
+  sc_sim_copy(m->m, dst->d, src->d);
+  ok(err);
+  return SIMC_OK;
+}
+
 void simc_data_free(simc_data* d) {
   if (!d) return;
   sc_data_free(d->d);
@@ -264,6 +275,24 @@ double simc_actuator_force(const simc_model* m, const simc_data* d, int a) {
   return d->d->act_force[a];
 }
 
+double* simc_qfrc_applied(const simc_model* m, simc_data* d) {
+  return m && d && m->m->nv ? d->d->qfrc_applied : NULL;
+}
+
+double* simc_xfrc_applied(const simc_model* m, simc_data* d) {
+  return m && d ? d->d->xfrc_applied : NULL;
+}
+
+int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3],
+                   double rot[9]) {
+  if (!m || !d || b < 0 || b >= m->m->nbody) return SIMC_ERR_ARG;
+  /* every entry point leaves the kinematics of the current q (make, reset,
+   * set_state: sc_forward; a step: its end-of-step quantities) */
+  if (pos) memcpy(pos, d->d->xpos + 3 * (size_t)b, 3 * sizeof(double));
+  if (rot) memcpy(rot, d->d->xrot + 9 * (size_t)b, 9 * sizeof(double));
+  return SIMC_OK;
+}
+
 int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
   if (!m || !d || n < 0) return arg_error(err, "simc_step: no model or data, or n < 0");
   sc_error e;
@@ -297,5 +326,5 @@ void simc_energy(const simc_data* dd, double e[5]) {
   e[1] = d->e_gravity;
   e[2] = d->e_spring;
   e[3] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint;
-  e[4] = d->e_actuator;
+  e[4] = d->e_actuator + d->e_applied;
 }

@@ -2,6 +2,8 @@
  * point (see match.h). */
 #include "contact/match.h"
 
+#include <string.h>
+
 #include "core/core.h"
 
 static unsigned pair_hash(const int g[2], int size) {
@@ -24,6 +26,14 @@ int sc_contact_memory_init(sc_contact_memory* mem, int cap) {
   mem->imp = mem->rel + 3 * n;
   mem->anc = mem->imp + 3 * n;
   return 0;
+}
+
+void sc_contact_memory_copy(sc_contact_memory* dst, const sc_contact_memory* src) {
+  const size_t n = (size_t)src->cap + 1;
+  memcpy(dst->geom, src->geom, sizeof(int) * (3 * n + (size_t)src->hash_size));
+  memcpy(dst->rel, src->rel, sizeof(double) * 9 * n);
+  memcpy(dst->pat, src->pat, sizeof(uint32_t) * n);
+  dst->n = src->n;
 }
 
 void sc_contact_memory_free(sc_contact_memory* mem) {

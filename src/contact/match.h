@@ -35,6 +35,8 @@ typedef struct sc_contact_memory {
  * sc_contact_memory_free is still safe); free. */
 int sc_contact_memory_init(sc_contact_memory* mem, int cap);
 void sc_contact_memory_free(sc_contact_memory* mem);
+/* dst := src, both initialized for the same cap. */
+void sc_contact_memory_copy(sc_contact_memory* dst, const sc_contact_memory* src);
 
 /* rel (3 per contact): d's contact points less the origin of each contact's
  * moving body; d's kinematics must be those the contacts were found at. */

@@ -426,6 +426,44 @@ void sc_dyn_crba(const sc_model* m, sc_data* d) {
     }
 }
 
+int sc_dyn_applied(const sc_model* m, const sc_data* d, double* f) {
+  int any = 0;
+  for (int i = 0; i < m->nv; i++) {
+    f[i] = d->qfrc_applied[i];
+    any |= f[i] != 0.0;
+  }
+  /* qfrc_applied is in the file's coordinates, where a free joint's torque
+   * is about its frame origin o; the step's are about the centre c = o + r,
+   * r = R s: T_c = T_o - r x F (the same power at v_o = v_c - w x r) */
+  for (int j = 0; any && j < m->njnt; j++) {
+    const double* s = m->jnt_com + 3 * j;
+    if (m->jnt_type[j] != SC_JOINT_FREE || (s[0] == 0.0 && s[1] == 0.0 && s[2] == 0.0)) continue;
+    double r[3], rxf[3];
+    sc_sp_mat3_vec(r, d->xrot + 9 * m->jnt_body[j], s);
+    double* fj = f + m->jnt_vadr[j];
+    sc_sp_cross3(rxf, r, fj);
+    for (int k = 0; k < 3; k++) fj[3 + k] -= rxf[k];
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    const double* w = d->xfrc_applied + 6 * b;
+    if (w[0] == 0.0 && w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0 && w[4] == 0.0 && w[5] == 0.0)
+      continue;
+    any = 1;
+    const double* c = d->xcom + 3 * b;
+    for (int a = b; a > 0; a = m->body_parent[a]) {
+      const int j = m->body_jnt[a];
+      for (int k = 0; j >= 0 && k < m->jnt_nv[j]; k++) {
+        const int dof = m->jnt_vadr[j] + k;
+        const double* S = d->cdof + 6 * dof;
+        double wxc[3];
+        sc_sp_cross3(wxc, S, c);
+        f[dof] += sc_sp_dot3(w, S + 3) + sc_sp_dot3(w, wxc) + sc_sp_dot3(w + 3, S);
+      }
+    }
+  }
+  return any;
+}
+
 void sc_dyn_point_jacobian(const sc_model* m, const sc_data* d, int b, const double p[3],
                            double* Jp) {
   memset(Jp, 0, sizeof(double) * 3 * (size_t)m->nv);

@@ -32,6 +32,13 @@ double sc_dyn_springs(const sc_model* m, sc_data* d, const double* q, const doub
  * non-NULL their damping matrix is added to it (packed as d->M).
  * sc_dyn_springs calls it when the model has a fluid (m->any_fluid). */
 void sc_dyn_fluid(const sc_model* m, sc_data* d, double* D);
+/* The forces a library user applies (d->qfrc_applied, d->xfrc_applied) as
+ * one generalized force f (nv, overwritten) at the current kinematics:
+ * qfrc_applied plus, for each body b with a wrench (F_b at its centre of
+ * mass c_b, torque T_b, world axes), F_b . (S_lin + S_ang x c_b) + T_b . S_ang
+ * on each dof S of b's path to the root (the power F.v_c + T.w).  Returns 0
+ * when nothing is applied (f is then zero). */
+int sc_dyn_applied(const sc_model* m, const sc_data* d, double* f);
 /* Kinetic and gravity energies of the current kinematics and velocity v
  * (the one sc_dyn_velocity was given; v for the armature term), J. */
 void sc_dyn_energy(const sc_model* m, const sc_data* d, const double* v, double* kinetic,

@@ -187,6 +187,10 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   memset(d->D, 0, sizeof(double) * (size_t)m->nblk);
   sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i] + d->fmotor[i];
+  /* the library user's forces, constant over the step as a motor's are, at
+   * the same q^theta as the forces above */
+  if (sc_dyn_applied(m, d, d->fapplied))
+    for (int i = 0; i < nv; i++) kf[i] += d->fapplied[i];
   /* res = M (v - v0) - dt k */
   for (int i = 0; i < nv; i++) tmp[i] = v[i] - v0[i];
   sc_la_blk_gemv(&cb, d->M, tmp, res);
@@ -435,6 +439,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   }
   if ((st = sc_step_contacts_end(m, d, ss, err)) != SC_OK) return st;
   sc_rows_finish(m, d, v0);
+  /* the applied forces' work over the step, as a motor's (rows.c) */
+  for (int i = 0; i < nv; i++) d->e_applied += dt * d->fapplied[i] * 0.5 * (v0[i] + d->v[i]);
   if (d->solver_work && m->nrow_max > 0) {
     /* the warm start's memory of each row (contact_stage.c) */
     step_work* w = d->solver_work;

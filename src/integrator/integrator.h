@@ -16,6 +16,16 @@
  * stops them.  One sc_data must not be stepped from two threads at once. */
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
 
+/* dst := src, both prepared for m (sc_sim_prepare): sc_data_copy and what
+ * of the solver workspace the next steps read (the contacts' memory, the
+ * rows' last impulses, the LCP's patterns and the laws' per-contact
+ * values), so that dst steps as src does, bit for bit.  The one thing not
+ * copied is the factorization a solve may start the next step's from (a
+ * cache, island.c): src forgets it too, so that the two continue alike;
+ * src's own next steps then differ from what they would have been by no
+ * more than the contact solver's tolerance.  Allocates nothing. */
+void sc_sim_copy(const sc_model* m, sc_data* dst, sc_data* src);
+
 /* Let the contact solvers poll *flag (NULL: never; e.g. the flag a SIGINT
  * handler sets) inside long solves: once it is non-zero, sc_step returns
  * SC_ERR_SIM ("interrupted") without completing the step.  Call after

@@ -59,6 +59,28 @@ static int trace_create(sc_solver_trace* t, double** block, int cap) {
   return 0;
 }
 
+void sc_sim_copy(const sc_model* m, sc_data* dst, sc_data* src) {
+  sc_data_copy(m, dst, src);
+  step_work *a = dst->solver_work, *b = src->solver_work;
+  if (!a || !b) return;
+  const size_t ncap = (size_t)src->nprob_max + 1;
+  sc_contact_memory_copy(&a->mem, &b->mem);
+  /* the per-contact arrays of the laws (prepare's blocks) */
+  memcpy(a->pat_guess, b->pat_guess, sizeof(uint32_t) * 2 * ncap);
+  memcpy(a->hc, b->hc, sizeof(double) * (SC_HC_NPAR + 1) * ncap);
+  memcpy(a->match, b->match, sizeof(int) * 4 * ncap);
+  memcpy(a->nload, b->nload, sizeof(double) * 17 * ncap);
+  memcpy(a->row_prev, b->row_prev, sizeof(double) * ((size_t)sc_rows_nslot(m) + 1));
+  a->lcp_whole = b->lcp_whole;
+  if (a->trace_block && b->trace_block) {
+    const size_t cap = (size_t)b->trace.cap;
+    memcpy(a->trace_block, b->trace_block, cap * (3 * sizeof(double) + 5 * sizeof(int)));
+    a->trace.n = b->trace.n;
+  }
+  sc_islands_forget(b->isl);
+  sc_islands_forget(a->isl);
+}
+
 void sc_sim_set_lcp_whole(sc_data* d, int whole) {
   step_work* w = d->solver_work;
   if (w) w->lcp_whole = whole != 0;

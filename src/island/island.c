@@ -150,6 +150,12 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   return w;
 }
 
+void sc_islands_forget(sc_islands* s) {
+  /* (no write when there is nothing to forget: copies may read one source
+   * from several threads) */
+  if (s && s->held_clique != -1) s->held_clique = -1;
+}
+
 void sc_islands_free(sc_islands* w) {
   if (!w) return;
   sc_pool_free(w->pool); /* first: no worker may still touch a workspace */

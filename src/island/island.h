@@ -81,6 +81,9 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
                               sc_sap_work* sap0, sc_lcp_work* lcp, int lcp_capacity,
                               int* pool_failed);
 void sc_islands_free(sc_islands* s);
+/* Forget the factorization the next call's solve of the same island may
+ * start from (see sc_islands_solve): that solve factors anew. */
+void sc_islands_forget(sc_islands* s);
 int sc_islands_threads(const sc_islands* s);
 
 /* Solve the step's contact problem island by island (see above): d->v holds

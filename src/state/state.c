@@ -20,10 +20,15 @@ static int default_ncon_max(const sc_model* m) {
   return (int)cap;
 }
 
-#define DALLOC(field, count)                                      \
-  do {                                                            \
-    d->field = sc_calloc((size_t)(count), sizeof(*d->field));     \
-    if (!d->field) goto nomem;                                    \
+/* allocate an array of d and enter it in d->array (sc_data_copy, sc_data_free) */
+#define DALLOC(field, count)                                                          \
+  do {                                                                                \
+    const size_t n_ = (size_t)(count) > 0 ? (size_t)(count) : 1;                      \
+    if (d->narray == SC_DATA_MAXARRAY) goto nomem; /* (raise SC_DATA_MAXARRAY) */     \
+    d->field = sc_calloc(n_, sizeof(*d->field));                                      \
+    if (!d->field) goto nomem;                                                        \
+    d->array[d->narray].off = offsetof(sc_data, field);                               \
+    d->array[d->narray++].bytes = n_ * sizeof(*d->field);                             \
   } while (0)
 
 sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
@@ -223,6 +228,9 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   DALLOC(dof_friction_force, nv + 1);
   DALLOC(fmotor, nv + 1);
   DALLOC(xcom_prev, 3 * (size_t)nb + 1);
+  DALLOC(qfrc_applied, nv + 1);
+  DALLOC(xfrc_applied, 6 * (size_t)nb + 1);
+  DALLOC(fapplied, nv + 1);
   sc_data_reset(m, d);
   *out = d;
   return SC_OK;
@@ -297,6 +305,10 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->kin_valid = 0;
   d->e_damper = d->e_contact = d->e_normal = d->e_friction = 0;
   d->e_actuator = d->e_limit = d->e_jfriction = d->e_constraint = 0;
+  d->e_applied = 0;
+  memset(d->qfrc_applied, 0, sizeof(double) * (size_t)m->nv);
+  memset(d->xfrc_applied, 0, sizeof(double) * 6 * (size_t)m->nbody);
+  memset(d->fapplied, 0, sizeof(double) * (size_t)m->nv);
   d->nrow = 0;
   memset(d->act_force, 0, sizeof(double) * (size_t)m->nact);
   for (int a = 0; a < m->nact; a++) d->ctrl[a] = NAN;
@@ -316,18 +328,29 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->fast_dist = d->fast_time = 0;
 }
 
+static void** array_field(sc_data* d, int i) { return (void**)((char*)d + d->array[i].off); }
+
 void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
-  void* arrays[] = {d->q, d->v, d->xpos, d->xrot, d->xcom, d->jxpos, d->jxrot, d->cdof,
-                    d->cinert, d->crb, d->fdamp, d->jacp, d->geom_xpos, d->geom_xrot, d->kin_q, d->geom_aabb, d->geom_sweep, d->geom_order, d->pair_scratch, d->cvel, d->cbias, d->cacc, d->cfrc, d->M,
-                    d->A, d->Afac, d->K, d->D, d->bias, d->fspring, d->vstar, d->qtheta,
-                    d->scratch, d->contact, d->contact_order, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->ck,
-                    d->ctaud, d->impulse, d->slip, d->vc0, d->vn0, d->vc, d->wdiag, d->jptr, d->jcol, d->jmark,
-                    d->ckind, d->cbound, d->row_type, d->row_ref, d->act_ctrl, d->act_force, d->ctrl,
-                    d->jnt_limit_force, d->dof_friction_force, d->fmotor, d->xcom_prev,
-                    d->eq_ref, d->eq_gap, d->eq_force, d->ten_length, d->ten_rest,
-                    d->ten_limit_force, d->ten_J, d->ten_J2, d->spring_dofs};
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
+  /* (an allocation that failed left its field NULL and unentered) */
+  for (int i = 0; i < d->narray; i++) sc_free(*array_field(d, i));
   sc_free(d);
+}
+
+void sc_data_copy(const sc_model* m, sc_data* dst, const sc_data* src) {
+  (void)m;
+  for (int i = 0; i < src->narray; i++)
+    memcpy(*array_field(dst, i), *array_field((sc_data*)src, i), src->array[i].bytes);
+  /* the numbers: the whole struct, then dst's own pointers back */
+  void* keep[SC_DATA_MAXARRAY];
+  for (int i = 0; i < dst->narray; i++) keep[i] = *array_field(dst, i);
+  void* work = dst->solver_work;
+  void (*work_free)(void*) = dst->solver_work_free;
+  sc_solver_trace* trace = dst->solver_trace;
+  *dst = *src;
+  for (int i = 0; i < dst->narray; i++) *array_field(dst, i) = keep[i];
+  dst->solver_work = work;
+  dst->solver_work_free = work_free;
+  dst->solver_trace = trace;
 }

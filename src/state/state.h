@@ -47,6 +47,8 @@ typedef enum sc_joint_row_type {
   SC_JROW_TENDON_UPPER = 6  /* row_ref: the tendon */
 } sc_joint_row_type;
 
+enum { SC_DATA_MAXARRAY = 96 };
+
 typedef struct sc_data {
   /* ---- state ---- */
   double time;       /* s */
@@ -186,6 +188,17 @@ typedef struct sc_data {
   double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
   double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 
+  /* ---- forces applied by the library's user (include/simc.h) ---- */
+  /* held constant over each step, like a motor's force, until changed;
+   * zero after create and reset */
+  double* qfrc_applied; /* (nv) generalized forces, N or N m, in the file's coordinates
+                           (a free joint's torque about its frame origin; sc_dyn_applied) */
+  double* xfrc_applied; /* (nbody x 6) per body a force (N) and a torque (N m), world axes,
+                           the force acting at the body's centre of mass (body 0's unused) */
+  double* fapplied;     /* (nv) the two as one generalized force at the step's mid-step
+                           positions q^theta (integrator.c) */
+  double e_applied;     /* work done by the applied forces so far, J */
+
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
@@ -208,6 +221,14 @@ typedef struct sc_data {
   int fast_body;              /* the first body of an SC_WARN_FAST step, */
   double fast_dist, fast_time; /* how far it moved (m) and when (s) */
   double* xcom_prev;          /* (nbody x 3) centres of mass at the step start */
+
+  /* every array above as allocated (state.c): what sc_data_copy copies and
+   * sc_data_free frees, so that a new field cannot be left out of either */
+  int narray;
+  struct sc_data_array {
+    size_t off;   /* offsetof the field holding the array's pointer */
+    size_t bytes; /* its length */
+  } array[SC_DATA_MAXARRAY];
 } sc_data;
 
 /* A free joint's coordinates in sc_data (q, v) are those of its child's
@@ -237,5 +258,10 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err);
 /* Reset to the initial state. */
 void sc_data_reset(const sc_model* m, sc_data* d);
 void sc_data_free(sc_data* d);
+/* dst := src, both created for m: every array and number of sc_data (the
+ * state, the derived quantities, the energies and counters, the controls
+ * and applied forces), but not solver_work, which is the integrator's
+ * (sc_sim_copy copies what of it a step reads).  Allocates nothing. */
+void sc_data_copy(const sc_model* m, sc_data* dst, const sc_data* src);
 
 #endif
