@@ -288,7 +288,7 @@ validate: $(BIN)/simc $(TOOLS) $(BIN)/test_momentum
 	@echo "property tests over 200 random free bodies (make test runs 12):"
 	@SIMC_PROPERTY_N=200 $(BIN)/test_momentum
 
-bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS) | $(BENCH_STAMP)
+bench: $(BIN)/simc $(TOOLS) $(BENCH_TOOLS) $(SO) | $(BENCH_STAMP)
 	@BIN=$(BIN) tools/bench/bench.sh
 
 results: $(BIN)/simc $(TOOLS)

@@ -153,6 +153,34 @@ typedef struct simc_contact {
 SIMC_API int simc_ncontact(const simc_data* d);
 SIMC_API int simc_get_contact(const simc_data* d, int i, simc_contact* c);
 
+/* ---- recording a run into the command line's output file ---- */
+/* A recorder writes the HDF5 file the command line writes (doc/output.md)
+ * for a run a program steps: simc_recorder_open writes d's current state as
+ * row 0 and the file's model and attributes (status "running");
+ * simc_recorder_step, called after each successful step, counts the step
+ * into the run's figures (deepest contact, contact iterations, Coulomb
+ * residuals) and writes a row every output.every steps; simc_recorder_frame
+ * writes a row of d's state now (a failed step's, as the command line
+ * does).  simc_recorder_close writes the run's figures and warnings and its
+ * status: NULL for a run that reached its end ("complete", or "complete
+ * with omissions: ..." for a model loaded with parts left out, after the
+ * final state's check, which may instead fail it; d itself is left as it
+ * is, its last step's contacts included), or the caller's own
+ * ("interrupted", "failed: ..."); it always frees r.  Rows reach the file
+ * in blocks and at least every 2 s, so a program that dies leaves a valid
+ * file of the rows flushed so far.  A run recorded from a data object made
+ * by simc_data_make and stepped n times gives the command line's file of
+ * an n-step run, dataset for dataset (the wall times aside). */
+typedef struct simc_recorder simc_recorder;
+SIMC_API simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d,
+                                           const char* path, simc_error* err);
+SIMC_API int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
+                                simc_error* err);
+SIMC_API int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
+                                 simc_error* err);
+SIMC_API int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d,
+                                 const char* status, simc_error* err);
+
 /* energies, J: kinetic, gravity, spring, and dissipated (by dampers,
  * contacts, limits and joint friction) since the start; the work of the
  * actuators and the applied forces since the start */

@@ -99,7 +99,8 @@ ok gen_clutter_scene_check "[ $? = 0 ] && grep -q 'name: clutter8' '$w/c8.yaml'"
 # library (test/api/api_check.c says what it checks); its runs of the
 # gripper equal the command line's bit for bit (the scene's commands, and
 # 3 N on each motor set through simc_set_ctrl against the same command in
-# the scene); valgrind finds no error or definite leak in it; the library
+# the scene), and so does the file its recorder wrote (h5compare, zero
+# tolerances); valgrind finds no error or definite leak in it; the library
 # exports the API's functions and nothing else
 cp test/gripper_hold.yaml "$w/gripper.yaml"
 pcpath=$prefix/lib/pkgconfig
@@ -115,6 +116,8 @@ last_q() { /usr/bin/python3 -c 'import sys, h5py; [print(repr(float(x))) for x i
 norm_q() { /usr/bin/python3 -c 'import sys; [print(repr(float(x))) for x in open(sys.argv[1])]' "$1"; }
 ok api_run_equals_cli_bitwise "cmp -s <(last_q '$w/g1.h5') <(norm_q '$w/api.cmd.q') && [ -s '$w/api.cmd.q' ]"
 ok api_ctrl_equals_cli_command_bitwise "cmp -s <(last_q '$w/g2.h5') <(norm_q '$w/api.ctrl.q') && [ -s '$w/api.ctrl.q' ]"
+ok api_recorder_file_equals_cli "'$prefix/bin/h5compare' '$w/api.rec.h5' '$w/g1.h5' --rtol 0 --atol 0 >'$tmp/rec.cmp' 2>&1 ||
+  { cat '$tmp/rec.cmp'; false; }"
 ok api_exports_only_the_api "[ \"\$(nm -D --defined-only '$prefix/lib/libsimc.so' | awk '{print \$3}' | grep -v '^simc_' | wc -l)\" = 0 ] &&
   [ \"\$(nm -D --defined-only '$prefix/lib/libsimc.so' | grep -c ' T simc_')\" -ge 20 ]"
 if command -v valgrind >/dev/null; then

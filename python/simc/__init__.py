@@ -30,7 +30,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["Error", "load", "rollout", "Model", "Data", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
+__all__ = ["Error", "load", "rollout", "Model", "Data", "Recorder", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
 
 BODY, JOINT, ACTUATOR, QPOS, DOF = 0, 1, 2, 3, 4
 _KINDS = {"body": BODY, "joint": JOINT, "actuator": ACTUATOR, "qpos": QPOS, "dof": DOF}
@@ -108,6 +108,10 @@ for name, res, args in [
         ("simc_xfrc_applied", _DP, [_P, _P]),
         ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),
+        ("simc_recorder_open", _P, [_P, _P, ctypes.c_char_p, ctypes.POINTER(_Err)]),
+        ("simc_recorder_step", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
+        ("simc_recorder_frame", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
+        ("simc_recorder_close", _I, [_P, _P, _P, ctypes.c_char_p, ctypes.POINTER(_Err)]),
         ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
         ("simc_ncontact", _I, [_P]),
         ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
@@ -245,6 +249,60 @@ class Data:
                 out[i] = (tuple(c.body), tuple(c.point), tuple(c.normal),
                           np.array(c.frame).reshape(3, 3), c.gap, tuple(c.impulse))
         return out
+
+
+class Recorder:
+    """A run recorded into the command line's HDF5 file (doc/output.md):
+
+        with simc.Recorder(m, d, "run.h5") as rec:   # row 0: d's state now
+            for _ in range(n):
+                m.step(d)
+                rec.step(d)      # a row every output.every steps
+        # closed "complete" (after the final state's check), or, when the
+        # block raised, "failed: <the exception>"
+
+    rec.frame(d) writes a row now; rec.close(d, status=None) ends the run
+    with its figures, warnings and status (None: it reached its end)."""
+
+    def __init__(self, model, d, path):
+        self.model, self._d = model, d
+        err = _Err()
+        self._h = _lib.simc_recorder_open(model._h, d._h, os.fsencode(path), ctypes.byref(err))
+        if not self._h:
+            err.raise_if(err.code or 1)
+
+    def step(self, d):
+        err = _Err()
+        err.raise_if(_lib.simc_recorder_step(self._h, self.model._h, d._h, ctypes.byref(err)))
+
+    def frame(self, d):
+        err = _Err()
+        err.raise_if(_lib.simc_recorder_frame(self._h, self.model._h, d._h, ctypes.byref(err)))
+
+    def close(self, d=None, status=None):
+        if not self._h:
+            return
+        h, self._h = self._h, None
+        d = d or self._d
+        err = _Err()
+        err.raise_if(_lib.simc_recorder_close(h, self.model._h, d._h,
+                                              status.encode() if status is not None else None,
+                                              ctypes.byref(err)))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            self.close()
+        else:
+            self.close(status=("interrupted" if issubclass(kind, KeyboardInterrupt)
+                               else "failed: %s" % value))
+        return False
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            self.close(status="interrupted")
 
 
 def load(path, sets=()):

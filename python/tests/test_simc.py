@@ -218,3 +218,52 @@ def test_applied_force_on_a_free_body_closed_form(tmp_path):
     d.xfrc_applied[1, :3] = F
     m.step(d, 400)
     assert np.allclose(d.q[:3], F * t * t / 4.0, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("sets", [(), ("contact.penetration_warning=1e-6", "output.every=7")])
+def test_recorder_writes_the_command_lines_file(tmp_path, sets):
+    """a run stepped from Python and recorded gives the command line's file
+    of the same run, dataset for dataset to the bit (wall times aside), and
+    the same figures, warnings and status in its root attributes (the second
+    run with a penetration warning and a row every 7 steps)"""
+    m = simc.load(GRIPPER, sets)
+    d = m.data()
+    n = 700
+    with simc.Recorder(m, d, str(tmp_path / "lib.h5")) as rec:
+        for _ in range(n):
+            m.step(d)
+            rec.step(d)
+    cli = str(tmp_path / "cli.h5")
+    args = [SIMC, GRIPPER, "-o", cli, "--quiet", "--set", "time.duration=%r" % (n * m.timestep)]
+    for x in sets:
+        args += ["--set", x]
+    subprocess.run(args, check=True, capture_output=True)
+    cmp = subprocess.run([os.path.join(os.path.dirname(SIMC), "h5compare"), str(tmp_path / "lib.h5"), cli,
+                          "--rtol", "0", "--atol", "0"], capture_output=True, text=True)
+    assert cmp.returncode == 0, cmp.stdout + cmp.stderr
+    with h5py.File(str(tmp_path / "lib.h5"), "r") as a, h5py.File(cli, "r") as b:
+        assert a["q"].shape == b["q"].shape and a["q"].shape[0] > 1
+        for k in ("status", "max_penetration", "max_penetration_time", "max_penetration_bodies", "warnings"):
+            assert a.attrs[k] == b.attrs[k], k
+        assert a.attrs["status"] == "complete"
+        assert ("penetration" in a.attrs["warnings"]) == bool(sets)
+
+
+def test_recorder_says_how_a_run_ended(tmp_path):
+    """an exception inside the block closes the file valid with a failed
+    status and the rows so far"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    path = str(tmp_path / "stopped.h5")
+    with pytest.raises(RuntimeError):
+        with simc.Recorder(m, d, path) as rec:
+            for i in range(50):
+                m.step(d)
+                rec.step(d)
+            raise RuntimeError("controller gave up")
+    with h5py.File(path, "r") as f:
+        assert f.attrs["status"] == "failed: controller gave up"
+        assert f["q"].shape[0] >= 1 and np.all(np.isfinite(f["q"][:]))
+    with pytest.raises(simc.Error) as e:
+        simc.Recorder(m, d, str(tmp_path / "no" / "such" / "dir.h5"))
+    assert "dir.h5" in str(e.value)

@@ -13,6 +13,8 @@
 #include "core/core.h"
 #include "dynamics/dynamics.h"
 #include "integrator/integrator.h"
+#include "io_h5/io_h5.h"
+#include "run/run.h"
 #include "scene/scene.h"
 
 struct simc_model {
@@ -21,6 +23,12 @@ struct simc_model {
 
 struct simc_data {
   sc_data* d;
+};
+
+struct simc_recorder {
+  sc_h5* h5;
+  sc_run run;
+  long steps; /* counted by simc_recorder_step */
 };
 
 static int status_of(sc_status s) {
@@ -327,4 +335,101 @@ void simc_energy(const simc_data* dd, double e[5]) {
   e[2] = d->e_spring;
   e[3] = d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint;
   e[4] = d->e_actuator + d->e_applied;
+}
+
+simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const char* path,
+                                  simc_error* err) {
+  if (!m || !d || !path) {
+    arg_error(err, "simc_recorder_open: no model, data or path");
+    return NULL;
+  }
+  sc_error e;
+  sc_error_clear(&e);
+  simc_recorder* r = sc_calloc(1, sizeof *r);
+  if (!r) {
+    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    fail(err, &e);
+    return NULL;
+  }
+  const sc_h5_meta meta = {"simc_recorder_open (libsimc)", simc_version(), 0, 0, NULL};
+  if (sc_run_init(&r->run, m->m, d->d, &e) != SC_OK ||
+      sc_h5_open(path, m->m, d->d, &meta, &r->h5, &e) != SC_OK ||
+      sc_h5_write_frame(r->h5, m->m, d->d, &e) != SC_OK) {
+    fail(err, &e);
+    if (r->h5) sc_h5_close(r->h5, "failed: could not write the first row", NULL);
+    sc_run_free(&r->run);
+    sc_free(r);
+    return NULL;
+  }
+  ok(err);
+  return r;
+}
+
+int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
+                        simc_error* err) {
+  if (!r || !m || !d) return arg_error(err, "simc_recorder_frame: no recorder, model or data");
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_h5_write_frame(r->h5, m->m, d->d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
+                       simc_error* err) {
+  if (!r || !m || !d) return arg_error(err, "simc_recorder_step: no recorder, model or data");
+  sc_run_step(&r->run, m->m, d->d);
+  r->steps++;
+  if (r->steps % m->m->opt.output_every == 0) return simc_recorder_frame(r, m, d, err);
+  ok(err);
+  return SIMC_OK;
+}
+
+int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, const char* status,
+                        simc_error* err) {
+  if (!r) return arg_error(err, "simc_recorder_close: no recorder");
+  if (!m || !d) {
+    sc_h5_close(r->h5, "failed: simc_recorder_close without its model or data", NULL);
+    sc_run_free(&r->run);
+    sc_free(r);
+    return arg_error(err, "simc_recorder_close: no model or data");
+  }
+  char st[1100];
+  if (status) {
+    snprintf(st, sizeof st, "%s", status);
+  } else {
+    /* the end of a run: its last state is checked as a step's start would
+     * (a body left inside another fails the run), as the command line does,
+     * on a copy: d keeps its last step's contacts and impulses */
+    sc_error fe;
+    sc_error_clear(&fe);
+    sc_data* x = NULL;
+    sc_status fs = sc_data_create(m->m, &x, &fe);
+    if (fs == SC_OK) fs = sc_sim_prepare(m->m, x, &fe);
+    if (fs == SC_OK) {
+      sc_sim_copy(m->m, x, d->d);
+      fs = sc_forward(m->m, x, &fe);
+      sc_run_state(&r->run, x);
+    }
+    sc_data_free(x);
+    if (fs != SC_OK)
+      snprintf(st, sizeof st, "failed: %s (the final state)", fe.msg);
+    else
+      sc_run_complete_status(m->m, st, sizeof st);
+  }
+  char bodies[512], warnings[4096];
+  sc_run_warnings(&r->run, m->m, d->d, warnings, sizeof warnings, bodies, sizeof bodies);
+  const sc_h5_summary sum = sc_run_summary(&r->run, bodies, warnings);
+  sc_error e;
+  sc_error_clear(&e);
+  sc_status hs = sc_h5_summarize(r->h5, &sum, &e);
+  sc_error ce;
+  sc_error_clear(&ce);
+  const sc_status cs = sc_h5_close(r->h5, st, &ce);
+  if (hs == SC_OK && cs != SC_OK) e = ce, hs = cs;
+  sc_run_free(&r->run);
+  sc_free(r);
+  if (hs != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
 }

@@ -34,6 +34,7 @@
 #include "integrator/integrator.h"
 #include "linalg/linalg.h"
 #include "io_h5/io_h5.h"
+#include "run/run.h"
 #include "scene/scene.h"
 
 #define EXIT_SCENE 1
@@ -359,19 +360,11 @@ static int check_output(const char* out, int force) {
 
 static void print_error(const sc_error* err);
 
-/* the line of a newline-separated list at p: its length in *n, and where
- * the next line starts (NULL: none) */
-static const char* line_at(const char* p, int* n) {
-  const char* e = strchr(p, '\n');
-  *n = e ? (int)(e - p) : (int)strlen(p);
-  return e && e[1] ? e + 1 : NULL;
-}
-
 /* each line of list (may be NULL) on stderr as "simc: what: line" */
 static void say_lines(const char* what, const char* list) {
   for (const char* p = list && *list ? list : NULL; p;) {
     int n;
-    const char* next = line_at(p, &n);
+    const char* next = sc_run_line_at(p, &n);
     fprintf(stderr, "simc: %s: %.*s\n", what, n, p);
     p = next;
   }
@@ -677,18 +670,9 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
 
   int progress = !quiet && isatty(2);
   double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
-  double E0 = d->e_kinetic + d->e_gravity + d->e_spring;
-  double max_pen = 0, sum_iter = 0, sum_ncon = 0;
-  /* the deepest contact relative to the smaller geometry's size, when and where */
-  double max_frac = d->max_depth_frac, frac_time = 0, frac_depth = d->frac_depth;
-  int frac_pair[2] = {d->depth_pair[0], d->depth_pair[1]};
-  long frac_steps = 0; /* steps whose deepest contact passed contact.penetration_warning */
-  int max_iter = 0;
-  double max_coulomb[3] = {0, 0, 0}; /* J: Signorini, dissipation, De Saxce */
-  /* histogram of contact iterations for the median (sized before the loop) */
-  int hist_n = (m->opt.contact_maxit > 1000 ? m->opt.contact_maxit : 1000) + 2;
-  long* hist = calloc((size_t)hist_n, sizeof *hist);
-  if (!hist) {
+  /* the run's figures, warnings and status (run/run.h) */
+  sc_run rs;
+  if (sc_run_init(&rs, m, d, &err) != SC_OK) {
     fprintf(stderr, "simc: out of memory\n");
     sc_h5_close(h5, "failed: out of memory", NULL);
     unlock_output(lock_fd, lockpath);
@@ -704,24 +688,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (interrupted) break;
     st = sc_step(m, d, &err);
     if (st != SC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
-    if (d->max_depth > max_pen) max_pen = d->max_depth;
-    if (d->max_depth_frac > max_frac) {
-      max_frac = d->max_depth_frac;
-      frac_depth = d->frac_depth;
-      frac_time = d->time - m->opt.dt; /* detected at the step's start */
-      frac_pair[0] = d->depth_pair[0];
-      frac_pair[1] = d->depth_pair[1];
-    }
-    frac_steps += d->max_depth_frac > m->opt.penetration_warning;
-    sum_iter += d->contact_stats.iterations;
-    sum_ncon += d->ncon;
-    {
-      int it = d->contact_stats.iterations;
-      hist[it < 0 ? 0 : it >= hist_n ? hist_n - 1 : it]++;
-    }
-    if (d->contact_stats.iterations > max_iter) max_iter = d->contact_stats.iterations;
-    for (int i = 0; i < 3; i++)
-      if (d->coulomb[i] > max_coulomb[i]) max_coulomb[i] = d->coulomb[i];
+    sc_run_step(&rs, m, d);
     int record = ((k + 1) % every == 0) || st != SC_OK;
     if (record) {
       sc_error werr;
@@ -759,8 +726,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
    * approach) fails here rather than passing as complete */
   if (code == 0 && !interrupted && k == nsteps) {
     st = sc_forward(m, d, &err);
-    if (d->max_depth > max_pen) max_pen = d->max_depth;
-    if (d->max_depth_frac > max_frac) max_frac = d->max_depth_frac;
+    sc_run_state(&rs, d);
     if (st != SC_OK) {
       char buf[1200];
       sc_error_format(&err, buf, sizeof buf);
@@ -773,56 +739,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     snprintf(status, sizeof status, "interrupted");
     code = 128 + (int)interrupted;
   }
-  /* a model run without part of itself (--allow-unsupported) is not the
-   * model: its status says what was left out, never a plain "complete" */
-  if (code == 0 && m->ignored && m->ignored[0]) {
-    size_t o = (size_t)snprintf(status, sizeof status, "complete with omissions: ");
-    for (const char* p = m->ignored; p && o < sizeof status;) {
-      int n;
-      const char* next = line_at(p, &n);
-      const char* at = strstr(p, " (first at "); /* the kind alone */
-      if (at && at < p + n) n = (int)(at - p);
-      int w = snprintf(status + o, sizeof status - o, "%s%.*s", p == m->ignored ? "" : ", ", n, p);
-      if (w > 0) o += (size_t)w;
-      p = next;
-    }
-    if (o < sizeof status)
-      snprintf(status + o, sizeof status - o, " (left out by --allow-unsupported; the root attribute ignored)");
-  }
+  if (code == 0) sc_run_complete_status(m, status, sizeof status);
   double wall = now_seconds() - wall0;
   if (progress) fprintf(stderr, "\r%*s\r", 70, "");
-  /* suspect results are said, not only recorded: a contact deeper than
-   * contact.penetration_warning of the smaller body's size */
-  char pen_bodies[512], warnings[4096] = "";
-  snprintf(pen_bodies, sizeof pen_bodies, "%s / %s", m->body_name[frac_pair[0]],
-           m->body_name[frac_pair[1]]);
-  if (frac_steps > 0)
-    snprintf(warnings, sizeof warnings,
-             "penetration: contacts between %s went %.3g m deep at t = %.6g s, %.3g %% of the "
-             "smaller geometry's bounding radius (above contact.penetration_warning, %.3g %%, "
-             "in %ld steps)",
-             pen_bodies, frac_depth, frac_time,
-             100 * max_frac, 100 * m->opt.penetration_warning, frac_steps);
-  for (const char* p = m->notes && *m->notes ? m->notes : NULL; p;) {
-    int n;
-    const char* next = line_at(p, &n);
-    const size_t used = strlen(warnings);
-    snprintf(warnings + used, sizeof warnings - used, "%s%.*s", used ? "; " : "", n, p);
-    p = next;
-  }
-  if (d->warning[SC_WARN_FAST]) {
-    const size_t used = strlen(warnings);
-    snprintf(warnings + used, sizeof warnings - used,
-             "%sfast body: %s moved %.3g m in one step at t = %.6g s, more than its size, in no "
-             "contact, with contact.speculative off (in %d steps): contacts in its path may have "
-             "been missed; turn contact.speculative on or reduce time.step",
-             used ? "; " : "", m->body_name[d->fast_body], d->fast_dist, d->fast_time,
-             d->warning[SC_WARN_FAST]);
-  }
+  char pen_bodies[512], warnings[4096];
+  sc_run_warnings(&rs, m, d, warnings, sizeof warnings, pen_bodies, sizeof pen_bodies);
   sc_error cerr;
   {
-    const sc_h5_summary sum = {max_pen, max_frac, frac_time, pen_bodies, warnings,
-                               {max_coulomb[0], max_coulomb[1], max_coulomb[2]}};
+    const sc_h5_summary sum = sc_run_summary(&rs, pen_bodies, warnings);
     if (sc_h5_summarize(h5, &sum, &cerr) != SC_OK) print_error(&cerr);
   }
   if (sc_h5_close(h5, status, &cerr) != SC_OK) {
@@ -830,15 +754,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (code == 0 || code >= 128) code = EXIT_IO;
   }
   unlock_output(lock_fd, lockpath);
-  long median_iter = 0;
-  for (long acc = 0, i = 0; i < hist_n; i++) {
-    acc += hist[i];
-    if (2 * acc >= k) {
-      median_iter = i;
-      break;
-    }
-  }
-  free(hist);
+  const long median_iter = sc_run_median_iterations(&rs);
   /* warnings are counted during the run and said once, at the end */
   if (d->warning[SC_WARN_CONTACT] && m->opt.on_failure == SC_ON_FAILURE_WARN)
     fprintf(stderr,
@@ -853,8 +769,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             d->ncon_max, d->warning[SC_WARN_NCON]);
   if (!quiet) {
     double E = d->e_kinetic + d->e_gravity + d->e_spring;
-    double bal = E + d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint - d->e_actuator - E0;
-    double scale = fabs(E0) > 0 ? fabs(E0) : 1.0;
+    double bal = E + d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint - d->e_actuator - rs.E0;
+    double scale = fabs(rs.E0) > 0 ? fabs(rs.E0) : 1.0;
     fprintf(stderr,
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
@@ -862,12 +778,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
             "energy balance error %.3g J (%.2g of |E0|), Coulomb residuals Signorini %.2g J "
             "dissipation %.2g J De Saxce %.2g J%s%s%s -> %s\n",
             status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
-            k > 0 ? sum_ncon / (double)k : 0.0, median_iter, k > 0 ? sum_iter / (double)k : 0.0,
-            max_iter, max_pen, 100 * max_frac, bal, bal / scale, max_coulomb[0], max_coulomb[1], max_coulomb[2],
+            k > 0 ? rs.sum_ncon / (double)k : 0.0, median_iter, k > 0 ? rs.sum_iter / (double)k : 0.0,
+            rs.max_iter, rs.max_pen, 100 * rs.max_frac, bal, bal / scale, rs.max_coulomb[0],
+            rs.max_coulomb[1], rs.max_coulomb[2],
             d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "",
-            frac_steps > 0 ? " [penetration warning]" : "",
+            rs.frac_steps > 0 ? " [penetration warning]" : "",
             d->warning[SC_WARN_FAST] ? " [fast body warning]" : "", out);
   }
+  sc_run_free(&rs);
   free(cmdline);
   sc_data_free(d);
   sc_model_free(m);

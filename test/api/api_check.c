@@ -4,9 +4,11 @@
  *   api_check GRIPPER.yaml STEPS OUT_PREFIX
  * writes OUT_PREFIX.{cmd,ctrl}.q: the final q (one %.17g per line) of the
  * gripper run as its scene commands it and of one whose two motors are
- * driven through simc_set_ctrl at 3 N (t_install.sh compares them with the
+ * driven through simc_set_ctrl at 3 N, and OUT_PREFIX.rec.h5, the first
+ * run recorded through simc_recorder_* (t_install.sh compares them with the
  * command line's runs of the same scene, bit for bit), and prints PASS/FAIL
  * lines for what it checks itself:
+ *  - a copy of the data taken halfway steps as the original, bit for bit;
  *  - the box held by friction: over the last step the contacts' impulses
  *    along the world's z on the box sum to its weight's, m g dt, within
  *    1e-3 relative (statics: the box is at rest in the fingers);
@@ -51,12 +53,39 @@ int main(int argc, char** argv) {
     fprintf(stderr, "api_check: %s\n", buf);
     return 1;
   }
-  /* as the scene commands it */
+  /* as the scene commands it, recorded into OUT_PREFIX.rec.h5 step by
+   * step, with a branch copied halfway that must step as the original */
   simc_data* d = simc_data_make(m, &err);
-  int st = d ? simc_step(m, d, steps, &err) : -1;
+  snprintf(path, sizeof path, "%s.rec.h5", argv[3]);
+  simc_recorder* rec = d ? simc_recorder_open(m, d, path, &err) : NULL;
+  simc_data* branch = d ? simc_data_make(m, &err) : NULL;
+  int st = rec && branch ? SIMC_OK : -1, rst = st;
+  for (int k = 0; k < steps && st == SIMC_OK; k++) {
+    if (k == steps / 2) st = simc_data_copy(m, branch, d, &err);
+    if (st == SIMC_OK) st = simc_step(m, d, 1, &err);
+    if (st == SIMC_OK && k >= steps / 2) st = simc_step(m, branch, 1, &err);
+    if (st == SIMC_OK) rst = simc_recorder_step(rec, m, d, &err);
+    if (rst != SIMC_OK) st = rst;
+  }
+  rst = rec ? simc_recorder_close(rec, m, d, NULL, &err) : -1;
+  snprintf(buf, sizeof buf, "the recorder's run into %.1300s", path);
+  check("api_recorder_closes", st == SIMC_OK && rst == SIMC_OK, buf);
   snprintf(path, sizeof path, "%s.cmd.q", argv[3]);
   check("api_steps_as_commanded", st == SIMC_OK && write_q(m, d, path) == 0,
         "the scene's own commands, its dt");
+  {
+    const int nq = simc_count(m, SIMC_QPOS);
+    double* qa = malloc(sizeof(double) * 2 * (size_t)(nq + 1));
+    int same = qa && branch;
+    if (same) {
+      simc_get_q(m, d, qa);
+      simc_get_q(m, branch, qa + nq + 1);
+      same = memcmp(qa, qa + nq + 1, sizeof(double) * (size_t)nq) == 0;
+    }
+    free(qa);
+    check("api_copy_steps_as_the_original", same, "a copy taken halfway, stepped beside it");
+  }
+  simc_data_free(branch);
 
   /* the box's weight carried by the contacts of the last step: the
    * impulses on it, taken to the world through each contact's frame */

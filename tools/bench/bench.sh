@@ -343,5 +343,20 @@ PY
   } >>"$out.tmp"
 fi
 
+# the library's rollouts against the command line (results/rollout.md)
+echo "running the rollout benchmark (tools/bench/bench_rollout.py)..." >&2
+if [ "$quick" = 1 ]; then
+  /usr/bin/python3 tools/bench/bench_rollout.py --simc "$BIN/simc" --quick --out "$tmp/rollout.md"
+else
+  /usr/bin/python3 tools/bench/bench_rollout.py --simc "$BIN/simc" --out results/rollout.md
+fi
+{
+  echo
+  echo "## The library from Python: rollouts"
+  echo
+  echo "Steps per second of simc.rollout on 1 and 2 threads beside the command line and"
+  echo "a Python loop: [rollout.md](rollout.md) (tools/bench/bench_rollout.py)."
+} >>"$out.tmp"
+
 mv "$out.tmp" "$out"
 cat "$out"

@@ -12,7 +12,7 @@ layer() {
     core|contact/problem.h|simc.h) echo 0;; spatial|linalg|mesh) echo 1;; model) echo 2;;
     scene|state) echo 3;; dynamics|collision) echo 4;;
     contact|solver_sap|solver_lcp) echo 5;; island|io_h5|constraint) echo 6;; integrator) echo 7;;
-    api) echo 8;; cli) echo 9;;
+    run) echo 8;; api) echo 9;; cli) echo 10;;
     *) echo 99;;
   esac
 }

@@ -1,0 +1,121 @@
+/* run: the figures, warnings and status of a run of many steps (run.h),
+ * for the command line and the library's recorder alike. */
+#include "run/run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char* sc_run_line_at(const char* p, int* n) {
+  const char* e = strchr(p, '\n');
+  *n = e ? (int)(e - p) : (int)strlen(p);
+  return e && e[1] ? e + 1 : NULL;
+}
+
+sc_status sc_run_init(sc_run* r, const sc_model* m, const sc_data* d, sc_error* err) {
+  memset(r, 0, sizeof *r);
+  r->E0 = d->e_kinetic + d->e_gravity + d->e_spring;
+  r->max_frac = d->max_depth_frac;
+  r->frac_depth = d->frac_depth;
+  r->frac_pair[0] = d->depth_pair[0];
+  r->frac_pair[1] = d->depth_pair[1];
+  /* sized before the run: no allocation while it steps */
+  r->hist_n = (m->opt.contact_maxit > 1000 ? m->opt.contact_maxit : 1000) + 2;
+  r->hist = sc_calloc((size_t)r->hist_n, sizeof *r->hist);
+  if (!r->hist) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  return SC_OK;
+}
+
+void sc_run_free(sc_run* r) {
+  sc_free(r->hist);
+  r->hist = NULL;
+}
+
+void sc_run_state(sc_run* r, const sc_data* d) {
+  if (d->max_depth > r->max_pen) r->max_pen = d->max_depth;
+  if (d->max_depth_frac > r->max_frac) r->max_frac = d->max_depth_frac;
+}
+
+void sc_run_step(sc_run* r, const sc_model* m, const sc_data* d) {
+  r->steps++;
+  if (d->max_depth > r->max_pen) r->max_pen = d->max_depth;
+  if (d->max_depth_frac > r->max_frac) {
+    r->max_frac = d->max_depth_frac;
+    r->frac_depth = d->frac_depth;
+    r->frac_time = d->time - m->opt.dt; /* detected at the step's start */
+    r->frac_pair[0] = d->depth_pair[0];
+    r->frac_pair[1] = d->depth_pair[1];
+  }
+  r->frac_steps += d->max_depth_frac > m->opt.penetration_warning;
+  r->sum_iter += d->contact_stats.iterations;
+  r->sum_ncon += d->ncon;
+  const int it = d->contact_stats.iterations;
+  r->hist[it < 0 ? 0 : it >= r->hist_n ? r->hist_n - 1 : it]++;
+  if (it > r->max_iter) r->max_iter = it;
+  for (int i = 0; i < 3; i++)
+    if (d->coulomb[i] > r->max_coulomb[i]) r->max_coulomb[i] = d->coulomb[i];
+}
+
+long sc_run_median_iterations(const sc_run* r) {
+  for (long acc = 0, i = 0; i < r->hist_n; i++) {
+    acc += r->hist[i];
+    if (2 * acc >= r->steps) return i;
+  }
+  return 0;
+}
+
+void sc_run_warnings(const sc_run* r, const sc_model* m, const sc_data* d, char* warnings,
+                     size_t nw, char* bodies, size_t nb) {
+  snprintf(bodies, nb, "%s / %s", m->body_name[r->frac_pair[0]], m->body_name[r->frac_pair[1]]);
+  warnings[0] = '\0';
+  /* suspect results are said, not only recorded: a contact deeper than
+   * contact.penetration_warning of the smaller body's size */
+  if (r->frac_steps > 0)
+    snprintf(warnings, nw,
+             "penetration: contacts between %s went %.3g m deep at t = %.6g s, %.3g %% of the "
+             "smaller geometry's bounding radius (above contact.penetration_warning, %.3g %%, "
+             "in %ld steps)",
+             bodies, r->frac_depth, r->frac_time, 100 * r->max_frac,
+             100 * m->opt.penetration_warning, r->frac_steps);
+  for (const char* p = m->notes && *m->notes ? m->notes : NULL; p;) {
+    int n;
+    const char* next = sc_run_line_at(p, &n);
+    const size_t used = strlen(warnings);
+    snprintf(warnings + used, nw - used, "%s%.*s", used ? "; " : "", n, p);
+    p = next;
+  }
+  if (d->warning[SC_WARN_FAST]) {
+    const size_t used = strlen(warnings);
+    snprintf(warnings + used, nw - used,
+             "%sfast body: %s moved %.3g m in one step at t = %.6g s, more than its size, in no "
+             "contact, with contact.speculative off (in %d steps): contacts in its path may have "
+             "been missed; turn contact.speculative on or reduce time.step",
+             used ? "; " : "", m->body_name[d->fast_body], d->fast_dist, d->fast_time,
+             d->warning[SC_WARN_FAST]);
+  }
+}
+
+sc_h5_summary sc_run_summary(const sc_run* r, const char* bodies, const char* warnings) {
+  const sc_h5_summary s = {r->max_pen, r->max_frac, r->frac_time, bodies, warnings,
+                           {r->max_coulomb[0], r->max_coulomb[1], r->max_coulomb[2]}};
+  return s;
+}
+
+void sc_run_complete_status(const sc_model* m, char* status, size_t size) {
+  snprintf(status, size, "complete");
+  /* a model run without part of itself (--allow-unsupported) is not the
+   * model: its status says what was left out, never a plain "complete" */
+  if (!m->ignored || !m->ignored[0]) return;
+  size_t o = (size_t)snprintf(status, size, "complete with omissions: ");
+  for (const char* p = m->ignored; p && o < size;) {
+    int n;
+    const char* next = sc_run_line_at(p, &n);
+    const char* at = strstr(p, " (first at "); /* the kind alone */
+    if (at && at < p + n) n = (int)(at - p);
+    int w = snprintf(status + o, size - o, "%s%.*s", p == m->ignored ? "" : ", ", n, p);
+    if (w > 0) o += (size_t)w;
+    p = next;
+  }
+  if (o < size)
+    snprintf(status + o, size - o,
+             " (left out by --allow-unsupported; the root attribute ignored)");
+}
