@@ -98,6 +98,11 @@ SIMC_API void simc_data_free(simc_data* d);
 SIMC_API int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_error* err);
 
 SIMC_API double simc_time(const simc_data* d);
+/* Set d's time (s): when its next step starts, and so where the scene's
+ * commands are read.  Time advances by whole steps, so it becomes k dt for
+ * the nearest whole k.  SIMC_ERR_ARG when t is negative, not finite or
+ * beyond 2^52 steps. */
+SIMC_API int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err);
 /* q (nq) and v (nv) in the file's coordinates (above); the setters take the
  * whole vector, renormalize quaternions and recompute what depends on the
  * state (SIMC_ERR_ARG for a non-finite value) */
@@ -105,6 +110,16 @@ SIMC_API void simc_get_q(const simc_model* m, const simc_data* d, double* q);
 SIMC_API void simc_get_v(const simc_model* m, const simc_data* d, double* v);
 SIMC_API int simc_set_state(const simc_model* m, simc_data* d, const double* q, const double* v,
                             simc_error* err);
+
+/* d's q and v from a row of a recorded run (the command line's --from):
+ * spec is "RUN.h5" (its last row) or "RUN.h5:ROW" (negative: counted from
+ * the end), a file of this model (its /model/q_names and v_names equal);
+ * d's time, controls and forces are left as they are.  desc (may be NULL)
+ * receives "RUN.h5 row R (t = T s)".  On failure d is unchanged:
+ * SIMC_ERR_SCENE for a bad spec or another model's file (the message says
+ * what), SIMC_ERR_IO for a file that cannot be read. */
+SIMC_API int simc_data_load_state(const simc_model* m, simc_data* d, const char* spec, char* desc,
+                                  int descsize, simc_error* err);
 
 /* Actuator a's input from now on (a motor's command, a servo's target),
  * replacing its command in the scene until simc_clear_ctrl. */
@@ -180,6 +195,18 @@ SIMC_API int simc_recorder_frame(simc_recorder* r, const simc_model* m, const si
                                  simc_error* err);
 SIMC_API int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d,
                                  const char* status, simc_error* err);
+
+/* What went wrong without stopping a run: how many times since make or
+ * reset warning w was raised, once at most per step and per initial state's
+ * check (make, reset, set_state); 0 for an unknown w */
+enum {
+  SIMC_WARN_FREE_NEWTON = 0, /* the free motion's Newton iteration hit its cap */
+  SIMC_WARN_CONTACT = 1,     /* the contact solver did not converge (contact.on_failure: warn) */
+  SIMC_WARN_NCON = 2,        /* more contacts than contact.max_contacts: the deepest were kept */
+  SIMC_WARN_FAST = 3         /* a body moved more than its size in one step with
+                                contact.speculative off: a contact may have been missed */
+};
+SIMC_API int simc_warnings(const simc_data* d, int w);
 
 /* energies, J: kinetic, gravity, spring, and dissipated (by dampers,
  * contacts, limits and joint friction) since the start; the work of the

@@ -100,6 +100,8 @@ for name, res, args in [
         ("simc_data_reset", _I, [_P, _P, ctypes.POINTER(_Err)]),
         ("simc_data_free", None, [_P]),
         ("simc_time", _D, [_P]),
+        ("simc_set_time", _I, [_P, _P, _D, ctypes.POINTER(_Err)]),
+        ("simc_warnings", _I, [_P, _I]),
         ("simc_get_q", None, [_P, _P, _DP]),
         ("simc_get_v", None, [_P, _P, _DP]),
         ("simc_set_state", _I, [_P, _P, _DP, _DP, ctypes.POINTER(_Err)]),
@@ -108,6 +110,7 @@ for name, res, args in [
         ("simc_xfrc_applied", _DP, [_P, _P]),
         ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),
+        ("simc_data_load_state", _I, [_P, _P, ctypes.c_char_p, ctypes.c_char_p, _I, ctypes.POINTER(_Err)]),
         ("simc_recorder_open", _P, [_P, _P, ctypes.c_char_p, ctypes.POINTER(_Err)]),
         ("simc_recorder_step", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_recorder_frame", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
@@ -187,7 +190,19 @@ class Data:
 
     @property
     def time(self):
+        """s; set it to move where the scene's commands are read (whole steps)"""
         return _lib.simc_time(self._h)
+
+    @time.setter
+    def time(self, t):
+        err = _Err()
+        err.raise_if(_lib.simc_set_time(self.model._h, self._h, float(t), ctypes.byref(err)))
+
+    def warnings(self):
+        """how many steps (and initial states' checks) since make or reset raised
+        each warning"""
+        return {name: _lib.simc_warnings(self._h, i) for i, name in
+                enumerate(("free_newton", "contact", "max_contacts", "fast_body"))}
 
     @property
     def q(self):
@@ -223,6 +238,15 @@ class Data:
         err = _Err()
         err.raise_if(_lib.simc_data_copy(self.model._h, e._h, self._h, ctypes.byref(err)))
         return e
+
+    def load_state(self, spec):
+        """q and v from a recorded run, "run.h5" (its last row) or "run.h5:ROW"
+        (the command line's --from); returns "run.h5 row R (t = T s)" """
+        buf = ctypes.create_string_buffer(4300)
+        err = _Err()
+        err.raise_if(_lib.simc_data_load_state(self.model._h, self._h, os.fsencode(spec), buf,
+                                               len(buf), ctypes.byref(err)))
+        return buf.value.decode(errors="replace")
 
     def body_pose(self, b):
         """body b's frame origin (m) and rotation matrix (body to world)"""

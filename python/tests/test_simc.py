@@ -267,3 +267,84 @@ def test_recorder_says_how_a_run_ended(tmp_path):
     with pytest.raises(simc.Error) as e:
         simc.Recorder(m, d, str(tmp_path / "no" / "such" / "dir.h5"))
     assert "dir.h5" in str(e.value)
+
+
+def test_load_state_from_a_recorded_row(tmp_path):
+    """a row of a recorded run as a data's state (the command line's --from):
+    the row's q and v exactly; stepping on from it equals the command line
+    started with --from the same row; another model's file is refused"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    path = str(tmp_path / "rec.h5")
+    with simc.Recorder(m, d, path) as rec:
+        for _ in range(300):
+            m.step(d)
+            rec.step(d)
+    e = m.data()
+    desc = e.load_state(path + ":120")
+    assert desc.startswith(path + " row 120 (t = 0.12")
+    with h5py.File(path, "r") as f:
+        assert np.array_equal(e.q, f["q"][120]) and np.array_equal(e.v, f["v"][120])
+    m.step(e, 50)
+    cli = str(tmp_path / "cli.h5")
+    subprocess.run([SIMC, GRIPPER, "-o", cli, "--quiet", "--from", path + ":120",
+                    "--set", "time.duration=0.05"], check=True)
+    with h5py.File(cli, "r") as f:
+        assert np.array_equal(e.q, f["q"][-1])
+    other = simc.load(os.path.join(ROOT, "python", "examples", "pendulum.yaml"))
+    with pytest.raises(simc.Error) as err:
+        other.data().load_state(path)
+    assert err.value.file == path and "are not this scene's" in str(err.value)
+    with pytest.raises(simc.Error):
+        e.load_state(str(tmp_path / "missing.h5"))
+
+
+RAMP = """simc: 1
+name: ramp
+gravity: [0, 0, -9.81]
+time: {step: 1.0e-3, duration: 1.0}
+bodies:
+  - name: arm
+    joint: {type: revolute, axis: [0, 1, 0]}
+    mass: 1.0
+    com: [0, 0, -0.5]
+    inertia: {ixx: 1.0e-3, iyy: 1.0e-3, izz: 1.0e-3}
+actuators:
+  - {name: motor, joint: arm, type: motor, command: torque}
+commands:
+  - {name: torque, time: [0, 1], value: [0, 4]}
+"""
+
+
+def test_set_time_moves_where_commands_are_read(tmp_path):
+    """a state set at t = 0.3 s steps as the run that reached it (its motor's
+    ramp read at the same times), bit for bit; time snaps to whole steps"""
+    scene = tmp_path / "ramp.yaml"
+    scene.write_text(RAMP)
+    m = simc.load(str(scene))
+    d = m.data()
+    m.step(d, 300)
+    e = m.data()
+    e.set_state(d.q, d.v)
+    assert e.time == 0.0
+    e.time = 0.3000000004
+    assert e.time == 300 * m.timestep
+    late = m.data()
+    late.set_state(d.q, d.v)  # left at t = 0: the ramp read from its start
+    for x in (d, e, late):
+        m.step(x, 200)
+    assert np.array_equal(d.q, e.q) and np.array_equal(d.v, e.v) and d.time == e.time
+    assert not np.array_equal(d.q, late.q)
+    with pytest.raises(simc.Error):
+        e.time = -1.0
+
+
+def test_warnings_are_counted():
+    """a contact buffer of 4 for the gripper's 8 contacts: the initial state's
+    detection and every step warn, and nothing else does"""
+    m = simc.load(GRIPPER, ["contact.max_contacts=4"])
+    d = m.data()
+    m.step(d, 40)
+    w = d.warnings()
+    assert w["max_contacts"] == 41 and w["free_newton"] == w["contact"] == w["fast_body"] == 0
+    assert simc.load(GRIPPER).data().warnings()["max_contacts"] == 0

@@ -223,6 +223,16 @@ void simc_data_free(simc_data* d) {
 
 double simc_time(const simc_data* d) { return d ? d->d->time : 0.0; }
 
+int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err) {
+  if (!m || !d) return arg_error(err, "simc_set_time: no model or data");
+  const double k = t / m->m->opt.dt;
+  if (!(t >= 0) || !(k <= 0x1p52)) return arg_error(err, "simc_set_time: t must be >= 0, finite, within 2^52 steps");
+  d->d->step = (long)llround(k);
+  d->d->time = (double)d->d->step * m->m->opt.dt;
+  ok(err);
+  return SIMC_OK;
+}
+
 void simc_get_q(const simc_model* m, const simc_data* d, double* q) {
   if (!m || !d || !q) return;
   memcpy(q, d->d->q, sizeof(double) * (size_t)m->m->nq);
@@ -255,6 +265,32 @@ int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const d
   sc_error e;
   sc_error_clear(&e);
   if (sc_forward(m, d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+int simc_data_load_state(const simc_model* mm, simc_data* dd, const char* spec, char* desc,
+                         int descsize, simc_error* err) {
+  if (!mm || !dd || !spec) return arg_error(err, "simc_data_load_state: no model, data or spec");
+  const sc_model* m = mm->m;
+  sc_error e;
+  sc_error_clear(&e);
+  /* read into scratch: a failed read leaves d as it was */
+  double* x = sc_malloc(sizeof(double) * (size_t)(m->nq + m->nv + 1));
+  if (!x) {
+    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    return fail(err, &e);
+  }
+  char where[4200];
+  sc_status st = sc_run_read_start(spec, m, x, x + m->nq, where, sizeof where, &e);
+  if (st == SC_OK) {
+    memcpy(dd->d->q, x, sizeof(double) * (size_t)m->nq);
+    memcpy(dd->d->v, x + m->nq, sizeof(double) * (size_t)m->nv);
+    st = sc_forward(m, dd->d, &e);
+  }
+  sc_free(x);
+  if (st != SC_OK) return fail(err, &e);
+  if (desc && descsize > 0) snprintf(desc, (size_t)descsize, "%s", where);
   ok(err);
   return SIMC_OK;
 }
@@ -325,6 +361,15 @@ int simc_get_contact(const simc_data* dd, int i, simc_contact* c) {
   c->gap = k->dist;
   memcpy(c->impulse, d->impulse + 3 * (size_t)i, sizeof c->impulse);
   return SIMC_OK;
+}
+
+int simc_warnings(const simc_data* d, int w) {
+  /* the API's numbering is the state's (state.h, sc_warning) */
+  _Static_assert((int)SIMC_WARN_FREE_NEWTON == (int)SC_WARN_FREE_NEWTON &&
+                     (int)SIMC_WARN_CONTACT == (int)SC_WARN_CONTACT &&
+                     (int)SIMC_WARN_NCON == (int)SC_WARN_NCON && (int)SIMC_WARN_FAST == (int)SC_WARN_FAST,
+                 "simc.h's warnings are state.h's");
+  return d && w >= 0 && w < SC_NWARN ? d->d->warning[w] : 0;
 }
 
 void simc_energy(const simc_data* dd, double e[5]) {

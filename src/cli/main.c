@@ -378,34 +378,15 @@ static void say_lines(const char* what, const char* list) {
  * message on stderr. */
 static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc, size_t n,
                      int quiet) {
-  char path[PATH_MAX];
-  long long row = -1;
-  const char* colon = strrchr(spec, ':');
-  size_t plen = strlen(spec);
-  if (colon && colon[1] != '\0') {
-    char* end;
-    errno = 0;
-    const long long r = strtoll(colon + 1, &end, 10);
-    if (*end == '\0' && errno == 0) row = r, plen = (size_t)(colon - spec);
-  }
-  if (plen == 0 || plen >= sizeof path) {
-    fprintf(stderr, "simc: --from %s: expected RUN.h5 or RUN.h5:ROW\n", spec);
-    return EXIT_SCENE;
-  }
-  memcpy(path, spec, plen);
-  path[plen] = '\0';
   sc_error err;
   sc_error_clear(&err);
-  double t = 0;
-  long long k = 0;
-  const sc_status st = sc_h5_read_state(path, row, m, d->q, d->v, &t, &k, &err);
+  const sc_status st = sc_run_read_start(spec, m, d->q, d->v, desc, n, &err);
   if (st != SC_OK) {
-    if (st == SC_ERR_SCENE) fprintf(stderr, "simc: --from %s: %s\n", path, err.msg);
+    if (st == SC_ERR_SCENE && !err.file[0]) fprintf(stderr, "simc: --from %s\n", err.msg);
+    else if (st == SC_ERR_SCENE) fprintf(stderr, "simc: --from %s: %s\n", err.file, err.msg);
     else print_error(&err);
     return st == SC_ERR_SCENE ? EXIT_SCENE : EXIT_IO;
   }
-  sc_state_frame_to_com(m, d->q, d->v); /* the file has the frame origin's (state.h) */
-  snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
   if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
   return 0;
 }

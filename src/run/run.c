@@ -2,7 +2,10 @@
  * for the command line and the library's recorder alike. */
 #include "run/run.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char* sc_run_line_at(const char* p, int* n) {
@@ -118,4 +121,29 @@ void sc_run_complete_status(const sc_model* m, char* status, size_t size) {
   if (o < size)
     snprintf(status + o, size - o,
              " (left out by --allow-unsupported; the root attribute ignored)");
+}
+
+sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
+                            size_t n, sc_error* err) {
+  char path[4096];
+  long long row = -1;
+  const char* colon = strrchr(spec, ':');
+  size_t plen = strlen(spec);
+  if (colon && colon[1] != '\0') {
+    char* end;
+    errno = 0;
+    const long long r = strtoll(colon + 1, &end, 10);
+    if (*end == '\0' && errno == 0) row = r, plen = (size_t)(colon - spec);
+  }
+  if (plen == 0 || plen >= sizeof path)
+    return sc_error_set(err, SC_ERR_SCENE, NULL, 0, 0, "%s: expected RUN.h5 or RUN.h5:ROW", spec);
+  memcpy(path, spec, plen);
+  path[plen] = '\0';
+  double t = 0;
+  long long k = 0;
+  const sc_status st = sc_h5_read_state(path, row, m, q, v, &t, &k, err);
+  if (st != SC_OK) return st;
+  sc_state_frame_to_com(m, q, v); /* the file has the frame origin's (state.h) */
+  snprintf(desc, n, "%s row %lld (t = %.17g s)", path, k, t);
+  return SC_OK;
 }

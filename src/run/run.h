@@ -55,4 +55,16 @@ sc_h5_summary sc_run_summary(const sc_run* r, const char* bodies, const char* wa
  * omissions: ..." naming what was left out. */
 void sc_run_complete_status(const sc_model* m, char* status, size_t n);
 
+/* A recorded run's state as a start (simc --from, simc_data_load_state):
+ * spec is RUN.h5 or RUN.h5:ROW (ROW default -1, the last; negative counts
+ * from the end); the row's q and v, in the step's coordinates
+ * (state.h: a free joint about its centre of mass), into q (m->nq) and v
+ * (m->nv), and "RUN.h5 row R (t = T s)" into desc.  The file's
+ * coordinates must be m's (sc_h5_read_state).  SC_ERR_SCENE for a bad
+ * spec or a file of another model (err's message names what is wrong),
+ * SC_ERR_IO for one that cannot be read; q and v may then hold part of a
+ * row. */
+sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
+                            size_t n, sc_error* err);
+
 #endif
