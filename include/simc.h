@@ -5,7 +5,10 @@
  * independently (one thread per data object; a model may be shared by
  * threads).  Units are SI.  Nothing here prints or exits: every failure
  * returns a status and fills a caller-owned simc_error with the file, line
- * and column at fault when there is one.
+ * and column at fault when there is one.  A data object belongs to the
+ * model it was made for: a call given another model's data refuses it
+ * (SIMC_ERR_ARG; NULL, NaN or nothing written for the accessors) rather
+ * than read it with the wrong sizes.
  *
  * Coordinates: q and v as in output files (doc/step.md): a free joint's
  * position and linear velocity are its body frame origin's, its

@@ -411,6 +411,71 @@ static void test_body_wrench_virtual_work(void) {
   simc_model_free(m);
 }
 
+/* Data of one model given with another: every call refuses it, nothing is
+ * read with the wrong sizes (under ASan a read past the smaller model's
+ * arrays would stop the test). */
+static void test_data_of_another_model_refused(void) {
+  simc_model* a = load("python/examples/pendulum.yaml", NULL, 0);
+  simc_model* b = load("test/clutter64.yaml", NULL, 0);
+  ENSURE(a && b);
+  if (!a || !b) return;
+  simc_error err;
+  simc_data *da = simc_data_make(a, &err), *db = simc_data_make(b, &err);
+  double q[1024], v[1024];
+  q[0] = v[0] = 12345.0;
+  ENSURE(simc_step(b, da, 1, &err) == SIMC_ERR_ARG && err.code == SIMC_ERR_ARG);
+  ENSURE(simc_data_copy(b, db, da, &err) == SIMC_ERR_ARG);
+  ENSURE(simc_data_copy(a, da, db, &err) == SIMC_ERR_ARG);
+  ENSURE(simc_data_reset(b, da, &err) == SIMC_ERR_ARG);
+  simc_get_q(b, da, q);
+  simc_get_v(b, da, v);
+  ENSURE(q[0] == 12345.0 && v[0] == 12345.0);
+  ENSURE(simc_set_state(b, da, q, v, &err) == SIMC_ERR_ARG);
+  ENSURE(simc_set_time(b, da, 1.0, &err) == SIMC_ERR_ARG);
+  ENSURE(simc_ctrl(b, da) == NULL && simc_qfrc_applied(b, da) == NULL &&
+         simc_xfrc_applied(b, da) == NULL);
+  ENSURE(simc_set_ctrl(b, da, 0, 1.0) == SIMC_ERR_ARG);
+  ENSURE(isnan(simc_actuator_force(b, da, 0)));
+  ENSURE(simc_body_pose(b, da, 1, q, NULL) == SIMC_ERR_ARG);
+  ENSURE(simc_recorder_open(b, da, "/tmp/never.h5", &err) == NULL && err.code == SIMC_ERR_ARG);
+  char path[128];
+  snprintf(path, sizeof path, "%s/rec.h5", tmpdir);
+  simc_recorder* r = simc_recorder_open(a, da, path, &err);
+  ENSURE(r != NULL);
+  ENSURE(simc_recorder_step(r, b, db, &err) == SIMC_ERR_ARG);
+  ENSURE(simc_recorder_close(r, a, da, NULL, &err) == SIMC_OK);
+  /* the right pairs still work */
+  ENSURE(simc_step(a, da, 2, &err) == SIMC_OK && simc_step(b, db, 2, &err) == SIMC_OK);
+  simc_data_free(da);
+  simc_data_free(db);
+  simc_model_free(a);
+  simc_model_free(b);
+}
+
+/* Stepping through the API allocates nothing: with applied forces and
+ * controls set, on a pile (islands, threads) and a gripper (rows). */
+static void test_step_allocates_nothing(void) {
+  const char* scenes[] = {"test/clutter64.yaml", "test/gripper_hold.yaml", "test/tower_islands.yaml"};
+  for (int k = 0; k < 3; k++) {
+    simc_model* m = load(scenes[k], NULL, 0);
+    ENSURE(m != NULL);
+    if (!m) continue;
+    simc_error err;
+    simc_data* d = simc_data_make(m, &err);
+    simc_step(m, d, 5, &err);
+    simc_xfrc_applied(m, d)[6 + 2] = 0.5;
+    simc_qfrc_applied(m, d)[0] = 0.1;
+    if (simc_ctrl(m, d)) simc_set_ctrl(m, d, 0, 1.0);
+    const long n0 = sc_alloc_count_process();
+    ENSURE(simc_step(m, d, 150, &err) == SIMC_OK);
+    const long n1 = sc_alloc_count_process();
+    printf("  %s: %ld allocations in 150 steps\n", scenes[k], n1 - n0);
+    ENSURE(n1 == n0);
+    simc_data_free(d);
+    simc_model_free(m);
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   snprintf(tmpdir, sizeof tmpdir, "/tmp/simc_api_XXXXXX");
@@ -420,6 +485,8 @@ int main(int argc, char** argv) {
   RUN(test_generalized_force_on_a_free_joint);
   RUN(test_applied_force_equals_a_motor);
   RUN(test_body_wrench_virtual_work);
+  RUN(test_data_of_another_model_refused);
+  RUN(test_step_allocates_nothing);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (system(cmd) != 0) return 1;

@@ -23,9 +23,15 @@ struct simc_model {
 
 struct simc_data {
   sc_data* d;
+  const simc_model* owner; /* the model it was made for: every call checks it */
 };
 
+/* m and d given, and d made for m: a data object stepped or read with
+ * another model's sizes would be read out of bounds */
+static int mine(const simc_model* m, const simc_data* d) { return m && d && d->owner == m; }
+
 struct simc_recorder {
+  const simc_model* model; /* the model it records */
   sc_h5* h5;
   sc_run run;
   long steps; /* counted by simc_recorder_step */
@@ -174,6 +180,7 @@ simc_data* simc_data_make(const simc_model* mm, simc_error* err) {
     fail(err, &e);
     return NULL;
   }
+  out->owner = mm;
   if (sc_data_create(mm->m, &out->d, &e) != SC_OK) {
     fail(err, &e);
     sc_free(out);
@@ -187,7 +194,7 @@ simc_data* simc_data_make(const simc_model* mm, simc_error* err) {
 }
 
 int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
-  if (!mm || !dd) return arg_error(err, "simc_data_reset: no model or data");
+  if (!mine(mm, dd)) return arg_error(err, "simc_data_reset: no model or data, or data of another model");
   /* a fresh data object: nothing of the old run's warm starts survives,
    * so that a reset run repeats a new one bit for bit */
   sc_error e;
@@ -205,7 +212,8 @@ int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
 }
 
 int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_error* err) {
-  if (!m || !dst || !src) return arg_error(err, "simc_data_copy: no model or data");
+  if (!mine(m, dst) || !mine(m, src))
+    return arg_error(err, "simc_data_copy: no model or data, or data of another model");
   if (dst == src) {
     ok(err);
     return SIMC_OK;
@@ -224,7 +232,7 @@ void simc_data_free(simc_data* d) {
 double simc_time(const simc_data* d) { return d ? d->d->time : 0.0; }
 
 int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err) {
-  if (!m || !d) return arg_error(err, "simc_set_time: no model or data");
+  if (!mine(m, d)) return arg_error(err, "simc_set_time: no model or data, or data of another model");
   const double k = t / m->m->opt.dt;
   if (!(t >= 0) || !(k <= 0x1p52)) return arg_error(err, "simc_set_time: t must be >= 0, finite, within 2^52 steps");
   d->d->step = (long)llround(k);
@@ -234,13 +242,13 @@ int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err) 
 }
 
 void simc_get_q(const simc_model* m, const simc_data* d, double* q) {
-  if (!m || !d || !q) return;
+  if (!mine(m, d) || !q) return;
   memcpy(q, d->d->q, sizeof(double) * (size_t)m->m->nq);
   sc_state_com_to_frame(m->m, q, NULL);
 }
 
 void simc_get_v(const simc_model* m, const simc_data* d, double* v) {
-  if (!m || !d || !v) return;
+  if (!mine(m, d) || !v) return;
   const sc_model* M = m->m;
   memcpy(v, d->d->v, sizeof(double) * (size_t)M->nv);
   sc_state_velocity_to_frame(M, d->d->q, v);
@@ -248,7 +256,8 @@ void simc_get_v(const simc_model* m, const simc_data* d, double* v) {
 
 int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const double* v,
                    simc_error* err) {
-  if (!mm || !dd || !q || !v) return arg_error(err, "simc_set_state: no model, data, q or v");
+  if (!mine(mm, dd) || !q || !v)
+    return arg_error(err, "simc_set_state: no model, data, q or v, or data of another model");
   const sc_model* m = mm->m;
   sc_data* d = dd->d;
   for (int i = 0; i < m->nq; i++)
@@ -271,7 +280,8 @@ int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const d
 
 int simc_data_load_state(const simc_model* mm, simc_data* dd, const char* spec, char* desc,
                          int descsize, simc_error* err) {
-  if (!mm || !dd || !spec) return arg_error(err, "simc_data_load_state: no model, data or spec");
+  if (!mine(mm, dd) || !spec)
+    return arg_error(err, "simc_data_load_state: no model, data or spec, or data of another model");
   const sc_model* m = mm->m;
   sc_error e;
   sc_error_clear(&e);
@@ -296,40 +306,40 @@ int simc_data_load_state(const simc_model* mm, simc_data* dd, const char* spec, 
 }
 
 int simc_set_ctrl(const simc_model* m, simc_data* d, int a, double u) {
-  if (!m || !d || a < 0 || a >= m->m->nact || !isfinite(u)) return SIMC_ERR_ARG;
+  if (!mine(m, d) || a < 0 || a >= m->m->nact || !isfinite(u)) return SIMC_ERR_ARG;
   d->d->ctrl[a] = u;
   return SIMC_OK;
 }
 
 int simc_clear_ctrl(const simc_model* m, simc_data* d, int a) {
-  if (!m || !d || a < 0 || a >= m->m->nact) return SIMC_ERR_ARG;
+  if (!mine(m, d) || a < 0 || a >= m->m->nact) return SIMC_ERR_ARG;
   d->d->ctrl[a] = NAN;
   return SIMC_OK;
 }
 
-double* simc_ctrl(const simc_model* m, simc_data* d) { return m && d && m->m->nact ? d->d->ctrl : NULL; }
+double* simc_ctrl(const simc_model* m, simc_data* d) { return mine(m, d) && m->m->nact ? d->d->ctrl : NULL; }
 
 double simc_ctrl_used(const simc_model* m, const simc_data* d, int a) {
-  if (!m || !d || a < 0 || a >= m->m->nact) return NAN;
+  if (!mine(m, d) || a < 0 || a >= m->m->nact) return NAN;
   return d->d->act_ctrl[a];
 }
 
 double simc_actuator_force(const simc_model* m, const simc_data* d, int a) {
-  if (!m || !d || a < 0 || a >= m->m->nact) return NAN;
+  if (!mine(m, d) || a < 0 || a >= m->m->nact) return NAN;
   return d->d->act_force[a];
 }
 
 double* simc_qfrc_applied(const simc_model* m, simc_data* d) {
-  return m && d && m->m->nv ? d->d->qfrc_applied : NULL;
+  return mine(m, d) && m->m->nv ? d->d->qfrc_applied : NULL;
 }
 
 double* simc_xfrc_applied(const simc_model* m, simc_data* d) {
-  return m && d ? d->d->xfrc_applied : NULL;
+  return mine(m, d) ? d->d->xfrc_applied : NULL;
 }
 
 int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3],
                    double rot[9]) {
-  if (!m || !d || b < 0 || b >= m->m->nbody) return SIMC_ERR_ARG;
+  if (!mine(m, d) || b < 0 || b >= m->m->nbody) return SIMC_ERR_ARG;
   /* every entry point leaves the kinematics of the current q (make, reset,
    * set_state: sc_forward; a step: its end-of-step quantities) */
   if (pos) memcpy(pos, d->d->xpos + 3 * (size_t)b, 3 * sizeof(double));
@@ -338,7 +348,8 @@ int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3]
 }
 
 int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
-  if (!m || !d || n < 0) return arg_error(err, "simc_step: no model or data, or n < 0");
+  if (!mine(m, d) || n < 0)
+    return arg_error(err, "simc_step: no model or data, data of another model, or n < 0");
   sc_error e;
   sc_error_clear(&e);
   for (int k = 0; k < n; k++)
@@ -384,8 +395,8 @@ void simc_energy(const simc_data* dd, double e[5]) {
 
 simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const char* path,
                                   simc_error* err) {
-  if (!m || !d || !path) {
-    arg_error(err, "simc_recorder_open: no model, data or path");
+  if (!mine(m, d) || !path) {
+    arg_error(err, "simc_recorder_open: no model, data or path, or data of another model");
     return NULL;
   }
   sc_error e;
@@ -396,6 +407,7 @@ simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const
     fail(err, &e);
     return NULL;
   }
+  r->model = m;
   const sc_h5_meta meta = {"simc_recorder_open (libsimc)", simc_version(), 0, 0, NULL};
   if (sc_run_init(&r->run, m->m, d->d, &e) != SC_OK ||
       sc_h5_open(path, m->m, d->d, &meta, &r->h5, &e) != SC_OK ||
@@ -412,7 +424,8 @@ simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const
 
 int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
                         simc_error* err) {
-  if (!r || !m || !d) return arg_error(err, "simc_recorder_frame: no recorder, model or data");
+  if (!r || !mine(m, d) || r->model != m)
+    return arg_error(err, "simc_recorder_frame: no recorder, model or data, or another model's");
   sc_error e;
   sc_error_clear(&e);
   if (sc_h5_write_frame(r->h5, m->m, d->d, &e) != SC_OK) return fail(err, &e);
@@ -422,7 +435,8 @@ int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* 
 
 int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
                        simc_error* err) {
-  if (!r || !m || !d) return arg_error(err, "simc_recorder_step: no recorder, model or data");
+  if (!r || !mine(m, d) || r->model != m)
+    return arg_error(err, "simc_recorder_step: no recorder, model or data, or another model's");
   sc_run_step(&r->run, m->m, d->d);
   r->steps++;
   if (r->steps % m->m->opt.output_every == 0) return simc_recorder_frame(r, m, d, err);
@@ -433,11 +447,11 @@ int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d
 int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, const char* status,
                         simc_error* err) {
   if (!r) return arg_error(err, "simc_recorder_close: no recorder");
-  if (!m || !d) {
+  if (!mine(m, d) || r->model != m) {
     sc_h5_close(r->h5, "failed: simc_recorder_close without its model or data", NULL);
     sc_run_free(&r->run);
     sc_free(r);
-    return arg_error(err, "simc_recorder_close: no model or data");
+    return arg_error(err, "simc_recorder_close: no model or data, or another model's");
   }
   char st[1100];
   if (status) {
