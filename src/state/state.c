@@ -20,62 +20,24 @@ static int default_ncon_max(const sc_model* m) {
   return (int)cap;
 }
 
-/* allocate an array of d and enter it in d->array (sc_data_copy, sc_data_free) */
-#define DALLOC(field, count)                                                          \
-  do {                                                                                \
-    const size_t n_ = (size_t)(count) > 0 ? (size_t)(count) : 1;                      \
-    if (d->narray == SC_DATA_MAXARRAY) goto nomem; /* (raise SC_DATA_MAXARRAY) */     \
-    d->field = sc_calloc(n_, sizeof(*d->field));                                      \
-    if (!d->field) goto nomem;                                                        \
-    d->array[d->narray].off = offsetof(sc_data, field);                               \
-    d->array[d->narray++].bytes = n_ * sizeof(*d->field);                             \
-  } while (0)
+/* the sizes the arrays' counts are written in (state.h) */
+static sc_data_sizes sizes_of(const sc_model* m, const sc_data* d) {
+  const sc_data_sizes S = {m->nq, m->nv, m->nbody, m->njnt, m->ngeom, d->ncon_max, d->nprob_max,
+                           d->jcap, m->nblk, m->nrow_max, m->nact, m->neq, m->neqrow, m->ntendon};
+  return S;
+}
+
+/* every array holds at least one element (a model without geoms, joints...) */
+static size_t at_least_one(long n) { return n > 0 ? (size_t)n : 1; }
 
 sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   *out = NULL;
   sc_data* d = sc_calloc(1, sizeof *d);
   if (!d) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory creating data");
-  int nv = m->nv, nq = m->nq, nb = m->nbody, nj = m->njnt, ng = m->ngeom;
+  const int nv = m->nv, nb = m->nbody;
   d->ncon_max = m->opt.ncon_max > 0 ? m->opt.ncon_max : default_ncon_max(m);
-  int nc = d->ncon_max;
+  const int nc = d->ncon_max;
   d->nprob_max = nc + m->nrow_max;
-  const int np = d->nprob_max;
-  DALLOC(q, nq);
-  DALLOC(v, nv);
-  DALLOC(xpos, 3 * nb);
-  DALLOC(xrot, 9 * nb);
-  DALLOC(xcom, 3 * nb);
-  DALLOC(jxpos, 3 * nj);
-  DALLOC(jxrot, 9 * nj);
-  DALLOC(cdof, 6 * nv);
-  DALLOC(cinert, 36 * nb);
-  DALLOC(crb, 36 * nb);
-  DALLOC(geom_xpos, 3 * ng);
-  DALLOC(geom_xrot, 9 * ng);
-  DALLOC(kin_q, nq > 0 ? nq : 1);
-  DALLOC(geom_aabb, 6 * ng);
-  DALLOC(geom_sweep, ng);
-  DALLOC(geom_order, ng);
-  DALLOC(pair_scratch, 2 * ng);
-  DALLOC(cvel, 6 * nb);
-  DALLOC(cbias, 6 * nb);
-  DALLOC(cacc, 6 * nb);
-  DALLOC(cfrc, 6 * nb);
-  const size_t nblk = m->nblk > 0 ? (size_t)m->nblk : 1;
-  DALLOC(M, nblk);
-  DALLOC(A, nblk);
-  DALLOC(Afac, nblk);
-  DALLOC(K, nblk);
-  DALLOC(D, nblk);
-  DALLOC(bias, nv);
-  DALLOC(fspring, nv);
-  DALLOC(fdamp, nv);
-  DALLOC(jacp, 6 * nv);
-  DALLOC(vstar, nv);
-  DALLOC(qtheta, nq);
-  DALLOC(scratch, 8 * nv + nq);
-  DALLOC(contact, nc);
-  DALLOC(contact_order, 2 * (size_t)nc);
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;
@@ -190,47 +152,16 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
     d->jcap = 2 * chain_max * nc + wide * m->neqrow + d->ten_width * (m->nrow_wide - m->neqrow) +
               (m->nrow_max - m->nrow_wide) + 1;
   }
-  DALLOC(jptr, np + 1);
-  DALLOC(jcol, d->jcap);
-  DALLOC(Jc, 3 * (size_t)d->jcap);
-  DALLOC(jmark, 2 * nv + 1);
+  {
+    const sc_data_sizes S = sizes_of(m, d);
+#define SC_DATA_ALLOC(type, name, count)                       \
+  d->name = sc_calloc(at_least_one(count), sizeof(type));      \
+  if (!d->name) goto nomem;
+    SC_DATA_ARRAYS(SC_DATA_ALLOC)
+#undef SC_DATA_ALLOC
+  }
   for (int i = 0; i < 2 * nv; i++) d->jmark[i] = -1;
-  DALLOC(R, 3 * np);
-  DALLOC(vhat, 3 * np);
-  DALLOC(mu, np);
-  DALLOC(phi0, np);
-  DALLOC(ck, np);
-  DALLOC(ctaud, np);
-  DALLOC(impulse, 3 * np);
-  DALLOC(slip, np);
-  DALLOC(vc0, 3 * np);
-  DALLOC(vn0, np);
-  DALLOC(vc, 3 * np);
-  DALLOC(wdiag, np);
-  DALLOC(ckind, np);
-  DALLOC(cbound, 2 * (size_t)np);
-  DALLOC(row_type, m->nrow_max + 1);
-  DALLOC(row_ref, m->nrow_max + 1);
-  DALLOC(act_ctrl, m->nact + 1);
-  DALLOC(ctrl, m->nact + 1);
-  DALLOC(act_force, m->nact + 1);
-  DALLOC(jnt_limit_force, nj + 1);
-  DALLOC(eq_ref, SC_EQ_NDATA * (size_t)m->neq + 1);
-  DALLOC(eq_gap, (size_t)m->neqrow + 1);
-  DALLOC(eq_force, (size_t)m->neqrow + 1);
-  DALLOC(ten_length, (size_t)m->ntendon + 1);
-  DALLOC(ten_rest, (size_t)m->ntendon + 1);
-  DALLOC(ten_limit_force, (size_t)m->ntendon + 1);
-  DALLOC(ten_J, (size_t)nv + 1);
-  DALLOC(ten_J2, (size_t)nv + 1);
-  DALLOC(spring_dofs, (size_t)nv + 1);
   for (int t = 0; t < m->ntendon; t++) d->ten_rest[t] = NAN;
-  DALLOC(dof_friction_force, nv + 1);
-  DALLOC(fmotor, nv + 1);
-  DALLOC(xcom_prev, 3 * (size_t)nb + 1);
-  DALLOC(qfrc_applied, nv + 1);
-  DALLOC(xfrc_applied, 6 * (size_t)nb + 1);
-  DALLOC(fapplied, nv + 1);
   sc_data_reset(m, d);
   *out = d;
   return SC_OK;
@@ -328,29 +259,29 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->fast_dist = d->fast_time = 0;
 }
 
-static void** array_field(sc_data* d, int i) { return (void**)((char*)d + d->array[i].off); }
-
 void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
-  /* (an allocation that failed left its field NULL and unentered) */
-  for (int i = 0; i < d->narray; i++) sc_free(*array_field(d, i));
+#define SC_DATA_FREE(type, name, count) sc_free(d->name);
+  SC_DATA_ARRAYS(SC_DATA_FREE)
+#undef SC_DATA_FREE
   sc_free(d);
 }
 
 void sc_data_copy(const sc_model* m, sc_data* dst, const sc_data* src) {
-  (void)m;
-  for (int i = 0; i < src->narray; i++)
-    memcpy(*array_field(dst, i), *array_field((sc_data*)src, i), src->array[i].bytes);
-  /* the numbers: the whole struct, then dst's own pointers back */
-  void* keep[SC_DATA_MAXARRAY];
-  for (int i = 0; i < dst->narray; i++) keep[i] = *array_field(dst, i);
-  void* work = dst->solver_work;
-  void (*work_free)(void*) = dst->solver_work_free;
-  sc_solver_trace* trace = dst->solver_trace;
+  const sc_data_sizes S = sizes_of(m, src);
+  /* the arrays' contents, then the numbers: the whole struct, with dst's
+   * own pointers put back */
+#define SC_DATA_COPY(type, name, count) \
+  memcpy(dst->name, src->name, at_least_one(count) * sizeof(type));
+  SC_DATA_ARRAYS(SC_DATA_COPY)
+#undef SC_DATA_COPY
+  sc_data keep = *dst;
   *dst = *src;
-  for (int i = 0; i < dst->narray; i++) *array_field(dst, i) = keep[i];
-  dst->solver_work = work;
-  dst->solver_work_free = work_free;
-  dst->solver_trace = trace;
+#define SC_DATA_KEEP(type, name, count) dst->name = keep.name;
+  SC_DATA_ARRAYS(SC_DATA_KEEP)
+#undef SC_DATA_KEEP
+  dst->solver_work = keep.solver_work;
+  dst->solver_work_free = keep.solver_work_free;
+  dst->solver_trace = keep.solver_trace;
 }

@@ -47,100 +47,182 @@ typedef enum sc_joint_row_type {
   SC_JROW_TENDON_UPPER = 6  /* row_ref: the tendon */
 } sc_joint_row_type;
 
-enum { SC_DATA_MAXARRAY = 96 };
+/* The arrays of sc_data, listed once (cf. MuJoCo's mjxmacro.h): the struct
+ * declares them from these lists, sc_data_create allocates them, and
+ * sc_data_copy and sc_data_free copy and free them, so that an array cannot
+ * be left out of any of the four.  X(type, name, count): count is an
+ * expression of the sizes S (sc_data_sizes: the model's, and the capacities
+ * sc_data_create computes); every array holds at least one element. */
+typedef struct sc_data_sizes {
+  long nq, nv, nb, nj, ng; /* positions, velocities, bodies, joints, geoms */
+  long nc, np;             /* contact capacity, problem entries (contacts + rows) */
+  long jcap, nblk;         /* Jacobian columns, packed clique blocks */
+  long nrow, nact, neq, neqrow, nten; /* the model's rows, actuators, equalities, tendons */
+} sc_data_sizes;
+
+#define SC_DATA_STATE(X) \
+  X(double, q, S.nq)  /* (nq) */ \
+  X(double, v, S.nv)  /* (nv) */
+
+#define SC_DATA_KINEMATICS(X) \
+  X(double, xpos, 3 * S.nb)      /* body origin in world, m */ \
+  X(double, xrot, 9 * S.nb)      /* body orientation in world (row-major) */ \
+  X(double, xcom, 3 * S.nb)      /* body c.o.m. in world, m */ \
+  X(double, jxpos, 3 * S.nj)     /* joint frame J origin in world, m */ \
+  X(double, jxrot, 9 * S.nj)     /* joint frame J orientation in world */ \
+  X(double, cdof, 6 * S.nv)      /* motion subspace columns in world (Plucker at world origin) */ \
+  X(double, cinert, 36 * S.nb)   /* spatial inertia in world about world origin */ \
+  X(double, crb, 36 * S.nb)      /* composite rigid-body inertia (CRBA scratch) */ \
+  X(double, geom_xpos, 3 * S.ng) \
+  X(double, geom_xrot, 9 * S.ng) \
+  X(double, kin_q, S.nq)         /* the positions the fields above were computed at */
+
+#define SC_DATA_COLLISION(X) \
+  X(double, geom_aabb, 6 * S.ng)   /* world AABB [min xyz, max xyz] incl. margin */ \
+  X(double, geom_sweep, S.ng)      /* speculative margin of each geom this step, m */ \
+  X(int, geom_order, S.ng)         /* broad-phase sort scratch */ \
+  X(int, pair_scratch, 2 * S.ng)   /* broad-phase scratch */ \
+  X(int, contact_order, 2 * S.nc)  /* the contacts' sort permutation */
+
+#define SC_DATA_VELOCITY(X) \
+  X(double, cvel, 6 * S.nb)   /* spatial velocity in world */ \
+  X(double, cbias, 6 * S.nb)  /* velocity-product acceleration of each body relative to \
+                                 its parent: c_b = V_p x (S_b v_b) + X dS_J/dt v_b */ \
+  X(double, cacc, 6 * S.nb)   /* RNEA scratch: spatial accelerations */ \
+  X(double, cfrc, 6 * S.nb)   /* RNEA scratch: spatial forces */
+
+/* M, A, K and D are block diagonal over the model's cliques and stored as
+ * those blocks only, packed: clique c's n x n block (n = clique_dofnum[c],
+ * rows and columns in the order of clique_dofs) column-major at
+ * clique_blkadr[c], model nblk doubles in all (linear in the scene for
+ * independent bodies, never nv x nv) */
+#define SC_DATA_DYNAMICS(X) \
+  X(double, M, S.nblk)             /* mass matrix */ \
+  X(double, A, S.nblk)             /* linearized momentum matrix */ \
+  X(double, Afac, S.nblk)          /* Cholesky factors of A's clique blocks */ \
+  X(double, K, S.nblk)             /* stiffness of k1 (springs) */ \
+  X(double, D, S.nblk)             /* damping of k1 (dampers) */ \
+  X(double, bias, S.nv)            /* C(q,v) v - tau_gravity (RNEA with zero acceleration) */ \
+  X(double, fspring, S.nv)         /* spring and damper generalized forces */ \
+  X(double, fdamp, S.nv)           /* the damper part of fspring */ \
+  X(double, jacp, 6 * S.nv)        /* point-Jacobian scratch, two column-major 3 x nv */ \
+  X(double, vstar, S.nv)           /* free-motion velocities */ \
+  X(double, qtheta, S.nq)          /* mid-step positions */ \
+  X(double, scratch, 8 * S.nv + S.nq) /* scratch vectors */
+
+/* The contact problem of a step has the ncon contacts first, then nrow
+ * joint rows (limits, dry friction, servos, equality and tendon rows:
+ * constraint/rows.c), one entry each in the per-entry arrays (np =
+ * nprob_max = ncon_max + model nrow_max entries).  A row is a box row of
+ * contact/problem.h.  The contact Jacobian per entry is its non-zero column
+ * blocks (the block form of problem.h): entry i touches the columns
+ * jcol[jptr[i] .. jptr[i+1]) and Jc[3 q .. 3 q + 2] are its rows (t1, t2, n)
+ * in column jcol[q]; no 3 ncon x nv array */
+#define SC_DATA_CONTACT(X) \
+  X(sc_contact, contact, S.nc)        /* this step's contacts */ \
+  X(unsigned char, ckind, S.np)       /* SC_ROW_CONTACT / SC_ROW_BOX */ \
+  X(double, cbound, 2 * S.np)         /* box rows' impulse bounds, N s */ \
+  X(int, row_type, S.nrow + 1)        /* sc_joint_row_type of each row */ \
+  X(int, row_ref, S.nrow + 1)         /* its joint (limits), dof (friction) or actuator */ \
+  X(double, Jc, 3 * S.jcap) \
+  X(int, jptr, S.np + 1) \
+  X(int, jcol, S.jcap)                /* columns (dofs on the two bodies' paths to the root) */ \
+  X(int, jmark, 2 * S.nv + 1)         /* scratch marks for building jcol (-1 when unused) */ \
+  X(double, R, 3 * S.np) \
+  X(double, vhat, 3 * S.np) \
+  X(double, mu, S.np) \
+  X(double, phi0, S.np) \
+  X(double, ck, S.np) \
+  X(double, ctaud, S.np) \
+  X(double, impulse, 3 * S.np)        /* contact impulses (t1, t2, n), N s */ \
+  X(double, slip, S.np)               /* tangential speed after the step, m/s */ \
+  X(double, vc0, 3 * S.np)            /* contact velocities at the step start, m/s */ \
+  X(double, vn0, S.np)                /* their normal components, m/s */ \
+  X(double, vc, 3 * S.np)             /* contact velocities after the step, m/s */ \
+  X(double, wdiag, S.np)              /* Delassus diagonal estimates, 1/kg */
+
+/* Actuation of the last step (constraint/actuator.c).  ctrl: controls set by
+ * the library's user (include/simc.h): while ctrl[a] is a number, actuator
+ * a's input (its target, for a servo) is ctrl[a] instead of its command; NaN
+ * (the command) after create and reset.  Equality constraints: each one's
+ * data with the parts the model takes at qpos0 resolved (sc_eq_reference,
+ * before the first step), and per row the violation g(q) at the current
+ * positions and the force of the last step (the row's impulse / dt; N, N m,
+ * or the coordinate's force).  Tendons: each one's length at the current
+ * positions (m, or the joints' unit for a fixed one), the rest length of its
+ * spring (the model's, or its length at qpos0 resolved with eq_ref; NAN
+ * before), the force of its limits over the last step (> 0 from the lower,
+ * < 0 from the upper), and rows of scratch for tendon Jacobians. */
+#define SC_DATA_ACTUATION(X) \
+  X(double, ctrl, S.nact + 1) \
+  X(double, act_ctrl, S.nact + 1)   /* each actuator's input at the step's time t + theta dt \
+                                       (motor: u; position: target; velocity: target velocity) */ \
+  X(double, act_force, S.nact + 1)  /* generalized force it applied over the step (impulse / \
+                                       dt), after clamping, N or N m */ \
+  X(double, jnt_limit_force, S.nj + 1) /* generalized force of the joint's limits, N or N m */ \
+  X(double, eq_ref, SC_EQ_NDATA * S.neq + 1) \
+  X(double, eq_gap, S.neqrow + 1)   /* m, rad, or the coordinate's unit */ \
+  X(double, eq_force, S.neqrow + 1) \
+  X(double, ten_length, S.nten + 1) \
+  X(double, ten_rest, S.nten + 1) \
+  X(double, ten_limit_force, S.nten + 1) /* N (or the joints' generalized force) */ \
+  X(double, ten_J, S.nv + 1) \
+  X(double, ten_J2, S.nv + 1)       /* a second (a tendon equality's other tendon) */ \
+  X(int, spring_dofs, S.nv + 1)     /* the dofs one spring's or tendon's row touches */ \
+  X(double, dof_friction_force, S.nv + 1) /* generalized force of dry joint friction */ \
+  X(double, fmotor, S.nv + 1)       /* the motors' generalized forces in the step being taken */
+
+/* Forces applied by the library's user (include/simc.h), held constant over
+ * each step, like a motor's force, until changed; zero after create and
+ * reset.  qfrc_applied: generalized forces, N or N m, in the file's
+ * coordinates (a free joint's torque about its frame origin;
+ * sc_dyn_applied); xfrc_applied: per body a force (N) and a torque (N m),
+ * world axes, the force acting at the body's centre of mass (body 0's
+ * unused); fapplied: the two as one generalized force at the step's
+ * mid-step positions q^theta (integrator.c). */
+#define SC_DATA_APPLIED(X) \
+  X(double, qfrc_applied, S.nv + 1) \
+  X(double, xfrc_applied, 6 * S.nb + 1) \
+  X(double, fapplied, S.nv + 1)
+
+#define SC_DATA_HISTORY(X) \
+  X(double, xcom_prev, 3 * S.nb + 1)  /* centres of mass at the step start */
+
+#define SC_DATA_ARRAYS(X) \
+  SC_DATA_STATE(X) SC_DATA_KINEMATICS(X) SC_DATA_COLLISION(X) SC_DATA_VELOCITY(X) \
+  SC_DATA_DYNAMICS(X) SC_DATA_CONTACT(X) SC_DATA_ACTUATION(X) SC_DATA_APPLIED(X) \
+  SC_DATA_HISTORY(X)
+
+#define SC_DATA_DECLARE(type, name, count) type* name;
 
 typedef struct sc_data {
   /* ---- state ---- */
   double time;       /* s */
   long step;         /* steps taken */
-  double* q;         /* (nq) */
-  double* v;         /* (nv) */
+  SC_DATA_STATE(SC_DATA_DECLARE)
 
   /* ---- position dependent (sc_dyn_kinematics) ---- */
-  double* xpos;      /* (nbody x 3) body origin in world, m */
-  double* xrot;      /* (nbody x 9) body orientation in world (row-major) */
-  double* xcom;      /* (nbody x 3) body c.o.m. in world, m */
-  double* jxpos;     /* (njnt x 3) joint frame J origin in world, m */
-  double* jxrot;     /* (njnt x 9) joint frame J orientation in world */
-  double* cdof;      /* (nv x 6) motion subspace columns in world (Plucker at world origin) */
-  double* cinert;    /* (nbody x 36) spatial inertia in world about world origin */
-  double* crb;       /* (nbody x 36) composite rigid-body inertia (CRBA scratch) */
-  double* geom_xpos; /* (ngeom x 3) */
-  double* geom_xrot; /* (ngeom x 9) */
-  double* kin_q;     /* (nq) the positions the fields above were computed at */
+  SC_DATA_KINEMATICS(SC_DATA_DECLARE)
   int kin_valid;     /* kin_q is set (sc_dyn_kinematics_current) */
-
-  double* geom_aabb; /* (ngeom x 6) world AABB [min xyz, max xyz] incl. margin (collision) */
-  double* geom_sweep; /* (ngeom) speculative margin of each geom this step, m (collision) */
-  int* geom_order;   /* (ngeom) broad-phase sort scratch (collision) */
-  int* pair_scratch; /* (2 * ngeom) broad-phase scratch (collision) */
-  int* contact_order; /* (2 * ncon_max) the contacts' sort permutation (collision) */
+  SC_DATA_COLLISION(SC_DATA_DECLARE)
 
   /* ---- velocity dependent ---- */
-  double* cvel;      /* (nbody x 6) spatial velocity in world */
-  double* cbias;     /* (nbody x 6) velocity-product acceleration of each body
-                        relative to its parent: c_b = V_p x (S_b v_b) + X dS_J/dt v_b */
-  double* cacc;      /* (nbody x 6) RNEA scratch: spatial accelerations */
-  double* cfrc;      /* (nbody x 6) RNEA scratch: spatial forces */
+  SC_DATA_VELOCITY(SC_DATA_DECLARE)
 
   /* ---- dynamics ---- */
-  /* M, A, K and D are block diagonal over the model's cliques and stored as
-   * those blocks only, packed: clique c's n x n block (n = clique_dofnum[c],
-   * rows and columns in the order of clique_dofs) column-major at
-   * clique_blkadr[c], model nblk doubles in all (linear in the scene for
-   * independent bodies, never nv x nv) */
-  double* M;         /* (nblk) mass matrix */
-  double* A;         /* (nblk) linearized momentum matrix */
-  double* Afac;      /* (nblk) Cholesky factors of A's clique blocks */
-  double* K;         /* (nblk) stiffness of k1 (springs) */
-  double* D;         /* (nblk) damping of k1 (dampers) */
-  double* bias;      /* (nv) C(q,v) v - tau_gravity (RNEA with zero acceleration) */
-  double* fspring;   /* (nv) spring and damper generalized forces */
-  double* fdamp;     /* (nv) the damper part of fspring */
-  double* jacp;      /* (2 x 3 x nv) point-Jacobian scratch, column-major 3 x nv each */
-  double* vstar;     /* (nv) free-motion velocities */
-  double* qtheta;    /* (nq) mid-step positions */
-  double* scratch;   /* (8 nv + nq) scratch vectors */
+  SC_DATA_DYNAMICS(SC_DATA_DECLARE)
 
   /* ---- contact ---- */
   int ncon;          /* contacts this step */
   int ncon_max;      /* capacity */
-  sc_contact* contact; /* (ncon_max) */
-  /* The contact problem of a step has the ncon contacts first, then nrow
-   * joint rows (limits, dry friction, servos, equality and tendon rows: constraint/rows.c), one
-   * entry each in the arrays below from jptr on: nprob_max = ncon_max +
-   * model nrow_max entries.  A row is a box row of contact/problem.h. */
   int nrow;          /* joint rows this step */
   int nprob_max;     /* capacity of the problem's per-entry arrays */
-  unsigned char* ckind; /* (nprob_max) SC_ROW_CONTACT / SC_ROW_BOX */
-  double* cbound;    /* (2 nprob_max) box rows' impulse bounds, N s */
-  int* row_type;     /* (nrow_max) sc_joint_row_type of each row */
-  int* row_ref;      /* (nrow_max) its joint (limits), dof (friction) or actuator */
-  /* the contact Jacobian per contact, as its non-zero column blocks (the
-   * block form of problem.h): contact i touches the columns
-   * jcol[jptr[i] .. jptr[i+1]) and Jc[3 q .. 3 q + 2] are its rows (t1, t2, n)
-   * in column jcol[q]; no 3 ncon x nv array */
-  double* Jc;        /* (3 jcap) */
-  int* jptr;         /* (nprob_max + 1) */
-  int* jcol;         /* (jcap) columns (dofs on the two bodies' paths to the root) */
   int jcap;          /* capacity of jcol: 2 (longest dof chain) ncon_max + nrow_max */
   int chain_max;     /* the longest chain of dofs from a body to the world */
   int ten_width;     /* the most dofs a tendon's row touches (0: no tendon) */
   long cross_max;    /* bound on the pairs of one contact's columns that lie in
                         different cliques of the mass matrix (state.c) */
-  int* jmark;        /* (2 nv) scratch marks for building jcol */
-  double* R;         /* (3 nprob_max) */
-  double* vhat;      /* (3 nprob_max) */
-  double* mu;        /* (nprob_max) */
-  double* phi0;      /* (nprob_max) */
-  double* ck;        /* (nprob_max) */
-  double* ctaud;     /* (nprob_max) */
-  double* impulse;   /* (3 nprob_max) contact impulses (t1, t2, n), N s */
-  double* slip;      /* (nprob_max) tangential speed after the step, m/s */
-  double* vc0;       /* (3 nprob_max) contact velocities at the step start, m/s */
-  double* vn0;       /* (nprob_max) their normal components, m/s */
-  double* vc;        /* (3 nprob_max) contact velocities after the step, m/s */
-  double* wdiag;     /* (nprob_max) Delassus diagonal estimates, 1/kg */
+  SC_DATA_CONTACT(SC_DATA_DECLARE)
   void* solver_work; /* solver-private workspace, sized once by sc_sim_prepare */
   void (*solver_work_free)(void*);
 
@@ -155,49 +237,14 @@ typedef struct sc_data {
   double e_limit;    /* work dissipated by the joint limits so far, J */
   double e_constraint; /* work dissipated by the equality constraints so far, J */
   double e_jfriction; /* work dissipated by dry joint friction so far, J */
+  double e_applied;  /* work done by the applied forces so far, J */
 
-  /* ---- actuation of the last step (constraint/actuator.c) ---- */
-  /* controls set by the library's user (include/simc.h): while ctrl[a] is
-   * a number, actuator a's input (its target, for a servo) is ctrl[a]
-   * instead of its command; NaN (the command) after create and reset */
-  double* ctrl;      /* (nact) */
-  double* act_ctrl;  /* (nact) each actuator's input at the step's time t + theta dt
-                        (motor: u; position: target; velocity: target velocity) */
-  double* act_force; /* (nact) generalized force it applied over the step (impulse / dt),
-                        after clamping, N or N m */
-  double* jnt_limit_force; /* (njnt) generalized force of the joint's limits, N or N m */
-  /* equality constraints: each one's data with the parts the model takes
-   * at qpos0 resolved (sc_eq_reference, before the first step), and per row
-   * the violation g(q) at the current positions and the force of the last
-   * step (the row's impulse / dt; N, N m, or the coordinate's force) */
-  double* eq_ref;    /* (neq x SC_EQ_NDATA) */
+  /* ---- actuation, equalities and tendons of the last step ---- */
+  SC_DATA_ACTUATION(SC_DATA_DECLARE)
   int eq_ready;      /* 1 once eq_ref is resolved */
-  double* eq_gap;    /* (neqrow) m, rad, or the coordinate's unit */
-  double* eq_force;  /* (neqrow) */
-  /* tendons: each one's length at the current positions (m, or the joints'
-   * unit for a fixed one), the rest length of its spring (the model's, or
-   * its length at qpos0 resolved with eq_ref; NAN before), the force of its
-   * limits over the last step (> 0 from the lower, < 0 from the upper), and
-   * a row of scratch for a tendon's Jacobian */
-  double* ten_length;      /* (ntendon) */
-  double* ten_rest;        /* (ntendon) */
-  double* ten_limit_force; /* (ntendon) N (or the joints' generalized force) */
-  double* ten_J;           /* (nv) */
-  double* ten_J2;          /* (nv) a second (a tendon equality's other tendon) */
-  int* spring_dofs;        /* (nv) the dofs one spring's or tendon's row touches (sc_dyn_springs) */
-  double* dof_friction_force; /* (nv) generalized force of dry joint friction, N or N m */
-  double* fmotor;    /* (nv) the motors' generalized forces in the step being taken */
 
-  /* ---- forces applied by the library's user (include/simc.h) ---- */
-  /* held constant over each step, like a motor's force, until changed;
-   * zero after create and reset */
-  double* qfrc_applied; /* (nv) generalized forces, N or N m, in the file's coordinates
-                           (a free joint's torque about its frame origin; sc_dyn_applied) */
-  double* xfrc_applied; /* (nbody x 6) per body a force (N) and a torque (N m), world axes,
-                           the force acting at the body's centre of mass (body 0's unused) */
-  double* fapplied;     /* (nv) the two as one generalized force at the step's mid-step
-                           positions q^theta (integrator.c) */
-  double e_applied;     /* work done by the applied forces so far, J */
+  /* ---- forces applied by the library's user ---- */
+  SC_DATA_APPLIED(SC_DATA_DECLARE)
 
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */
@@ -220,15 +267,7 @@ typedef struct sc_data {
   int warning[SC_NWARN];      /* counts */
   int fast_body;              /* the first body of an SC_WARN_FAST step, */
   double fast_dist, fast_time; /* how far it moved (m) and when (s) */
-  double* xcom_prev;          /* (nbody x 3) centres of mass at the step start */
-
-  /* every array above as allocated (state.c): what sc_data_copy copies and
-   * sc_data_free frees, so that a new field cannot be left out of either */
-  int narray;
-  struct sc_data_array {
-    size_t off;   /* offsetof the field holding the array's pointer */
-    size_t bytes; /* its length */
-  } array[SC_DATA_MAXARRAY];
+  SC_DATA_HISTORY(SC_DATA_DECLARE)
 } sc_data;
 
 /* A free joint's coordinates in sc_data (q, v) are those of its child's
