@@ -27,6 +27,8 @@
 #ifndef SIMC_H
 #define SIMC_H
 
+#include <signal.h> /* sig_atomic_t (simc_set_cancel) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,6 +41,7 @@ extern "C" {
 
 #define SIMC_VERSION_MAJOR 0
 #define SIMC_VERSION_MINOR 1
+#define SIMC_MAX_THREADS 256 /* the most threads contact.threads takes */
 
 typedef struct simc_model simc_model;
 typedef struct simc_data simc_data;
@@ -73,7 +76,7 @@ SIMC_API simc_model* simc_load(const char* path, const char* const* sets, int ns
                                simc_error* err);
 SIMC_API void simc_model_free(simc_model* m);
 
-enum { SIMC_BODY = 0, SIMC_JOINT = 1, SIMC_ACTUATOR = 2, SIMC_QPOS = 3, SIMC_DOF = 4 };
+enum { SIMC_BODY = 0, SIMC_JOINT = 1, SIMC_ACTUATOR = 2, SIMC_QPOS = 3, SIMC_DOF = 4, SIMC_GEOM = 5 };
 /* how many of a kind (bodies count the world, body 0) */
 SIMC_API int simc_count(const simc_model* m, int kind);
 /* the name of item i of a kind (NULL when out of range); the model owns it */
@@ -83,10 +86,46 @@ SIMC_API int simc_index(const simc_model* m, int kind, const char* name);
 /* the scene's step and duration, s */
 SIMC_API double simc_timestep(const simc_model* m);
 SIMC_API double simc_duration(const simc_model* m);
+/* What the loader says about the model, one item per line ("" when none):
+ * SIMC_TEXT_NOTES what it changed in the scene as written (warnings),
+ * SIMC_TEXT_APPROXIMATED what of a model file it approximated and how,
+ * SIMC_TEXT_IGNORED what it left out (loaded with import.allow_unsupported),
+ * SIMC_TEXT_DIGEST the SHA-256 of the run's inputs (the scene and every
+ * file it reads, the overrides; 64 hex digits). */
+enum { SIMC_TEXT_NOTES = 0, SIMC_TEXT_APPROXIMATED = 1, SIMC_TEXT_IGNORED = 2, SIMC_TEXT_DIGEST = 3 };
+SIMC_API const char* simc_model_text(const simc_model* m, int what);
+/* A setting of the model: SIMC_OPTION_OUTPUT_EVERY (rows every so many
+ * steps), SIMC_OPTION_SOLVER (0 newton, 1 lcp), SIMC_OPTION_ON_FAILURE (0
+ * fail, 1 warn), SIMC_OPTION_MAX_CONTACTS (the contact buffer's capacity);
+ * -1 for an unknown one. */
+enum {
+  SIMC_OPTION_OUTPUT_EVERY = 0,
+  SIMC_OPTION_SOLVER = 1,
+  SIMC_OPTION_ON_FAILURE = 2,
+  SIMC_OPTION_MAX_CONTACTS = 3
+};
+SIMC_API int simc_model_option(const simc_model* m, int what);
+/* The digest of a run's inputs when its initial state comes from a recorded
+ * run (the command line's --from spec): the model's digest with the spec
+ * and that file's bytes, into out (65 bytes); the model's own for NULL. */
+SIMC_API void simc_input_digest(const simc_model* m, const char* from_spec, char out[65]);
+/* 1 when path is a simc output file, 0 when it is not, -1 when it cannot be
+ * read (whether an output may be replaced). */
+SIMC_API int simc_is_output_file(const char* path);
+/* BLAS and LAPACK on the calling thread only (simc's own threads do the
+ * parallel work): process-wide, for a program that owns its process. */
+SIMC_API void simc_blas_single_thread(void);
 
 /* ---- data ---- */
 /* A state of m at its initial conditions, ready to step; NULL on failure. */
 SIMC_API simc_data* simc_data_make(const simc_model* m, simc_error* err);
+/* The same without the initial state's check, for a program that records
+ * an unusable initial state as a failed run: simc_forward checks it. */
+SIMC_API simc_data* simc_data_make_unchecked(const simc_model* m, simc_error* err);
+/* The current state's derived quantities (kinematics, contacts, energies)
+ * and its checks, as a step's start makes them: SIMC_ERR_SIM when it is
+ * unusable (non-finite, bodies inside one another). */
+SIMC_API int simc_forward(const simc_model* m, simc_data* d, simc_error* err);
 /* Back to the initial conditions (controls off). */
 SIMC_API int simc_data_reset(const simc_model* m, simc_data* d, simc_error* err);
 SIMC_API void simc_data_free(simc_data* d);
@@ -120,7 +159,9 @@ SIMC_API int simc_set_state(const simc_model* m, simc_data* d, const double* q, 
  * d's time, controls and forces are left as they are.  desc (may be NULL)
  * receives "RUN.h5 row R (t = T s)".  On failure d is unchanged:
  * SIMC_ERR_SCENE for a bad spec or another model's file (the message says
- * what), SIMC_ERR_IO for a file that cannot be read. */
+ * what), SIMC_ERR_IO for a file that cannot be read.  A state that was read
+ * but fails its check (SIMC_ERR_SIM, as simc_forward) is d's state all the
+ * same, so that a program may record it. */
 SIMC_API int simc_data_load_state(const simc_model* m, simc_data* d, const char* spec, char* desc,
                                   int descsize, simc_error* err);
 
@@ -154,6 +195,11 @@ SIMC_API double* simc_xfrc_applied(const simc_model* m, simc_data* d);
  * SIMC_ERR_ARG when b is out of range. */
 SIMC_API int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3],
                             double rot[9]);
+
+/* Let a long step be stopped: once *flag (e.g. set by a signal handler) is
+ * non-zero, the contact solvers return and simc_step fails with
+ * SIMC_ERR_SIM ("interrupted") without completing the step; NULL: never. */
+SIMC_API void simc_set_cancel(const simc_model* m, simc_data* d, const volatile sig_atomic_t* flag);
 
 /* n steps of the scene's dt; stops at the first failure (err filled). */
 SIMC_API int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err);
@@ -190,14 +236,40 @@ SIMC_API int simc_get_contact(const simc_data* d, int i, simc_contact* c);
  * by simc_data_make and stepped n times gives the command line's file of
  * an n-step run, dataset for dataset (the wall times aside). */
 typedef struct simc_recorder simc_recorder;
+/* The file's provenance (every field may be NULL or 0: the defaults) */
+typedef struct simc_record_options {
+  const char* command_line;  /* root attribute command_line (default: "simc_recorder_open (libsimc)") */
+  const char* version;       /* root attribute simc_version (default: simc_version()) */
+  const char* initial_state; /* where the initial state came from (simc_data_load_state's desc) */
+  const char* input_digest;  /* root attribute input_digest (default: the model's) */
+  int reserve_fd;            /* > 0: a file holding space in reserve on the output's file
+                                system, emptied when a write fails for want of space so
+                                that the file can still be closed valid */
+} simc_record_options;
+/* The run's figures as simc_recorder_close found them */
+typedef struct simc_run_summary {
+  char status[1100];        /* the status written: "complete", "failed: ...", ... */
+  long steps;               /* counted by simc_recorder_step */
+  double mean_contacts, mean_iterations;
+  long median_iterations;
+  int max_iterations;
+  double max_penetration;   /* m, the deepest contact of the run */
+  double max_penetration_fraction; /* the deepest over the smaller geometry's bounding radius */
+  int penetration_warning;  /* 1 when a contact went deeper than contact.penetration_warning */
+  double coulomb[3];        /* J: the largest Signorini, dissipation and De Saxce residuals */
+  double energy_balance;    /* J: energy now + dissipated - work done - energy at the start */
+  double energy_start;      /* J: kinetic + gravity + spring at the start */
+  char warnings[4096];      /* the run's warnings, "; " between them ("" when none) */
+} simc_run_summary;
 SIMC_API simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d,
-                                           const char* path, simc_error* err);
+                                           const char* path, const simc_record_options* opt,
+                                           simc_error* err);
 SIMC_API int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
                                 simc_error* err);
 SIMC_API int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
                                  simc_error* err);
 SIMC_API int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d,
-                                 const char* status, simc_error* err);
+                                 const char* status, simc_run_summary* summary, simc_error* err);
 
 /* What went wrong without stopping a run: how many times since make or
  * reset warning w was raised, once at most per step and per initial state's

@@ -437,13 +437,13 @@ static void test_data_of_another_model_refused(void) {
   ENSURE(simc_set_ctrl(b, da, 0, 1.0) == SIMC_ERR_ARG);
   ENSURE(isnan(simc_actuator_force(b, da, 0)));
   ENSURE(simc_body_pose(b, da, 1, q, NULL) == SIMC_ERR_ARG);
-  ENSURE(simc_recorder_open(b, da, "/tmp/never.h5", &err) == NULL && err.code == SIMC_ERR_ARG);
+  ENSURE(simc_recorder_open(b, da, "/tmp/never.h5", NULL, &err) == NULL && err.code == SIMC_ERR_ARG);
   char path[128];
   snprintf(path, sizeof path, "%s/rec.h5", tmpdir);
-  simc_recorder* r = simc_recorder_open(a, da, path, &err);
+  simc_recorder* r = simc_recorder_open(a, da, path, NULL, &err);
   ENSURE(r != NULL);
   ENSURE(simc_recorder_step(r, b, db, &err) == SIMC_ERR_ARG);
-  ENSURE(simc_recorder_close(r, a, da, NULL, &err) == SIMC_OK);
+  ENSURE(simc_recorder_close(r, a, da, NULL, NULL, &err) == SIMC_OK);
   /* the right pairs still work */
   ENSURE(simc_step(a, da, 2, &err) == SIMC_OK && simc_step(b, db, 2, &err) == SIMC_OK);
   simc_data_free(da);

@@ -111,10 +111,10 @@ for name, res, args in [
         ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),
         ("simc_data_load_state", _I, [_P, _P, ctypes.c_char_p, ctypes.c_char_p, _I, ctypes.POINTER(_Err)]),
-        ("simc_recorder_open", _P, [_P, _P, ctypes.c_char_p, ctypes.POINTER(_Err)]),
+        ("simc_recorder_open", _P, [_P, _P, ctypes.c_char_p, _P, ctypes.POINTER(_Err)]),
         ("simc_recorder_step", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_recorder_frame", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
-        ("simc_recorder_close", _I, [_P, _P, _P, ctypes.c_char_p, ctypes.POINTER(_Err)]),
+        ("simc_recorder_close", _I, [_P, _P, _P, ctypes.c_char_p, _P, ctypes.POINTER(_Err)]),
         ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
         ("simc_ncontact", _I, [_P]),
         ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
@@ -291,7 +291,7 @@ class Recorder:
     def __init__(self, model, d, path):
         self.model, self._d = model, d
         err = _Err()
-        self._h = _lib.simc_recorder_open(model._h, d._h, os.fsencode(path), ctypes.byref(err))
+        self._h = _lib.simc_recorder_open(model._h, d._h, os.fsencode(path), None, ctypes.byref(err))
         if not self._h:
             err.raise_if(err.code or 1)
 
@@ -311,7 +311,7 @@ class Recorder:
         err = _Err()
         err.raise_if(_lib.simc_recorder_close(h, self.model._h, d._h,
                                               status.encode() if status is not None else None,
-                                              ctypes.byref(err)))
+                                              None, ctypes.byref(err)))
 
     def __enter__(self):
         return self

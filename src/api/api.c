@@ -8,12 +8,14 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
 #include "dynamics/dynamics.h"
 #include "integrator/integrator.h"
 #include "io_h5/io_h5.h"
+#include "linalg/linalg.h"
 #include "run/run.h"
 #include "scene/scene.h"
 
@@ -127,6 +129,7 @@ int simc_count(const simc_model* mm, int kind) {
     case SIMC_ACTUATOR: return m->nact;
     case SIMC_QPOS: return m->nq;
     case SIMC_DOF: return m->nv;
+    case SIMC_GEOM: return m->ngeom;
     default: return 0;
   }
 }
@@ -157,6 +160,61 @@ int simc_index(const simc_model* m, int kind, const char* name) {
 double simc_timestep(const simc_model* m) { return m ? m->m->opt.dt : 0.0; }
 double simc_duration(const simc_model* m) { return m ? m->m->opt.duration : 0.0; }
 
+const char* simc_model_text(const simc_model* mm, int what) {
+  if (!mm) return "";
+  const sc_model* m = mm->m;
+  const char* t = what == SIMC_TEXT_NOTES          ? m->notes
+                  : what == SIMC_TEXT_APPROXIMATED ? m->approximated
+                  : what == SIMC_TEXT_IGNORED      ? m->ignored
+                  : what == SIMC_TEXT_DIGEST       ? m->input_digest
+                                                   : NULL;
+  return t ? t : "";
+}
+
+int simc_model_option(const simc_model* mm, int what) {
+  if (!mm) return -1;
+  const sc_options* o = &mm->m->opt;
+  switch (what) {
+    case SIMC_OPTION_OUTPUT_EVERY: return o->output_every;
+    case SIMC_OPTION_SOLVER: return o->solver == SC_SOLVER_LCP;
+    case SIMC_OPTION_ON_FAILURE: return o->on_failure == SC_ON_FAILURE_WARN;
+    case SIMC_OPTION_MAX_CONTACTS: return sc_data_contact_capacity(mm->m);
+    default: return -1;
+  }
+}
+
+void simc_input_digest(const simc_model* mm, const char* from, char out[65]) {
+  if (!out) return;
+  out[0] = '\0';
+  if (!mm) return;
+  const sc_model* m = mm->m;
+  if (!from) {
+    snprintf(out, 65, "%s", m->input_digest);
+    return;
+  }
+  /* the initial state is an input of the run too: the spec and its file's
+   * bytes join the digest (an unreadable file leaves the spec's alone) */
+  const char* colon = strrchr(from, ':');
+  char* end = NULL;
+  if (colon && colon[1]) strtoll(colon + 1, &end, 10);
+  const size_t plen = end && *end == '\0' ? (size_t)(colon - from) : strlen(from);
+  char fpath[4096];
+  snprintf(fpath, sizeof fpath, "%.*s", (int)plen, from);
+  sc_sha256 s;
+  sc_sha256* outer = sc_inputs_begin(&s);
+  sc_inputs_add("--from", from, strlen(from));
+  sc_inputs_add_file(fpath);
+  sc_inputs_end(outer);
+  sc_sha256_update(&s, m->input_digest, 64);
+  sc_sha256_final(&s, out);
+}
+
+int simc_is_output_file(const char* path) { return path ? sc_h5_is_simc_output(path) : -1; }
+
+void simc_blas_single_thread(void) { sc_la_single_thread(); }
+
+_Static_assert(SIMC_MAX_THREADS == SC_MAX_THREADS, "simc.h's thread bound is the model's");
+
 /* the initial conditions' derived state: the same order as the command
  * line (data, prepare, forward) */
 static int start(const sc_model* m, sc_data* d, simc_error* err) {
@@ -167,7 +225,8 @@ static int start(const sc_model* m, sc_data* d, simc_error* err) {
   return SIMC_OK;
 }
 
-simc_data* simc_data_make(const simc_model* mm, simc_error* err) {
+/* a data object prepared for m, its initial state checked or not */
+static simc_data* make(const simc_model* mm, int checked, simc_error* err) {
   if (!mm) {
     arg_error(err, "simc_data_make: no model");
     return NULL;
@@ -186,11 +245,29 @@ simc_data* simc_data_make(const simc_model* mm, simc_error* err) {
     sc_free(out);
     return NULL;
   }
-  if (start(mm->m, out->d, err) != SIMC_OK) {
+  if (checked ? start(mm->m, out->d, err) != SIMC_OK
+              : sc_sim_prepare(mm->m, out->d, &e) != SC_OK && fail(err, &e)) {
     simc_data_free(out);
     return NULL;
   }
+  if (!checked) ok(err);
   return out;
+}
+
+simc_data* simc_data_make(const simc_model* m, simc_error* err) { return make(m, 1, err); }
+simc_data* simc_data_make_unchecked(const simc_model* m, simc_error* err) { return make(m, 0, err); }
+
+int simc_forward(const simc_model* m, simc_data* d, simc_error* err) {
+  if (!mine(m, d)) return arg_error(err, "simc_forward: no model or data, or data of another model");
+  sc_error e;
+  sc_error_clear(&e);
+  if (sc_forward(m->m, d->d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+void simc_set_cancel(const simc_model* m, simc_data* d, const volatile sig_atomic_t* flag) {
+  if (mine(m, d)) sc_sim_set_cancel(d->d, flag);
 }
 
 int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
@@ -394,7 +471,7 @@ void simc_energy(const simc_data* dd, double e[5]) {
 }
 
 simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const char* path,
-                                  simc_error* err) {
+                                  const simc_record_options* opt, simc_error* err) {
   if (!mine(m, d) || !path) {
     arg_error(err, "simc_recorder_open: no model, data or path, or data of another model");
     return NULL;
@@ -408,7 +485,10 @@ simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const
     return NULL;
   }
   r->model = m;
-  const sc_h5_meta meta = {"simc_recorder_open (libsimc)", simc_version(), 0, 0, NULL};
+  const sc_h5_meta meta = {
+      opt && opt->command_line ? opt->command_line : "simc_recorder_open (libsimc)",
+      opt && opt->version ? opt->version : simc_version(), 0, opt ? opt->reserve_fd : 0,
+      opt ? opt->initial_state : NULL, opt ? opt->input_digest : NULL};
   if (sc_run_init(&r->run, m->m, d->d, &e) != SC_OK ||
       sc_h5_open(path, m->m, d->d, &meta, &r->h5, &e) != SC_OK ||
       sc_h5_write_frame(r->h5, m->m, d->d, &e) != SC_OK) {
@@ -445,7 +525,7 @@ int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d
 }
 
 int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, const char* status,
-                        simc_error* err) {
+                        simc_run_summary* summary, simc_error* err) {
   if (!r) return arg_error(err, "simc_recorder_close: no recorder");
   if (!mine(m, d) || r->model != m) {
     sc_h5_close(r->h5, "failed: simc_recorder_close without its model or data", NULL);
@@ -479,6 +559,26 @@ int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, con
   char bodies[512], warnings[4096];
   sc_run_warnings(&r->run, m->m, d->d, warnings, sizeof warnings, bodies, sizeof bodies);
   const sc_h5_summary sum = sc_run_summary(&r->run, bodies, warnings);
+  if (summary) {
+    const sc_run* u = &r->run;
+    const sc_data* x = d->d;
+    memset(summary, 0, sizeof *summary);
+    snprintf(summary->status, sizeof summary->status, "%s", st);
+    summary->steps = u->steps;
+    summary->mean_contacts = u->steps > 0 ? u->sum_ncon / (double)u->steps : 0.0;
+    summary->mean_iterations = u->steps > 0 ? u->sum_iter / (double)u->steps : 0.0;
+    summary->median_iterations = sc_run_median_iterations(u);
+    summary->max_iterations = u->max_iter;
+    summary->max_penetration = u->max_pen;
+    summary->max_penetration_fraction = u->max_frac;
+    summary->penetration_warning = u->frac_steps > 0;
+    for (int i = 0; i < 3; i++) summary->coulomb[i] = u->max_coulomb[i];
+    const double E = x->e_kinetic + x->e_gravity + x->e_spring;
+    summary->energy_balance = E + x->e_damper + x->e_contact + x->e_limit + x->e_jfriction +
+                              x->e_constraint - x->e_actuator - u->E0;
+    summary->energy_start = u->E0;
+    snprintf(summary->warnings, sizeof summary->warnings, "%s", warnings);
+  }
   sc_error e;
   sc_error_clear(&e);
   sc_status hs = sc_h5_summarize(r->h5, &sum, &e);

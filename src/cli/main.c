@@ -5,7 +5,9 @@
  *                   [--from RUN.h5[:ROW]] [--quiet] [--check] [--digest] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
- * 3 I/O error.  Only this file prints or exits.
+ * 3 I/O error.  Only this file prints or exits.  It drives the library
+ * through its public API (include/simc.h) alone: arguments, the output's
+ * lock and checks, signals, progress and messages are its own.
  *
  * The output is written in place (so a killed run leaves a readable file
  * with status "running").  While it runs, OUT.lock next to it holds an
@@ -30,12 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dynamics/dynamics.h"
-#include "integrator/integrator.h"
-#include "linalg/linalg.h"
-#include "io_h5/io_h5.h"
-#include "run/run.h"
-#include "scene/scene.h"
+#include "simc.h"
 
 #define EXIT_SCENE 1
 #define EXIT_SIM 2
@@ -113,12 +110,12 @@ static int positive_number(const char* s) {
   return end != s && *end == '\0' && errno == 0 && isfinite(x) && x > 0;
 }
 
-/* a whole number of threads in [1, SC_MAX_THREADS] */
+/* a whole number of threads in [1, SIMC_MAX_THREADS] */
 static int thread_count(const char* s) {
   char* end;
   errno = 0;
   long n = strtol(s, &end, 10);
-  return end != s && *end == '\0' && errno == 0 && n >= 1 && n <= SC_MAX_THREADS;
+  return end != s && *end == '\0' && errno == 0 && n >= 1 && n <= SIMC_MAX_THREADS;
 }
 
 static void default_output(const char* scene, char* out, size_t n) {
@@ -160,8 +157,8 @@ static double parse_size(const char* s) {
 /* steps = duration / dt, checked: finite, at most MAX_STEPS, and a whole
  * number of steps (a run must end at time.duration, not past it).  Returns
  * the count or -1 with a message on stderr. */
-static long step_count(const sc_model* m) {
-  double T = m->opt.duration, h = m->opt.dt;
+static long step_count(const simc_model* m) {
+  double T = simc_duration(m), h = simc_timestep(m);
   double n = T / h;
   if (!isfinite(n) || n > MAX_STEPS) {
     fprintf(stderr,
@@ -182,9 +179,10 @@ static long step_count(const sc_model* m) {
 }
 
 /* bytes of one recorded frame without its contact rows (io_h5's layout) */
-static double frame_bytes(const sc_model* m) {
-  return 8.0 * (1 + m->nq + m->nv + 5 + 2) + 8 /* start */ + 4.0 * 5 /* int32 columns */ +
-         8.0 * 7 * m->nbody /* /body/position, /body/orientation */;
+static double frame_bytes(const simc_model* m) {
+  return 8.0 * (1 + simc_count(m, SIMC_QPOS) + simc_count(m, SIMC_DOF) + 5 + 2) + 8 /* start */ +
+         4.0 * 5 /* int32 columns */ +
+         8.0 * 7 * simc_count(m, SIMC_BODY) /* /body/position, /body/orientation */;
 }
 
 static int same_file(const struct stat* a, const struct stat* b) {
@@ -348,7 +346,7 @@ static int check_output_path(const char* out, const char* scene) {
 static int check_output(const char* out, int force) {
   struct stat so;
   if (stat(out, &so) != 0 || force || so.st_size == 0) return 0;
-  if (sc_h5_is_simc_output(out) != 1) {
+  if (simc_is_output_file(out) != 1) {
     fprintf(stderr,
             "simc: %s exists and is not a simc output file; refusing to replace it "
             "(use --force to replace it anyway)\n",
@@ -358,13 +356,21 @@ static int check_output(const char* out, int force) {
   return 0;
 }
 
-static void print_error(const sc_error* err);
+static void print_error(const simc_error* err);
+
+/* the line of a newline-separated list at p: its length in *n, and where
+ * the next line starts (NULL: none) */
+static const char* line_at(const char* p, int* n) {
+  const char* e = strchr(p, '\n');
+  *n = e ? (int)(e - p) : (int)strlen(p);
+  return e && e[1] ? e + 1 : NULL;
+}
 
 /* each line of list (may be NULL) on stderr as "simc: what: line" */
 static void say_lines(const char* what, const char* list) {
   for (const char* p = list && *list ? list : NULL; p;) {
     int n;
-    const char* next = sc_run_line_at(p, &n);
+    const char* next = line_at(p, &n);
     fprintf(stderr, "simc: %s: %.*s\n", what, n, p);
     p = next;
   }
@@ -376,33 +382,34 @@ static void say_lines(const char* what, const char* list) {
  * (/model/q_names and /model/v_names equal), quaternions are renormalized.
  * desc gets "RUN.h5 row R (t = T s)".  Returns 0 or an exit code, with a
  * message on stderr. */
-static int load_from(const char* spec, const sc_model* m, sc_data* d, char* desc, size_t n,
+static int load_from(const char* spec, const simc_model* m, simc_data* d, char* desc, int n,
                      int quiet) {
-  sc_error err;
-  sc_error_clear(&err);
-  const sc_status st = sc_run_read_start(spec, m, d->q, d->v, desc, n, &err);
-  if (st != SC_OK) {
-    if (st == SC_ERR_SCENE && !err.file[0]) fprintf(stderr, "simc: --from %s\n", err.msg);
-    else if (st == SC_ERR_SCENE) fprintf(stderr, "simc: --from %s: %s\n", err.file, err.msg);
+  simc_error err;
+  const int st = simc_data_load_state(m, d, spec, desc, n, &err);
+  /* (a state that was read but fails its check is recorded as a failed
+   * run's first row, below) */
+  if (st != SIMC_OK && st != SIMC_ERR_SIM) {
+    if (st == SIMC_ERR_SCENE && !err.file[0]) fprintf(stderr, "simc: --from %s\n", err.msg);
+    else if (st == SIMC_ERR_SCENE) fprintf(stderr, "simc: --from %s: %s\n", err.file, err.msg);
     else print_error(&err);
-    return st == SC_ERR_SCENE ? EXIT_SCENE : EXIT_IO;
+    return st == SIMC_ERR_SCENE ? EXIT_SCENE : EXIT_IO;
   }
   if (!quiet) fprintf(stderr, "simc: initial state from %s\n", desc);
   return 0;
 }
 
-static int exit_code(sc_status s) {
+static int exit_code(int s) {
   switch (s) {
-    case SC_OK: return 0;
-    case SC_ERR_SCENE: return EXIT_SCENE;
-    case SC_ERR_IO: return EXIT_IO;
+    case SIMC_OK: return 0;
+    case SIMC_ERR_SCENE: return EXIT_SCENE;
+    case SIMC_ERR_IO: return EXIT_IO;
     default: return EXIT_SIM;
   }
 }
 
-static void print_error(const sc_error* err) {
+static void print_error(const simc_error* err) {
   char buf[1200];
-  sc_error_format(err, buf, sizeof buf);
+  simc_error_string(err, buf, sizeof buf);
   fprintf(stderr, "%s\n", buf);
 }
 
@@ -446,7 +453,7 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       } else if (strcmp(a, "--threads") == 0) {
         if (strcmp(val, "auto") != 0 && !thread_count(val)) {
           fprintf(stderr, "simc: --threads: expected auto or a number of threads from 1 to %d, "
-                  "got '%s'\n", SC_MAX_THREADS, val);
+                  "got '%s'\n", SIMC_MAX_THREADS, val);
           return EXIT_SCENE;
         }
       } else if (!positive_number(val)) {
@@ -508,62 +515,45 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     return EXIT_SCENE;
   }
 
-  sc_error err;
-  sc_error_clear(&err);
-  sc_model* m = NULL;
-  sc_status st = sc_scene_load(scene, sets, nsets, &m, &err);
-  if (st != SC_OK) {
+  simc_error err;
+  simc_model* m = simc_load(scene, sets, nsets, &err);
+  if (!m) {
     print_error(&err);
-    return exit_code(st);
+    return exit_code(err.code);
   }
-  if (from) {
-    /* the initial state is an input of the run too: the --from argument and
-     * its file's bytes join the digest (an unreadable file is reported by
-     * load_from below, or leaves --digest a digest of the argument only) */
-    const char* colon = strrchr(from, ':');
-    char* end = NULL;
-    if (colon && colon[1]) strtoll(colon + 1, &end, 10);
-    const size_t plen = end && *end == '\0' ? (size_t)(colon - from) : strlen(from);
-    char fpath[PATH_MAX];
-    snprintf(fpath, sizeof fpath, "%.*s", (int)plen, from);
-    sc_sha256 s;
-    sc_sha256* outer = sc_inputs_begin(&s);
-    sc_inputs_add("--from", from, strlen(from));
-    sc_inputs_add_file(fpath);
-    sc_inputs_end(outer);
-    sc_sha256_update(&s, m->input_digest, 64);
-    sc_sha256_final(&s, m->input_digest);
-  }
+  /* the initial state is an input of the run too: with --from, the spec and
+   * its file's bytes join the digest */
+  char digest_hex[65];
+  simc_input_digest(m, from, digest_hex);
   if (digest) {
-    printf("%s\n", m->input_digest);
-    sc_model_free(m);
+    printf("%s\n", digest_hex);
+    simc_model_free(m);
     return 0;
   }
   /* said once, here (a warning: also under --quiet); the library never prints */
-  say_lines("approximated", m->approximated);
+  say_lines("approximated", simc_model_text(m, SIMC_TEXT_APPROXIMATED));
   /* what the loader changed in the scene as written: with the run's other
    * warnings at its end (and in the output), here for a check */
-  if (check) say_lines("warning", m->notes);
-  sc_data* d = NULL;
-  st = sc_data_create(m, &d, &err);
+  if (check) say_lines("warning", simc_model_text(m, SIMC_TEXT_NOTES));
+  /* unchecked: an initial state that is already unusable (non-finite,
+   * interpenetrating) is recorded below as row 0 of a failed run */
+  simc_data* d = simc_data_make_unchecked(m, &err);
+  if (!d) {
+    print_error(&err);
+    simc_model_free(m);
+    return exit_code(err.code);
+  }
   char from_desc[PATH_MAX + 96] = "";
-  if (st == SC_OK && from) {
-    const int fc = load_from(from, m, d, from_desc, sizeof from_desc, quiet);
+  if (from) {
+    const int fc = load_from(from, m, d, from_desc, (int)sizeof from_desc, quiet);
     if (fc != 0) {
-      sc_data_free(d);
-      sc_model_free(m);
+      simc_data_free(d);
+      simc_model_free(m);
       return fc;
     }
   }
-  if (st == SC_OK) st = sc_sim_prepare(m, d, &err);
-  if (st != SC_OK) {
-    print_error(&err);
-    sc_data_free(d);
-    sc_model_free(m);
-    return exit_code(st);
-  }
   long nsteps = step_count(m);
-  int every = m->opt.output_every;
+  int every = simc_model_option(m, SIMC_OPTION_OUTPUT_EVERY);
   double est_bytes = ((double)(nsteps / every) + 1) * frame_bytes(m);
   if (nsteps > 0 && max_output > 0 && est_bytes > max_output) {
     fprintf(stderr,
@@ -578,9 +568,11 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       fprintf(stderr,
               "%s: ok: %d bodies, %d geoms, nq = %d, nv = %d, %ld steps of %g s, "
               "about %.3g MB of output without contact rows\n",
-              scene, m->nbody - 1, m->ngeom, m->nq, m->nv, nsteps, m->opt.dt, est_bytes / 1e6);
-    sc_data_free(d);
-    sc_model_free(m);
+              scene, simc_count(m, SIMC_BODY) - 1, simc_count(m, SIMC_GEOM),
+              simc_count(m, SIMC_QPOS), simc_count(m, SIMC_DOF), nsteps, simc_timestep(m),
+              est_bytes / 1e6);
+    simc_data_free(d);
+    simc_model_free(m);
     return nsteps < 0 ? EXIT_SCENE : 0;
   }
 
@@ -589,8 +581,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (strlen(out_arg) >= sizeof out) {
       fprintf(stderr, "simc: -o: the path is %zu characters long; the limit is %zu\n",
               strlen(out_arg), sizeof out - 1);
-      sc_data_free(d);
-      sc_model_free(m);
+      simc_data_free(d);
+      simc_model_free(m);
       return EXIT_SCENE;
     }
     snprintf(out, sizeof out, "%s", out_arg);
@@ -606,8 +598,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   }
   if (oc != 0) {
     unlock_output(lock_fd, lockpath);
-    sc_data_free(d);
-    sc_model_free(m);
+    simc_data_free(d);
+    simc_model_free(m);
     return oc;
   }
   /* the command line, for provenance */
@@ -618,72 +610,57 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     if (i) strcat(cmdline, " ");
     strcat(cmdline, argv[i]);
   }
-  sc_h5_meta meta = {cmdline ? cmdline : "simc", SC_VERSION, 0, lock_fd,
-                     from_desc[0] ? from_desc : NULL};
-  sc_h5* h5 = NULL;
-  /* an initial state that is already unusable (non-finite, interpenetrating)
-   * is recorded as row 0 of a failed run */
-  sc_status fst = sc_forward(m, d, &err);
-  sc_error oerr;
-  sc_error_clear(&oerr);
-  st = sc_h5_open(out, m, d, &meta, &h5, &oerr);
-  if (st == SC_OK) st = sc_h5_write_frame(h5, m, d, &oerr);
-  if (st != SC_OK || fst != SC_OK) {
+  const simc_record_options ropt = {cmdline ? cmdline : "simc", SC_VERSION,
+                                    from_desc[0] ? from_desc : NULL, digest_hex, lock_fd};
+  simc_error ferr, oerr;
+  const int fst = simc_forward(m, d, &ferr);
+  simc_recorder* rec = simc_recorder_open(m, d, out, &ropt, &oerr);
+  if (!rec || fst != SIMC_OK) {
     char status0[1100];
-    if (fst != SC_OK) {
+    if (fst != SIMC_OK) {
       char buf[1200];
-      sc_error_format(&err, buf, sizeof buf);
+      simc_error_string(&ferr, buf, sizeof buf);
       fprintf(stderr, "simc: simulation failed: %s\n", buf);
-      snprintf(status0, sizeof status0, "failed: %s", err.msg);
+      snprintf(status0, sizeof status0, "failed: %s", ferr.msg);
     } else {
       print_error(&oerr);
       snprintf(status0, sizeof status0, "failed: %s", oerr.msg);
     }
-    if (h5) sc_h5_close(h5, status0, NULL);
+    if (rec) simc_recorder_close(rec, m, d, status0, NULL, NULL);
     unlock_output(lock_fd, lockpath);
     free(cmdline);
-    sc_data_free(d);
-    sc_model_free(m);
-    return st != SC_OK ? exit_code(st) : exit_code(fst);
+    simc_data_free(d);
+    simc_model_free(m);
+    return !rec ? exit_code(oerr.code) : exit_code(ferr.code);
   }
 
-  sc_sim_set_cancel(d, &interrupted);
+  simc_set_cancel(m, d, &interrupted);
 
   int progress = !quiet && isatty(2);
-  double wall0 = now_seconds(), last_progress = wall0, last_flush = wall0;
-  /* the run's figures, warnings and status (run/run.h) */
-  sc_run rs;
-  if (sc_run_init(&rs, m, d, &err) != SC_OK) {
-    fprintf(stderr, "simc: out of memory\n");
-    sc_h5_close(h5, "failed: out of memory", NULL);
-    unlock_output(lock_fd, lockpath);
-    free(cmdline);
-    sc_data_free(d);
-    sc_model_free(m);
-    return EXIT_SIM;
-  }
-  char status[1024] = "complete";
+  double wall0 = now_seconds(), last_progress = wall0;
+  char status[1100] = "";
   int code = 0;
   long k;
   for (k = 0; k < nsteps; k++) {
     if (interrupted) break;
-    st = sc_step(m, d, &err);
-    if (st != SC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
-    sc_run_step(&rs, m, d);
-    int record = ((k + 1) % every == 0) || st != SC_OK;
-    if (record) {
-      sc_error werr;
-      if (sc_h5_write_frame(h5, m, d, &werr) != SC_OK) {
-        print_error(&werr);
-        snprintf(status, sizeof status, "failed: %s", werr.msg);
-        code = EXIT_IO;
-        k++;
-        break;
-      }
+    const int st = simc_step(m, d, 1, &err);
+    if (st != SIMC_OK && interrupted) break; /* cancelled mid-step: nothing to record */
+    simc_error werr;
+    /* the run's figures count every step, a failed one too; its row is
+     * written when output.every says so, and a failed step's always */
+    int wst = simc_recorder_step(rec, m, d, &werr);
+    if (wst == SIMC_OK && st != SIMC_OK && (k + 1) % every != 0)
+      wst = simc_recorder_frame(rec, m, d, &werr);
+    if (wst != SIMC_OK) {
+      print_error(&werr);
+      snprintf(status, sizeof status, "failed: %s", werr.msg);
+      code = EXIT_IO;
+      k++;
+      break;
     }
-    if (st != SC_OK) {
+    if (st != SIMC_OK) {
       char buf[1200];
-      sc_error_format(&err, buf, sizeof buf);
+      simc_error_string(&err, buf, sizeof buf);
       fprintf(stderr, "%ssimc: simulation failed: %s\n", progress ? "\n" : "", buf);
       snprintf(status, sizeof status, "failed: %s", err.msg);
       code = exit_code(st);
@@ -691,90 +668,74 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
       break;
     }
     double now = now_seconds();
-    if (now - last_flush > 2.0) {
-      sc_h5_flush(h5, NULL);
-      last_flush = now;
-    }
     if (progress && now - last_progress > 0.2) {
-      fprintf(stderr, "\r  t = %.4f / %.4f s  (%3.0f%%)  real-time factor %.3g   ", d->time,
-              m->opt.duration, 100.0 * (double)(k + 1) / (double)nsteps,
-              d->time / (now - wall0));
+      fprintf(stderr, "\r  t = %.4f / %.4f s  (%3.0f%%)  real-time factor %.3g   ", simc_time(d),
+              simc_duration(m), 100.0 * (double)(k + 1) / (double)nsteps,
+              simc_time(d) / (now - wall0));
       last_progress = now;
-    }
-  }
-  /* the state after the last step is checked as every other state is when
-   * a step starts: a body that ended inside another (a step too long for the
-   * approach) fails here rather than passing as complete */
-  if (code == 0 && !interrupted && k == nsteps) {
-    st = sc_forward(m, d, &err);
-    sc_run_state(&rs, d);
-    if (st != SC_OK) {
-      char buf[1200];
-      sc_error_format(&err, buf, sizeof buf);
-      fprintf(stderr, "%ssimc: simulation failed: %s (the final state)\n", progress ? "\n" : "", buf);
-      snprintf(status, sizeof status, "failed: %s (the final state)", err.msg);
-      code = exit_code(st);
     }
   }
   if (interrupted && code == 0) {
     snprintf(status, sizeof status, "interrupted");
     code = 128 + (int)interrupted;
   }
-  if (code == 0) sc_run_complete_status(m, status, sizeof status);
+  /* a run that reached its end: the recorder checks its final state (a body
+   * that ended inside another fails the run rather than passing as
+   * complete) and says "complete", or what a model loaded without part of
+   * itself left out */
+  const int reached_end = code == 0 && k == nsteps;
+  simc_run_summary sum;
+  simc_error cerr;
+  const int cst = simc_recorder_close(rec, m, d, reached_end ? NULL : status, &sum, &cerr);
+  if (reached_end && strncmp(sum.status, "failed: ", 8) == 0) {
+    fprintf(stderr, "%ssimc: simulation %s\n", progress ? "\n" : "", sum.status);
+    code = EXIT_SIM;
+  }
   double wall = now_seconds() - wall0;
   if (progress) fprintf(stderr, "\r%*s\r", 70, "");
-  char pen_bodies[512], warnings[4096];
-  sc_run_warnings(&rs, m, d, warnings, sizeof warnings, pen_bodies, sizeof pen_bodies);
-  sc_error cerr;
-  {
-    const sc_h5_summary sum = sc_run_summary(&rs, pen_bodies, warnings);
-    if (sc_h5_summarize(h5, &sum, &cerr) != SC_OK) print_error(&cerr);
-  }
-  if (sc_h5_close(h5, status, &cerr) != SC_OK) {
+  if (cst != SIMC_OK) {
     print_error(&cerr);
     if (code == 0 || code >= 128) code = EXIT_IO;
   }
   unlock_output(lock_fd, lockpath);
-  const long median_iter = sc_run_median_iterations(&rs);
   /* warnings are counted during the run and said once, at the end */
-  if (d->warning[SC_WARN_CONTACT] && m->opt.on_failure == SC_ON_FAILURE_WARN)
+  if (simc_warnings(d, SIMC_WARN_CONTACT) && simc_model_option(m, SIMC_OPTION_ON_FAILURE) == 1)
     fprintf(stderr,
             "simc: warning: the %s contact solver did not converge in %d steps "
             "(contact.on_failure: warn kept the last iterate; see /solver/status)\n",
-            m->opt.solver == SC_SOLVER_LCP ? "lcp" : "newton", d->warning[SC_WARN_CONTACT]);
-  if (warnings[0]) fprintf(stderr, "simc: warning: %s\n", warnings);
-  if (d->warning[SC_WARN_NCON])
+            simc_model_option(m, SIMC_OPTION_SOLVER) == 1 ? "lcp" : "newton",
+            simc_warnings(d, SIMC_WARN_CONTACT));
+  if (sum.warnings[0]) fprintf(stderr, "simc: warning: %s\n", sum.warnings);
+  if (simc_warnings(d, SIMC_WARN_NCON))
     fprintf(stderr,
             "simc: warning: more contacts than the contact buffer holds (%d) in %d steps; the "
             "deepest were kept: raise contact.max_contacts\n",
-            d->ncon_max, d->warning[SC_WARN_NCON]);
+            simc_model_option(m, SIMC_OPTION_MAX_CONTACTS), simc_warnings(d, SIMC_WARN_NCON));
   if (!quiet) {
-    double E = d->e_kinetic + d->e_gravity + d->e_spring;
-    double bal = E + d->e_damper + d->e_contact + d->e_limit + d->e_jfriction + d->e_constraint - d->e_actuator - rs.E0;
-    double scale = fabs(rs.E0) > 0 ? fabs(rs.E0) : 1.0;
+    const double scale = fabs(sum.energy_start) > 0 ? fabs(sum.energy_start) : 1.0;
+    const double t = simc_time(d);
     fprintf(stderr,
             "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
             "max penetration %.3g m (%.2g %% of the smaller body's size), "
             "energy balance error %.3g J (%.2g of |E0|), Coulomb residuals Signorini %.2g J "
             "dissipation %.2g J De Saxce %.2g J%s%s%s -> %s\n",
-            status, k, d->time, wall, wall > 0 ? d->time / wall : 0.0,
-            k > 0 ? rs.sum_ncon / (double)k : 0.0, median_iter, k > 0 ? rs.sum_iter / (double)k : 0.0,
-            rs.max_iter, rs.max_pen, 100 * rs.max_frac, bal, bal / scale, rs.max_coulomb[0],
-            rs.max_coulomb[1], rs.max_coulomb[2],
-            d->warning[SC_WARN_CONTACT] ? " [contact solver warnings]" : "",
-            rs.frac_steps > 0 ? " [penetration warning]" : "",
-            d->warning[SC_WARN_FAST] ? " [fast body warning]" : "", out);
+            sum.status, k, t, wall, wall > 0 ? t / wall : 0.0, sum.mean_contacts,
+            sum.median_iterations, sum.mean_iterations, sum.max_iterations, sum.max_penetration,
+            100 * sum.max_penetration_fraction, sum.energy_balance, sum.energy_balance / scale,
+            sum.coulomb[0], sum.coulomb[1], sum.coulomb[2],
+            simc_warnings(d, SIMC_WARN_CONTACT) ? " [contact solver warnings]" : "",
+            sum.penetration_warning ? " [penetration warning]" : "",
+            simc_warnings(d, SIMC_WARN_FAST) ? " [fast body warning]" : "", out);
   }
-  sc_run_free(&rs);
   free(cmdline);
-  sc_data_free(d);
-  sc_model_free(m);
+  simc_data_free(d);
+  simc_model_free(m);
   return code;
 }
 
 int main(int argc, char** argv) {
-  sc_la_single_thread();
+  simc_blas_single_thread();
   /* a closed stderr or stdout pipe must not kill the run: writes fail with
    * EPIPE, the output file is still closed and the exit code is simc's */
   signal(SIGPIPE, SIG_IGN);

@@ -437,7 +437,8 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_str(r, "simc_version", meta ? meta->simc_version : NULL) &&
            attr_str(r, "scene_name", m->name) && attr_str(r, "scene_path", m->scene_path) &&
            attr_str(r, "scene_yaml", m->scene_yaml) &&
-           (!m->input_digest[0] || attr_str(r, "input_digest", m->input_digest)) &&
+           (meta && meta->input_digest ? attr_str(r, "input_digest", meta->input_digest)
+                                       : !m->input_digest[0] || attr_str(r, "input_digest", m->input_digest)) &&
            (!m->ignored || attr_str(r, "ignored", m->ignored)) &&
            (!m->approximated || attr_str(r, "approximated", m->approximated)) &&
            attr_str(r, "command_line", meta ? meta->command_line : NULL) &&

@@ -79,6 +79,9 @@ typedef struct sc_h5_meta {
   /* where the initial state came from ("RUN.h5 row 12 (t = 0.012 s)",
    * simc --from), written as the root attribute initial_state; NULL: none */
   const char* initial_state;
+  /* the root attribute input_digest when the run's inputs are more than the
+   * model's (simc --from adds a file); NULL: m->input_digest */
+  const char* input_digest;
 } sc_h5_meta;
 
 /* Create the file (truncating), write the root attributes (status "running"),

@@ -20,6 +20,10 @@ static int default_ncon_max(const sc_model* m) {
   return (int)cap;
 }
 
+int sc_data_contact_capacity(const sc_model* m) {
+  return m->opt.ncon_max > 0 ? m->opt.ncon_max : default_ncon_max(m);
+}
+
 /* the sizes the arrays' counts are written in (state.h) */
 static sc_data_sizes sizes_of(const sc_model* m, const sc_data* d) {
   const sc_data_sizes S = {m->nq, m->nv, m->nbody, m->njnt, m->ngeom, d->ncon_max, d->nprob_max,
@@ -35,7 +39,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   sc_data* d = sc_calloc(1, sizeof *d);
   if (!d) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory creating data");
   const int nv = m->nv, nb = m->nbody;
-  d->ncon_max = m->opt.ncon_max > 0 ? m->opt.ncon_max : default_ncon_max(m);
+  d->ncon_max = sc_data_contact_capacity(m);
   const int nc = d->ncon_max;
   d->nprob_max = nc + m->nrow_max;
   /* the longest chain of dofs from a body to the world bounds the columns

@@ -291,6 +291,9 @@ void sc_state_velocity_to_frame(const sc_model* m, const double* q, double* v);
 int sc_state_zero_quaternion(const sc_model* m, const double* q);
 void sc_state_normalize_quaternions(const sc_model* m, double* q);
 
+/* The contact buffer's capacity data for m get: contact.max_contacts, or
+ * one sized from the geometry (state.c) */
+int sc_data_contact_capacity(const sc_model* m);
 /* Allocate data for m and set the initial state (q = qpos0, v = qvel0,
  * converted by sc_state_frame_to_com). */
 sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err);

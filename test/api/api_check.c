@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
    * step, with a branch copied halfway that must step as the original */
   simc_data* d = simc_data_make(m, &err);
   snprintf(path, sizeof path, "%s.rec.h5", argv[3]);
-  simc_recorder* rec = d ? simc_recorder_open(m, d, path, &err) : NULL;
+  simc_recorder* rec = d ? simc_recorder_open(m, d, path, NULL, &err) : NULL;
   simc_data* branch = d ? simc_data_make(m, &err) : NULL;
   int st = rec && branch ? SIMC_OK : -1, rst = st;
   for (int k = 0; k < steps && st == SIMC_OK; k++) {
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     if (st == SIMC_OK) rst = simc_recorder_step(rec, m, d, &err);
     if (rst != SIMC_OK) st = rst;
   }
-  rst = rec ? simc_recorder_close(rec, m, d, NULL, &err) : -1;
+  rst = rec ? simc_recorder_close(rec, m, d, NULL, NULL, &err) : -1;
   snprintf(buf, sizeof buf, "the recorder's run into %.1300s", path);
   check("api_recorder_closes", st == SIMC_OK && rst == SIMC_OK, buf);
   snprintf(path, sizeof path, "%s.cmd.q", argv[3]);

@@ -2,7 +2,7 @@
 # check_includes.sh: enforce the module layering of doc/architecture.md: a module may
 # include only modules of a lower layer (and itself; the public header
 # include/simc.h, which includes nothing, counts as the lowest); solvers see only core,
-# linalg and contact/problem.h; yaml.h, hdf5.h and lapacke.h/cblas.h stay in
+# linalg and contact/problem.h; the command line (cli) includes simc.h alone; yaml.h, hdf5.h and lapacke.h/cblas.h stay in
 # scene, io_h5 and linalg, qhull in mesh, libxml2 in scene (and hdf5.h in src/scene/h5table.c, the loader's
 # reader of command datasets, which sits below io_h5).  Prints one line per
 # violation; exit 1 if any.
@@ -26,6 +26,10 @@ for f in src/*/*.c src/*/*.h; do
     if [ "$inc" = contact/problem.h ]; then ld=0; else ld=$(layer "$dep"); fi
     if [ "$ld" -ge "$lm" ]; then
       echo "$f: includes $inc (layer $ld) from $mod (layer $lm)"; bad=1
+    fi
+    # the command line drives the library through its public API alone
+    if [ "$mod" = cli ] && [ "$inc" != simc.h ]; then
+      echo "$f: the command line includes $inc (only simc.h)"; bad=1
     fi
     case "$mod" in solver_*)
       case "$dep" in core|linalg) ;; *)
