@@ -123,7 +123,7 @@ static sc_status write_file(const char* path, sc_model* m, long nframes, long pr
   sc_data* d = NULL;
   sc_status st = sc_data_create(m, &d, err);
   if (st != SC_OK) return st;
-  sc_h5_meta meta = {"simc unit.yaml -o out.h5", "v-test", -1.0, 0, NULL};
+  sc_h5_meta meta = {"simc unit.yaml -o out.h5", "v-test", -1.0, 0, NULL, NULL};
   sc_h5* h = NULL;
   st = sc_h5_open(path, m, d, &meta, &h, err);
   for (long k = 0; st == SC_OK && k < nframes; k++) {
@@ -538,7 +538,7 @@ static void test_write_frame_does_not_allocate(void) {
   sc_error err;
   sc_h5* h = NULL;
   ENSURE(sc_data_create(m, &d, &err) == SC_OK);
-  sc_h5_meta meta = {"cmd", "v", 1e-9, 0, NULL}; /* time-based flush on every frame */
+  sc_h5_meta meta = {"cmd", "v", 1e-9, 0, NULL, NULL}; /* time-based flush on every frame */
   ENSURE(sc_h5_open(path, m, d, &meta, &h, &err) == SC_OK);
   if (!h) return;
   long before = sc_alloc_count();
@@ -649,7 +649,7 @@ static void test_readable_after_crash(void) {
     sc_data* d = NULL;
     sc_error err;
     sc_h5* h = NULL;
-    sc_h5_meta meta = {"cmd", "v", -1.0, 0, NULL};
+    sc_h5_meta meta = {"cmd", "v", -1.0, 0, NULL, NULL};
     if (sc_data_create(m, &d, &err) != SC_OK || sc_h5_open(path, m, d, &meta, &h, &err) != SC_OK)
       _exit(3);
     for (long k = 0; k < 200; k++) {
@@ -712,7 +712,7 @@ static void test_write_error_is_reported(void) {
     sc_error err;
     sc_error_clear(&err);
     sc_h5* h = NULL;
-    sc_h5_meta meta = {"cmd", "v", -1.0, 0, NULL};
+    sc_h5_meta meta = {"cmd", "v", -1.0, 0, NULL, NULL};
     if (sc_data_create(m, &d, &err) != SC_OK) _exit(10);
     sc_status st = sc_h5_open(path, m, d, &meta, &h, &err);
     for (long k = 0; st == SC_OK && k < 20000; k++) {

@@ -558,7 +558,7 @@ static void test_trace_in_hdf5(void) {
   sc_data* d = NULL;
   sc_h5* h = NULL;
   sc_error err;
-  sc_h5_meta meta = {"test_sap_trace", "test", -1.0, -1, NULL};
+  sc_h5_meta meta = {"test_sap_trace", "test", -1.0, -1, NULL, NULL};
   sc_status st = sc_scene_load("test/clutter64.yaml", sets, 3, &m, &err);
   if (st == SC_OK) st = sc_data_create(m, &d, &err);
   if (st == SC_OK) st = sc_sim_prepare(m, d, &err);
