@@ -63,7 +63,9 @@ typedef struct simc_error {
   char msg[768];
 } simc_error;
 
-/* "file:line:col: message" (or the message alone) into buf */
+/* "file:line:col: message" into buf ("file:line: message" without a
+ * column, "file: message" without a line, the message alone without a
+ * file), as the command line prints it */
 SIMC_API void simc_error_string(const simc_error* err, char* buf, int bufsize);
 /* the library's version, "major.minor" */
 SIMC_API const char* simc_version(void);

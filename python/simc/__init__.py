@@ -42,7 +42,8 @@ class Error(Exception):
 
     def __init__(self, code, file, line, col, message):
         self.code, self.file, self.line, self.col, self.message = code, file, line, col, message
-        where = ("%s:%d:%d: " % (file, line, col) if line > 0 else "%s: " % file) if file else ""
+        where = (("%s:%d:%d: " % (file, line, col) if col > 0 else "%s:%d: " % (file, line))
+                 if line > 0 else "%s: " % file) if file else ""
         super().__init__(where + message)
 
 
@@ -95,6 +96,7 @@ for name, res, args in [
         ("simc_count", _I, [_P, _I]),
         ("simc_name", ctypes.c_char_p, [_P, _I, _I]),
         ("simc_timestep", _D, [_P]),
+        ("simc_model_text", ctypes.c_char_p, [_P, _I]),
         ("simc_duration", _D, [_P]),
         ("simc_data_make", _P, [_P, ctypes.POINTER(_Err)]),
         ("simc_data_reset", _I, [_P, _P, ctypes.POINTER(_Err)]),
@@ -144,6 +146,13 @@ class Model:
         if getattr(self, "_h", None):
             _lib.simc_model_free(self._h)
             self._h = None
+
+    def text(self, what):
+        """what the loader says, one item per line: "notes" (what it changed in
+        the scene), "approximated", "ignored" (left out), or "digest" (of the
+        run's inputs)"""
+        k = {"notes": 0, "approximated": 1, "ignored": 2, "digest": 3}[what]
+        return _lib.simc_model_text(self._h, k).decode(errors="replace")
 
     def names(self, kind):
         """the names of 'body', 'joint', 'actuator', 'qpos' or 'dof'"""

@@ -348,3 +348,20 @@ def test_warnings_are_counted():
     w = d.warnings()
     assert w["max_contacts"] == 41 and w["free_newton"] == w["contact"] == w["fast_body"] == 0
     assert simc.load(GRIPPER).data().warnings()["max_contacts"] == 0
+
+
+def test_model_texts_and_error_form(tmp_path):
+    """the loader's notes and digest reach Python; an error without a column
+    reads file:line: message, as the command line prints it"""
+    m = simc.load(GRIPPER)
+    assert len(m.text("digest")) == 64 and m.text("ignored") == ""
+    out = subprocess.run([SIMC, GRIPPER, "--digest"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == m.text("digest")
+    bad = tmp_path / "inertia.urdf"
+    bad.write_text('<robot name="r">\n  <link name="a">\n    <inertial>\n      <mass value="1"/>\n'
+                   '      <inertia ixx="1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/>\n'
+                   '    </inertial>\n  </link>\n</robot>\n')
+    with pytest.raises(simc.Error) as e:
+        simc.load(str(bad))
+    cli = subprocess.run([SIMC, str(bad), "--check"], capture_output=True, text=True)
+    assert e.value.line > 0 and str(e.value) in cli.stderr

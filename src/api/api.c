@@ -80,12 +80,15 @@ void simc_error_string(const simc_error* err, char* buf, int bufsize) {
     buf[0] = '\0';
     return;
   }
-  if (err->file[0] && err->line > 0)
-    snprintf(buf, (size_t)bufsize, "%s:%d:%d: %s", err->file, err->line, err->col, err->msg);
-  else if (err->file[0])
-    snprintf(buf, (size_t)bufsize, "%s: %s", err->file, err->msg);
-  else
-    snprintf(buf, (size_t)bufsize, "%s", err->msg);
+  /* the command line's form (sc_error_format): a line without a column
+   * (some XML errors) is file:line: message */
+  sc_error e;
+  sc_error_clear(&e);
+  snprintf(e.file, sizeof e.file, "%s", err->file);
+  e.line = err->line;
+  e.col = err->col;
+  snprintf(e.msg, sizeof e.msg, "%s", err->msg);
+  sc_error_format(&e, buf, (size_t)bufsize);
 }
 
 const char* simc_version(void) { return "0.1"; }
