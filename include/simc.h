@@ -206,6 +206,20 @@ SIMC_API void simc_set_cancel(const simc_model* m, simc_data* d, const volatile 
 /* n steps of the scene's dt; stops at the first failure (err filled). */
 SIMC_API int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err);
 
+/* N rollouts of T steps each from d's state, run in the library: rollout i
+ * steps a copy of d (simc_data_copy) T times with every actuator's input at
+ * step t from ctrl[(i T + t) nu + a] (NaN: its command; ctrl may be NULL
+ * when nu = 0), and writes q before the first step and after each into
+ * q[(i (T + 1) + t) nq ..] (the coordinates of simc_get_q).  threads
+ * rollouts run at once (0: one per CPU), each on a data object of its own
+ * whose contact solves run on its thread alone; the results equal the
+ * serial loop's bit for bit whatever threads is.  The first failing
+ * rollout (lowest i) fills err; its rows after the failure, and those of
+ * the rollouts not run, are NaN.  Allocates its data objects once per
+ * call. */
+SIMC_API int simc_rollout(const simc_model* m, simc_data* d, int nroll, int nstep,
+                          const double* ctrl, double* q, int threads, simc_error* err);
+
 /* ---- what the last step found ---- */
 typedef struct simc_contact {
   int body[2];       /* the two bodies (0: the world) */

@@ -476,6 +476,56 @@ static void test_step_allocates_nothing(void) {
   }
 }
 
+/* simc_rollout against its serial loop (copies of d stepped one by one with
+ * the same controls): equal bit for bit on 1 and 3 threads, on the gripper
+ * (controls, stiction) and the tower (one big island, its cached factor). */
+static void test_rollout_equals_serial_loop(void) {
+  const char* scenes[] = {"test/gripper_hold.yaml", "test/tower_islands.yaml"};
+  for (int k = 0; k < 2; k++) {
+    simc_model* m = load(scenes[k], NULL, 0);
+    ENSURE(m != NULL);
+    if (!m) continue;
+    simc_error err;
+    simc_data* d = simc_data_make(m, &err);
+    simc_step(m, d, 40, &err);
+    const int N = 4, T = 30, nq = simc_count(m, SIMC_QPOS), nu = simc_count(m, SIMC_ACTUATOR);
+    double* ctrl = malloc(sizeof(double) * (size_t)(N * T * (nu + 1)));
+    double* q1 = malloc(sizeof(double) * (size_t)(N * (T + 1) * nq));
+    double* q3 = malloc(sizeof(double) * (size_t)(N * (T + 1) * nq));
+    double* qs = malloc(sizeof(double) * (size_t)(N * (T + 1) * nq));
+    for (int i = 0; i < N * T * nu; i++) ctrl[i] = i % 7 == 0 ? (double)NAN : 1.0 + 0.01 * (i % 13);
+    ENSURE(simc_rollout(m, d, N, T, ctrl, q1, 1, &err) == SIMC_OK);
+    ENSURE(simc_rollout(m, d, N, T, ctrl, q3, 3, &err) == SIMC_OK);
+    simc_data* e = simc_data_make(m, &err);
+    for (int i = 0; i < N; i++) {
+      simc_data_copy(m, e, d, &err);
+      double* row = qs + (size_t)i * (T + 1) * nq;
+      simc_get_q(m, e, row);
+      for (int t = 0; t < T; t++) {
+        for (int a = 0; a < nu; a++) {
+          const double u = ctrl[((size_t)i * T + t) * nu + a];
+          if (isnan(u)) simc_clear_ctrl(m, e, a);
+          else simc_set_ctrl(m, e, a, u);
+        }
+        simc_step(m, e, 1, &err);
+        simc_get_q(m, e, row + (size_t)(t + 1) * nq);
+      }
+    }
+    const size_t bytes = sizeof(double) * (size_t)(N * (T + 1) * nq);
+    printf("  %s: %d rollouts of %d steps: 1 thread %s the serial loop, 3 threads %s\n", scenes[k],
+           N, T, memcmp(q1, qs, bytes) ? "differs from" : "equals", memcmp(q3, qs, bytes) ? "differ" : "equal");
+    ENSURE(memcmp(q1, qs, bytes) == 0 && memcmp(q3, qs, bytes) == 0);
+    ENSURE(simc_rollout(m, d, -1, T, ctrl, q1, 1, &err) == SIMC_ERR_ARG);
+    free(ctrl);
+    free(q1);
+    free(q3);
+    free(qs);
+    simc_data_free(e);
+    simc_data_free(d);
+    simc_model_free(m);
+  }
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   snprintf(tmpdir, sizeof tmpdir, "/tmp/simc_api_XXXXXX");
@@ -487,6 +537,7 @@ int main(int argc, char** argv) {
   RUN(test_body_wrench_virtual_work);
   RUN(test_data_of_another_model_refused);
   RUN(test_step_allocates_nothing);
+  RUN(test_rollout_equals_serial_loop);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (system(cmd) != 0) return 1;

@@ -26,7 +26,6 @@ system's linker path.
 import ctypes
 import ctypes.util
 import os
-import threading
 
 import numpy as np
 
@@ -111,6 +110,7 @@ for name, res, args in [
         ("simc_qfrc_applied", _DP, [_P, _P]),
         ("simc_xfrc_applied", _DP, [_P, _P]),
         ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
+        ("simc_rollout", _I, [_P, _P, _I, _I, _DP, _DP, _I, ctypes.POINTER(_Err)]),
         ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),
         ("simc_data_load_state", _I, [_P, _P, ctypes.c_char_p, ctypes.c_char_p, _I, ctypes.POINTER(_Err)]),
         ("simc_recorder_open", _P, [_P, _P, ctypes.c_char_p, _P, ctypes.POINTER(_Err)]),
@@ -350,7 +350,7 @@ def load(path, sets=()):
 
 
 def rollout(model, d, ctrl, threads=None):
-    """N rollouts of T steps each from d's state.
+    """N rollouts of T steps each from d's state, run in the library.
 
     ctrl[N, T, nu]: every actuator's input at each step (NaN: its command).
     Returns q[N, T+1, nq], q[:, 0] the start.  Each rollout steps a copy of
@@ -361,49 +361,15 @@ def rollout(model, d, ctrl, threads=None):
         for t in range(T): e.ctrl[:] = ctrl[i, t]; model.step(e)
 
     bit for bit, whatever `threads` (default: the machine's CPUs) run them:
-    the library steps with the GIL released."""
+    the library runs them on its own threads (simc_rollout), the GIL
+    released for the whole call.  The first failing rollout raises
+    simc.Error."""
     ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
     if ctrl.ndim != 3 or ctrl.shape[2] != model.nu:
         raise ValueError("ctrl must be [N, T, %d] (got %s)" % (model.nu, ctrl.shape))
     n, steps = ctrl.shape[0], ctrl.shape[1]
     out = np.empty((n, steps + 1, model.nq))
-    # one copy taken here, in the caller's thread (Data.copy drops d's
-    # cached factorization); each thread copies it into a data of its own
-    # for each of its rollouts (copying reads its source only)
-    base = d.copy()
-    nthreads = max(1, min(n, threads or os.cpu_count() or 1))
-    lock = threading.Lock()
-    todo = iter(range(n))
-    failures = []
-
-    def work():
-        e = None
-        while True:
-            with lock:
-                i = next(todo, None)
-            if i is None or failures:
-                return
-            try:
-                if e is None:
-                    e = model.data()
-                err = _Err()
-                err.raise_if(_lib.simc_data_copy(model._h, e._h, base._h, ctypes.byref(err)))
-                out[i, 0] = e.q
-                for t in range(steps):
-                    e.ctrl[:] = ctrl[i, t]
-                    model.step(e)
-                    out[i, t + 1] = e.q
-            except Exception as ex:  # noqa: BLE001 (re-raised below, in the caller's thread)
-                failures.append(ex)
-
-    if nthreads == 1:
-        work()
-    else:
-        ts = [threading.Thread(target=work) for _ in range(nthreads)]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-    if failures:
-        raise failures[0]
+    err = _Err()
+    err.raise_if(_lib.simc_rollout(model._h, d._h, n, steps, _dp(ctrl) if ctrl.size else None,
+                                   _dp(out), int(threads or 0), ctypes.byref(err)))
     return out

@@ -7,6 +7,7 @@
 #include "simc.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,119 @@ int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
   sc_error_clear(&e);
   for (int k = 0; k < n; k++)
     if (sc_step(m->m, d->d, &e) != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+/* simc_rollout's work, shared by its threads */
+typedef struct rollout_job {
+  const sc_model* m;
+  const sc_data* d;      /* the start, read only */
+  sc_data** x;           /* one data object per thread */
+  int nroll, nstep;
+  const double* ctrl;
+  double* q;
+  atomic_int next;       /* the next rollout to take */
+  atomic_int failed;     /* the lowest failing rollout (nroll: none) */
+  sc_error* errs;        /* per thread, the error of its lowest failure */
+  int* err_at;           /* per thread, that failure's rollout (-1: none) */
+} rollout_job;
+
+static void rollout_fill_nan(double* q, size_t n) {
+  for (size_t i = 0; i < n; i++) q[i] = NAN;
+}
+
+static void rollout_worker(void* arg, int t) {
+  rollout_job* job = arg;
+  const sc_model* m = job->m;
+  sc_data* x = job->x[t];
+  const size_t nq = (size_t)m->nq, nu = (size_t)m->nact, T = (size_t)job->nstep;
+  for (;;) {
+    const int i = atomic_fetch_add(&job->next, 1);
+    if (i >= job->nroll) return;
+    double* qi = job->q + (size_t)i * (T + 1) * nq;
+    if (i > atomic_load(&job->failed)) { /* a lower rollout failed: stop */
+      rollout_fill_nan(qi, (T + 1) * nq);
+      continue;
+    }
+    sc_sim_copy(m, x, (sc_data*)job->d);
+    memcpy(qi, x->q, sizeof(double) * nq);
+    sc_state_com_to_frame(m, qi, NULL);
+    for (size_t s = 0; s < T; s++) {
+      if (nu) memcpy(x->ctrl, job->ctrl + ((size_t)i * T + s) * nu, sizeof(double) * nu);
+      sc_error e;
+      sc_error_clear(&e);
+      if (sc_step(m, x, &e) != SC_OK) {
+        if (job->err_at[t] < 0 || i < job->err_at[t]) job->err_at[t] = i, job->errs[t] = e;
+        int f = atomic_load(&job->failed);
+        while (i < f && !atomic_compare_exchange_weak(&job->failed, &f, i)) {
+        }
+        rollout_fill_nan(qi + (s + 1) * nq, (T - s) * nq);
+        break;
+      }
+      double* row = qi + (s + 1) * nq;
+      memcpy(row, x->q, sizeof(double) * nq);
+      sc_state_com_to_frame(m, row, NULL);
+    }
+  }
+}
+
+int simc_rollout(const simc_model* mm, simc_data* dd, int nroll, int nstep, const double* ctrl,
+                 double* q, int threads, simc_error* err) {
+  if (!mine(mm, dd) || nroll < 0 || nstep < 0 || !q || (!ctrl && mm->m->nact > 0 && nroll && nstep))
+    return arg_error(err, "simc_rollout: no model, data, q or ctrl, data of another model, or a "
+                          "negative count");
+  const sc_model* m = mm->m;
+  if (nroll == 0) {
+    ok(err);
+    return SIMC_OK;
+  }
+  int nt = threads > 0 ? threads : sc_online_cpus();
+  if (nt > nroll) nt = nroll;
+  if (nt > SC_MAX_THREADS) nt = SC_MAX_THREADS;
+  sc_error e;
+  sc_error_clear(&e);
+  rollout_job job;
+  memset(&job, 0, sizeof job);
+  job.x = sc_calloc((size_t)nt, sizeof *job.x);
+  job.errs = sc_calloc((size_t)nt, sizeof *job.errs);
+  job.err_at = sc_calloc((size_t)nt, sizeof *job.err_at);
+  sc_pool* pool = NULL;
+  sc_status st = job.x && job.errs && job.err_at ? SC_OK : SC_ERR_NOMEM;
+  if (st != SC_OK) sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  /* a data object per thread, its contact solves on that thread alone (the
+   * same results: island.c) */
+  for (int t = 0; t < nt && st == SC_OK; t++) {
+    st = sc_data_create(m, &job.x[t], &e);
+    if (st == SC_OK) st = sc_sim_prepare_threads(m, job.x[t], 1, &e);
+    job.err_at[t] = -1;
+  }
+  if (st == SC_OK && nt > 1 && !(pool = sc_pool_create(nt)))
+    st = sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "simc_rollout: cannot start %d threads", nt);
+  if (st == SC_OK) {
+    /* the one write to d a copy makes (it forgets its cached factor), here,
+     * before the threads read d */
+    sc_sim_copy(m, job.x[0], dd->d);
+    job.m = m;
+    job.d = dd->d;
+    job.nroll = nroll;
+    job.nstep = nstep;
+    job.ctrl = ctrl;
+    job.q = q;
+    atomic_store(&job.next, 0);
+    atomic_store(&job.failed, nroll);
+    if (pool) sc_pool_run(pool, rollout_worker, &job);
+    else rollout_worker(&job, 0);
+    const int f = atomic_load(&job.failed);
+    for (int t = 0; f < nroll && t < nt; t++)
+      if (job.err_at[t] == f) e = job.errs[t], st = e.code != SC_OK ? e.code : SC_ERR_SIM;
+  }
+  sc_pool_free(pool);
+  for (int t = 0; job.x && t < nt; t++) sc_data_free(job.x[t]);
+  sc_free(job.x);
+  sc_free(job.errs);
+  sc_free(job.err_at);
+  if (st != SC_OK) return fail(err, &e);
   ok(err);
   return SIMC_OK;
 }

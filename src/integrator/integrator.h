@@ -15,6 +15,10 @@
  * that solve contact islands, one workspace set per thread; sc_data_free
  * stops them.  One sc_data must not be stepped from two threads at once. */
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err);
+/* The same with the contact solves on `threads` threads (0: one per CPU)
+ * instead of the model's contact.threads: the results are the same bit for
+ * bit (island.c), only the work is spread differently. */
+sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_error* err);
 
 /* dst := src, both prepared for m (sc_sim_prepare): sc_data_copy and what
  * of the solver workspace the next steps read (the contacts' memory, the

@@ -95,6 +95,10 @@ void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
 }
 
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
+  return sc_sim_prepare_threads(m, d, m->opt.threads, err);
+}
+
+sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_error* err) {
   const sc_la_blocks cb = sc_model_cliques(m);
   int nv = m->nv;
   if (!d->solver_work) {
@@ -190,7 +194,7 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
     w->ntree = nt;
     /* threads: contact.threads (0: one per online CPU); the LCP solves the
      * whole problem on one */
-    w->nthreads = m->opt.threads > 0 ? m->opt.threads : sc_online_cpus();
+    w->nthreads = threads > 0 ? threads : sc_online_cpus();
     if (w->nthreads > SC_MAX_THREADS) w->nthreads = SC_MAX_THREADS;
     if (m->opt.solver == SC_SOLVER_LCP) w->nthreads = 1;
     int pool_failed = 0;

@@ -7,7 +7,7 @@ For each scene, in one run (medians of --repeat alternated trials):
   step(n)    m.step(d, T) from Python: one call, the library's loop
   loop       a Python loop setting d.ctrl and calling m.step(d) every step
   rollout N  simc.rollout(m, d, ctrl) with N rollouts of T steps, on 1 and
-             on 2 threads (every step sets the controls from Python)
+             on 2 threads (simc_rollout: the batch runs in the library)
 in steps per second (rollouts x steps / wall time).  Writes a Markdown table
 with the command that made it.
 
@@ -101,16 +101,18 @@ def main():
                 "medians of %d alternated trials.  *cli*: the command line over those steps (its load "
                 "and HDF5 output included); *step(n)*: `m.step(d, %d)`, one call; "
                 "*loop*: a Python loop setting `d.ctrl` and calling `m.step(d)` each step; *rollout*: "
-                "`simc.rollout(m, d, ctrl)` with %d rollouts of %d steps (controls set from Python "
-                "every step), on 1 and 2 threads.\n\n" % (T, a.repeat, T, n, T))
+                "`simc.rollout(m, d, ctrl)` with %d rollouts of %d steps (a control per actuator and "
+                "step), on 1 and 2 threads.\n\n" % (T, a.repeat, T, n, T))
         f.write("| scene | nv | cli | step(n) | loop | rollout, 1 thread | rollout, 2 threads | "
                 "2 threads / 1 |\n|---|---|---|---|---|---|---|---|\n")
         for rel, what, nv, r in rows:
             f.write("| `%s` (%s) | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f |\n"
                     % (rel, what, nv, r["cli"], r["step"], r["loop"], r["r1"], r["r2"], r["r2"] / r["r1"]))
-        f.write("\nThe loop's and the rollouts' cost over *step(n)* is Python's per step (the control "
-                "copy and the call through ctypes); two threads share it under the GIL, which the "
-                "library releases only while it steps.\n")
+        f.write("\n*loop* pays Python's cost every step (the control copy and the call through "
+                "ctypes, under the GIL).  `simc.rollout` runs the whole batch in the library "
+                "(`simc_rollout`): one call, the GIL released, each thread stepping a data object "
+                "of its own whose contact solves stay on that thread.  *step(n)* runs with the "
+                "model's own contact threads.\n")
 
 
 if __name__ == "__main__":
