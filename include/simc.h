@@ -13,8 +13,8 @@
  * Coordinates: q and v as in output files (doc/step.md): a free joint's
  * position and linear velocity are its body frame origin's, its
  * orientation a unit quaternion [w, x, y, z], its angular velocity in its
- * joint frame.  simc_get_q/simc_set_q and the v pair copy and convert
- * (the step itself works about each free body's centre of mass).
+ * joint frame.  simc_get_q, simc_get_v and simc_set_state copy and
+ * convert (the step itself works about each free body's centre of mass).
  *
  *   simc_error err;
  *   simc_model* m = simc_load("scene.yaml", NULL, 0, &err);
