@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -73,6 +72,17 @@ static int arg_error(simc_error* out, const char* what) {
 
 static void ok(simc_error* out) {
   if (out) memset(out, 0, sizeof *out);
+}
+
+/* a zeroed object of the API's, or NULL with SIMC_ERR_NOMEM in err */
+static void* zalloc(size_t bytes, simc_error* err) {
+  void* p = sc_calloc(1, bytes);
+  if (!p) {
+    sc_error e;
+    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    fail(err, &e);
+  }
+  return p;
 }
 
 void simc_error_string(const simc_error* err, char* buf, int bufsize) {
@@ -198,16 +208,13 @@ void simc_input_digest(const simc_model* mm, const char* from, char out[65]) {
   }
   /* the initial state is an input of the run too: the spec and its file's
    * bytes join the digest (an unreadable file leaves the spec's alone) */
-  const char* colon = strrchr(from, ':');
-  char* end = NULL;
-  if (colon && colon[1]) strtoll(colon + 1, &end, 10);
-  const size_t plen = end && *end == '\0' ? (size_t)(colon - from) : strlen(from);
   char fpath[4096];
-  snprintf(fpath, sizeof fpath, "%.*s", (int)plen, from);
+  long long row;
+  const int split = sc_run_split_start(from, fpath, sizeof fpath, &row);
   sc_sha256 s;
   sc_sha256* outer = sc_inputs_begin(&s);
   sc_inputs_add("--from", from, strlen(from));
-  sc_inputs_add_file(fpath);
+  if (split == 0) sc_inputs_add_file(fpath);
   sc_inputs_end(outer);
   sc_sha256_update(&s, m->input_digest, 64);
   sc_sha256_final(&s, out);
@@ -237,24 +244,22 @@ static simc_data* make(const simc_model* mm, int checked, simc_error* err) {
   }
   sc_error e;
   sc_error_clear(&e);
-  simc_data* out = sc_calloc(1, sizeof *out);
-  if (!out) {
-    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    fail(err, &e);
-    return NULL;
-  }
+  simc_data* out = zalloc(sizeof *out, err);
+  if (!out) return NULL;
   out->owner = mm;
   if (sc_data_create(mm->m, &out->d, &e) != SC_OK) {
     fail(err, &e);
     sc_free(out);
     return NULL;
   }
-  if (checked ? start(mm->m, out->d, err) != SIMC_OK
-              : sc_sim_prepare(mm->m, out->d, &e) != SC_OK && fail(err, &e)) {
+  int st = SIMC_OK;
+  if (checked) st = start(mm->m, out->d, err);
+  else if (sc_sim_prepare(mm->m, out->d, &e) != SC_OK) st = fail(err, &e);
+  else ok(err);
+  if (st != SIMC_OK) {
     simc_data_free(out);
     return NULL;
   }
-  if (!checked) ok(err);
   return out;
 }
 
@@ -595,12 +600,8 @@ simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const
   }
   sc_error e;
   sc_error_clear(&e);
-  simc_recorder* r = sc_calloc(1, sizeof *r);
-  if (!r) {
-    sc_error_set(&e, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    fail(err, &e);
-    return NULL;
-  }
+  simc_recorder* r = zalloc(sizeof *r, err);
+  if (!r) return NULL;
   r->model = m;
   const sc_h5_meta meta = {
       opt && opt->command_line ? opt->command_line : "simc_recorder_open (libsimc)",
@@ -661,7 +662,7 @@ int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, con
     sc_error_clear(&fe);
     sc_data* x = NULL;
     sc_status fs = sc_data_create(m->m, &x, &fe);
-    if (fs == SC_OK) fs = sc_sim_prepare(m->m, x, &fe);
+    if (fs == SC_OK) fs = sc_sim_prepare_threads(m->m, x, 1, &fe); /* (no thread pool for one check) */
     if (fs == SC_OK) {
       sc_sim_copy(m->m, x, d->d);
       fs = sc_forward(m->m, x, &fe);

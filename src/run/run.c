@@ -3,12 +3,11 @@
 #include "run/run.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char* sc_run_line_at(const char* p, int* n) {
+static const char* line_at(const char* p, int* n) {
   const char* e = strchr(p, '\n');
   *n = e ? (int)(e - p) : (int)strlen(p);
   return e && e[1] ? e + 1 : NULL;
@@ -81,7 +80,7 @@ void sc_run_warnings(const sc_run* r, const sc_model* m, const sc_data* d, char*
              100 * m->opt.penetration_warning, r->frac_steps);
   for (const char* p = m->notes && *m->notes ? m->notes : NULL; p;) {
     int n;
-    const char* next = sc_run_line_at(p, &n);
+    const char* next = line_at(p, &n);
     const size_t used = strlen(warnings);
     snprintf(warnings + used, nw - used, "%s%.*s", used ? "; " : "", n, p);
     p = next;
@@ -111,7 +110,7 @@ void sc_run_complete_status(const sc_model* m, char* status, size_t size) {
   size_t o = (size_t)snprintf(status, size, "complete with omissions: ");
   for (const char* p = m->ignored; p && o < size;) {
     int n;
-    const char* next = sc_run_line_at(p, &n);
+    const char* next = line_at(p, &n);
     const char* at = strstr(p, " (first at "); /* the kind alone */
     if (at && at < p + n) n = (int)(at - p);
     int w = snprintf(status + o, size - o, "%s%.*s", p == m->ignored ? "" : ", ", n, p);
@@ -123,22 +122,28 @@ void sc_run_complete_status(const sc_model* m, char* status, size_t size) {
              " (left out by --allow-unsupported; the root attribute ignored)");
 }
 
-sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
-                            size_t n, sc_error* err) {
-  char path[4096];
-  long long row = -1;
+int sc_run_split_start(const char* spec, char* path, size_t n, long long* row) {
+  *row = -1;
   const char* colon = strrchr(spec, ':');
   size_t plen = strlen(spec);
   if (colon && colon[1] != '\0') {
     char* end;
     errno = 0;
     const long long r = strtoll(colon + 1, &end, 10);
-    if (*end == '\0' && errno == 0) row = r, plen = (size_t)(colon - spec);
+    if (*end == '\0' && errno == 0) *row = r, plen = (size_t)(colon - spec);
   }
-  if (plen == 0 || plen >= sizeof path)
-    return sc_error_set(err, SC_ERR_SCENE, NULL, 0, 0, "%s: expected RUN.h5 or RUN.h5:ROW", spec);
+  if (plen == 0 || plen >= n) return -1;
   memcpy(path, spec, plen);
   path[plen] = '\0';
+  return 0;
+}
+
+sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
+                            size_t n, sc_error* err) {
+  char path[4096];
+  long long row;
+  if (sc_run_split_start(spec, path, sizeof path, &row) != 0)
+    return sc_error_set(err, SC_ERR_SCENE, NULL, 0, 0, "%s: expected RUN.h5 or RUN.h5:ROW", spec);
   double t = 0;
   long long k = 0;
   const sc_status st = sc_h5_read_state(path, row, m, q, v, &t, &k, err);

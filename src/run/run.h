@@ -29,10 +29,6 @@ typedef struct sc_run {
   long* hist;
 } sc_run;
 
-/* The line of a newline-separated list at p: its length in *n, and where
- * the next line starts (NULL: none). */
-const char* sc_run_line_at(const char* p, int* n);
-
 /* Start from d's state (its energies and depths as the run's first);
  * allocates the histogram (SC_ERR_NOMEM). */
 sc_status sc_run_init(sc_run* r, const sc_model* m, const sc_data* d, sc_error* err);
@@ -64,6 +60,9 @@ void sc_run_complete_status(const sc_model* m, char* status, size_t n);
  * spec or a file of another model (err's message names what is wrong),
  * SC_ERR_IO for one that cannot be read; q and v may then hold part of a
  * row. */
+/* The file (into path, n bytes) and row (-1, the last, when none) of a
+ * start spec RUN.h5[:ROW]; -1 when the file part is empty or too long. */
+int sc_run_split_start(const char* spec, char* path, size_t n, long long* row);
 sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
                             size_t n, sc_error* err);
 
