@@ -13,8 +13,9 @@
  * Coordinates: q and v as in output files (doc/step.md): a free joint's
  * position and linear velocity are its body frame origin's, its
  * orientation a unit quaternion [w, x, y, z], its angular velocity in its
- * joint frame.  simc_get_q, simc_get_v and simc_set_state copy and
- * convert (the step itself works about each free body's centre of mass).
+ * joint frame.  The step itself works about each free body's centre of
+ * mass; d holds the state in these coordinates too (simc_field "q" and
+ * "v"), kept in step with its own.
  *
  *   simc_error err;
  *   simc_model* m = simc_load("scene.yaml", NULL, 0, &err);
@@ -147,9 +148,10 @@ SIMC_API double simc_time(const simc_data* d);
  * the nearest whole k.  SIMC_ERR_ARG when t is negative, not finite or
  * beyond 2^52 steps. */
 SIMC_API int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err);
-/* q (nq) and v (nv) in the file's coordinates (above); the setters take the
- * whole vector, renormalize quaternions and recompute what depends on the
- * state (SIMC_ERR_ARG for a non-finite value) */
+/* q (nq) and v (nv) in the file's coordinates (above), copied out (the
+ * fields "q" and "v" are the same in place); simc_set_state takes the whole
+ * vectors, renormalizes quaternions and recomputes what depends on the
+ * state (SIMC_ERR_ARG for a non-finite value or a zero quaternion) */
 SIMC_API void simc_get_q(const simc_model* m, const simc_data* d, double* q);
 SIMC_API void simc_get_v(const simc_model* m, const simc_data* d, double* v);
 SIMC_API int simc_set_state(const simc_model* m, simc_data* d, const double* q, const double* v,
@@ -191,6 +193,40 @@ SIMC_API double simc_actuator_force(const simc_model* m, const simc_data* d, int
  * Their work is in simc_energy's e[4]. */
 SIMC_API double* simc_qfrc_applied(const simc_model* m, simc_data* d);
 SIMC_API double* simc_xfrc_applied(const simc_model* m, simc_data* d);
+
+/* ---- the data's arrays, shared in place ----
+ * Field i (0 <= i < simc_field_count()) is a rows x cols array of doubles,
+ * row-major, that d holds for the program to read and, where writable, to
+ * write in place; its pointer stays valid until simc_data_free (reset and
+ * copy write into it).  The fields (their units in info->unit):
+ *   q, v (writable): the state, in the coordinates above.  A write is the
+ *     new state from the next call that steps or reads it (simc_step,
+ *     simc_forward, simc_data_copy of it, simc_rollout, the recorder),
+ *     which checks it (SIMC_ERR_ARG for a non-finite value or a zero
+ *     quaternion), renormalizes its quaternions and recomputes what depends
+ *     on it; until then xpos, simc_body_pose, simc_energy and the contacts
+ *     are those of the state before the write.  A write of v alone leaves
+ *     the step's positions as they were, bit for bit.
+ *   ctrl, qfrc_applied, xfrc_applied (writable): as simc_ctrl,
+ *     simc_qfrc_applied and simc_xfrc_applied below;
+ *   xpos, xmat, xcom: each body's frame origin, orientation (body to world)
+ *     and centre of mass at the current state;
+ *   ctrl_used, actuator_force, joint_limit_force, tendon_length,
+ *     constraint_force: what the last step used and applied (per actuator,
+ *     joint, tendon and equality constraint row).
+ * simc_field fills info (may be NULL) and returns the array, NULL when d
+ * is NULL or not m's (info then has the name, and rows when m is given).
+ * An array of 0 rows still has a valid pointer. */
+typedef struct simc_field_info {
+  const char* name;
+  int rows, cols;
+  int writable;
+  const char* unit;
+  const char* what;
+} simc_field_info;
+SIMC_API int simc_field_count(void);
+SIMC_API int simc_field_index(const char* name);
+SIMC_API double* simc_field(const simc_model* m, simc_data* d, int i, simc_field_info* info);
 
 /* Body b's frame in the world at the current state: its origin's position
  * (m) and its orientation as a rotation matrix (row-major, body to world).
@@ -277,12 +313,12 @@ typedef struct simc_run_summary {
   double energy_start;      /* J: kinetic + gravity + spring at the start */
   char warnings[4096];      /* the run's warnings, "; " between them ("" when none) */
 } simc_run_summary;
-SIMC_API simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d,
+SIMC_API simc_recorder* simc_recorder_open(const simc_model* m, simc_data* d,
                                            const char* path, const simc_record_options* opt,
                                            simc_error* err);
-SIMC_API int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
+SIMC_API int simc_recorder_step(simc_recorder* r, const simc_model* m, simc_data* d,
                                 simc_error* err);
-SIMC_API int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
+SIMC_API int simc_recorder_frame(simc_recorder* r, const simc_model* m, simc_data* d,
                                  simc_error* err);
 SIMC_API int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d,
                                  const char* status, simc_run_summary* summary, simc_error* err);

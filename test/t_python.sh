@@ -6,7 +6,9 @@
 # stepping separate data equal the serial runs; the held box's contacts
 # carry its weight; located errors; h5py and simc in one process; rollout
 # equals its serial loop on 1 and 2 threads; a copy steps as its source,
-# bit for bit; a pushed free body against its closed form), then
+# bit for bit; a pushed free body against its closed form; the state
+# views: a write in place steps as set_state, bit for bit, a bad one is
+# refused by name; views outlive reset and their names), then
 # the two examples reaching their goals: the swing-up (upright within
 # 0.05 rad and held over the last 2 s) and the friction fit (within 1 %).
 set -u

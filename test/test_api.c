@@ -4,7 +4,9 @@
  * as it does, bit for bit), the closed forms of a free body under a
  * constant force and torque, a motor's force (an applied generalized force
  * of the same size must give the same steps), the work-energy balance, and
- * finite differences of the virtual work for a body wrench on a chain. */
+ * finite differences of the virtual work for a body wrench on a chain; and
+ * the arrays shared in place (a state written there steps as
+ * simc_set_state's, bit for bit). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -526,6 +528,78 @@ static void test_rollout_equals_serial_loop(void) {
   }
 }
 
+/* The arrays shared in place (simc_field): the table's sizes are the
+ * model's, a pointer lasts as long as its data (reset and copy write into
+ * it), and a state written into the "q" and "v" arrays is the state of the
+ * next step: the same run, bit for bit, as simc_set_state gives; with no
+ * allocation in that step. */
+static void test_fields_in_place(void) {
+  simc_model* m = load("test/clutter64.yaml", NULL, 0);
+  simc_model* g = load("test/gripper_hold.yaml", NULL, 0);
+  ENSURE(m != NULL && g != NULL);
+  if (!m || !g) return;
+  simc_error err;
+  simc_data* d = simc_data_make(m, &err);
+  simc_data* e = simc_data_make(m, &err);
+  simc_data* other = simc_data_make(g, &err);
+  const int nq = simc_count(m, SIMC_QPOS), nv = simc_count(m, SIMC_DOF), nb = simc_count(m, SIMC_BODY);
+  const int n = simc_field_count();
+  double* before[64];
+  ENSURE(n > 0 && n <= 64);
+  for (int i = 0; i < n && i < 64; i++) {
+    simc_field_info info;
+    before[i] = simc_field(m, d, i, &info);
+    ENSURE(before[i] != NULL && info.name && simc_field_index(info.name) == i && info.unit);
+    ENSURE(simc_field(g, d, i, NULL) == NULL && simc_field(m, other, i, NULL) == NULL);
+    simc_field_info bare;
+    ENSURE(simc_field(NULL, NULL, i, &bare) == NULL && strcmp(bare.name, info.name) == 0 &&
+           bare.rows == 0 && bare.cols == info.cols);
+  }
+  simc_field_info fi;
+  double* q = simc_field(m, d, simc_field_index("q"), &fi);
+  ENSURE(fi.rows == nq && fi.cols == 1 && fi.writable);
+  double* v = simc_field(m, d, simc_field_index("v"), &fi);
+  ENSURE(fi.rows == nv && fi.cols == 1 && fi.writable);
+  ENSURE(simc_field(m, d, simc_field_index("xfrc_applied"), &fi) == simc_xfrc_applied(m, d) &&
+         fi.rows == nb && fi.cols == 6);
+  ENSURE(simc_field(m, d, simc_field_index("xpos"), &fi) && fi.rows == nb && !fi.writable);
+  ENSURE(simc_field_index("no such") == -1 && simc_field(m, d, n, NULL) == NULL);
+  simc_step(m, d, 50, &err);
+  double qx[4096], vx[4096];
+  simc_get_q(m, d, qx);
+  simc_get_v(m, d, vx);
+  ENSURE(memcmp(qx, q, sizeof(double) * (size_t)nq) == 0); /* the field is the state */
+  simc_data_copy(m, e, d, &err);
+  /* the same new state, in place in d and through simc_set_state in e */
+  qx[0] += 1e-3;
+  vx[nv - 1] += 0.2;
+  q[0] += 1e-3;
+  v[nv - 1] += 0.2;
+  ENSURE(simc_set_state(m, e, qx, vx, &err) == SIMC_OK);
+  const long a0 = sc_alloc_count_process();
+  ENSURE(simc_step(m, d, 40, &err) == SIMC_OK);
+  const long a1 = sc_alloc_count_process();
+  simc_step(m, e, 40, &err);
+  snap sd, se;
+  take(m, d, &sd);
+  take(m, e, &se);
+  const int same = memcmp(sd.q, se.q, sizeof(double) * (size_t)nq) == 0 &&
+                   memcmp(sd.v, se.v, sizeof(double) * (size_t)nv) == 0;
+  printf("  clutter64: a state written in place %s simc_set_state's over 40 steps; %ld "
+         "allocations\n", same ? "steps as" : "differs from", a1 - a0);
+  ENSURE(same && a1 == a0);
+  /* the pointers stay */
+  simc_data_reset(m, d, &err);
+  simc_data_copy(m, d, e, &err);
+  for (int i = 0; i < n && i < 64; i++) ENSURE(simc_field(m, d, i, NULL) == before[i]);
+  ENSURE(memcmp(q, se.q, sizeof(double) * (size_t)nq) == 0);
+  simc_data_free(other);
+  simc_data_free(e);
+  simc_data_free(d);
+  simc_model_free(g);
+  simc_model_free(m);
+}
+
 int main(int argc, char** argv) {
   TEST_BEGIN(argc, argv);
   snprintf(tmpdir, sizeof tmpdir, "/tmp/simc_api_XXXXXX");
@@ -538,6 +612,7 @@ int main(int argc, char** argv) {
   RUN(test_data_of_another_model_refused);
   RUN(test_step_allocates_nothing);
   RUN(test_rollout_equals_serial_loop);
+  RUN(test_fields_in_place);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (system(cmd) != 0) return 1;

@@ -12,11 +12,15 @@ separate data objects run in parallel.
     print(d.time, d.q, d.v, d.contacts())
     e = d.copy()                       # a branch: steps as d would, bit for bit
 
-d.ctrl, d.qfrc_applied (generalized forces) and d.xfrc_applied (per body a
-force at its centre of mass and a torque, world axes) are views of the
-library's own arrays (no copy); d.q and d.v are copies in the output
-file's coordinates (a free joint at its frame origin; doc/library.md), set
-with d.set_state(q, v).
+d.q, d.v (in the output file's coordinates: a free joint at its frame
+origin; doc/library.md), d.ctrl, d.qfrc_applied (generalized forces),
+d.xfrc_applied (per body a force at its centre of mass and a torque, world
+axes) and the read-only d.xpos, d.xmat, d.xcom, d.ctrl_used,
+d.actuator_force, d.joint_limit_force, d.tendon_length and
+d.constraint_force are NumPy views of the library's own arrays (no copy),
+made from the library's list of them (simc_field).  A write to d.q or d.v
+is the state from the next step (or copy, rollout, record, forward), which
+checks it; d.set_state(q, v) sets and checks it at once.
 
 The library is found, in order, at $SIMC_LIB, beside this package when it
 is installed (PREFIX/lib), in the source tree's build/release, and by the
@@ -29,7 +33,7 @@ import os
 
 import numpy as np
 
-__all__ = ["Error", "load", "rollout", "Model", "Data", "Recorder", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
+__all__ = ["Error", "load", "rollout", "Model", "Data", "Recorder", "FIELDS", "BODY", "JOINT", "ACTUATOR", "QPOS", "DOF"]
 
 BODY, JOINT, ACTUATOR, QPOS, DOF = 0, 1, 2, 3, 4
 _KINDS = {"body": BODY, "joint": JOINT, "actuator": ACTUATOR, "qpos": QPOS, "dof": DOF}
@@ -60,6 +64,11 @@ class _Contact(ctypes.Structure):
     _fields_ = [("body", ctypes.c_int * 2), ("point", ctypes.c_double * 3),
                 ("normal", ctypes.c_double * 3), ("frame", ctypes.c_double * 9),
                 ("gap", ctypes.c_double), ("impulse", ctypes.c_double * 3)]
+
+
+class _FieldInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("rows", ctypes.c_int), ("cols", ctypes.c_int),
+                ("writable", ctypes.c_int), ("unit", ctypes.c_char_p), ("what", ctypes.c_char_p)]
 
 
 CONTACT_DTYPE = np.dtype([("body", np.int32, (2,)), ("point", np.float64, (3,)),
@@ -120,7 +129,10 @@ for name, res, args in [
         ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
         ("simc_ncontact", _I, [_P]),
         ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
-        ("simc_energy", None, [_P, _DP])]:
+        ("simc_energy", None, [_P, _DP]),
+        ("simc_forward", _I, [_P, _P, ctypes.POINTER(_Err)]),
+        ("simc_field_count", _I, []),
+        ("simc_field", _DP, [_P, _P, _I, ctypes.POINTER(_FieldInfo)])]:
     f = getattr(_lib, name)
     f.restype, f.argtypes = res, args
 
@@ -179,18 +191,20 @@ class Data:
     def __init__(self, model, handle):
         self.model = model  # keeps the model alive as long as its data
         self._h = handle
-        self._views()
 
-    def _views(self):
-        # views of the data's arrays (made again after reset, which
-        # replaces them)
-        m, h = self.model, self._h
-        self.ctrl = (np.ctypeslib.as_array(_lib.simc_ctrl(m._h, h), shape=(m.nu,)) if m.nu
-                     else np.zeros(0))
-        self.qfrc_applied = (np.ctypeslib.as_array(_lib.simc_qfrc_applied(m._h, h), shape=(m.nv,))
-                             if m.nv else np.zeros(0))
-        self.xfrc_applied = np.ctypeslib.as_array(_lib.simc_xfrc_applied(m._h, h),
-                                                  shape=(m.nbody, 6))
+    def _field(self, i):
+        # a view of field i; the array keeps this data object (and so the
+        # memory it views) alive
+        info = _FieldInfo()
+        ptr = _lib.simc_field(self.model._h, self._h, i, ctypes.byref(info))
+        n = info.rows * info.cols
+        buf = (ctypes.c_double * max(n, 1)).from_address(ctypes.addressof(ptr.contents))
+        buf._owner = self
+        a = np.frombuffer(buf, dtype=np.float64, count=n)
+        a = a.reshape((info.rows,) if info.cols == 1 else (info.rows, info.cols))
+        if not info.writable:
+            a.flags.writeable = False
+        return a
 
     def __del__(self):
         if getattr(self, "_h", None):
@@ -213,18 +227,6 @@ class Data:
         return {name: _lib.simc_warnings(self._h, i) for i, name in
                 enumerate(("free_newton", "contact", "max_contacts", "fast_body"))}
 
-    @property
-    def q(self):
-        q = np.empty(self.model.nq)
-        _lib.simc_get_q(self.model._h, self._h, _dp(q))
-        return q
-
-    @property
-    def v(self):
-        v = np.empty(self.model.nv)
-        _lib.simc_get_v(self.model._h, self._h, _dp(v))
-        return v
-
     def set_state(self, q, v):
         q = np.ascontiguousarray(q, dtype=np.float64)
         v = np.ascontiguousarray(v, dtype=np.float64)
@@ -237,7 +239,13 @@ class Data:
         """back to the initial conditions, controls given back to the commands"""
         err = _Err()
         err.raise_if(_lib.simc_data_reset(self.model._h, self._h, ctypes.byref(err)))
-        self._views()
+
+    def forward(self):
+        """take what was written to d.q and d.v as the state now (a step does
+        it anyway), and recompute what depends on it (d.xpos, body_pose,
+        energy, contacts)"""
+        err = _Err()
+        err.raise_if(_lib.simc_forward(self.model._h, self._h, ctypes.byref(err)))
 
     def copy(self):
         """a branch of this run: a new data equal to this one in everything the
@@ -282,6 +290,28 @@ class Data:
                 out[i] = (tuple(c.body), tuple(c.point), tuple(c.normal),
                           np.array(c.frame).reshape(3, 3), c.gap, tuple(c.impulse))
         return out
+
+
+def _field_property(i, info):
+    def get(self):
+        return self._field(i)
+
+    def put(self, value):
+        self._field(i)[...] = value
+
+    doc = "%s (%s)%s" % (info.what.decode(), info.unit.decode(),
+                         "" if info.writable else "; read only")
+    return property(get, put if info.writable else None, None, doc)
+
+
+# Data's arrays, one property each, from the library's list of them
+FIELDS = []
+for _i in range(_lib.simc_field_count()):
+    _info = _FieldInfo()
+    _lib.simc_field(None, None, _i, ctypes.byref(_info))
+    FIELDS.append(_info.name.decode())
+    setattr(Data, FIELDS[-1], _field_property(_i, _info))
+del _i, _info
 
 
 class Recorder:

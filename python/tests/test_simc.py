@@ -2,6 +2,7 @@
 
 Run by test/t_python.sh (SIMC_LIB: the library under test; SIMC_BIN: the
 simc command of the same build)."""
+import gc
 import os
 import subprocess
 import threading
@@ -54,7 +55,7 @@ def test_reset_repeats_the_run_bitwise():
     m = simc.load(GRIPPER, ["time.duration=0.05"])
     d = m.data()
     m.step(d, 50)
-    q1 = d.q
+    q1 = d.q.copy()
     d.reset()
     assert d.time == 0.0
     m.step(d, 50)
@@ -68,7 +69,7 @@ def test_threads_step_separate_data_as_serial_runs():
         d = m.data()
         d.ctrl[:] = u
         m.step(d, 50)
-        serial.append(d.q)
+        serial.append(d.q.copy())
     datas = [m.data(), m.data()]
     for d, u in zip(datas, (1.0, 2.5)):
         d.ctrl[:] = u
@@ -100,7 +101,7 @@ def test_set_state_round_trip_of_a_free_body():
     m = simc.load(GRIPPER)
     d = m.data()
     m.step(d, 10)
-    q, v = d.q, d.v
+    q, v = d.q.copy(), d.v.copy()
     d.set_state(q, v)
     assert np.allclose(d.q, q, rtol=0, atol=1e-15)
     assert np.allclose(d.v, v, rtol=0, atol=1e-15)
@@ -128,7 +129,7 @@ def test_names_and_sizes():
 def test_set_state_refuses_a_zero_quaternion_and_normalizes_others():
     m = simc.load(GRIPPER)
     d = m.data()
-    q, v = d.q, d.v
+    q, v = d.q.copy(), d.v.copy()
     box = q.copy()
     box[5:9] = 0.0  # the box's free joint: x y z then w x y z
     with pytest.raises(simc.Error):
@@ -151,11 +152,11 @@ def test_rollout_equals_serial_runs_bitwise():
     assert q1.shape == (3, 26, m.nq)
     for i in range(3):
         e = d.copy()
-        serial = [e.q]
+        serial = [e.q.copy()]
         for t in range(25):
             e.ctrl[:] = ctrl[i, t]
             m.step(e)
-            serial.append(e.q)
+            serial.append(e.q.copy())
         assert np.array_equal(q1[i], np.array(serial))
     assert np.array_equal(q1, q2)
     assert not np.array_equal(q1[0], q1[1])  # the controls matter
@@ -365,3 +366,80 @@ def test_model_texts_and_error_form(tmp_path):
         simc.load(str(bad))
     cli = subprocess.run([SIMC, str(bad), "--check"], capture_output=True, text=True)
     assert e.value.line > 0 and str(e.value) in cli.stderr
+
+
+def test_state_views_are_the_state():
+    """d.q and d.v are views: a write in place is the state from the next
+    step, the same run bit for bit as set_state's; a bad write is refused
+    by name at that step and can be corrected"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 20)
+    e = d.copy()
+    q = d.q.copy()
+    q[2] += 1e-3  # the box's x, file coordinates
+    v = d.v.copy()
+    v[4] = 0.05
+    d.q[2] += 1e-3
+    d.v[4] = 0.05
+    assert np.array_equal(d.q, q)  # written, not yet read
+    e.set_state(q, v)
+    m.step(d, 30)
+    m.step(e, 30)
+    assert np.array_equal(d.q, e.q) and np.array_equal(d.v, e.v)
+    assert not np.array_equal(d.q, m.data().q)
+    # the views see every step without being fetched again
+    view = d.q
+    m.step(d)
+    assert np.array_equal(view, d.q) and not np.array_equal(view, e.q)
+    # a zero quaternion written in place: the step says which coordinate
+    d.q[5:9] = 0.0
+    t = d.time
+    with pytest.raises(simc.Error) as err:
+        m.step(d)
+    assert "zero quaternion at q[5] (box.qw)" in str(err.value) and d.time == t
+    d.q[5:9] = [2.0, 0, 0, 0]  # corrected: renormalized when read
+    m.step(d)
+    assert d.time > t and abs(np.linalg.norm(d.q[5:9]) - 1) < 1e-15
+    d.v[0] = np.nan
+    with pytest.raises(simc.Error, match=r"v\[0\].*not finite"):
+        m.step(d)
+
+
+def test_writing_velocities_alone_keeps_positions():
+    """a write of v alone leaves the positions the step holds as they were"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 15)
+    q = d.q.copy()
+    d.v[:] = 0.0
+    d.forward()
+    assert np.array_equal(d.q, q) and not d.v.any()
+
+
+def test_read_only_fields_and_lifetimes():
+    """the derived arrays are read-only views of the current state; every
+    view keeps its data alive and stays valid across reset and copy"""
+    m = simc.load(GRIPPER)
+    d = m.data()
+    m.step(d, 5)
+    for b in range(m.nbody):
+        p, r = d.body_pose(b)
+        assert np.array_equal(d.xpos[b], p) and np.array_equal(d.xmat[b].reshape(3, 3), r)
+    with pytest.raises(ValueError):
+        d.xpos[1, 0] = 1.0
+    with pytest.raises(AttributeError):
+        d.actuator_force = np.zeros(m.nu)
+    assert d.actuator_force.shape == (m.nu,) and d.xfrc_applied.shape == (m.nbody, 6)
+    assert set(simc.FIELDS) >= {"q", "v", "ctrl", "qfrc_applied", "xfrc_applied", "xpos"}
+    ctrl, xpos = d.ctrl, d.xpos
+    d.reset()
+    ctrl[:] = 2.0  # the same memory after reset
+    assert np.array_equal(d.ctrl, [2.0] * m.nu)
+    assert np.array_equal(xpos, d.xpos)
+    q0 = m.data().q.copy()
+    orphan = m.data().q  # no name holds its data object: the view does
+    gc.collect()
+    assert np.array_equal(orphan, q0)
+    d.q = orphan  # assignment writes in place
+    assert np.array_equal(d.q, orphan)

@@ -26,6 +26,11 @@ struct simc_model {
 struct simc_data {
   sc_data* d;
   const simc_model* owner; /* the model it was made for: every call checks it */
+  /* the state in the file's coordinates, shared with the program
+   * (simc_field "q", "v"), and what the library last wrote there: a
+   * difference is the program's write, taken as the new state by the next
+   * call that steps or reads the state (pull) */
+  double *qpos, *qvel, *qpos_seen, *qvel_seen;
 };
 
 /* m and d given, and d made for m: a data object stepped or read with
@@ -236,6 +241,75 @@ static int start(const sc_model* m, sc_data* d, simc_error* err) {
   return SIMC_OK;
 }
 
+/* the step's state into the program's arrays (file coordinates) */
+static void publish(const sc_model* m, simc_data* dd) {
+  const sc_data* d = dd->d;
+  const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+  memcpy(dd->qpos, d->q, sizeof(double) * nq);
+  sc_state_com_to_frame(m, dd->qpos, NULL);
+  memcpy(dd->qvel, d->v, sizeof(double) * nv);
+  sc_state_velocity_to_frame(m, d->q, dd->qvel);
+  memcpy(dd->qpos_seen, dd->qpos, sizeof(double) * nq);
+  memcpy(dd->qvel_seen, dd->qvel, sizeof(double) * nv);
+}
+
+/* q, v (file coordinates) as d's state, checked; `who` names the call for
+ * its message */
+static int set_state(const sc_model* m, simc_data* dd, const double* q, const double* v,
+                     int keep_q, const char* who, simc_error* err) {
+  char msg[160];
+  for (int i = 0; i < m->nq; i++)
+    if (!isfinite(q[i])) {
+      snprintf(msg, sizeof msg, "%s: q[%d] (%s) is not finite", who, i, m->q_names[i]);
+      return arg_error(err, msg);
+    }
+  for (int i = 0; i < m->nv; i++)
+    if (!isfinite(v[i])) {
+      snprintf(msg, sizeof msg, "%s: v[%d] (%s) is not finite", who, i, m->v_names[i]);
+      return arg_error(err, msg);
+    }
+  /* every quaternion must be a rotation (as --from: sc_state_*quaternion*) */
+  const int j = sc_state_zero_quaternion(m, q); /* the joint */
+  if (j >= 0) {
+    const int z = m->jnt_qadr[j] + (m->jnt_type[j] == SC_JOINT_FREE ? 3 : 0);
+    snprintf(msg, sizeof msg, "%s: a zero quaternion at q[%d] (%s): no rotation", who, z,
+             m->q_names[z]);
+    return arg_error(err, msg);
+  }
+  sc_data* d = dd->d;
+  double* vq = d->scratch; /* q's conversion when only v is new (scratch: >= nq) */
+  if (keep_q) {
+    /* v alone was written: the step's q stays as it is, bit for bit (its
+     * round trip through the file's coordinates would round it) */
+    memcpy(vq, q, sizeof(double) * (size_t)m->nq);
+    memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
+    sc_state_normalize_quaternions(m, vq);
+    sc_state_frame_to_com(m, vq, d->v);
+  } else {
+    memcpy(d->q, q, sizeof(double) * (size_t)m->nq);
+    memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
+    sc_state_normalize_quaternions(m, d->q);
+    sc_state_frame_to_com(m, d->q, d->v);
+  }
+  sc_error e;
+  sc_error_clear(&e);
+  const sc_status st = sc_forward(m, d, &e);
+  publish(m, dd);
+  if (st != SC_OK) return fail(err, &e);
+  ok(err);
+  return SIMC_OK;
+}
+
+/* the program's writes to q and v since the library last wrote them, taken
+ * as the state (nothing to do, and nothing rounded, when there were none) */
+static int pull(const sc_model* m, simc_data* dd, const char* who, simc_error* err) {
+  const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+  const int q_new = memcmp(dd->qpos, dd->qpos_seen, sizeof(double) * nq) != 0;
+  const int v_new = memcmp(dd->qvel, dd->qvel_seen, sizeof(double) * nv) != 0;
+  if (!q_new && !v_new) return SIMC_OK;
+  return set_state(m, dd, dd->qpos, dd->qvel, !q_new, who, err);
+}
+
 /* a data object prepared for m, its initial state checked or not */
 static simc_data* make(const simc_model* mm, int checked, simc_error* err) {
   if (!mm) {
@@ -247,9 +321,18 @@ static simc_data* make(const simc_model* mm, int checked, simc_error* err) {
   simc_data* out = zalloc(sizeof *out, err);
   if (!out) return NULL;
   out->owner = mm;
+  const size_t nx = (size_t)mm->m->nq + (size_t)mm->m->nv;
+  out->qpos = zalloc(sizeof(double) * (2 * nx + 2), err);
+  if (!out->qpos) {
+    sc_free(out);
+    return NULL;
+  }
+  out->qvel = out->qpos + mm->m->nq;
+  out->qpos_seen = out->qpos + nx + 1;
+  out->qvel_seen = out->qpos_seen + mm->m->nq;
   if (sc_data_create(mm->m, &out->d, &e) != SC_OK) {
     fail(err, &e);
-    sc_free(out);
+    simc_data_free(out);
     return NULL;
   }
   int st = SIMC_OK;
@@ -260,6 +343,7 @@ static simc_data* make(const simc_model* mm, int checked, simc_error* err) {
     simc_data_free(out);
     return NULL;
   }
+  publish(mm->m, out);
   return out;
 }
 
@@ -268,6 +352,8 @@ simc_data* simc_data_make_unchecked(const simc_model* m, simc_error* err) { retu
 
 int simc_forward(const simc_model* m, simc_data* d, simc_error* err) {
   if (!mine(m, d)) return arg_error(err, "simc_forward: no model or data, or data of another model");
+  const int p = pull(m->m, d, "simc_forward", err);
+  if (p != SIMC_OK) return p;
   sc_error e;
   sc_error_clear(&e);
   if (sc_forward(m->m, d->d, &e) != SC_OK) return fail(err, &e);
@@ -281,30 +367,33 @@ void simc_set_cancel(const simc_model* m, simc_data* d, const volatile sig_atomi
 
 int simc_data_reset(const simc_model* mm, simc_data* dd, simc_error* err) {
   if (!mine(mm, dd)) return arg_error(err, "simc_data_reset: no model or data, or data of another model");
-  /* a fresh data object: nothing of the old run's warm starts survives,
-   * so that a reset run repeats a new one bit for bit */
+  /* a fresh data object copied in: nothing of the old run's warm starts
+   * survives, so that a reset run repeats a new one bit for bit, and the
+   * arrays a program shares (simc_field) stay where they are */
   sc_error e;
   sc_error_clear(&e);
   sc_data* d = NULL;
   if (sc_data_create(mm->m, &d, &e) != SC_OK) return fail(err, &e);
   const int st = start(mm->m, d, err);
-  if (st != SIMC_OK) {
-    sc_data_free(d);
-    return st;
+  if (st == SIMC_OK) {
+    sc_sim_copy(mm->m, dd->d, d);
+    publish(mm->m, dd);
   }
-  sc_data_free(dd->d);
-  dd->d = d;
-  return SIMC_OK;
+  sc_data_free(d);
+  return st;
 }
 
 int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_error* err) {
   if (!mine(m, dst) || !mine(m, src))
     return arg_error(err, "simc_data_copy: no model or data, or data of another model");
+  const int p = pull(m->m, src, "simc_data_copy", err);
+  if (p != SIMC_OK) return p;
   if (dst == src) {
     ok(err);
     return SIMC_OK;
   }
   sc_sim_copy(m->m, dst->d, src->d);
+  publish(m->m, dst);
   ok(err);
   return SIMC_OK;
 }
@@ -312,6 +401,7 @@ int simc_data_copy(const simc_model* m, simc_data* dst, simc_data* src, simc_err
 void simc_data_free(simc_data* d) {
   if (!d) return;
   sc_data_free(d->d);
+  sc_free(d->qpos);
   sc_free(d);
 }
 
@@ -328,40 +418,18 @@ int simc_set_time(const simc_model* m, simc_data* d, double t, simc_error* err) 
 }
 
 void simc_get_q(const simc_model* m, const simc_data* d, double* q) {
-  if (!mine(m, d) || !q) return;
-  memcpy(q, d->d->q, sizeof(double) * (size_t)m->m->nq);
-  sc_state_com_to_frame(m->m, q, NULL);
+  if (mine(m, d) && q) memcpy(q, d->qpos, sizeof(double) * (size_t)m->m->nq);
 }
 
 void simc_get_v(const simc_model* m, const simc_data* d, double* v) {
-  if (!mine(m, d) || !v) return;
-  const sc_model* M = m->m;
-  memcpy(v, d->d->v, sizeof(double) * (size_t)M->nv);
-  sc_state_velocity_to_frame(M, d->d->q, v);
+  if (mine(m, d) && v) memcpy(v, d->qvel, sizeof(double) * (size_t)m->m->nv);
 }
 
 int simc_set_state(const simc_model* mm, simc_data* dd, const double* q, const double* v,
                    simc_error* err) {
   if (!mine(mm, dd) || !q || !v)
     return arg_error(err, "simc_set_state: no model, data, q or v, or data of another model");
-  const sc_model* m = mm->m;
-  sc_data* d = dd->d;
-  for (int i = 0; i < m->nq; i++)
-    if (!isfinite(q[i])) return arg_error(err, "simc_set_state: a non-finite position");
-  for (int i = 0; i < m->nv; i++)
-    if (!isfinite(v[i])) return arg_error(err, "simc_set_state: a non-finite velocity");
-  /* every quaternion must be a rotation (as --from: sc_state_*quaternion*) */
-  if (sc_state_zero_quaternion(m, q) >= 0)
-    return arg_error(err, "simc_set_state: a zero quaternion (no rotation)");
-  memcpy(d->q, q, sizeof(double) * (size_t)m->nq);
-  memcpy(d->v, v, sizeof(double) * (size_t)m->nv);
-  sc_state_normalize_quaternions(m, d->q);
-  sc_state_frame_to_com(m, d->q, d->v);
-  sc_error e;
-  sc_error_clear(&e);
-  if (sc_forward(m, d, &e) != SC_OK) return fail(err, &e);
-  ok(err);
-  return SIMC_OK;
+  return set_state(mm->m, dd, q, v, 0, "simc_set_state", err);
 }
 
 int simc_data_load_state(const simc_model* mm, simc_data* dd, const char* spec, char* desc,
@@ -383,6 +451,7 @@ int simc_data_load_state(const simc_model* mm, simc_data* dd, const char* spec, 
     memcpy(dd->d->q, x, sizeof(double) * (size_t)m->nq);
     memcpy(dd->d->v, x + m->nq, sizeof(double) * (size_t)m->nv);
     st = sc_forward(m, dd->d, &e);
+    publish(m, dd);
   }
   sc_free(x);
   if (st != SC_OK) return fail(err, &e);
@@ -415,6 +484,77 @@ double simc_actuator_force(const simc_model* m, const simc_data* d, int a) {
   return d->d->act_force[a];
 }
 
+/* The arrays a program shares with the library (simc.h, simc_field), listed
+ * once: the Python package and any other binding build their views from
+ * this table, so that an array added here is everywhere.
+ * X(name, writable, where, rows, cols, unit, what); where and rows are
+ * expressions of dd (the simc_data), D (its sc_data) and M (the model). */
+#define SIMC_FIELDS(X)                                                                           \
+  X(q, 1, dd->qpos, M->nq, 1, "m, rad, 1", "positions, the file's coordinates")                 \
+  X(v, 1, dd->qvel, M->nv, 1, "m/s, rad/s", "velocities, the file's coordinates")               \
+  X(ctrl, 1, D->ctrl, M->nact, 1, "the actuator's input",                                       \
+    "each actuator's input from now on; NaN: its command")                                      \
+  X(qfrc_applied, 1, D->qfrc_applied, M->nv, 1, "N, N m",                                       \
+    "generalized forces held over each step, the coordinates of v")                             \
+  X(xfrc_applied, 1, D->xfrc_applied, M->nbody, 6, "N, N m",                                    \
+    "per body a force at its centre of mass and a torque, world axes")                          \
+  X(xpos, 0, D->xpos, M->nbody, 3, "m", "body frame origins in the world")                      \
+  X(xmat, 0, D->xrot, M->nbody, 9, "1", "body orientations, row-major, body to world")          \
+  X(xcom, 0, D->xcom, M->nbody, 3, "m", "body centres of mass in the world")                    \
+  X(ctrl_used, 0, D->act_ctrl, M->nact, 1, "the actuator's input",                              \
+    "the input each actuator used in the last step")                                            \
+  X(actuator_force, 0, D->act_force, M->nact, 1, "N, N m",                                      \
+    "each actuator's generalized force over the last step")                                     \
+  X(joint_limit_force, 0, D->jnt_limit_force, M->njnt, 1, "N, N m",                             \
+    "each joint's limit force over the last step")                                              \
+  X(tendon_length, 0, D->ten_length, M->ntendon, 1, "m (a fixed tendon: its joints' unit)",    \
+    "each tendon's length")                                                                     \
+  X(constraint_force, 0, D->eq_force, M->neqrow, 1, "N, N m",                                   \
+    "each equality constraint row's force over the last step")
+
+enum {
+#define SIMC_FIELD_ID(n_, w_, where_, rows_, cols_, unit_, what_) FIELD_##n_,
+  SIMC_FIELDS(SIMC_FIELD_ID) NFIELD
+#undef SIMC_FIELD_ID
+};
+
+int simc_field_count(void) { return NFIELD; }
+
+int simc_field_index(const char* name) {
+  static const char* const names[] = {
+#define SIMC_FIELD_NAME(n_, w_, where_, rows_, cols_, unit_, what_) #n_,
+      SIMC_FIELDS(SIMC_FIELD_NAME)
+#undef SIMC_FIELD_NAME
+  };
+  for (int i = 0; name && i < NFIELD; i++)
+    if (strcmp(names[i], name) == 0) return i;
+  return -1;
+}
+
+double* simc_field(const simc_model* mm, simc_data* dd, int i, simc_field_info* info) {
+  if (info) memset(info, 0, sizeof *info);
+  if (i < 0 || i >= NFIELD) return NULL;
+  const sc_model* M = mm ? mm->m : NULL;
+  sc_data* D = dd ? dd->d : NULL;
+  const int have_m = M != NULL, have_d = have_m && mine(mm, dd);
+  switch (i) {
+#define SIMC_FIELD_CASE(n_, w_, where_, rows_, cols_, unit_, what_) \
+  case FIELD_##n_:                                                  \
+    if (info) {                                                     \
+      info->name = #n_;                                             \
+      info->writable = w_;                                          \
+      info->rows = have_m ? (rows_) : 0;                            \
+      info->cols = cols_;                                           \
+      info->unit = unit_;                                           \
+      info->what = what_;                                           \
+    }                                                               \
+    return have_d ? (where_) : NULL;
+    SIMC_FIELDS(SIMC_FIELD_CASE)
+#undef SIMC_FIELD_CASE
+  }
+  return NULL;
+}
+
 double* simc_qfrc_applied(const simc_model* m, simc_data* d) {
   return mine(m, d) && m->m->nv ? d->d->qfrc_applied : NULL;
 }
@@ -436,10 +576,14 @@ int simc_body_pose(const simc_model* m, const simc_data* d, int b, double pos[3]
 int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
   if (!mine(m, d) || n < 0)
     return arg_error(err, "simc_step: no model or data, data of another model, or n < 0");
+  const int p = pull(m->m, d, "simc_step", err);
+  if (p != SIMC_OK) return p;
   sc_error e;
   sc_error_clear(&e);
-  for (int k = 0; k < n; k++)
-    if (sc_step(m->m, d->d, &e) != SC_OK) return fail(err, &e);
+  sc_status st = SC_OK;
+  for (int k = 0; k < n && st == SC_OK; k++) st = sc_step(m->m, d->d, &e);
+  publish(m->m, d);
+  if (st != SC_OK) return fail(err, &e);
   ok(err);
   return SIMC_OK;
 }
@@ -503,6 +647,8 @@ int simc_rollout(const simc_model* mm, simc_data* dd, int nroll, int nstep, cons
     return arg_error(err, "simc_rollout: no model, data, q or ctrl, data of another model, or a "
                           "negative count");
   const sc_model* m = mm->m;
+  const int p = pull(m, dd, "simc_rollout", err);
+  if (p != SIMC_OK) return p;
   if (nroll == 0) {
     ok(err);
     return SIMC_OK;
@@ -592,12 +738,14 @@ void simc_energy(const simc_data* dd, double e[5]) {
   e[4] = d->e_actuator + d->e_applied;
 }
 
-simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const char* path,
+simc_recorder* simc_recorder_open(const simc_model* m, simc_data* d, const char* path,
                                   const simc_record_options* opt, simc_error* err) {
   if (!mine(m, d) || !path) {
     arg_error(err, "simc_recorder_open: no model, data or path, or data of another model");
     return NULL;
   }
+  const int p = pull(m->m, d, "simc_recorder_open", err);
+  if (p != SIMC_OK) return NULL;
   sc_error e;
   sc_error_clear(&e);
   simc_recorder* r = zalloc(sizeof *r, err);
@@ -620,10 +768,12 @@ simc_recorder* simc_recorder_open(const simc_model* m, const simc_data* d, const
   return r;
 }
 
-int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* d,
+int simc_recorder_frame(simc_recorder* r, const simc_model* m, simc_data* d,
                         simc_error* err) {
   if (!r || !mine(m, d) || r->model != m)
     return arg_error(err, "simc_recorder_frame: no recorder, model or data, or another model's");
+  const int p = pull(m->m, d, "simc_recorder_frame", err);
+  if (p != SIMC_OK) return p;
   sc_error e;
   sc_error_clear(&e);
   if (sc_h5_write_frame(r->h5, m->m, d->d, &e) != SC_OK) return fail(err, &e);
@@ -631,10 +781,12 @@ int simc_recorder_frame(simc_recorder* r, const simc_model* m, const simc_data* 
   return SIMC_OK;
 }
 
-int simc_recorder_step(simc_recorder* r, const simc_model* m, const simc_data* d,
+int simc_recorder_step(simc_recorder* r, const simc_model* m, simc_data* d,
                        simc_error* err) {
   if (!r || !mine(m, d) || r->model != m)
     return arg_error(err, "simc_recorder_step: no recorder, model or data, or another model's");
+  const int p = pull(m->m, d, "simc_recorder_step", err);
+  if (p != SIMC_OK) return p;
   sc_run_step(&r->run, m->m, d->d);
   r->steps++;
   if (r->steps % m->m->opt.output_every == 0) return simc_recorder_frame(r, m, d, err);
