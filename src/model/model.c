@@ -119,82 +119,25 @@ int sc_joint_nv(sc_joint_type t) {
     if (!m->field) return SC_ERR_NOMEM;                            \
   } while (0)
 
+#define SC_MODEL_ALLOC(type, name, count) ALLOC(name, count);
+
 sc_status sc_model_alloc(sc_model* m) {
+  SC_MODEL_SCENE_ARRAYS(SC_MODEL_ALLOC)
   ALLOC(body_name, m->nbody);
-  ALLOC(body_parent, m->nbody);
-  ALLOC(body_jnt, m->nbody);
-  ALLOC(body_tree, m->nbody);
-  ALLOC(body_mass, m->nbody);
-  ALLOC(body_com, 3 * m->nbody);
-  ALLOC(body_inertia, 9 * m->nbody);
   ALLOC(jnt_name, m->njnt);
-  ALLOC(jnt_type, m->njnt);
-  ALLOC(jnt_body, m->njnt);
-  ALLOC(jnt_qadr, m->njnt);
-  ALLOC(jnt_vadr, m->njnt);
-  ALLOC(jnt_nq, m->njnt);
-  ALLOC(jnt_nv, m->njnt);
-  ALLOC(jnt_axis, 3 * m->njnt);
-  ALLOC(jnt_pos, 3 * m->njnt);
-  ALLOC(jnt_rot, 9 * m->njnt);
-  ALLOC(geom_type, m->ngeom);
-  ALLOC(geom_body, m->ngeom);
-  ALLOC(geom_pos, 3 * m->ngeom);
-  ALLOC(geom_rot, 9 * m->ngeom);
-  ALLOC(geom_size, 3 * m->ngeom);
-  ALLOC(geom_stiffness, m->ngeom);
-  ALLOC(geom_dissipation, m->ngeom);
-  ALLOC(geom_friction, m->ngeom);
-  ALLOC(geom_hc_dissipation, m->ngeom);
-  ALLOC(geom_restitution, m->ngeom);
-  ALLOC(geom_rbound, m->ngeom);
-  ALLOC(geom_mesh, m->ngeom);
-  ALLOC(geom_contype, m->ngeom);
-  ALLOC(geom_conaffinity, m->ngeom);
+  ALLOC(act_name, m->nact);
+  ALLOC(eq_name, m->neq);
+  ALLOC(ten_name, m->ntendon);
+  ALLOC(cmd_name, m->ncmd);
   for (int g = 0; g < m->ngeom; g++) {
     m->geom_mesh[g] = -1;
     m->geom_contype[g] = m->geom_conaffinity[g] = 1u;
   }
-  ALLOC(exclude_body, 2 * m->nexclude);
-  ALLOC(mesh, m->nmesh);
-  ALLOC(jspring_jnt, m->njspring);
-  ALLOC(jspring_local, m->njspring);
-  ALLOC(jspring_dof, m->njspring);
-  ALLOC(jspring_qadr, m->njspring);
-  ALLOC(jspring_k, m->njspring);
-  ALLOC(jspring_c, m->njspring);
-  ALLOC(jspring_rest, m->njspring);
-  ALLOC(lspring_body, 2 * m->nlspring);
-  ALLOC(lspring_point, 6 * m->nlspring);
-  ALLOC(lspring_k, m->nlspring);
-  ALLOC(lspring_c, m->nlspring);
-  ALLOC(lspring_rest, m->nlspring);
-  ALLOC(jnt_damping, SC_JNT_MAXDOF * m->njnt);
-  ALLOC(jnt_armature, SC_JNT_MAXDOF * m->njnt);
-  ALLOC(jnt_frictionloss, SC_JNT_MAXDOF * m->njnt);
-  ALLOC(jnt_range, 2 * m->njnt);
-  ALLOC(jnt_limit_k, m->njnt);
-  ALLOC(jnt_limit_taud, m->njnt);
   for (int j = 0; j < m->njnt; j++) {
     m->jnt_range[2 * j] = -INFINITY;
     m->jnt_range[2 * j + 1] = INFINITY;
     m->jnt_limit_k[j] = INFINITY;
   }
-  ALLOC(act_name, m->nact);
-  ALLOC(act_type, m->nact);
-  ALLOC(act_jnt, m->nact);
-  ALLOC(act_tendon, m->nact);
-  ALLOC(act_local, m->nact);
-  ALLOC(act_dof, m->nact);
-  ALLOC(act_qadr, m->nact);
-  ALLOC(act_gear, m->nact);
-  ALLOC(act_kp, m->nact);
-  ALLOC(act_kd, m->nact);
-  ALLOC(act_effort, 2 * m->nact);
-  ALLOC(act_cmd, m->nact);
-  ALLOC(act_input, 2 * m->nact);
-  ALLOC(act_cmd_vel, m->nact);
-  ALLOC(act_theta, m->nact);
   for (int a = 0; a < m->nact; a++) {
     m->act_gear[a] = 1.0;
     m->act_effort[2 * a] = -INFINITY;
@@ -203,45 +146,14 @@ sc_status sc_model_alloc(sc_model* m) {
     m->act_theta[a] = SC_ACT_THETA_AUTO;
     m->act_tendon[a] = -1;
   }
-  ALLOC(eq_name, m->neq);
-  ALLOC(eq_type, m->neq);
-  ALLOC(eq_obj, 2 * m->neq);
-  ALLOC(eq_data, SC_EQ_NDATA * m->neq);
-  ALLOC(eq_auto, m->neq);
-  ALLOC(eq_k, m->neq);
-  ALLOC(eq_taud, m->neq);
-  ALLOC(eq_rowadr, m->neq);
-  ALLOC(eq_nrow, m->neq);
   for (int e = 0; e < m->neq; e++) m->eq_k[e] = INFINITY;
-  ALLOC(ten_name, m->ntendon);
-  ALLOC(ten_type, m->ntendon);
-  ALLOC(ten_wrapadr, m->ntendon);
-  ALLOC(ten_wrapnum, m->ntendon);
-  ALLOC(ten_range, 2 * m->ntendon);
-  ALLOC(ten_limit_k, m->ntendon);
-  ALLOC(ten_limit_taud, m->ntendon);
-  ALLOC(ten_k, m->ntendon);
-  ALLOC(ten_c, m->ntendon);
-  ALLOC(ten_rest, m->ntendon);
   for (int t = 0; t < m->ntendon; t++) {
     m->ten_range[2 * t] = -INFINITY;
     m->ten_range[2 * t + 1] = INFINITY;
     m->ten_limit_k[t] = INFINITY;
     m->ten_rest[t] = NAN;
   }
-  ALLOC(wrap_jnt, m->nwrap);
-  ALLOC(wrap_coef, m->nwrap);
-  ALLOC(wrap_body, m->nwrap);
-  ALLOC(wrap_point, 3 * m->nwrap);
-  ALLOC(wrap_type, m->nwrap);
-  ALLOC(wrap_axis, 3 * m->nwrap);
-  ALLOC(wrap_side_body, m->nwrap);
-  ALLOC(wrap_side_point, 3 * m->nwrap);
   for (int w = 0; w < m->nwrap; w++) m->wrap_side_body[w] = -1;
-  ALLOC(cmd_name, m->ncmd);
-  ALLOC(cmd_interp, m->ncmd);
-  ALLOC(cmd_adr, m->ncmd);
-  ALLOC(cmd_len, m->ncmd);
   return SC_OK;
 }
 
@@ -260,40 +172,13 @@ static void free_names(char** names, int n) {
 
 void sc_model_free(sc_model* m) {
   if (!m) return;
-  free_names(m->body_name, m->nbody);
-  free_names(m->jnt_name, m->njnt);
-  free_names(m->q_names, m->nq);
-  free_names(m->v_names, m->nv);
-  free_names(m->act_name, m->nact);
-  free_names(m->cmd_name, m->ncmd);
-  free_names(m->eq_name, m->neq);
-  free_names(m->ten_name, m->ntendon);
-  void* arrays[] = {m->body_parent, m->body_jnt, m->body_tree, m->body_mass, m->body_com,
-                    m->body_inertia, m->jnt_type, m->jnt_body, m->jnt_qadr, m->jnt_vadr,
-                    m->jnt_nq, m->jnt_nv, m->jnt_axis, m->jnt_pos, m->jnt_rot, m->jnt_com, m->qpos0,
-                    m->qvel0, m->dof_jnt, m->dof_tree, m->clique_dofadr, m->clique_dofnum,
-                    m->clique_dofs, m->clique_blkadr, m->dof_clique, m->dof_cliqueloc,
-                    m->geom_type, m->geom_body,
-                    m->geom_pos, m->geom_rot, m->geom_size, m->geom_stiffness,
-                    m->geom_dissipation, m->geom_friction, m->geom_hc_dissipation, m->geom_restitution, m->geom_rbound, m->jspring_dof,
-                    m->jspring_qadr, m->jspring_k, m->jspring_c, m->jspring_rest,
-                    m->lspring_body, m->lspring_point, m->jspring_jnt, m->jspring_local, m->lspring_k, m->lspring_c,
-                    m->lspring_rest, m->name, m->scene_path, m->scene_yaml, m->ignored, m->approximated, m->notes,
-                    m->jnt_damping, m->jnt_armature, m->jnt_frictionloss, m->jnt_range,
-                    m->jnt_limit_k, m->jnt_limit_taud, m->dof_damping, m->dof_armature,
-                    m->dof_frictionloss, m->act_type, m->act_jnt, m->act_tendon, m->act_local, m->act_dof,
-                    m->act_qadr, m->act_gear, m->act_kp, m->act_kd, m->act_effort, m->act_cmd,
-                    m->act_input, m->act_cmd_vel, m->act_theta, m->cmd_interp, m->cmd_adr,
-                    m->cmd_len, m->cmd_time, m->cmd_value, m->body_rmin, m->body_cparent, m->body_weld, m->geom_mesh,
-                    m->body_fluid_box, m->body_fluid_rot,
-                    m->geom_contype, m->geom_conaffinity, m->exclude_body, m->mesh,
-                    m->eq_type, m->eq_obj, m->eq_data, m->eq_auto, m->eq_k, m->eq_taud,
-                    m->eq_rowadr, m->eq_nrow, m->eqrow_eq, m->ten_type, m->ten_wrapadr,
-                    m->ten_wrapnum, m->ten_range, m->ten_limit_k, m->ten_limit_taud, m->ten_k,
-                    m->ten_c, m->ten_rest, m->wrap_jnt, m->wrap_coef, m->wrap_body,
-                    m->wrap_point, m->wrap_type, m->wrap_axis, m->wrap_side_body, m->wrap_side_point};
+#define SC_MODEL_FREE(type, name, count) sc_free(m->name);
+#define SC_MODEL_FREE_NAMES(name, count) free_names(m->name, count);
+#define SC_MODEL_FREE_TEXT(name) sc_free(m->name);
   for (int i = 0; m->mesh && i < m->nmesh; i++) sc_mesh_free(&m->mesh[i]);
-  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) sc_free(arrays[i]);
+  SC_MODEL_ARRAYS(SC_MODEL_FREE)
+  SC_MODEL_NAMES(SC_MODEL_FREE_NAMES)
+  SC_MODEL_TEXTS(SC_MODEL_FREE_TEXT)
   sc_free(m);
 }
 

@@ -169,6 +169,239 @@ typedef struct sc_options {
   int output_solver_trace; /* write /solver/trace (per Newton iteration) */
 } sc_options;
 
+/* The arrays of sc_model, listed once (as sc_data's in state.h): the struct
+ * declares them from these lists, sc_model_alloc allocates the scene's,
+ * sc_model_finalize the derived ones, and sc_model_free frees all of them,
+ * so that none can be left out of the free.  X(type, name, count): count is
+ * an expression of the model m's sizes (for the derived arrays, the size
+ * finalize allocates; sc_calloc gives every array at least one element). */
+
+/* ---- bodies (nbody) ---- */
+#define SC_MODEL_BODY(X) \
+  X(int, body_parent, m->nbody)        /* -1 for the world */ \
+  X(int, body_jnt, m->nbody)           /* joint connecting the body to its parent, -1 for world */ \
+  X(int, body_tree, m->nbody)          /* tree id, -1 for world */ \
+  X(double, body_mass, m->nbody)       /* kg */ \
+  X(double, body_com, 3 * m->nbody)    /* centre of mass in body frame, m */ \
+  X(double, body_inertia, 9 * m->nbody) /* rotational inertia about the c.o.m., body axes, kg m^2 */
+
+/* ---- joints (njnt); per dof of the joint, SC_JNT_MAXDOF slots per joint
+ * (slot k: the joint's k-th velocity), copied to the dof_ arrays by
+ * finalize; limits (revolute and prismatic joints): q in [lower, upper] ---- */
+#define SC_MODEL_JOINT(X) \
+  X(sc_joint_type, jnt_type, m->njnt) \
+  X(int, jnt_body, m->njnt)            /* child body */ \
+  X(int, jnt_qadr, m->njnt)            /* first index in q */ \
+  X(int, jnt_vadr, m->njnt)            /* first index in v */ \
+  X(int, jnt_nq, m->njnt) \
+  X(int, jnt_nv, m->njnt) \
+  X(double, jnt_axis, 3 * m->njnt)     /* unit axis in J (revolute, prismatic) */ \
+  X(double, jnt_pos, 3 * m->njnt)      /* J origin in the parent body frame, m */ \
+  X(double, jnt_rot, 9 * m->njnt)      /* J orientation in the parent body frame */ \
+  X(double, jnt_damping, SC_JNT_MAXDOF * m->njnt)   /* viscous damping, N s/m or N m s/rad */ \
+  X(double, jnt_armature, SC_JNT_MAXDOF * m->njnt)  /* added inertia on the dof's diagonal, \
+                                                       kg or kg m^2 */ \
+  X(double, jnt_frictionloss, SC_JNT_MAXDOF * m->njnt) /* dry Coulomb friction, N or N m \
+                                                          (0: none) */ \
+  X(double, jnt_range, 2 * m->njnt)    /* lower, upper, m or rad (-INFINITY / INFINITY: none) */ \
+  X(double, jnt_limit_k, m->njnt)      /* stiffness of the limit, N/m or N m/rad (INFINITY: \
+                                          rigid) */ \
+  X(double, jnt_limit_taud, m->njnt)   /* its dissipation time scale, s */
+
+/* ---- geometry (ngeom) and meshes (nmesh) ---- */
+#define SC_MODEL_GEOM(X) \
+  X(sc_geom_type, geom_type, m->ngeom) \
+  X(int, geom_body, m->ngeom)          /* 0 = static (world) */ \
+  X(double, geom_pos, 3 * m->ngeom)    /* in the body frame (plane: a point on it) */ \
+  X(double, geom_rot, 9 * m->ngeom)    /* in the body frame (plane: z axis = normal) */ \
+  X(double, geom_size, 3 * m->ngeom)   /* see sc_geom_type */ \
+  X(double, geom_stiffness, m->ngeom)  /* N/m; INFINITY for "rigid" */ \
+  X(double, geom_dissipation, m->ngeom) /* tau_d, s */ \
+  X(double, geom_friction, m->ngeom)   /* mu */ \
+  X(double, geom_hc_dissipation, m->ngeom) /* Hunt-Crossley dissipation d, s/m (similar, \
+                                              lagged) */ \
+  X(double, geom_restitution, m->ngeom) /* coefficient of restitution e in [0, 1] \
+                                           (doc/contact.md 4.7) */ \
+  X(double, geom_rbound, m->ngeom)     /* bounding-sphere radius about geom_pos (INFINITY for \
+                                          plane), m */ \
+  X(int, geom_mesh, m->ngeom)          /* SC_GEOM_MESH: index into mesh, else -1 */ \
+  /* contact filtering, MuJoCo's rule: geoms a and b may touch only when \
+   * (contype_a & conaffinity_b) | (contype_b & conaffinity_a) is non-zero \
+   * (both 1 by default: everything touches) */ \
+  X(uint32_t, geom_contype, m->ngeom) \
+  X(uint32_t, geom_conaffinity, m->ngeom) \
+  X(int, exclude_body, 2 * m->nexclude) /* (nexclude x 2) body pairs whose geoms never touch; \
+                                           finalize orders each pair (a < b) and the list by \
+                                           (a, b), without repeats, for a binary search in \
+                                           the broad phase */ \
+  X(sc_mesh, mesh, m->nmesh)           /* the meshes, with their hulls and mass properties */
+
+/* ---- joint springs (njspring): tau = -k (q - rest) - c v on one dof, and
+ * linear springs (nlspring) between two body points ---- */
+#define SC_MODEL_SPRING(X) \
+  X(int, jspring_jnt, m->njspring)     /* joint (revolute, prismatic or planar) */ \
+  X(int, jspring_local, m->njspring)   /* dof within the joint */ \
+  X(int, jspring_dof, m->njspring)     /* velocity index (set by finalize) */ \
+  X(int, jspring_qadr, m->njspring)    /* position index (set by finalize) */ \
+  X(double, jspring_k, m->njspring)    /* N/m or N m/rad */ \
+  X(double, jspring_c, m->njspring)    /* N s/m or N m s/rad */ \
+  X(double, jspring_rest, m->njspring) \
+  X(int, lspring_body, 2 * m->nlspring)   /* bodies a, b (0 = world) */ \
+  X(double, lspring_point, 6 * m->nlspring) /* points in body frames: a then b, m */ \
+  X(double, lspring_k, m->nlspring)    /* N/m */ \
+  X(double, lspring_c, m->nlspring)    /* N s/m */ \
+  X(double, lspring_rest, m->nlspring) /* m */
+
+/* ---- actuators (nact) on one dof of a revolute, prismatic or planar
+ * joint, or on a tendon ---- */
+#define SC_MODEL_ACTUATOR(X) \
+  X(int, act_type, m->nact)            /* sc_actuator_type */ \
+  X(int, act_jnt, m->nact)             /* joint (-1: the actuator pulls on a tendon) */ \
+  X(int, act_tendon, m->nact)          /* tendon it pulls on (its force along the tendon's \
+                                          row, as a row of the contact problem), -1: a \
+                                          joint's */ \
+  X(int, act_local, m->nact)           /* dof within the joint */ \
+  X(int, act_dof, m->nact)             /* velocity index (set by finalize; -1 on a tendon) */ \
+  X(int, act_qadr, m->nact)            /* position index (set by finalize; -1 on a tendon) */ \
+  X(double, act_gear, m->nact)         /* motor: generalized force per unit command */ \
+  X(double, act_kp, m->nact)           /* position servo stiffness, N/m or N m/rad */ \
+  X(double, act_kd, m->nact)           /* servo damping, N s/m or N m s/rad */ \
+  X(double, act_effort, 2 * m->nact)   /* bounds of the generalized force, N or N m \
+                                          (-INFINITY / INFINITY: none) */ \
+  X(int, act_cmd, m->nact)             /* command of the input (motor: u; position: target \
+                                          q; velocity: target v), -1: the constant act_input */ \
+  X(double, act_input, 2 * m->nact)    /* constant input and constant commanded velocity \
+                                          (position servo) when their command is -1 */ \
+  X(int, act_cmd_vel, m->nact)         /* command of a position servo's commanded velocity, \
+                                          -1: constant */ \
+  X(double, act_theta, m->nact)        /* servo law's theta in (0, 1], SC_ACT_THETA_AUTO: see \
+                                          constraint/actuator.c */
+
+/* ---- equality constraints (neq) ---- */
+#define SC_MODEL_EQUALITY(X) \
+  X(int, eq_type, m->neq)              /* sc_eq_type */ \
+  X(int, eq_obj, 2 * m->neq)           /* connect, weld, distance: bodies a, b (0 = world); \
+                                          joint: joints 1 and 2 (-1: none, q1 - r1 = c0); \
+                                          tendon: tendons 1 and 2 (-1: none) */ \
+  X(double, eq_data, SC_EQ_NDATA * m->neq) /* see SC_EQ_NDATA */ \
+  X(int, eq_auto, m->neq)              /* SC_EQ_AUTO_* bits: parts taken at qpos0 */ \
+  X(double, eq_k, m->neq)              /* stiffness of each row, INFINITY: rigid (N/m for a \
+                                          point's rows and a distance, N m/rad for a weld's \
+                                          rotation, the coordinate's for a joint coupling) */ \
+  X(double, eq_taud, m->neq)           /* dissipation time scale, s */ \
+  X(int, eq_rowadr, m->neq)            /* first row among the neqrow (set by finalize) */ \
+  X(int, eq_nrow, m->neq)              /* rows: 3, 6, 1, 1 by type (set by finalize) */
+
+/* ---- tendons (ntendon) and their path elements (nwrap) ---- */
+#define SC_MODEL_TENDON(X) \
+  X(int, ten_type, m->ntendon)         /* sc_tendon_type */ \
+  X(int, ten_wrapadr, m->ntendon)      /* first element */ \
+  X(int, ten_wrapnum, m->ntendon)      /* elements (fixed: >= 1 joints; spatial: >= 2 points; \
+                                          slider-crank: 3) */ \
+  X(double, ten_range, 2 * m->ntendon) /* lower, upper length, m (or the joints' unit for a \
+                                          fixed tendon); -INFINITY / INFINITY: none */ \
+  X(double, ten_limit_k, m->ntendon)   /* stiffness of the limits (INFINITY: rigid) */ \
+  X(double, ten_limit_taud, m->ntendon) /* their dissipation time scale, s */ \
+  X(double, ten_k, m->ntendon)         /* spring stiffness along the tendon, N/m (0: none) */ \
+  X(double, ten_c, m->ntendon)         /* damping along the tendon, N s/m */ \
+  X(double, ten_rest, m->ntendon)      /* the spring's rest length; NAN: the length at qpos0 */ \
+  X(int, wrap_jnt, m->nwrap)           /* fixed: the joint (revolute or prismatic) */ \
+  X(double, wrap_coef, m->nwrap)       /* fixed: its coefficient; slider-crank: the rod \
+                                          length, m */ \
+  X(int, wrap_body, m->nwrap)          /* spatial: the point's body (0 = world) */ \
+  X(double, wrap_point, 3 * m->nwrap)  /* spatial: the point in its body's frame, m */ \
+  X(int, wrap_type, m->nwrap)          /* spatial: sc_wrap_type */ \
+  X(double, wrap_axis, 3 * m->nwrap)   /* a wrapping cylinder's axis in its body's frame (unit) */ \
+  X(int, wrap_side_body, m->nwrap)     /* a wrapping shape's side point's body, -1: none */ \
+  X(double, wrap_side_point, 3 * m->nwrap) /* that point in its body's frame, m */
+
+/* ---- commands (ncmd): piecewise-linear or held tables of (time, value);
+ * outside its time range a command holds its end value ---- */
+#define SC_MODEL_COMMAND(X) \
+  X(int, cmd_interp, m->ncmd)          /* SC_INTERP_LINEAR or SC_INTERP_HOLD */ \
+  X(int, cmd_adr, m->ncmd)             /* first sample in cmd_time / cmd_value */ \
+  X(int, cmd_len, m->ncmd)             /* samples (>= 1; strictly increasing times) */
+
+/* the command samples (ncmddata), allocated by sc_model_alloc_commands */
+#define SC_MODEL_COMMAND_DATA(X) \
+  X(double, cmd_time, m->ncmddata)     /* s */ \
+  X(double, cmd_value, m->ncmddata)    /* the command's unit (see the actuator) */
+
+/* ---- what finalize derives ---- */
+#define SC_MODEL_DERIVED(X) \
+  X(double, jnt_com, 3 * m->njnt)      /* a free joint's coordinates are those of this point \
+                                          of its child (body frame, m): the child's centre of \
+                                          mass, or zeros (the frame origin) when the body's \
+                                          centre is its origin or the joint has armature, \
+                                          damping or dry friction on its linear velocity (see \
+                                          dynamics.c and sc_state_frame_to_com) */ \
+  X(double, qpos0, m->nq)              /* initial positions */ \
+  X(double, qvel0, m->nv)              /* initial velocities */ \
+  X(int, dof_jnt, m->nv)               /* joint that owns each velocity */ \
+  X(int, dof_tree, m->nv)              /* tree of each velocity */ \
+  X(double, dof_damping, m->nv)        /* from jnt_damping */ \
+  X(double, dof_armature, m->nv)       /* from jnt_armature */ \
+  X(double, dof_frictionloss, m->nv)   /* from jnt_frictionloss */ \
+  X(double, body_fluid_box, 3 * m->nbody) /* see any_fluid */ \
+  X(double, body_fluid_rot, 9 * m->nbody) \
+  /* cliques: groups of trees coupled by linear springs; the mass, stiffness \
+   * and damping matrices are block diagonal over cliques */ \
+  X(int, clique_dofadr, m->nclique)    /* first entry in clique_dofs */ \
+  X(int, clique_dofnum, m->nclique)    /* dofs in the clique (may be 0) */ \
+  X(int, clique_dofs, m->nv)           /* dof indices grouped by clique, increasing within one */ \
+  X(int, clique_blkadr, m->nclique)    /* offset of the clique's dense block in a packed \
+                                          block-diagonal store of size nblk */ \
+  X(int, dof_clique, m->nv)            /* clique of each dof */ \
+  X(int, dof_cliqueloc, m->nv)         /* its position within the clique (in clique_dofs) */ \
+  X(int, body_cparent, m->nbody)       /* the parent for contact filtering: the nearest \
+                                          ancestor that is not a link (a body of mass 0 \
+                                          without geometry; 0 = the world) */ \
+  X(int, body_weld, m->nbody)          /* the body a body is welded to: itself, or through a \
+                                          chain of fixed joints the nearest ancestor on a \
+                                          joint that moves (0: welded to the world, as the \
+                                          world itself); bodies with one weld cannot move \
+                                          relative to each other and never touch */ \
+  X(double, body_rmin, m->nbody)       /* the smallest geom_rbound of the body's geometries \
+                                          (INFINITY: none), m */ \
+  X(int, eqrow_eq, m->neqrow + 1)      /* the constraint of each equality row */
+
+/* the names of each kind (arrays of strings, each string owned) */
+#define SC_MODEL_NAMES(X) \
+  X(body_name, m->nbody)               /* "world" for body 0 */ \
+  X(jnt_name, m->njnt)                 /* = the child body's name */ \
+  X(q_names, m->nq)                    /* e.g. "pendulum.theta", "ball.qw" */ \
+  X(v_names, m->nv) \
+  X(act_name, m->nact) \
+  X(cmd_name, m->ncmd) \
+  X(eq_name, m->neq) \
+  X(ten_name, m->ntendon)
+
+/* provenance: the scene's texts (NULL when there is none) */
+#define SC_MODEL_TEXTS(X) \
+  X(name)            /* scene name */ \
+  X(scene_path)      /* the file it was loaded from */ \
+  X(scene_yaml)      /* the scene text after overrides (YAML) */ \
+  X(ignored)         /* what an MJCF or URDF translation left out with \
+                        --allow-unsupported (or a models: entry's \
+                        allow_unsupported): one line per kind with its first \
+                        place */ \
+  X(approximated)    /* what an MJCF translation rendered approximately \
+                        (MuJoCo's contact parameters onto simc's law, \
+                        doc/import.md): one line per kind with its first place */ \
+  X(notes)           /* what the loader changed in the scene as written (a \
+                        joint whose default start lies outside its limits \
+                        starts on them), one line each */
+
+#define SC_MODEL_SCENE_ARRAYS(X) \
+  SC_MODEL_BODY(X) SC_MODEL_JOINT(X) SC_MODEL_GEOM(X) SC_MODEL_SPRING(X) SC_MODEL_ACTUATOR(X) \
+  SC_MODEL_EQUALITY(X) SC_MODEL_TENDON(X) SC_MODEL_COMMAND(X)
+#define SC_MODEL_ARRAYS(X) \
+  SC_MODEL_SCENE_ARRAYS(X) SC_MODEL_COMMAND_DATA(X) SC_MODEL_DERIVED(X)
+
+#define SC_MODEL_DECLARE(type, name, count) type* name;
+#define SC_MODEL_DECLARE_NAMES(name, count) char** name;
+#define SC_MODEL_DECLARE_TEXT(name) char* name;
+
 typedef struct sc_model {
   /* ---- sizes ---- */
   int nbody;   /* including the world (body 0) */
@@ -181,6 +414,7 @@ typedef struct sc_model {
   int nexclude;  /* body pairs excluded from contact */
   int nact;      /* actuators */
   int ncmd;      /* commands (time series driving the actuators) */
+  int ncmddata;  /* samples of all commands */
   int neq;       /* equality constraints */
   int nrow_max;  /* joint rows a step may add to the contact problem (limits,
                     dry friction, servos, equality constraints), set by finalize */
@@ -192,53 +426,15 @@ typedef struct sc_model {
   int nwrap;     /* their path elements (joints of a fixed tendon, points of a
                     spatial one) */
   int ntree;     /* kinematic trees (subtrees rooted at a child of the world) */
+  int nclique;   /* cliques (SC_MODEL_DERIVED) */
+  long nblk;     /* sum of clique_dofnum^2 */
 
   sc_options opt;
 
-  /* ---- bodies (nbody) ---- */
-  char** body_name;      /* "world" for body 0 */
-  int* body_parent;      /* -1 for the world */
-  int* body_jnt;         /* joint connecting the body to its parent, -1 for world */
-  int* body_tree;        /* tree id, -1 for world */
-  double* body_mass;     /* kg */
-  double* body_com;      /* (nbody x 3) centre of mass in body frame, m */
-  double* body_inertia;  /* (nbody x 9) rotational inertia about the c.o.m., body axes, kg m^2 */
+  SC_MODEL_ARRAYS(SC_MODEL_DECLARE)
+  SC_MODEL_NAMES(SC_MODEL_DECLARE_NAMES)
+  SC_MODEL_TEXTS(SC_MODEL_DECLARE_TEXT)
 
-  /* ---- joints (njnt) ---- */
-  char** jnt_name;       /* = the child body's name */
-  sc_joint_type* jnt_type;
-  int* jnt_body;         /* child body */
-  int* jnt_qadr;         /* first index in q */
-  int* jnt_vadr;         /* first index in v */
-  int* jnt_nq;
-  int* jnt_nv;
-  double* jnt_axis;      /* (njnt x 3) unit axis in J (revolute, prismatic) */
-  double* jnt_pos;       /* (njnt x 3) J origin in the parent body frame, m */
-  double* jnt_rot;       /* (njnt x 9) J orientation in the parent body frame */
-  double* jnt_com;       /* (njnt x 3) a free joint's coordinates are those of this
-                            point of its child (body frame, m): the child's centre of
-                            mass, or zeros (the frame origin) when the body's centre is
-                            its origin or the joint has armature, damping or dry
-                            friction on its linear velocity (set by finalize; see
-                            dynamics.c and sc_state_frame_to_com) */
-  /* per dof of the joint, SC_JNT_MAXDOF slots per joint (slot k: the joint's
-   * k-th velocity), copied to the dof_ arrays by finalize */
-  double* jnt_damping;   /* (njnt x 6) viscous damping, N s/m or N m s/rad */
-  double* jnt_armature;  /* (njnt x 6) added inertia on the dof's diagonal, kg or kg m^2 */
-  double* jnt_frictionloss; /* (njnt x 6) dry Coulomb friction, N or N m (0: none) */
-  /* limits (revolute and prismatic joints): q in [lower, upper] */
-  double* jnt_range;     /* (njnt x 2) lower, upper, m or rad (-INFINITY / INFINITY: none) */
-  double* jnt_limit_k;   /* stiffness of the limit, N/m or N m/rad (INFINITY: rigid) */
-  double* jnt_limit_taud;/* its dissipation time scale, s */
-
-  /* ---- generalized coordinates ---- */
-  double* qpos0;         /* (nq) initial positions */
-  double* qvel0;         /* (nv) initial velocities */
-  int* dof_jnt;          /* (nv) joint that owns each velocity */
-  int* dof_tree;         /* (nv) tree of each velocity */
-  double* dof_damping;   /* (nv) from jnt_damping */
-  double* dof_armature;  /* (nv) from jnt_armature */
-  double* dof_frictionloss; /* (nv) from jnt_frictionloss */
   /* 1 when some dof has damping / armature / dry friction, some joint a
    * limit (set by finalize; the step skips what no dof has) */
   int any_damping, any_armature, any_frictionloss, any_limit;
@@ -254,162 +450,10 @@ typedef struct sc_model {
    * (nbody x 3, m) along the principal axes body_fluid_rot (nbody x 9, the
    * axes as columns in body coordinates), set by finalize */
   int any_fluid;
-  double* body_fluid_box;
-  double* body_fluid_rot;
-
-  /* ---- cliques: groups of trees coupled by linear springs; the mass,
-   * stiffness and damping matrices are block diagonal over cliques ---- */
-  int nclique;
-  int* clique_dofadr;    /* (nclique) first entry in clique_dofs */
-  int* clique_dofnum;    /* (nclique) dofs in the clique (may be 0) */
-  int* clique_dofs;      /* (nv) dof indices grouped by clique, increasing within one */
-  int* clique_blkadr;    /* (nclique) offset of the clique's dense block in a packed
-                            block-diagonal store of size nblk */
-  long nblk;             /* sum of clique_dofnum^2 */
-  int* dof_clique;       /* (nv) clique of each dof */
-  int* dof_cliqueloc;    /* (nv) its position within the clique (in clique_dofs) */
-  char** q_names;        /* (nq) e.g. "pendulum.theta", "ball.qw" */
-  char** v_names;        /* (nv) */
-
-  /* ---- geometry (ngeom) ---- */
-  sc_geom_type* geom_type;
-  int* geom_body;        /* 0 = static (world) */
-  double* geom_pos;      /* (ngeom x 3) in the body frame (plane: a point on it) */
-  double* geom_rot;      /* (ngeom x 9) in the body frame (plane: z axis = normal) */
-  double* geom_size;     /* (ngeom x 3), see sc_geom_type */
-  double* geom_stiffness;/* N/m; INFINITY for "rigid" */
-  double* geom_dissipation; /* tau_d, s */
-  double* geom_friction; /* mu */
-  double* geom_hc_dissipation; /* Hunt-Crossley dissipation d, s/m (similar, lagged) */
-  double* geom_restitution; /* coefficient of restitution e in [0, 1] (doc/contact.md 4.7) */
-  double* geom_rbound;   /* bounding-sphere radius about geom_pos (INFINITY for plane), m */
-  int* geom_mesh;        /* SC_GEOM_MESH: index into mesh, else -1 */
-  /* contact filtering, MuJoCo's rule: geoms a and b may touch only when
-   * (contype_a & conaffinity_b) | (contype_b & conaffinity_a) is non-zero
-   * (both 1 by default: everything touches) */
-  uint32_t* geom_contype;
-  uint32_t* geom_conaffinity;
-  int* exclude_body;     /* (nexclude x 2) body pairs whose geoms never touch; finalize
-                            orders each pair (a < b) and the list by (a, b), without
-                            repeats, for a binary search in the broad phase */
-  sc_mesh* mesh;         /* (nmesh) the meshes, with their hulls and mass properties */
-  int* body_cparent;     /* (nbody) the parent for contact filtering: the nearest
-                            ancestor that is not a link (a body of mass 0 without
-                            geometry; 0 = the world; set by finalize) */
-  int* body_weld;        /* (nbody) the body a body is welded to: itself, or through
-                            a chain of fixed joints the nearest ancestor on a
-                            joint that moves (0: welded to the world, as the
-                            world itself); bodies with one weld cannot move
-                            relative to each other and never touch (set by
-                            finalize) */
-  double* body_rmin;     /* (nbody) the smallest geom_rbound of the body's geometries
-                            (INFINITY: none), m (set by finalize) */
-
-  /* ---- joint springs (njspring): tau = -k (q - rest) - c v on one dof ---- */
-  int* jspring_jnt;      /* joint (revolute, prismatic or planar) */
-  int* jspring_local;    /* dof within the joint */
-  int* jspring_dof;      /* velocity index (set by finalize) */
-  int* jspring_qadr;     /* position index (set by finalize) */
-  double* jspring_k;     /* N/m or N m/rad */
-  double* jspring_c;     /* N s/m or N m s/rad */
-  double* jspring_rest;
-
-  /* ---- linear springs (nlspring) between two body points ---- */
-  int* lspring_body;     /* (nlspring x 2) bodies a, b (0 = world) */
-  double* lspring_point; /* (nlspring x 6) points in body frames: a then b, m */
-  double* lspring_k;     /* N/m */
-  double* lspring_c;     /* N s/m */
-  double* lspring_rest;  /* m */
-
-  /* ---- equality constraints (neq) ---- */
-  char** eq_name;
-  int* eq_type;          /* sc_eq_type */
-  int* eq_obj;           /* (neq x 2) connect, weld, distance: bodies a, b (0 = world);
-                            joint: joints 1 and 2 (-1: none, q1 - r1 = c0);
-                            tendon: tendons 1 and 2 (-1: none) */
-  double* eq_data;       /* (neq x SC_EQ_NDATA) see SC_EQ_NDATA */
-  int* eq_auto;          /* SC_EQ_AUTO_* bits: parts taken at qpos0 */
-  double* eq_k;          /* stiffness of each row, INFINITY: rigid (N/m for a point's
-                            rows and a distance, N m/rad for a weld's rotation,
-                            the coordinate's for a joint coupling) */
-  double* eq_taud;       /* dissipation time scale, s */
-  int* eq_rowadr;        /* first row among the neqrow (set by finalize) */
-  int* eq_nrow;          /* rows: 3, 6, 1, 1 by type (set by finalize) */
-  int* eqrow_eq;         /* (neqrow) the constraint of each row (set by finalize) */
-
-  /* ---- tendons (ntendon) and their path elements (nwrap) ---- */
-  char** ten_name;
-  int* ten_type;         /* sc_tendon_type */
-  int* ten_wrapadr;      /* first element */
-  int* ten_wrapnum;      /* elements (fixed: >= 1 joints; spatial: >= 2 points; slider-crank: 3) */
-  double* ten_range;     /* (ntendon x 2) lower, upper length, m (or the joints' unit
-                            for a fixed tendon); -INFINITY / INFINITY: none */
-  double* ten_limit_k;   /* stiffness of the limits (INFINITY: rigid) */
-  double* ten_limit_taud;/* their dissipation time scale, s */
-  double* ten_k;         /* spring stiffness along the tendon, N/m (0: none) */
-  double* ten_c;         /* damping along the tendon, N s/m */
-  double* ten_rest;      /* the spring's rest length; NAN: the length at qpos0 */
-  int* wrap_jnt;         /* (nwrap) fixed: the joint (revolute or prismatic) */
-  double* wrap_coef;     /* (nwrap) fixed: its coefficient; slider-crank: the rod length, m */
-  int* wrap_body;        /* (nwrap) spatial: the point's body (0 = world) */
-  double* wrap_point;    /* (nwrap x 3) spatial: the point in its body's frame, m */
-  int* wrap_type;        /* (nwrap) spatial: sc_wrap_type */
-  double* wrap_axis;     /* (nwrap x 3) a wrapping cylinder's axis in its body's frame (unit) */
-  int* wrap_side_body;   /* (nwrap) a wrapping shape's side point's body, -1: none */
-  double* wrap_side_point; /* (nwrap x 3) that point in its body's frame, m */
   int any_tendon_spring; /* some tendon has stiffness or damping (set by finalize) */
-
-  /* ---- commands (ncmd): piecewise-linear or held tables of (time, value);
-   * outside its time range a command holds its end value ---- */
-  char** cmd_name;
-  int* cmd_interp;       /* SC_INTERP_LINEAR or SC_INTERP_HOLD */
-  int* cmd_adr;          /* first sample in cmd_time / cmd_value */
-  int* cmd_len;          /* samples (>= 1; strictly increasing times) */
-  int ncmddata;          /* samples of all commands */
-  double* cmd_time;      /* (ncmddata) s */
-  double* cmd_value;     /* (ncmddata) the command's unit (see the actuator) */
-
-  /* ---- actuators (nact) on one dof of a revolute, prismatic or planar joint ---- */
-  char** act_name;
-  int* act_type;         /* sc_actuator_type */
-  int* act_jnt;          /* joint (-1: the actuator pulls on a tendon) */
-  int* act_tendon;       /* tendon it pulls on (its force along the tendon's
-                            row, as a row of the contact problem), -1: a joint's */
-  int* act_local;        /* dof within the joint */
-  int* act_dof;          /* velocity index (set by finalize; -1 on a tendon) */
-  int* act_qadr;         /* position index (set by finalize; -1 on a tendon) */
-  double* act_gear;      /* motor: generalized force per unit command */
-  double* act_kp;        /* position servo stiffness, N/m or N m/rad */
-  double* act_kd;        /* servo damping, N s/m or N m s/rad */
-  double* act_effort;    /* (nact x 2) bounds of the generalized force, N or N m
-                            (-INFINITY / INFINITY: none) */
-  int* act_cmd;          /* command of the input (motor: u; position: target q;
-                            velocity: target v), -1: the constant act_input */
-  double* act_input;     /* (nact x 2) constant input and constant commanded velocity
-                            (position servo) when their command is -1 */
-  int* act_cmd_vel;      /* command of a position servo's commanded velocity, -1: constant */
-  double* act_theta;     /* servo law's theta in (0, 1], SC_ACT_THETA_AUTO: see
-                            constraint/actuator.c */
-
-  /* ---- provenance ---- */
-  char* name;            /* scene name */
-  char* scene_path;      /* the file it was loaded from */
-  char* scene_yaml;      /* the scene text after overrides (YAML) */
   char input_digest[65]; /* SHA-256 of scene_yaml and of every file the load
                             read (tables, includes, models, meshes): equal
                             digests, equal inputs (see doc/output.md) */
-  char* ignored;         /* what an MJCF or URDF translation left out with
-                            --allow-unsupported (or a models: entry's
-                            allow_unsupported): one line per kind with its
-                            first place; NULL when nothing was */
-  char* approximated;    /* what an MJCF translation rendered approximately
-                            (MuJoCo's contact parameters onto simc's law,
-                            doc/import.md): one line per kind with its first
-                            place; NULL when nothing was */
-  char* notes;           /* what the loader changed in the scene as written
-                            (a joint whose default start lies outside its
-                            limits starts on them), one line each; NULL when
-                            nothing was */
 } sc_model;
 
 /* The layout of the model's clique blocks, for the kernels of
