@@ -97,14 +97,21 @@ ok urdf_model_path_resolves "grep -qF '$tmp/models/arm/a.stl' '$tmp/out'"
 cat >"$tmp/tendon.xml" <<'XML'
 <mujoco>
   <worldbody>
-    <body name="b" pos="0 0 1"><joint name="j" type="slide"/><geom size="0.1"/></body>
+    <body name="b" pos="0 0 1"><joint name="j" type="slide"/><geom size="0.1" condim="6"/></body>
   </worldbody>
   <tendon>
     <fixed name="t" frictionloss="0.1"><joint joint="j" coef="1"/></fixed>
   </tendon>
 </mujoco>
 XML
-expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: tendon frictionloss (first at" "tendon.xml:6:" "--allow-unsupported"
+expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: condim 4 or 6 (torsional and rolling friction) (first at" "tendon.xml:3:" "--allow-unsupported"
+# a tendon's frictionloss is its dry friction (/tendon/friction_force)
+sed 's/ condim="6"//' "$tmp/tendon.xml" >"$tmp/tfric.xml"
+"$BIN/simc" "$tmp/tfric.xml" -o "$tmp/tfric.h5" --quiet --set time.duration=0.05 >"$tmp/out" 2>&1
+ok tendon_frictionloss_translated "$PY -c \"
+import h5py, sys
+f = h5py.File('$tmp/tfric.h5', 'r')
+sys.exit(0 if f.attrs['status'] == 'complete' and '/tendon/friction_force' in f else 1)\""
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
 # bodies nested 200 deep (the bound) load: each level's room for its geoms

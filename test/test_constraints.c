@@ -17,7 +17,9 @@
  *   m2) / (m1 + m2), tension 2 m1 m2 g / (m1 + m2)); a fixed tendon at its
  *   limit holds two arms with the statics' tension; a fixed tendon's spring
  *   is the two-inertia oscillator (omega^2 = k (1/I1 + 1/I2)); a spatial
- *   tendon of two points with a spring is a linear spring;
+ *   tendon of two points with a spring is a linear spring; dry friction
+ *   along a fixed and a spatial tendon holds or yields a pushed slider as
+ *   Coulomb's law says (SAP and the LCP);
  * - inputs that cannot be constraints are refused at their line. */
 #include <math.h>
 #include <stdio.h>
@@ -949,6 +951,110 @@ static void refused(const char* constraint, const char* expect) {
   sc_model_free(m);
 }
 
+/* Dry friction along a tendon.  A slider of mass 2 kg pushed by a motor of
+ * force f along x (no gravity along it), its tendon L = c x (fixed, c = 2;
+ * or spatial, from a world point behind it along x, L = L0 + x, c = 1)
+ * with friction F: the friction's generalized force on x is at most c F.
+ * Pushed harder (f = 5 N > c F), the slider accelerates at (f - c F) / m,
+ * x = (f - c F) t^2 / (2 m), exact to round-off in the midpoint rule save
+ * the friction row's regularization (sigma w dt F of creep); the friction
+ * force is -F along L, and its dissipation c F x is the motor's work minus
+ * the kinetic energy.  Pushed less (f < c F), it creeps at the regularized
+ * row's rate sigma w dt (0.8 c F) / c (w = c^2 / m), as a stuck joint with dry
+ * friction does. */
+static const char* TFRICTION =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 1.0}\n"
+    "bodies:\n"
+    "  - name: slider\n"
+    "    joint: {type: prismatic, axis: [1, 0, 0]}\n"
+    "    mass: 2.0\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+    "actuators:\n"
+    "  - {name: push, joint: slider, type: motor, command: 5.0}\n"
+    "tendons:\n"
+    "  - {name: rope, type: fixed, joints: [{joint: slider, coef: 2.0}], friction: 1.5}\n";
+
+static const char* SFRICTION =
+    "simc: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "time: {step: 1.0e-3, duration: 1.0}\n"
+    "bodies:\n"
+    "  - name: slider\n"
+    "    joint: {type: prismatic, axis: [1, 0, 0]}\n"
+    "    mass: 2.0\n"
+    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+    "actuators:\n"
+    "  - {name: push, joint: slider, type: motor, command: 5.0}\n"
+    "tendons:\n"
+    "  - {name: rope, type: spatial, path: [{body: world, point: [-1, 0, 0]}, {body: slider}],\n"
+    "     friction: 3.0}\n";
+
+static void tendon_friction_case(const char* text, const char* solver, double c, double F) {
+  const double f = 5.0, mass = 2.0;
+  char s1[64];
+  snprintf(s1, sizeof s1, "contact.solver=%s", solver);
+  const char* sets[] = {s1};
+  sc_model* m = load(text, sets, 1);
+  sc_data* d = m ? start(m) : NULL;
+  ENSURE(d != NULL);
+  if (!d) {
+    sc_model_free(m);
+    return;
+  }
+  const long n = lround(m->opt.duration / m->opt.dt);
+  long k = 0;
+  double err = 0.0;
+  for (; k < n && step(m, d); k++) {
+    const double x = (f - c * F) * d->time * d->time / (2.0 * mass);
+    err = fmax(err, fabs(d->q[0] - x));
+  }
+  ENSURE(k == n);
+  const double t = d->time, x = (f - c * F) * t * t / (2.0 * mass);
+  const double work = f * d->q[0], ke = 0.5 * mass * d->v[0] * d->v[0];
+  printf("  %s, %s: x %.12g m against %.12g (largest error %.2g m), friction force %.12g N "
+         "(-F %.12g), dissipated %.9g J against c F x %.9g\n",
+         c == 1.0 ? "spatial" : "fixed", solver, d->q[0], x, err, d->ten_friction_force[0], -F,
+         d->e_jfriction, c * F * d->q[0]);
+  /* the creep of a regularized friction row is O(sigma w dt F) per step */
+  ENSURE(err < 1.0e-6 * x);
+  ENSURE_CLOSE(d->ten_friction_force[0], -F, 1.0e-9, 0.0);
+  ENSURE_CLOSE(d->e_jfriction, c * F * d->q[0], 1.0e-9, 0.0);
+  ENSURE_CLOSE(work - ke, d->e_jfriction, 1.0e-9, 0.0);
+  sc_data_free(d);
+  sc_model_free(m);
+  /* held: pushed at 0.8 c F */
+  char s2[64];
+  snprintf(s2, sizeof s2, "actuators.push.command=%.17g", 0.8 * c * F);
+  const char* sets2[] = {s1, s2};
+  m = load(text, sets2, 2);
+  d = m ? start(m) : NULL;
+  ENSURE(d != NULL);
+  if (!d) {
+    sc_model_free(m);
+    return;
+  }
+  for (k = 0; k < n && step(m, d); k++) {
+  }
+  /* the regularized row's creep, |L'| = R |gamma| = sigma w dt (0.8 F) with
+   * w = c^2 / m: x' = sigma c dt 0.8 F / m */
+  const double creep = d->time * m->opt.sigma * c * m->opt.dt * 0.8 * F / mass;
+  printf("    pushed at 0.8 c F: crept %.6g m in %g s (the law's creep %.6g m), friction force "
+         "%.12g N\n", d->q[0], d->time, creep, d->ten_friction_force[0]);
+  ENSURE(k == n);
+  ENSURE_CLOSE(d->q[0], creep, 1.0e-2, 0.0);
+  ENSURE_CLOSE(d->ten_friction_force[0], -0.8 * F, 1.0e-6, 0.0);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+static void test_tendon_friction(void) {
+  tendon_friction_case(TFRICTION, "newton", 2.0, 1.5);
+  tendon_friction_case(SFRICTION, "newton", 1.0, 3.0);
+  tendon_friction_case(TFRICTION, "lcp", 2.0, 1.5);
+}
+
 static void test_bad_constraints_refused(void) {
   refused("{type: hinge, a: {body: p}, b: {body: f}}", "constraint type");
   refused("{type: connect, a: {body: q}, b: {body: f}}", "unknown body 'q'");
@@ -981,5 +1087,6 @@ int main(int argc, char** argv) {
   RUN(test_tendon_equality_is_coupling);
   RUN(test_tendon_motor_pulley);
   RUN(test_tendon_servo_holds);
+  RUN(test_tendon_friction);
   return TEST_END();
 }

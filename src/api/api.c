@@ -509,6 +509,8 @@ double simc_actuator_force(const simc_model* m, const simc_data* d, int a) {
     "each joint's limit force over the last step")                                              \
   X(tendon_length, 0, D->ten_length, M->ntendon, 1, "m (a fixed tendon: its joints' unit)",    \
     "each tendon's length")                                                                     \
+  X(tendon_friction_force, 0, D->ten_friction_force, M->ntendon, 1, "N (a fixed tendon: its joints' unit)", \
+    "each tendon's dry friction force over the last step")                                      \
   X(constraint_force, 0, D->eq_force, M->neqrow, 1, "N, N m",                                   \
     "each equality constraint row's force over the last step")
 

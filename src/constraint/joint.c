@@ -58,13 +58,13 @@ double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud,
   return sc_compliant_law(m, d, i, k, taud, w, R, vhat);
 }
 
-double sc_friction_law(const sc_model* m, int dof, double w, double* R, double* vhat,
+double sc_friction_law(const sc_model* m, double F, double w, double* R, double* vhat,
                        double* bound) {
   const sc_options* o = &m->opt;
   R[0] = R[1] = 1.0;
   R[2] = o->sigma * w;
   vhat[0] = vhat[1] = vhat[2] = 0.0;
-  bound[0] = -o->dt * m->dof_frictionloss[dof];
-  bound[1] = o->dt * m->dof_frictionloss[dof];
+  bound[0] = -o->dt * F;
+  bound[1] = o->dt * F;
   return 0.0;
 }

@@ -17,9 +17,10 @@ double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double t
 /* that law as a one-sided limit (a joint's or a tendon's): bounds [0, inf) */
 double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
                     double* R, double* vhat, double* bound);
-/* joint.c: the joints' limits and dry friction */
+/* joint.c: the joints' limits and dry friction; the law of dry friction F
+ * (a joint's or a tendon's) on a row with Delassus entry w */
 void sc_joint_place(const sc_model* m, sc_data* d, const double* v0);
-double sc_friction_law(const sc_model* m, int dof, double w, double* R, double* vhat,
+double sc_friction_law(const sc_model* m, double F, double w, double* R, double* vhat,
                        double* bound);
 /* actuator.c: the joints' servos' rows; a servo's (or a tendon motor's) law
  * on entry i, returning 1 when its dof advances with the end velocity */

@@ -12,7 +12,8 @@
  *
  * A joint's row r acts on one dof i with J_r = s e_i^T (s = +1, or -1 for
  * an upper limit), vc_r = s v_i; an equality constraint's, a tendon's
- * limit's and a tendon actuator's span the dofs their Jacobian moves.  Each
+ * limit's, a tendon's dry friction and a tendon actuator's span the dofs
+ * their Jacobian moves.  Each
  * is a box row of contact/problem.h:
  *   gamma_r = clamp((vhat_r - vc_r) / R_r, lo_r, hi_r),
  * the generalized impulse s gamma_r on dof i, solved with the contacts in
@@ -99,7 +100,12 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
         theta[i] = sc_limit_law(m, d, i, m->ten_limit_k[ref], m->ten_limit_taud[ref], w, R, vhat,
                                 bound);
         break;
-      case SC_JROW_FRICTION: theta[i] = sc_friction_law(m, ref, w, R, vhat, bound); break;
+      case SC_JROW_FRICTION:
+        theta[i] = sc_friction_law(m, m->dof_frictionloss[ref], w, R, vhat, bound);
+        break;
+      case SC_JROW_TENDON_FRICTION:
+        theta[i] = sc_friction_law(m, m->ten_frictionloss[ref], w, R, vhat, bound);
+        break;
       case SC_JROW_SERVO: theta[i] = sc_actuator_law(m, d, ref, i, w, v0, R, vhat, bound); break;
       case SC_JROW_EQUALITY: theta[i] = sc_eq_law(m, d, i, w, R, vhat, bound); break;
     }
@@ -107,7 +113,7 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
 }
 
 int sc_rows_nslot(const sc_model* m) {
-  return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * m->ntendon;
+  return 2 * m->njnt + m->nv + m->nact + m->neqrow + 3 * m->ntendon;
 }
 
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
@@ -119,6 +125,7 @@ int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
     case SC_JROW_EQUALITY: return 2 * m->njnt + m->nv + m->nact + ref;
     case SC_JROW_TENDON_LOWER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref;
     case SC_JROW_TENDON_UPPER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref + 1;
+    case SC_JROW_TENDON_FRICTION: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * m->ntendon + ref;
     default: return 2 * m->njnt + m->nv + ref;
   }
 }
@@ -140,6 +147,7 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   memset(d->ten_limit_force, 0, sizeof(double) * (size_t)m->ntendon);
+  memset(d->ten_friction_force, 0, sizeof(double) * (size_t)m->ntendon);
   double wm = 0.0;
   for (int a = 0; a < m->nact; a++)
     if (m->act_type[a] == SC_ACT_MOTOR && m->act_dof[a] >= 0) {
@@ -159,6 +167,12 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
       const double g = d->impulse[3 * i + 2];
       d->act_force[ref] = g / dt;
       d->e_actuator += g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
+      continue;
+    }
+    if (d->row_type[r] == SC_JROW_TENDON_FRICTION) {
+      const double g = d->impulse[3 * i + 2];
+      d->ten_friction_force[ref] = g / dt;
+      d->e_jfriction -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
       continue;
     }
     if (d->row_type[r] >= SC_JROW_TENDON_LOWER) {

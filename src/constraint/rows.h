@@ -24,8 +24,8 @@ void sc_rows_actuate(const sc_model* m, sc_data* d);
 /* The step's one-dof rows (limits, dry friction, joints' servos) appended
  * after the contacts: J, kinds, gaps, step-start velocities from v0. */
 void sc_rows_place(const sc_model* m, sc_data* d, const double* v0);
-/* Then the rows that span chains (equality constraints, tendons' limits,
- * actuators on tendons), their Jacobians at the kinematics d holds (the
+/* Then the rows that span chains (equality constraints, tendons' limits and
+ * dry friction, actuators on tendons), their Jacobians at the kinematics d holds (the
  * caller puts them where the contacts' Jacobians are taken). */
 void sc_rows_place_wide(const sc_model* m, sc_data* d, const double* v0);
 /* Their laws, after the Delassus estimates d->wdiag: R, vhat, bounds (hc:
@@ -43,7 +43,7 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, const double
                                double* vq);
 /* The slot of row r of this step among sc_rows_nslot(m) (the limits'
  * sides, the dofs' friction, the servos, the equality rows, the tendons'
- * limits' sides): what names the row across steps. */
+ * limits' sides, the tendons' friction): what names the row across steps. */
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r);
 int sc_rows_nslot(const sc_model* m);
 

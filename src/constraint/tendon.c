@@ -1,4 +1,5 @@
-/* tendon: a tendon's limits as rows of the contact problem.
+/* tendon: a tendon's limits and its dry friction as rows of the contact
+ * problem.
  *
  * A tendon has a length L(q) (dynamics.c, sc_dyn_tendon: a fixed tendon
  * sum_k c_k q_k, a spatial one the length of its path of straight segments
@@ -13,7 +14,12 @@
  * the tension (N s) a cable at its upper limit carries, acting on the
  * bodies as J^T gamma: along each segment, pulling its ends together.
  * J_L is taken where the contacts' Jacobians are (the step's mid
- * configuration under the midpoint rule). */
+ * configuration under the midpoint rule).
+ *
+ * Dry friction F along the tendon is a joint's dry friction (joint.c) on
+ * the row J_L: gamma in [-dt F, dt F], vhat = 0, R = sigma w, present at
+ * every step; its impulse resists the tendon's rate of length L', and a
+ * stuck tendon creeps at |L'| <= sigma w dt F. */
 #include "constraint/tendon.h"
 
 #include <math.h>
@@ -58,7 +64,8 @@ void sc_tendon_place(const sc_model* m, sc_data* d, const double* v0) {
   const sc_options* o = &m->opt;
   for (int t = 0; t < m->ntendon; t++) {
     const double lo = m->ten_range[2 * t], hi = m->ten_range[2 * t + 1];
-    if (!isfinite(lo) && !isfinite(hi)) continue;
+    const int friction = m->ten_frictionloss[t] > 0;
+    if (!isfinite(lo) && !isfinite(hi) && !friction) continue;
     double* J = d->ten_J;
     sc_dyn_tendon(m, d, t, J);
     double ldot = 0.0;
@@ -66,5 +73,6 @@ void sc_tendon_place(const sc_model* m, sc_data* d, const double* v0) {
     const double L = d->ten_length[t], reach = o->margin + 2.0 * o->dt * fabs(ldot);
     if (isfinite(lo) && L - lo < reach) add_row(m, d, SC_JROW_TENDON_LOWER, t, 1.0, L - lo, J, v0);
     if (isfinite(hi) && hi - L < reach) add_row(m, d, SC_JROW_TENDON_UPPER, t, -1.0, hi - L, J, v0);
+    if (friction) add_row(m, d, SC_JROW_TENDON_FRICTION, t, 1.0, 0.0, J, v0);
   }
 }

@@ -38,7 +38,7 @@ enum {
   F_ITER, F_RESID, F_STATUS, F_FREEIT, F_WALL, F_LSEVAL, F_RELIN, F_SIGN, F_MDISS, F_BIPOT,
   F_BPOS, F_BQUAT,
   F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
-  F_ECON, F_EQGAP, F_EQFORCE, F_TLEN, F_TFORCE,
+  F_ECON, F_EQGAP, F_EQFORCE, F_TLEN, F_TFORCE, F_TFRIC,
   NF
 };
 /* per-contact datasets */
@@ -930,6 +930,8 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   for (int j = 0; j < m->njnt; j++)
     any_limit |= isfinite(m->jnt_range[2 * j]) || isfinite(m->jnt_range[2 * j + 1]);
   for (int i = 0; i < m->nv; i++) any_friction |= m->dof_frictionloss[i] > 0;
+  int any_tendon_friction = 0; /* (its dissipation joins /energy/joint_friction) */
+  for (int t = 0; t < m->ntendon; t++) any_tendon_friction |= m->ten_frictionloss[t] > 0;
   static const char* jgroups[] = {"/actuator", "/joint", "/constraint", "/tendon"};
   const int jwant[] = {m->nact > 0, any_limit || any_friction, m->neq > 0, m->ntendon > 0};
   for (int i = 0; i < 4; i++) {
@@ -975,7 +977,7 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&f[F_EJFRIC], "/energy/joint_friction", "J", K_F64, 1, 1);
   f[F_EACT].present = m->nact > 0;
   f[F_ELIM].present = any_limit || m->nrow_wide > m->neqrow; /* (a tendon's limits too) */
-  f[F_EJFRIC].present = any_friction;
+  f[F_EJFRIC].present = any_friction || any_tendon_friction;
   col_init(&f[F_ACMD], "/actuator/command",
            "per actuator: N or N m per gear (motor), m or rad (position), m/s or rad/s "
            "(velocity)", K_F64, 2, m->nact);
@@ -1007,6 +1009,10 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
            "N, or the joints' generalized force for a fixed tendon (per tendon)", K_F64, 2,
            m->ntendon);
   f[F_TFORCE].present = m->ntendon > 0;
+  col_init(&f[F_TFRIC], "/tendon/friction_force",
+           "N, or the joints' generalized force for a fixed tendon (per tendon)", K_F64, 2,
+           m->ntendon);
+  f[F_TFRIC].present = any_tendon_friction;
   col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
   f[F_BPOS].inner = 3;
   col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
@@ -1091,6 +1097,9 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
     memcpy(FBUF(F_TFORCE, double) + (size_t)r * (size_t)m->ntendon, d->ten_limit_force,
            sizeof(double) * (size_t)m->ntendon);
   }
+  if (h->fr[F_TFRIC].present)
+    memcpy(FBUF(F_TFRIC, double) + (size_t)r * (size_t)m->ntendon, d->ten_friction_force,
+           sizeof(double) * (size_t)m->ntendon);
   if (h->fr[F_ECON].present) {
     FBUF(F_ECON, double)[r] = d->e_constraint;
     memcpy(FBUF(F_EQGAP, double) + (size_t)r * (size_t)m->neqrow, d->eq_gap,

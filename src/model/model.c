@@ -607,11 +607,13 @@ sc_status sc_model_finalize(sc_model* m) {
     m->neqrow += m->eq_nrow[e];
   }
   m->nrow_max += m->neqrow;
-  /* the tendons' limits: one row per finite side (constraint/tendon.c) */
+  /* the tendons' limits: one row per finite side, and one for dry friction
+   * (constraint/tendon.c) */
   m->nrow_wide = m->neqrow;
   m->any_tendon_spring = 0;
   for (int t = 0; t < m->ntendon; t++) {
-    const int n = isfinite(m->ten_range[2 * t]) + isfinite(m->ten_range[2 * t + 1]);
+    const int n = isfinite(m->ten_range[2 * t]) + isfinite(m->ten_range[2 * t + 1]) +
+                  (m->ten_frictionloss[t] > 0);
     m->nrow_max += n;
     m->nrow_wide += n;
     m->any_tendon_spring |= m->ten_k[t] > 0 || m->ten_c[t] > 0;

@@ -305,6 +305,8 @@ typedef struct sc_options {
   X(double, ten_k, m->ntendon)         /* spring stiffness along the tendon, N/m (0: none) */ \
   X(double, ten_c, m->ntendon)         /* damping along the tendon, N s/m */ \
   X(double, ten_rest, m->ntendon)      /* the spring's rest length; NAN: the length at qpos0 */ \
+  X(double, ten_frictionloss, m->ntendon) /* dry friction along the tendon, N (a fixed \
+                                             tendon: its joints' generalized force); 0: none */ \
   X(int, wrap_jnt, m->nwrap)           /* fixed: the joint (revolute or prismatic) */ \
   X(double, wrap_coef, m->nwrap)       /* fixed: its coefficient; slider-crank: the rod \
                                           length, m */ \

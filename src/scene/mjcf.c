@@ -1836,7 +1836,8 @@ static void tendon_name(const tr* t, int idx, char* out, size_t sz) {
  *    inside as MuJoCo's soft limit rests there (as for joints); their soft
  *    law (solreflimit, solimplimit) is held rigid, said so when given;
  *  - stiffness about springlength and damping along the length;
- *  - frictionloss is reported (simc's tendons have no dry friction). */
+ *  - frictionloss becomes the tendon's dry friction (friction), as a
+ *    joint's frictionloss becomes its friction. */
 static sc_status tendons(tr* t, const xmlNode* sec) {
   for (const xmlNode* n = sec->children; n; n = n->next) {
     if (n->type != XML_ELEMENT_NODE) continue;
@@ -1887,7 +1888,8 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
       TRY(read_sol(t, n, K_TENDON, c, "solreflimit", "solimplimit", lref, limp, &lsol));
       if (lsol) xi_approximated(t, n, "tendon solreflimit/solimplimit (simc's tendon limits are rigid)");
     }
-    if (fl > 0 && !(t->off & XI_OFF_FRICTIONLOSS)) xi_unsupported(t, n, "tendon frictionloss");
+    if (!(fl >= 0) || !isfinite(fl)) return xi_fail(t, n, "frictionloss", "must be >= 0 and finite (got %g)", fl);
+    if (t->off & XI_OFF_FRICTIONLOSS) fl = 0;
     char yn[XI_YNAME], y1[XI_YNAME];
     obuf* o = &t->ten;
     xi_src(o, n);
@@ -1964,6 +1966,7 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
     if (limited) xi_put(o, "    limits: [%.17g, %.17g]\n", range[0], range[1]);
     if (k > 0) xi_put(o, "    stiffness: %.17g\n", k);
     if (b > 0) xi_put(o, "    damping: %.17g\n", b);
+    if (fl > 0) xi_put(o, "    friction: %.17g\n", fl);
     /* MuJoCo's springlength < 0: the length at qpos_spring (each hinge and
      * slide at its springref, the rest at qpos0), which for a fixed tendon
      * is sum coef x springref; a spatial tendon's is its length at the

@@ -291,11 +291,12 @@ static sc_status read_one(ctx* c, const load* L, const sc_snode* s, int i, int* 
   return read_common(c, s, i, type, w0, list->n, M, fill);
 }
 
-/* what every tendon has: limits, spring-damper, name */
+/* what every tendon has: limits, spring-damper, dry friction, name */
 static sc_status read_common(ctx* c, const sc_snode* s, int i, int type, int w0, int nw, sc_model* M, int fill) {
   size_t m;
   sc_status st;
-  double range[2] = {-INFINITY, INFINITY}, lk = INFINITY, ltau = 0.0, k = 0.0, damp = 0.0, rest = NAN;
+  double range[2] = {-INFINITY, INFINITY}, lk = INFINITY, ltau = 0.0, k = 0.0, damp = 0.0, rest = NAN,
+         fric = 0.0;
   const sc_snode* lim = sc_snode_get(s, "limits");
   if (lim) {
     m = sc_rd_push_key(c, "limits");
@@ -322,6 +323,7 @@ static sc_status read_common(ctx* c, const sc_snode* s, int i, int type, int w0,
   TRY(sc_rd_get_num(c, s, "stiffness", &k, RANGE_NONNEG, 0, NULL));
   TRY(sc_rd_get_num(c, s, "damping", &damp, RANGE_NONNEG, 0, NULL));
   TRY(sc_rd_get_num(c, s, "rest", &rest, RANGE_ANY, 0, NULL));
+  TRY(sc_rd_get_num(c, s, "friction", &fric, RANGE_NONNEG, 0, NULL));
   const char* name = NULL;
   const sc_snode* nn = sc_snode_get(s, "name");
   if (!nn) return sc_rd_fail_missing(c, s, "name", "the tendon's name");
@@ -341,6 +343,7 @@ static sc_status read_common(ctx* c, const sc_snode* s, int i, int type, int w0,
     M->ten_k[i] = k;
     M->ten_c[i] = damp;
     M->ten_rest[i] = rest;
+    M->ten_frictionloss[i] = fric;
   }
   return SC_OK;
 }

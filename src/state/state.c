@@ -250,6 +250,7 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->eq_force, 0, sizeof(double) * (size_t)m->neqrow);
   memset(d->ten_limit_force, 0, sizeof(double) * (size_t)m->ntendon);
+  memset(d->ten_friction_force, 0, sizeof(double) * (size_t)m->ntendon);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++)
     d->act_ctrl[a] = m->act_cmd[a] >= 0 ? sc_model_command(m, m->act_cmd[a], 0.0) : m->act_input[2 * a];

@@ -44,7 +44,8 @@ typedef enum sc_joint_row_type {
   SC_JROW_EQUALITY = 4,    /* row_ref: the row among the model's neqrow
                               (constraint/equality.c) */
   SC_JROW_TENDON_LOWER = 5, /* row_ref: the tendon (constraint/tendon.c) */
-  SC_JROW_TENDON_UPPER = 6  /* row_ref: the tendon */
+  SC_JROW_TENDON_UPPER = 6, /* row_ref: the tendon */
+  SC_JROW_TENDON_FRICTION = 7 /* row_ref: the tendon */
 } sc_joint_row_type;
 
 /* The arrays of sc_data, listed once (cf. MuJoCo's mjxmacro.h): the struct
@@ -166,6 +167,8 @@ typedef struct sc_data_sizes {
   X(double, ten_length, S.nten + 1) \
   X(double, ten_rest, S.nten + 1) \
   X(double, ten_limit_force, S.nten + 1) /* N (or the joints' generalized force) */ \
+  X(double, ten_friction_force, S.nten + 1) /* its dry friction's force over the last step, \
+                                               along L (N, or the joints' force) */ \
   X(double, ten_J, S.nv + 1) \
   X(double, ten_J2, S.nv + 1)       /* a second (a tendon equality's other tendon) */ \
   X(int, spring_dofs, S.nv + 1)     /* the dofs one spring's or tendon's row touches */ \
