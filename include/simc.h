@@ -116,7 +116,8 @@ SIMC_API void simc_input_digest(const simc_model* m, const char* from_spec, char
  * read (whether an output may be replaced). */
 SIMC_API int simc_is_output_file(const char* path);
 /* BLAS and LAPACK on the calling thread only (simc's own threads do the
- * parallel work): process-wide, for a program that owns its process. */
+ * parallel work), and OpenBLAS's idle worker threads stopped: process-wide,
+ * for a program that owns its process (the command line calls it first). */
 SIMC_API void simc_blas_single_thread(void);
 
 /* ---- data ---- */
