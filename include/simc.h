@@ -269,6 +269,9 @@ typedef struct simc_contact {
 } simc_contact;
 SIMC_API int simc_ncontact(const simc_data* d);
 SIMC_API int simc_get_contact(const simc_data* d, int i, simc_contact* c);
+/* The first min(ncontact, max) contacts into out[]; returns how many (one
+ * call for a binding that reads them all, each as simc_get_contact). */
+SIMC_API int simc_contacts(const simc_data* d, simc_contact* out, int max);
 
 /* ---- recording a run into the command line's output file ---- */
 /* A recorder writes the HDF5 file the command line writes (doc/output.md)

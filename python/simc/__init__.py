@@ -74,6 +74,10 @@ class _FieldInfo(ctypes.Structure):
 CONTACT_DTYPE = np.dtype([("body", np.int32, (2,)), ("point", np.float64, (3,)),
                           ("normal", np.float64, (3,)), ("frame", np.float64, (3, 3)),
                           ("gap", np.float64), ("impulse", np.float64, (3,))])
+# simc_contacts writes simc_contact structs straight into an array of this
+# dtype: the two layouts must be the same
+assert CONTACT_DTYPE.itemsize == ctypes.sizeof(_Contact) and all(
+    CONTACT_DTYPE.fields[name][1] == getattr(_Contact, name).offset for name in CONTACT_DTYPE.names)
 
 
 def _find_library():
@@ -129,6 +133,7 @@ for name, res, args in [
         ("simc_step", _I, [_P, _P, _I, ctypes.POINTER(_Err)]),
         ("simc_ncontact", _I, [_P]),
         ("simc_get_contact", _I, [_P, _I, ctypes.POINTER(_Contact)]),
+        ("simc_contacts", _I, [_P, _P, _I]),
         ("simc_energy", None, [_P, _DP]),
         ("simc_forward", _I, [_P, _P, ctypes.POINTER(_Err)]),
         ("simc_field_count", _I, []),
@@ -284,11 +289,8 @@ class Data:
         """the last step's contacts as a structured array (CONTACT_DTYPE)"""
         n = _lib.simc_ncontact(self._h)
         out = np.zeros(n, dtype=CONTACT_DTYPE)
-        c = _Contact()
-        for i in range(n):
-            if _lib.simc_get_contact(self._h, i, ctypes.byref(c)) == 0:
-                out[i] = (tuple(c.body), tuple(c.point), tuple(c.normal),
-                          np.array(c.frame).reshape(3, 3), c.gap, tuple(c.impulse))
+        if n:
+            _lib.simc_contacts(self._h, out.ctypes.data, n)
         return out
 
 

@@ -2,6 +2,7 @@
 
 Run by test/t_python.sh (SIMC_LIB: the library under test; SIMC_BIN: the
 simc command of the same build)."""
+import ctypes
 import gc
 import os
 import subprocess
@@ -443,3 +444,20 @@ def test_read_only_fields_and_lifetimes():
     assert np.array_equal(orphan, q0)
     d.q = orphan  # assignment writes in place
     assert np.array_equal(d.q, orphan)
+
+
+def test_contacts_in_one_call_equal_each_contact():
+    """d.contacts() (one simc_contacts call into the array) holds what
+    simc_get_contact gives contact by contact, field for field"""
+    m = simc.load(os.path.join(ROOT, "test", "clutter64.yaml"))
+    d = m.data()
+    m.step(d, 150)
+    c = d.contacts()
+    assert len(c) > 20
+    one = simc._Contact()
+    for i in range(len(c)):
+        assert simc._lib.simc_get_contact(d._h, i, ctypes.byref(one)) == 0
+        assert tuple(c["body"][i]) == tuple(one.body)
+        assert np.array_equal(c["point"][i], one.point) and np.array_equal(c["normal"][i], one.normal)
+        assert np.array_equal(c["frame"][i].ravel(), one.frame) and c["gap"][i] == one.gap
+        assert np.array_equal(c["impulse"][i], one.impulse)

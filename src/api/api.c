@@ -721,6 +721,13 @@ int simc_get_contact(const simc_data* dd, int i, simc_contact* c) {
   return SIMC_OK;
 }
 
+int simc_contacts(const simc_data* d, simc_contact* out, int max) {
+  if (!d || !out || max <= 0) return 0;
+  const int n = d->d->ncon < max ? d->d->ncon : max;
+  for (int i = 0; i < n; i++) simc_get_contact(d, i, out + i);
+  return n;
+}
+
 int simc_warnings(const simc_data* d, int w) {
   /* the API's numbering is the state's (state.h, sc_warning) */
   _Static_assert((int)SIMC_WARN_FREE_NEWTON == (int)SC_WARN_FREE_NEWTON &&
