@@ -118,14 +118,15 @@ int sc_rows_nslot(const sc_model* m) {
 
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
   const int ref = d->row_ref[r];
+  const int ten = 2 * m->njnt + m->nv + m->nact + m->neqrow; /* the tendons' first slot */
   switch (d->row_type[r]) {
     case SC_JROW_LIMIT_LOWER: return 2 * ref;
     case SC_JROW_LIMIT_UPPER: return 2 * ref + 1;
     case SC_JROW_FRICTION: return 2 * m->njnt + ref;
     case SC_JROW_EQUALITY: return 2 * m->njnt + m->nv + m->nact + ref;
-    case SC_JROW_TENDON_LOWER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref;
-    case SC_JROW_TENDON_UPPER: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * ref + 1;
-    case SC_JROW_TENDON_FRICTION: return 2 * m->njnt + m->nv + m->nact + m->neqrow + 2 * m->ntendon + ref;
+    case SC_JROW_TENDON_LOWER: return ten + 2 * ref;
+    case SC_JROW_TENDON_UPPER: return ten + 2 * ref + 1;
+    case SC_JROW_TENDON_FRICTION: return ten + 2 * m->ntendon + ref;
     default: return 2 * m->njnt + m->nv + ref;
   }
 }
@@ -156,36 +157,16 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
     }
   d->e_actuator += wm;
   for (int r = 0; r < d->nrow; r++) {
-    const int i = d->ncon + r, ref = d->row_ref[r];
-    if (d->row_type[r] == SC_JROW_EQUALITY) {
-      const double g = d->impulse[3 * i + 2];
-      d->eq_force[ref] = g / dt;
-      d->e_constraint -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
-      continue;
-    }
-    if (d->row_type[r] == SC_JROW_SERVO && m->act_tendon[ref] >= 0) {
-      const double g = d->impulse[3 * i + 2];
-      d->act_force[ref] = g / dt;
-      d->e_actuator += g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
-      continue;
-    }
-    if (d->row_type[r] == SC_JROW_TENDON_FRICTION) {
-      const double g = d->impulse[3 * i + 2];
-      d->ten_friction_force[ref] = g / dt;
-      d->e_jfriction -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
-      continue;
-    }
-    if (d->row_type[r] >= SC_JROW_TENDON_LOWER) {
-      const double g = d->impulse[3 * i + 2];
-      d->ten_limit_force[ref] += (d->row_type[r] == SC_JROW_TENDON_LOWER ? g : -g) / dt;
-      d->e_limit -= g * 0.5 * (d->vn0[i] + sc_eq_row_velocity(d, i, d->v));
-      continue;
-    }
-    const int dof = d->jcol[d->jptr[i]];
-    const double s = d->Jc[3 * (size_t)d->jptr[i] + 2];
+    const int i = d->ncon + r, ref = d->row_ref[r], type = d->row_type[r];
     const double g = d->impulse[3 * i + 2];
-    const double work = g * 0.5 * (d->vn0[i] + s * d->v[dof]);
-    switch (d->row_type[r]) {
+    /* the row's velocity at the step's end: a joint's row on its one dof,
+     * a wide row (equality, tendon, actuator on a tendon) over its columns */
+    const int one_dof = type == SC_JROW_LIMIT_LOWER || type == SC_JROW_LIMIT_UPPER ||
+                        type == SC_JROW_FRICTION || (type == SC_JROW_SERVO && m->act_tendon[ref] < 0);
+    const double s = one_dof ? d->Jc[3 * (size_t)d->jptr[i] + 2] : 1.0;
+    const double vc = one_dof ? s * d->v[d->jcol[d->jptr[i]]] : sc_eq_row_velocity(d, i, d->v);
+    const double work = g * 0.5 * (d->vn0[i] + vc);
+    switch (type) {
       case SC_JROW_LIMIT_LOWER:
       case SC_JROW_LIMIT_UPPER:
         d->jnt_limit_force[ref] += s * g / dt;
@@ -198,6 +179,19 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
       case SC_JROW_SERVO:
         d->act_force[ref] = g / dt;
         d->e_actuator += work;
+        break;
+      case SC_JROW_EQUALITY:
+        d->eq_force[ref] = g / dt;
+        d->e_constraint -= work;
+        break;
+      case SC_JROW_TENDON_LOWER:
+      case SC_JROW_TENDON_UPPER:
+        d->ten_limit_force[ref] += (type == SC_JROW_TENDON_LOWER ? g : -g) / dt;
+        d->e_limit -= work;
+        break;
+      case SC_JROW_TENDON_FRICTION:
+        d->ten_friction_force[ref] = g / dt;
+        d->e_jfriction -= work;
         break;
     }
   }
