@@ -568,7 +568,19 @@ static void test_fields_in_place(void) {
   double qx[4096], vx[4096];
   simc_get_q(m, d, qx);
   simc_get_v(m, d, vx);
-  ENSURE(memcmp(qx, q, sizeof(double) * (size_t)nq) == 0); /* the field is the state */
+  /* the field is the state after the step: each free body's x, y, z are
+   * its frame origin, which the kinematics put in the "xpos" field */
+  const double* xpos = simc_field(m, d, simc_field_index("xpos"), NULL);
+  int free_bodies = 0, origins = 1;
+  for (int b = 1; b < nb; b++) {
+    char name[200];
+    snprintf(name, sizeof name, "%s.x", simc_name(m, SIMC_BODY, b));
+    const int k = simc_index(m, SIMC_QPOS, name);
+    if (k < 0) continue;
+    free_bodies++;
+    for (int c = 0; c < 3; c++) origins &= fabs(q[k + c] - xpos[3 * b + c]) <= 1e-12;
+  }
+  ENSURE(free_bodies > 0 && origins);
   simc_data_copy(m, e, d, &err);
   /* the same new state, in place in d and through simc_set_state in e */
   qx[0] += 1e-3;

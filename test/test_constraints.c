@@ -962,89 +962,80 @@ static void refused(const char* constraint, const char* expect) {
  * the kinetic energy.  Pushed less (f < c F), it creeps at the regularized
  * row's rate sigma w dt (0.8 c F) / c (w = c^2 / m), as a stuck joint with dry
  * friction does. */
+/* the slider, with a tendon appended (TFIXED or TSPATIAL) */
+#define SLIDER                                                  \
+  "simc: 1\n"                                                   \
+  "gravity: [0, 0, -9.81]\n"                                    \
+  "time: {step: 1.0e-3, duration: 1.0}\n"                       \
+  "bodies:\n"                                                   \
+  "  - name: slider\n"                                          \
+  "    joint: {type: prismatic, axis: [1, 0, 0]}\n"             \
+  "    mass: 2.0\n"                                             \
+  "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"            \
+  "actuators:\n"                                                \
+  "  - {name: push, joint: slider, type: motor, command: 5.0}\n" \
+  "tendons:\n"
 static const char* TFRICTION =
-    "simc: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "time: {step: 1.0e-3, duration: 1.0}\n"
-    "bodies:\n"
-    "  - name: slider\n"
-    "    joint: {type: prismatic, axis: [1, 0, 0]}\n"
-    "    mass: 2.0\n"
-    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
-    "actuators:\n"
-    "  - {name: push, joint: slider, type: motor, command: 5.0}\n"
-    "tendons:\n"
-    "  - {name: rope, type: fixed, joints: [{joint: slider, coef: 2.0}], friction: 1.5}\n";
-
+    SLIDER "  - {name: rope, type: fixed, joints: [{joint: slider, coef: 2.0}], friction: 1.5}\n";
 static const char* SFRICTION =
-    "simc: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "time: {step: 1.0e-3, duration: 1.0}\n"
-    "bodies:\n"
-    "  - name: slider\n"
-    "    joint: {type: prismatic, axis: [1, 0, 0]}\n"
-    "    mass: 2.0\n"
-    "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
-    "actuators:\n"
-    "  - {name: push, joint: slider, type: motor, command: 5.0}\n"
-    "tendons:\n"
-    "  - {name: rope, type: spatial, path: [{body: world, point: [-1, 0, 0]}, {body: slider}],\n"
-    "     friction: 3.0}\n";
+    SLIDER "  - {name: rope, type: spatial, path: [{body: world, point: [-1, 0, 0]}, {body: slider}],\n"
+           "     friction: 3.0}\n";
+
+/* the slider of text under solver pushed at f for its 1 s (NULL: the run
+ * failed); err (may be NULL): the largest distance over the run from
+ * x = a t^2 / 2; the caller frees d and *m */
+static sc_data* push_slider(const char* text, const char* solver, double f, double a, double* err,
+                            sc_model** m) {
+  char s1[64], s2[64];
+  snprintf(s1, sizeof s1, "contact.solver=%s", solver);
+  snprintf(s2, sizeof s2, "actuators.push.command=%.17g", f);
+  const char* sets[] = {s1, s2};
+  *m = load(text, sets, 2);
+  sc_data* d = *m ? start(*m) : NULL;
+  const long n = *m ? lround((*m)->opt.duration / (*m)->opt.dt) : 0;
+  long k = 0;
+  for (; d && k < n && step(*m, d); k++)
+    if (err) *err = fmax(*err, fabs(d->q[0] - 0.5 * a * d->time * d->time));
+  if (d && k < n) {
+    sc_data_free(d);
+    d = NULL;
+  }
+  return d;
+}
 
 static void tendon_friction_case(const char* text, const char* solver, double c, double F) {
   const double f = 5.0, mass = 2.0;
-  char s1[64];
-  snprintf(s1, sizeof s1, "contact.solver=%s", solver);
-  const char* sets[] = {s1};
-  sc_model* m = load(text, sets, 1);
-  sc_data* d = m ? start(m) : NULL;
-  ENSURE(d != NULL);
-  if (!d) {
-    sc_model_free(m);
-    return;
-  }
-  const long n = lround(m->opt.duration / m->opt.dt);
-  long k = 0;
+  sc_model* m;
   double err = 0.0;
-  for (; k < n && step(m, d); k++) {
-    const double x = (f - c * F) * d->time * d->time / (2.0 * mass);
-    err = fmax(err, fabs(d->q[0] - x));
+  sc_data* d = push_slider(text, solver, f, (f - c * F) / mass, &err, &m);
+  ENSURE(d != NULL);
+  if (d) {
+    const double t = d->time, x = (f - c * F) * t * t / (2.0 * mass);
+    const double work = f * d->q[0], ke = 0.5 * mass * d->v[0] * d->v[0];
+    printf("  %s, %s: x %.12g m against %.12g (largest error %.2g m), friction force %.12g N "
+           "(-F %.12g), dissipated %.9g J against c F x %.9g\n",
+           c == 1.0 ? "spatial" : "fixed", solver, d->q[0], x, err,
+           d->ten_friction_force[0], -F, d->e_jfriction, c * F * d->q[0]);
+    /* the creep of a regularized friction row is O(sigma w dt F) per step */
+    ENSURE(err < 1.0e-6 * x);
+    ENSURE_CLOSE(d->ten_friction_force[0], -F, 1.0e-9, 0.0);
+    ENSURE_CLOSE(d->e_jfriction, c * F * d->q[0], 1.0e-9, 0.0);
+    ENSURE_CLOSE(work - ke, d->e_jfriction, 1.0e-9, 0.0);
   }
-  ENSURE(k == n);
-  const double t = d->time, x = (f - c * F) * t * t / (2.0 * mass);
-  const double work = f * d->q[0], ke = 0.5 * mass * d->v[0] * d->v[0];
-  printf("  %s, %s: x %.12g m against %.12g (largest error %.2g m), friction force %.12g N "
-         "(-F %.12g), dissipated %.9g J against c F x %.9g\n",
-         c == 1.0 ? "spatial" : "fixed", solver, d->q[0], x, err, d->ten_friction_force[0], -F,
-         d->e_jfriction, c * F * d->q[0]);
-  /* the creep of a regularized friction row is O(sigma w dt F) per step */
-  ENSURE(err < 1.0e-6 * x);
-  ENSURE_CLOSE(d->ten_friction_force[0], -F, 1.0e-9, 0.0);
-  ENSURE_CLOSE(d->e_jfriction, c * F * d->q[0], 1.0e-9, 0.0);
-  ENSURE_CLOSE(work - ke, d->e_jfriction, 1.0e-9, 0.0);
   sc_data_free(d);
   sc_model_free(m);
   /* held: pushed at 0.8 c F */
-  char s2[64];
-  snprintf(s2, sizeof s2, "actuators.push.command=%.17g", 0.8 * c * F);
-  const char* sets2[] = {s1, s2};
-  m = load(text, sets2, 2);
-  d = m ? start(m) : NULL;
+  d = push_slider(text, solver, 0.8 * c * F, 0.0, NULL, &m);
   ENSURE(d != NULL);
-  if (!d) {
-    sc_model_free(m);
-    return;
+  if (d) {
+    /* the regularized row's creep, |L'| = R |gamma| = sigma w dt (0.8 F)
+     * with w = c^2 / m: x' = sigma c dt 0.8 F / m */
+    const double creep = d->time * m->opt.sigma * c * m->opt.dt * 0.8 * F / mass;
+    printf("    pushed at 0.8 c F: crept %.6g m in %g s (the law's creep %.6g m), friction force "
+           "%.12g N\n", d->q[0], d->time, creep, d->ten_friction_force[0]);
+    ENSURE_CLOSE(d->q[0], creep, 1.0e-2, 0.0);
+    ENSURE_CLOSE(d->ten_friction_force[0], -0.8 * F, 1.0e-6, 0.0);
   }
-  for (k = 0; k < n && step(m, d); k++) {
-  }
-  /* the regularized row's creep, |L'| = R |gamma| = sigma w dt (0.8 F) with
-   * w = c^2 / m: x' = sigma c dt 0.8 F / m */
-  const double creep = d->time * m->opt.sigma * c * m->opt.dt * 0.8 * F / mass;
-  printf("    pushed at 0.8 c F: crept %.6g m in %g s (the law's creep %.6g m), friction force "
-         "%.12g N\n", d->q[0], d->time, creep, d->ten_friction_force[0]);
-  ENSURE(k == n);
-  ENSURE_CLOSE(d->q[0], creep, 1.0e-2, 0.0);
-  ENSURE_CLOSE(d->ten_friction_force[0], -0.8 * F, 1.0e-6, 0.0);
   sc_data_free(d);
   sc_model_free(m);
 }
