@@ -12,13 +12,13 @@ separate data objects run in parallel.
     print(d.time, d.q, d.v, d.contacts())
     e = d.copy()                       # a branch: steps as d would, bit for bit
 
-d.q, d.v (in the output file's coordinates: a free joint at its frame
-origin; doc/library.md), d.ctrl, d.qfrc_applied (generalized forces),
-d.xfrc_applied (per body a force at its centre of mass and a torque, world
-axes) and the read-only d.xpos, d.xmat, d.xcom, d.ctrl_used,
-d.actuator_force, d.joint_limit_force, d.tendon_length and
-d.constraint_force are NumPy views of the library's own arrays (no copy),
-made from the library's list of them (simc_field).  A write to d.q or d.v
+The data's arrays are NumPy views of the library's own (no copy), one
+property each from the library's list of them (simc_field; their names in
+simc.FIELDS, each property's docstring its meaning and unit): d.q, d.v (in
+the output file's coordinates: a free joint at its frame origin;
+doc/library.md), d.ctrl, d.qfrc_applied (generalized forces), d.xfrc_applied
+(per body a force at its centre of mass and a torque, world axes), and
+read-only ones (body poses, actuator, limit, tendon and constraint forces).  A write to d.q or d.v
 is the state from the next step (or copy, rollout, record, forward), which
 checks it; d.set_state(q, v) sets and checks it at once.
 
@@ -116,12 +116,7 @@ for name, res, args in [
         ("simc_time", _D, [_P]),
         ("simc_set_time", _I, [_P, _P, _D, ctypes.POINTER(_Err)]),
         ("simc_warnings", _I, [_P, _I]),
-        ("simc_get_q", None, [_P, _P, _DP]),
-        ("simc_get_v", None, [_P, _P, _DP]),
         ("simc_set_state", _I, [_P, _P, _DP, _DP, ctypes.POINTER(_Err)]),
-        ("simc_ctrl", _DP, [_P, _P]),
-        ("simc_qfrc_applied", _DP, [_P, _P]),
-        ("simc_xfrc_applied", _DP, [_P, _P]),
         ("simc_data_copy", _I, [_P, _P, _P, ctypes.POINTER(_Err)]),
         ("simc_rollout", _I, [_P, _P, _I, _I, _DP, _DP, _I, ctypes.POINTER(_Err)]),
         ("simc_body_pose", _I, [_P, _P, _I, _DP, _DP]),

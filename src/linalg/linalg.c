@@ -15,8 +15,7 @@ void sc_la_single_thread(void) {
   if (openblas_set_num_threads) openblas_set_num_threads(1);
   /* OpenBLAS starts its worker threads when it is loaded, and each spins
    * (about 0.1 s of a core) before it sleeps: on one thread they are never
-   * used, so they are stopped now (a clutter64 run took 443 ms of CPU for
-   * 254 ms of wall time with them, 295 ms without) */
+   * used, so they are stopped now (results/blas_threads.md) */
   if (openblas_set_num_threads && blas_thread_shutdown_) blas_thread_shutdown_();
   if (omp_set_num_threads) omp_set_num_threads(1);
 }

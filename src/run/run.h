@@ -51,6 +51,10 @@ sc_h5_summary sc_run_summary(const sc_run* r, const char* bodies, const char* wa
  * omissions: ..." naming what was left out. */
 void sc_run_complete_status(const sc_model* m, char* status, size_t n);
 
+/* The file (into path, n bytes) and row (-1, the last, when none) of a
+ * start spec RUN.h5[:ROW]; -1 when the file part is empty or too long. */
+int sc_run_split_start(const char* spec, char* path, size_t n, long long* row);
+
 /* A recorded run's state as a start (simc --from, simc_data_load_state):
  * spec is RUN.h5 or RUN.h5:ROW (ROW default -1, the last; negative counts
  * from the end); the row's q and v, in the step's coordinates
@@ -60,9 +64,6 @@ void sc_run_complete_status(const sc_model* m, char* status, size_t n);
  * spec or a file of another model (err's message names what is wrong),
  * SC_ERR_IO for one that cannot be read; q and v may then hold part of a
  * row. */
-/* The file (into path, n bytes) and row (-1, the last, when none) of a
- * start spec RUN.h5[:ROW]; -1 when the file part is empty or too long. */
-int sc_run_split_start(const char* spec, char* path, size_t n, long long* row);
 sc_status sc_run_read_start(const char* spec, const sc_model* m, double* q, double* v, char* desc,
                             size_t n, sc_error* err);
 

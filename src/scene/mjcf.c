@@ -1875,6 +1875,7 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
     if (!(k >= 0) || !isfinite(k)) return xi_fail(t, n, "stiffness", "must be >= 0 and finite (got %g)", k);
     if (!(b >= 0) || !isfinite(b)) return xi_fail(t, n, "damping", "must be >= 0 and finite (got %g)", b);
     if (!isfinite(rest)) return xi_fail(t, n, "springlength", "must be finite");
+    if (!(fl >= 0) || !isfinite(fl)) return xi_fail(t, n, "frictionloss", "must be >= 0 and finite (got %g)", fl);
     if (limited) {
       if (!(range[0] < range[1]))
         return xi_fail(t, n, "range", "lower must be below upper (got %g, %g)", range[0], range[1]);
@@ -1888,7 +1889,6 @@ static sc_status tendons(tr* t, const xmlNode* sec) {
       TRY(read_sol(t, n, K_TENDON, c, "solreflimit", "solimplimit", lref, limp, &lsol));
       if (lsol) xi_approximated(t, n, "tendon solreflimit/solimplimit (simc's tendon limits are rigid)");
     }
-    if (!(fl >= 0) || !isfinite(fl)) return xi_fail(t, n, "frictionloss", "must be >= 0 and finite (got %g)", fl);
     if (t->off & XI_OFF_FRICTIONLOSS) fl = 0;
     char yn[XI_YNAME], y1[XI_YNAME];
     obuf* o = &t->ten;
