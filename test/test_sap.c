@@ -3,6 +3,7 @@
  * cross-check, warm start and allocation. */
 #include "harness.h"
 #include "core/core.h"
+#include "constraint/law.h"
 #include "solver_sap/sap.h"
 #include "problem_util.h"
 #include "sym3.h"
@@ -199,7 +200,7 @@ static void test_regularize(void) {
     double phi0 = urange(-1e-2, 1e-2), vn0 = urand(), dt = urange(1e-4, 1e-2);
     double theta = (trial % 2) ? 1.0 : urange(0.5, 1.0), vn = urand();
     double R[3], vhat[3];
-    sc_sap_regularize(1, &k, &taud, &w, &phi0, &vn0, dt, theta, 1e-3, 0.0, R, vhat);
+    sc_law_sap(1, &k, &taud, &w, &phi0, &vn0, dt, theta, 1e-3, 0.0, R, vhat);
     double gn = (vhat[2] - vn) / R[2];
     double vth = theta * vn + (1 - theta) * vn0;
     double law = -dt * k * (phi0 + theta * dt * vth + taud * vth);
@@ -208,12 +209,12 @@ static void test_regularize(void) {
     ENSURE(R[1] == R[0] && vhat[0] == 0.0 && vhat[1] == 0.0);
   }
   double kinf = INFINITY, k = 1e20, taud = 0.01, w = 0.5, phi0 = -1e-3, R[3], vhat[3];
-  sc_sap_regularize(1, &kinf, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.0, R, vhat);
+  sc_law_sap(1, &kinf, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.0, R, vhat);
   ENSURE_CLOSE(R[2], w / (4 * pi * pi), 1e-15, 0);
   ENSURE_CLOSE(vhat[2], 1e-3 / 0.02, 1e-15, 0);
-  sc_sap_regularize(1, &k, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.5, R, vhat);
+  sc_law_sap(1, &k, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.5, R, vhat);
   ENSURE_CLOSE(R[2], 0.25 * w / (4 * pi * pi), 1e-15, 0);
-  sc_sap_regularize(1, &k, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.0, R, vhat);
+  sc_law_sap(1, &k, &taud, &w, &phi0, NULL, 0.01, 1.0, 1e-3, 0.0, R, vhat);
   ENSURE_CLOSE(R[2], 1.0 / (0.01 * 1e20 * 0.02), 1e-15, 0);
 }
 
@@ -499,7 +500,7 @@ static sc_solve_status pizza_step(pizza* z, sc_sap_work* w, const sc_sap_params*
   static sc_problem_storage st;
   z->p = dense_problem(&st, 4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus, z->phi0, PZ_DT);
   sc_sap_delassus_problem(&z->p, w, z->wd);
-  sc_sap_regularize(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, z->beta, z->Rg,
+  sc_law_sap(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, z->beta, z->Rg,
                     z->vhat);
   if (z->stress_guess)
     for (int i = 0; i < 4; i++) z->v[i] = i + 1.0;

@@ -9,6 +9,7 @@
 #include "sym3.h"
 #include "core/core.h"
 #include "solver_sap/sap.h"
+#include "constraint/law.h"
 #include "solver_sap/sap_model.h"
 
 #include <stdlib.h>
@@ -408,7 +409,7 @@ static void test_params(void) {
   const double phi0[3] = {-1e-3, -2e-6, 1e-4}, vn0[3] = {-0.5, 0.1, 0.0}, mu[3] = {0.5, 1, 0};
   double hc[3 * SC_HC_NPAR];
   const double dt = 1e-3, pi = 3.14159265358979323846;
-  sc_sap_hc_params(3, k, d, w, phi0, vn0, mu, dt, 0.5, 1e-3, 0.0, 1e-5, hc);
+  sc_law_hc(3, k, d, w, phi0, vn0, mu, dt, 0.5, 1e-3, 0.0, 1e-5, hc);
   /* contact 0: compliant, theta = 1/2 */
   ENSURE_CLOSE(hc[SC_HC_K], 0.25 * 1e4, 1e-15, 0);
   ENSURE_CLOSE(hc[SC_HC_FE0], 1e4 * (1e-3 - 0.25 * dt * -0.5), 1e-15, 0);
@@ -424,7 +425,7 @@ static void test_params(void) {
   ENSURE(h2[SC_HC_K] == 0.25 * 1e12 && h2[SC_HC_FE0] < 0 && h2[SC_HC_N0] == 0.0);
   ENSURE(h2[SC_HC_EPS] == 1e-5);
   /* beta = 1 caps it */
-  sc_sap_hc_params(3, k, d, w, phi0, vn0, mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
+  sc_law_hc(3, k, d, w, phi0, vn0, mu, dt, 1.0, 1e-3, 1.0, 1e-5, hc);
   ENSURE_CLOSE(hc[2 * SC_HC_NPAR + SC_HC_K], 4 * pi * pi / (0.5 * dt * dt), 1e-14, 0);
   ENSURE(hc[SC_HC_K] == 1e4);
 }
@@ -458,9 +459,9 @@ static sc_solve_status particle_step(particle* P, sc_contact_model model, sc_sap
   sc_problem p = dense_problem(&pst, 3, 1, P->A, P->vstar, P->J, P->R, P->vhat, P->mus,
                                P->phi0, P->dt);
   sc_sap_delassus_problem(&p, w, P->wd);
-  sc_sap_regularize(1, &P->k, &taud, P->wd, P->phi0, &vn0, P->dt, P->theta, 1e-3, 0.0, P->R,
+  sc_law_sap(1, &P->k, &taud, P->wd, P->phi0, &vn0, P->dt, P->theta, 1e-3, 0.0, P->R,
                     P->vhat);
-  sc_sap_hc_params(1, &P->k, &P->d, P->wd, P->phi0, &vn0, P->mus, P->dt, P->theta, 1e-3, 0.0,
+  sc_law_hc(1, &P->k, &P->d, P->wd, P->phi0, &vn0, P->mus, P->dt, P->theta, 1e-3, 0.0,
                    1e-3 * P->dt * g, P->hc);
   p.model = model;
   p.hc = P->hc;
@@ -624,8 +625,8 @@ static sc_solve_status pizza_step(pizza* z, sc_contact_model model, sc_sap_work*
   sc_problem p = dense_problem(&pst, 4, 3, z->A, z->vstar, z->J, z->Rg, z->vhat, z->mus,
                                z->phi0, PZ_DT);
   sc_sap_delassus_problem(&p, w, z->wd);
-  sc_sap_regularize(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, 1.0, z->Rg, z->vhat);
-  sc_sap_hc_params(3, kk, dd, z->wd, z->phi0, vn0, z->mus, PZ_DT, 1.0, 1e-3, 1.0,
+  sc_law_sap(3, kk, taud, z->wd, z->phi0, NULL, PZ_DT, 1.0, 1e-3, 1.0, z->Rg, z->vhat);
+  sc_law_hc(3, kk, dd, z->wd, z->phi0, vn0, z->mus, PZ_DT, 1.0, 1e-3, 1.0,
                    1e-3 * PZ_DT * PZ_G, z->hc);
   p.model = model;
   p.hc = z->hc;

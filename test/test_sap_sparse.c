@@ -7,6 +7,7 @@
  * capacity fallback and the allocation behaviour. */
 #include "harness.h"
 #include "core/core.h"
+#include "constraint/law.h"
 #include "solver_sap/sap.h"
 #include "problem_util.h"
 
@@ -47,7 +48,7 @@ static void spd_block(double* A, int nv, const int* d, int n) {
  * articulated tree of `chain` dofs; npair contacts between random bodies,
  * nground body-ground contacts, nchain contacts whose rows touch every dof
  * of the chain.  shuffle: the dofs of a tree are scattered over [0, nv).
- * R and vhat come from sc_sap_regularize with the dense Delassus estimate. */
+ * R and vhat come from sc_law_sap with the dense Delassus estimate. */
 static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, int shuffle,
                 sc_sap_work* ws) {
   const int nv = 6 * B + chain, nc = npair + nground + nchain, m = 3 * nc;
@@ -99,7 +100,7 @@ static void gen(prob* P, int B, int chain, int npair, int nground, int nchain, i
   P->st = (sc_problem_storage){0};
   P->p = dense_problem(&P->st, nv, nc, P->A, P->vstar, P->J, P->R, P->vhat, P->mu, P->phi0, 0.01);
   ENSURE(sc_sap_delassus_path(&P->p, SC_SAP_HESSIAN_DENSE, ws, P->w) == SC_OK);
-  sc_sap_regularize(nc, P->k, P->taud, P->w, P->phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P->R, P->vhat);
+  sc_law_sap(nc, P->k, P->taud, P->w, P->phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P->R, P->vhat);
   free(dof);
 }
 
@@ -493,7 +494,7 @@ static void test_separated_contacts_skipped(void) {
     gen(&P, cfg[t][0], cfg[t][1], 2 * cfg[t][0], cfg[t][0], cfg[t][1] ? 3 : 0, 1, ws);
     const int nv = P.nv, nc = P.nc, m = 3 * nc;
     for (int c = 0; c < nc; c += 2) P.phi0[c] = 0.5;
-    sc_sap_regularize(nc, P.k, P.taud, P.w, P.phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P.R, P.vhat);
+    sc_law_sap(nc, P.k, P.taud, P.w, P.phi0, NULL, 0.01, 1.0, 1e-3, 1.0, P.R, P.vhat);
     double *v = malloc(sizeof(double) * nv), *gd = malloc(sizeof(double) * nv);
     double *gs = malloc(sizeof(double) * nv), *yd = malloc(sizeof(double) * m);
     double *ys = malloc(sizeof(double) * m);
@@ -665,7 +666,7 @@ static void test_block_scalar_trees(void) {
     sc_problem_storage st = {0};
     sc_problem q = dense_problem(&st, n, nc, A, vstar, J, R, vhat, mu, phi0, 0.01);
     ENSURE(sc_sap_delassus_path(&q, SC_SAP_HESSIAN_DENSE, ws, w) == SC_OK);
-    sc_sap_regularize(nc, k, taud, w, phi0, NULL, 0.01, 1.0, 1e-3, 1.0, R, vhat);
+    sc_law_sap(nc, k, taud, w, phi0, NULL, 0.01, 1.0, 1e-3, 1.0, R, vhat);
     sc_sap_params prm;
     sc_sap_params_default(&prm);
     prm.cg_max_iterations = 0; /* the factorizations are compared */

@@ -26,6 +26,7 @@
 #include "io_h5/io_h5.h"
 #include "scene/scene.h"
 #include "solver_sap/sap.h"
+#include "constraint/law.h"
 #include "solver_sap/sap_model.h"
 
 #include <hdf5.h>
@@ -75,7 +76,7 @@ static void make_lagged_problem(rprob* r) {
   static const double d[NC] = {0.0, 1.0, 10.0, 0.0, 1.0, 10.0}, wd[NC] = {1, 1, 1, 1, 1, 1};
   make_problem(r, 1e-3);
   for (int c = 0; c < NC; c++) r->phi0[c] = -1e-4 * (1.0 + urand());
-  sc_sap_hc_params(NC, k, d, wd, r->phi0, NULL, r->mu, 1e-3, 1.0, 1e-3, 1.0, 1e-5, r->hc);
+  sc_law_hc(NC, k, d, wd, r->phi0, NULL, r->mu, 1e-3, 1.0, 1e-3, 1.0, 1e-5, r->hc);
   r->p.model = SC_MODEL_LAGGED;
   r->p.hc = r->hc;
 }
@@ -386,7 +387,7 @@ static void pmass_init(pmass* q, int trial) {
   q->vstar[0] = sstar * cos(th);
   q->vstar[1] = sstar * sin(th);
   q->vstar[2] = vnstar;
-  sc_sap_hc_params(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, q->hc);
+  sc_law_hc(1, &kk, &dd, &wd, &phi0, NULL, &mu, dt, 1.0, 1e-3, 1.0, 1e-5, q->hc);
   ENSURE(mu * q->hc[SC_HC_N0] > m * sstar); /* it sticks */
   q->p = dense_problem(&st, 3, 1, A, q->vstar, J, R, vhat, &mu, &phi0, dt);
   q->p.model = SC_MODEL_LAGGED;

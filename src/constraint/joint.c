@@ -19,6 +19,7 @@
 
 #include "constraint/kinds.h"
 #include "constraint/rows.h"
+#include "constraint/law.h"
 #include "solver_sap/sap.h"
 
 void sc_joint_place(const sc_model* m, sc_data* d, const double* v0) {
@@ -42,10 +43,10 @@ double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double t
   const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
   /* the contacts' rule: a near-rigid or unresolved row at theta = 1 */
   const double th =
-      sc_law_theta(o, sc_sap_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
+      sc_law_theta(o, sc_law_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
   d->ck[i] = k;
   d->ctaud[i] = taud;
-  sc_sap_regularize_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
+  sc_law_sap_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);
   R[0] = R[1] = 1.0;
   vhat[0] = vhat[1] = 0.0;
   return th;

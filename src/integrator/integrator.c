@@ -415,7 +415,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   if (m->ntendon > 0) sc_tendon_lengths(m, d);
   int nc = d->ncon;
   contact_depths(m, d);
-  if (d->solver_work) sc_contact_offsets(d, ((step_work*)d->solver_work)->crel);
+  if (d->solver_work) sc_contact_offsets(d, ((step_work*)d->solver_work)->law.crel);
   sc_status st = guard_penetration(m, d, err);
   if (st != SC_OK) return st;
   sc_contact_velocity(m, d, v0, d->vc0);
@@ -459,7 +459,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
       for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];
   }
   if (d->nrow > 0 && d->solver_work)
-    sc_rows_position_velocity(m, d, ((const step_work*)d->solver_work)->theta_c, vq);
+    sc_rows_position_velocity(m, d, ((const step_work*)d->solver_work)->law.theta_c, vq);
   sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];
@@ -474,7 +474,7 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   double p0 = d->damper_power;
   d->damper_power = state_quantities(m, d);
   if (!o->speculative) fast_bodies(m, d);
-  sc_contact_coulomb_residuals(d, dt, d->solver_work ? ((step_work*)d->solver_work)->vrest : NULL,
+  sc_contact_coulomb_residuals(d, dt, d->solver_work ? ((step_work*)d->solver_work)->law.vrest : NULL,
                                d->coulomb);
   d->e_damper += 0.5 * dt * (p0 + d->damper_power);
   d->wall_time = now_seconds() - t0;

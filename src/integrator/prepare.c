@@ -32,9 +32,8 @@ static void step_work_free(void* p) {
   sc_contact_memory_free(&w->mem);
   sc_free(w->pat_guess);
   sc_free(w->row_prev);
-  sc_free(w->hc);
-  sc_free(w->match);
-  sc_free(w->nload);
+  sc_contact_laws_free(&w->law);
+  sc_free(w->matched);
   sc_free(w);
 }
 
@@ -67,9 +66,8 @@ void sc_sim_copy(const sc_model* m, sc_data* dst, sc_data* src) {
   sc_contact_memory_copy(&a->mem, &b->mem);
   /* the per-contact arrays of the laws (prepare's blocks) */
   memcpy(a->pat_guess, b->pat_guess, sizeof(uint32_t) * 2 * ncap);
-  memcpy(a->hc, b->hc, sizeof(double) * (SC_HC_NPAR + 1) * ncap);
-  memcpy(a->match, b->match, sizeof(int) * 4 * ncap);
-  memcpy(a->nload, b->nload, sizeof(double) * 17 * ncap);
+  sc_contact_laws_copy(&a->law, &b->law);
+  memcpy(a->matched, b->matched, sizeof(int) * 2 * ncap);
   memcpy(a->row_prev, b->row_prev, sizeof(double) * ((size_t)sc_rows_nslot(m) + 1));
   a->lcp_whole = b->lcp_whole;
   if (a->trace_block && b->trace_block) {
@@ -126,31 +124,9 @@ sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_
     const size_t ncap = (size_t)d->nprob_max + 1;
     const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
-    w->hc = sc_malloc(sizeof(double) * (SC_HC_NPAR + 1) * ncap);
-    if (w->hc) w->hcd = w->hc + SC_HC_NPAR * ncap;
-    w->match = sc_malloc(sizeof(int) * 4 * ncap);
-    if (w->match)
-      w->matched = w->match + ncap, w->kicked = w->match + 2 * ncap, w->rmode = w->match + 3 * ncap;
-    w->nload = sc_malloc(sizeof(double) * 17 * ncap);
-    if (w->nload) {
-      w->beta_c = w->nload + ncap;
-      w->n0 = w->beta_c + ncap;
-      w->xmax = w->n0 + ncap;
-      w->theta_c = w->xmax + ncap;
-      w->gprev = w->theta_c + ncap;
-      w->crel = w->gprev + 3 * ncap;
-      w->anchor = w->crel + 3 * ncap;
-      w->vrest = w->anchor + 2 * ncap;
-      w->kick_c = w->vrest + ncap;
-      w->vwork = w->kick_c + ncap;
-      w->vlaw = w->vwork + ncap;
-    }
-    {
-      const double* g = m->opt.gravity;
-      double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-      if (!(gn > 0)) gn = 9.81;
-      w->vs = m->opt.sigma * m->opt.dt * gn;
-    }
+    const int law_ok = sc_contact_laws_init(m, (int)ncap, &w->law) == 0;
+    w->matched = sc_malloc(sizeof(int) * 2 * ncap);
+    if (w->matched) w->kicked = w->matched + ncap;
     if (w->pat_guess) w->pat_out = w->pat_guess + ncap;
     w->row_prev = sc_calloc((size_t)sc_rows_nslot(m) + 1, sizeof(double));
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&
@@ -204,8 +180,8 @@ sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_
     if (pool_failed)
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,
                           "contact.threads: cannot start %d threads", w->nthreads);
-    if (!w->isl || !w->sap || !w->tree_ptr || !mem_ok || !w->pat_guess || !w->hc ||
-        !w->match || !w->nload || !w->row_prev ||
+    if (!w->isl || !w->sap || !w->tree_ptr || !mem_ok || !w->pat_guess || !law_ok ||
+        !w->matched || !w->row_prev ||
         (m->opt.solver == SC_SOLVER_LCP && !w->lcp) ||
         (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP && !w->trace_block))
       return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0,

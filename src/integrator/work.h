@@ -6,6 +6,7 @@
 #ifndef SC_INTEGRATOR_WORK_H
 #define SC_INTEGRATOR_WORK_H
 
+#include "constraint/contact_law.h"
 #include "constraint/rows.h"
 #include "contact/match.h"
 #include "contact/problem.h"
@@ -39,37 +40,12 @@ typedef struct step_work {
   /* the contact islands and their solves (island/island.h) */
   sc_islands* isl;
   int nthreads;
-  /* contact.model similar / lagged: per-contact Hunt-Crossley parameters
-   * (SC_HC_NPAR per contact) and pair dissipations (s/m) */
-  double *hc, *hcd;
-  /* per contact of this step (see contact_params): the previous step's
-   * contact it continues (-1: a new contact), the normal impulse that one
-   * carried (N s, projected on this normal; 0 when new), the near-rigid
-   * beta in use, the lagged model's friction-bound impulse (N s; < 0: from
-   * the state at the step start), the depth bound of depth control (m) */
-  int *match, *matched; /* matched: 1 when the warm start knows the contact */
-  int* kicked;          /* (contacts and joint rows) whose impulse the impact kick applies */
-  double *nload, *beta_c, *n0, *xmax;
-  double* theta_c; /* the theta of each contact's law */
-  double* gprev;   /* (3 per contact) the matching previous impulse in this contact's frame
-                      (t1, t2, n; N s), 0 for a new contact */
-  double* crel;    /* (3 per contact) its point at detection less the origin of its body
-                      b (a when b is static), world axes, m: what matching compares */
-  double* anchor;  /* (2 per contact) the stiction anchor: the slip (t1, t2; m) the contact
-                      has made since it began to stick, 0 for a new or sliding one
-                      (doc/contact.md 4.6) */
-  /* restitution (doc/contact.md 4.7), per contact, set once a step before
-   * any law (contact_params): rmode 0 none, 1 an approaching impact whose
-   * gap the step does not close (the rigid law, no target), 2 one it closes
-   * (the rigid law with the target vrest, m/s, on v_n; -inf otherwise);
-   * kick_c the factor of its impulse in the impact kick (1 but for rmode
-   * 2); vwork (s - 1/2) dv, what the mean normal velocity of the step's
-   * work gains when the impulse acts at s (0 but for rmode 2); vlaw
-   * (vrest - vn*) / W_nn, W_nn = J_n A^-1 J_n^T, by which the law's
-   * target exceeds vrest per unit of its compliance R_n */
-  int* rmode;
-  double *vrest, *kick_c, *vwork, *vlaw;
-  double vs; /* the Hunt-Crossley models' stiction tolerance sigma dt g, m/s */
+  /* each contact's law and what it keeps across steps (constraint/
+   * contact_law.h) */
+  sc_contact_laws law;
+  /* per entry of this step: 1 when the warm start knows it (matched), 1
+   * when the impact kick applies its impulse (kicked) */
+  int *matched, *kicked;
   /* each joint row's impulse at the end of the last step (N s), by a slot
    * that names the row across steps (sc_rows_slot, constraint/rows.h), 0 when
    * it was absent */

@@ -140,24 +140,6 @@ int sc_sap_project(const double y[3], const double R[3], double mu, double soft_
 int sc_sap_project_dir(const double y[3], const double R[3], double mu, double soft_tol,
                        const double d[3], double* cost, double* dg, double* dGd);
 
-/* Regularization and bias of doc/contact.md 4.1, 4.2 and 5, per contact i:
- * k (N/m, INFINITY = rigid), taud (s), w (Delassus diagonal estimate, 1/kg),
- * phi0 (m), vn0 (normal velocity at the step start, m/s; NULL means 0),
- * dt, theta (the contact law's theta; 1 gives the SAP paper's law), sigma, beta ->
- * R[3i..3i+2] = (Rt, Rt, Rn), vhat[3i..3i+2] = (0, 0, vhat_n).
- * A contact with k = INFINITY uses the near-rigid value with beta = 1 when
- * beta == 0. */
-void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
-                       const double* phi0, const double* vn0, double dt, double theta,
-                       double sigma, double beta, double* R, double* vhat);
-/* The same for one contact (vn0 a value), with its own theta and beta. */
-void sc_sap_regularize_one(double k, double taud, double w, double phi0, double vn0, double dt,
-                           double theta, double sigma, double beta, double R[3], double vhat[3]);
-/* 1 when the contact is in SAP's near-rigid regime at threshold beta: its
- * compliant Rn at theta = 1 lies below the floor beta^2 w / (4 pi^2) (the
- * spring, with its damper, cannot be resolved by the step), or k = INFINITY. */
-int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta);
-
 /* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (doc/contact.md 5)
  * for a problem (its R and vhat are not read).  No allocation.  Returns
  * SC_ERR_CAPACITY when the workspace is too small, SC_ERR_SIM when A is not

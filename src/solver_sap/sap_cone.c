@@ -1,5 +1,6 @@
 /* sap_cone: per-contact terms of the SAP cost (Castro, Permenter & Han, arXiv
- * 2110.10107; doc/contact.md sections 4.1, 4.2 and 7).
+ * 2110.10107; doc/contact.md section 7); the laws that set R and vhat are
+ * constraint/law.c.
  *
  * Projection onto the friction cone F = {|g_t| <= mu g_n} in the norm
  * |g|_R^2 = g^T R g, R = diag(Rt, Rt, Rn).  With y_r = sqrt(|y_t|^2 + eps^2)
@@ -17,17 +18,7 @@
  * (In z = R^1/2 y coordinates the projection is Euclidean onto a Lorentz cone
  * of slope mu_tilde; the polar-cone test gives region III.)  mu = 0 works in
  * IEEE arithmetic: region I is impossible since y_r > 0, and II gives
- * gamma = (0, 0, y_n).
- *
- * Regularization (Kelvin-Voigt normal law gamma_n = dt (-k phi - taud k vn)+,
- * the spring at the gap of t + theta dt; doc/contact.md 4.2), tau = theta dt + taud:
- *   Rn = max(beta^2 w / (4 pi^2), 1 / (theta dt k tau)),  Rt = sigma w,
- *   vhat_n = -phi0 / (theta tau) - ((1 - theta) / theta) vn0,
- *   vhat_t = 0 here; the contact stage replaces it with a sticking
- *   contact's stiction anchor, -kappa a / dt (doc/contact.md 4.6), and
- *   raises vhat_n of a restitution impact to max(vhat_n, v_r), its target
- *   end-of-step normal velocity (4.7): a shift of y that keeps the cost
- *   convex with the same G. */
+ * gamma = (0, 0, y_n). */
 #include "solver_sap/sap.h"
 
 #include <math.h>
@@ -129,49 +120,4 @@ int sc_sap_project_dir(const double y[3], const double R[3], double mu, double s
     *dGd = a * perp + f / Rn * u * u;
   }
   return 2;
-}
-
-int sc_sap_near_rigid(double k, double taud, double w, double dt, double beta) {
-  if (isinf(k)) return 1;
-  if (!(beta > 0.0)) return 0;
-  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  /* the compliant Rn at theta = 1 (doc/contact.md 4.1) below the floor */
-  return dt * k * (dt + taud) * beta * beta * w > four_pi2;
-}
-
-void sc_sap_regularize_one(double k, double taud, double w, double phi0, double vn0, double dt,
-                           double theta, double sigma, double beta, double R[3], double vhat[3]) {
-  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  /* the spring acts at the gap of t + theta dt, phi0 + theta dt vn^theta,
-   * and the damper at vn^theta = theta vn + (1 - theta) vn0:
-   *   gamma_n = -dt k [phi0 + (theta dt + tau_d) vn^theta]
-   *           = (vhat_n - vn) / Rn,  Rn = 1 / (dt k theta (theta dt + tau_d)),
-   *   vhat_n = -phi0 / (theta (theta dt + tau_d)) - (1 - theta) / theta vn0;
-   * theta = 1 is the SAP paper's law; theta = 1/2 keeps the energy of an
-   * undamped spring, as the midpoint rule does (the spring at the
-   * end-of-step gap instead loses 15 % of it per bounce at omega dt = 0.13;
-   * doc/contact.md 4.2) */
-  const double tau = theta * dt + taud;
-  double b = beta, Rn;
-  if (isinf(k)) {
-    /* a rigid contact has no compliant value: always use the near-rigid floor */
-    if (b == 0.0) b = 1.0;
-    Rn = 0.0;
-  } else {
-    Rn = 1.0 / (theta * dt * k * tau);
-  }
-  const double Rn_floor = b * b * w / four_pi2;
-  if (Rn < Rn_floor) Rn = Rn_floor;
-  R[0] = R[1] = sigma * w;
-  R[2] = Rn;
-  vhat[0] = vhat[1] = 0.0;
-  vhat[2] = -phi0 / (theta * tau) - (1.0 - theta) / theta * vn0;
-}
-
-void sc_sap_regularize(int nc, const double* k, const double* taud, const double* w,
-                       const double* phi0, const double* vn0, double dt, double theta,
-                       double sigma, double beta, double* R, double* vhat) {
-  for (int i = 0; i < nc; i++)
-    sc_sap_regularize_one(k[i], taud[i], w[i], phi0[i], vn0 ? vn0[i] : 0.0, dt, theta, sigma,
-                          beta, R + 3 * i, vhat + 3 * i);
 }

@@ -322,31 +322,6 @@ int sc_sap_contact_eval_dir(const sc_problem* p, int c, const double vc[3], cons
   return sc_sap_project_dir(y, R, p->mu[c], soft_tol, d, cost, dg, dGd);
 }
 
-void sc_sap_hc_params_one(double k, double d, double w, double phi0, double vn0, double mu,
-                          double n0, double dt, double theta, double sigma, double beta,
-                          double vs, double hc[SC_HC_NPAR]) {
-  const double four_pi2 = 4.0 * 3.14159265358979323846 * 3.14159265358979323846;
-  double b = beta, ki = k;
-  if (isinf(ki) && b == 0.0) b = 1.0;
-  if (b > 0.0 && w > 0.0) ki = fmin(ki, four_pi2 / (b * b * w * dt * dt));
-  const double x0 = -phi0;
-  if (n0 < 0.0) n0 = dt * fmax(0.0, ki * x0) * fmax(0.0, 1.0 - d * vn0);
-  hc[SC_HC_K] = theta * theta * ki;
-  hc[SC_HC_FE0] = ki * (x0 - theta * (1.0 - theta) * dt * vn0);
-  hc[SC_HC_D] = d;
-  hc[SC_HC_N0] = n0;
-  hc[SC_HC_EPS] = fmax(vs, mu * sigma * w * n0);
-  hc[SC_HC_VT0] = hc[SC_HC_VT1] = 0.0;
-}
-
-void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
-                      const double* phi0, const double* vn0, const double* mu, double dt,
-                      double theta, double sigma, double beta, double vs, double* hc) {
-  for (int i = 0; i < nc; i++)
-    sc_sap_hc_params_one(k[i], d[i], w[i], phi0[i], vn0 ? vn0[i] : 0.0, mu[i], -1.0, dt, theta,
-                         sigma, beta, vs, hc + SC_HC_NPAR * i);
-}
-
 void sc_sap_hc_slip_curvature(const sc_problem* p, int c, const double vc[3], double omega,
                               double G[9]) {
   const double* hc = p->hc + SC_HC_NPAR * c;

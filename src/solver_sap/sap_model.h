@@ -76,24 +76,6 @@ double sc_sap_hc_eval_all(int nc, int lagged, const double* hc, const double* vh
 void sc_sap_hc_normal(double v, double dt, double k, double fe0, double d, double* n,
                       double* dn, double* N);
 
-/* Per-contact parameters of the Hunt-Crossley models (written to hc,
- * SC_HC_NPAR per contact), from: k (N/m, INFINITY = rigid), d (s/m),
- * w (Delassus diagonal estimate, 1/kg), phi0 (m), vn0 (normal velocity at
- * the step start, m/s; NULL = 0), mu, dt, theta (the integrator's theta_vq,
- * 1 = implicit), sigma, beta, vs (stiction tolerance, m/s, > 0).
- * The stiffness is capped at 4 pi^2 / (beta^2 w dt^2), the stiffness whose
- * period is beta dt (SAP's near-rigid floor); rigid contacts use beta = 1
- * when beta == 0. */
-void sc_sap_hc_params(int nc, const double* k, const double* d, const double* w,
-                      const double* phi0, const double* vn0, const double* mu, double dt,
-                      double theta, double sigma, double beta, double vs, double* hc);
-/* The same for one contact (vn0 a value), with its own theta and beta, and
- * the friction bound's normal impulse n0 given (N s), or computed from the
- * state as above when n0 < 0. */
-void sc_sap_hc_params_one(double k, double d, double w, double phi0, double vn0, double mu,
-                          double n0, double dt, double theta, double sigma, double beta,
-                          double vs, double hc[SC_HC_NPAR]);
-
 /* Adds the slip curvature of sc_sap_params.slip_curvature (omega times the
  * curvature across the slip direction, along it) to G of a sliding contact
  * of a Hunt-Crossley model (sap.c does the same for SAP). */

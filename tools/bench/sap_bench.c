@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "constraint/law.h"
 #include "solver_sap/sap.h"
 
 static double now(void) {
@@ -169,7 +170,7 @@ static void build(scene* s, int B, sc_sap_work* w) {
   s->p.tree_dofs = s->tree_dofs;
   s->p.A = s->Ablk;
   sc_sap_delassus_problem(&s->p, w, s->w);
-  sc_sap_regularize(nc, s->k, s->taud, s->w, s->phi0, NULL, dt, 1.0, 1e-3, 1.0, s->R, s->vhat);
+  sc_law_sap(nc, s->k, s->taud, s->w, s->phi0, NULL, dt, 1.0, 1e-3, 1.0, s->R, s->vhat);
 }
 
 static void scene_free(scene* s) {
