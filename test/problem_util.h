@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "contact/problem.h"
+#include "core/problem.h"
 
 static inline sc_problem dense_problem(sc_problem_storage* st, int nv, int nc, const double* A,
                                        const double* vstar, const double* J, const double* R,

@@ -1,7 +1,7 @@
 /* equality: equality constraints as rows of the contact problem.
  *
  * Each constraint is a function g(q) held at zero; its rows are bilateral
- * box rows of contact/problem.h (bounds -inf, +inf) with J = dg/dq N(q),
+ * box rows of core/problem.h (bounds -inf, +inf) with J = dg/dq N(q),
  * so that the row's velocity is vc = dg/dt = J v, and its impulse gamma acts
  * as the generalized impulse J^T gamma.  The law of a row is the compliant
  * law of a contact without its one-sidedness (doc/constraints.md):

@@ -14,7 +14,7 @@
  * an upper limit), vc_r = s v_i; an equality constraint's, a tendon's
  * limit's, a tendon's dry friction and a tendon actuator's span the dofs
  * their Jacobian moves.  Each
- * is a box row of contact/problem.h:
+ * is a box row of core/problem.h:
  *   gamma_r = clamp((vhat_r - vc_r) / R_r, lo_r, hi_r),
  * the generalized impulse s gamma_r on dof i, solved with the contacts in
  * the same convex problem (each row's cost is convex and C1 in vc_r, its
@@ -32,7 +32,7 @@
 #include "constraint/equality.h"
 #include "constraint/kinds.h"
 #include "constraint/tendon.h"
-#include "contact/problem.h"
+#include "core/problem.h"
 #include "solver_sap/sap_model.h"
 
 double sc_law_theta(const sc_options* o, double wdt) {

@@ -2,7 +2,7 @@
  * limits and dry friction (joint.c), motors and servos (actuator.c),
  * equality constraints (equality.c), tendons' limits (tendon.c) -- placed,
  * given their laws and accounted for, one kind per file (rows.c dispatches).
- * A row is a box row of contact/problem.h; the integrator asks for the
+ * A row is a box row of core/problem.h; the integrator asks for the
  * rows, hands them with the contacts to the solver, and keeps their warm
  * start. */
 #ifndef SC_CONSTRAINT_ROWS_H

@@ -9,7 +9,7 @@
 #include "constraint/contact_law.h"
 #include "constraint/rows.h"
 #include "contact/match.h"
-#include "contact/problem.h"
+#include "core/problem.h"
 #include "island/island.h"
 #include "model/model.h"
 #include "solver_lcp/lcp.h"

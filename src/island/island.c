@@ -24,7 +24,7 @@ typedef struct island_ws {
   int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
   double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
       *sub_phi0, *sub_gamma, *sub_hc, *sub_bound;
-  unsigned char* sub_kind; /* the entries' kinds (contact/problem.h) */
+  unsigned char* sub_kind; /* the entries' kinds (core/problem.h) */
 } island_ws;
 
 /* One step's island solve as the threads see it (see sc_islands_solve) */

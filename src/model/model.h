@@ -12,7 +12,7 @@
 
 #include "core/core.h"
 #include "spatial/spatial.h"
-#include "contact/problem.h" /* sc_contact_model */
+#include "core/problem.h" /* sc_contact_model */
 #include "linalg/blockdiag.h"
 #include "mesh/mesh.h"
 
@@ -160,7 +160,7 @@ typedef struct sc_options {
   double restitution_velocity; /* m/s: a contact approaching slower than this at the step
                                   start takes no restitution target (doc/contact.md 4.7);
                                   SC_RESTITUTION_VELOCITY_AUTO: 2 |g| dt */
-  int contact_model;    /* sc_contact_model (contact/problem.h) of the newton solver */
+  int contact_model;    /* sc_contact_model (core/problem.h) of the newton solver */
   int ncon_max;         /* capacity of the contact buffer */
   int threads;          /* threads solving contact islands (newton solver); 0: one per
                            online CPU.  Results do not depend on it. */

@@ -62,7 +62,7 @@
  * O(1)), R_n / c_i^2, and the coupling entries 1, mu, -1 unchanged, which is
  * what Lemke's relative tolerances want.
  *
- * Box rows (sc_problem.kind[i] == SC_ROW_BOX; contact/problem.h): joint
+ * Box rows (sc_problem.kind[i] == SC_ROW_BOX; core/problem.h): joint
  * limits, joint dry friction and servos.  Only the n row of the block is
  * used; with w = vc_n - vhat_n + R_n gamma_n (R_n = p->R[3i+2],
  * vhat_n = p->vhat[3i+2]) the law gamma_n = clamp((vhat_n - vc_n)/R_n,

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "contact/problem.h"
+#include "core/problem.h"
 
 /* ---- Lemke ---- */
 

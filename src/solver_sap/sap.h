@@ -13,7 +13,7 @@
 
 #include <signal.h>
 
-#include "contact/problem.h"
+#include "core/problem.h"
 #include "core/core.h"
 
 enum { SC_SAP_LS_EXACT = 0, SC_SAP_LS_BACKTRACKING = 1 };

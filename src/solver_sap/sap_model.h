@@ -7,7 +7,7 @@
 #ifndef SC_SAP_MODEL_H
 #define SC_SAP_MODEL_H
 
-#include "contact/problem.h"
+#include "core/problem.h"
 
 /* Layout of sc_problem.hc: SC_HC_NPAR values per contact. */
 enum {
@@ -30,7 +30,7 @@ enum {
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
                         double gamma[3], double G[9], double* cost);
 
-/* A box row's terms (contact/problem.h) at its velocity vc (the J block's
+/* A box row's terms (core/problem.h) at its velocity vc (the J block's
  * third row): impulse, curvature g = d^2 l / dvc^2 (g non-NULL) and cost;
  * returns the region (1 between the bounds, 2 at a non-zero bound, 3 at
  * gamma = 0).  sc_sap_contact_eval and its directional form call it for box

@@ -14,7 +14,7 @@
 #ifndef SC_SAP_SPARSE_H
 #define SC_SAP_SPARSE_H
 
-#include "contact/problem.h"
+#include "core/problem.h"
 
 typedef struct sc_sap_sparse sc_sap_sparse;
 

@@ -6,7 +6,7 @@
 #ifndef SC_STATE_H
 #define SC_STATE_H
 
-#include "contact/problem.h"
+#include "core/problem.h"
 #include "core/core.h"
 #include "model/model.h"
 
@@ -115,7 +115,7 @@ typedef struct sc_data_sizes {
  * joint rows (limits, dry friction, servos, equality and tendon rows:
  * constraint/rows.c), one entry each in the per-entry arrays (np =
  * nprob_max = ncon_max + model nrow_max entries).  A row is a box row of
- * contact/problem.h.  The contact Jacobian per entry is its non-zero column
+ * core/problem.h.  The contact Jacobian per entry is its non-zero column
  * blocks (the block form of problem.h): entry i touches the columns
  * jcol[jptr[i] .. jptr[i+1]) and Jc[3 q .. 3 q + 2] are its rows (t1, t2, n)
  * in column jcol[q]; no 3 ncon x nv array */

@@ -3,7 +3,7 @@
  * The integrator builds the block form directly; these serve problems
  * written by hand (tests, tools) and the dense reference paths of the
  * solvers, which densify small problems into their own workspaces. */
-#include "contact/problem.h"
+#include "core/problem.h"
 
 #include <string.h>
 
