@@ -329,17 +329,39 @@ static int rewrite(const entry* e, sc_snode* T) {
     for (int k = 0; path && path->kind == SC_SN_SEQ && k < path->n; k++) {
       sc_snode* pt = path->kid[k];
       if (pt->kind != SC_SN_MAP) continue;
-      sc_snode* body = sc_snode_get(pt, "body");
-      if (!is_world(body)) {
-        if (prefix_node(body, P)) return -1;
-        continue;
+      /* (a wrapping element's side point is a body point of its own) */
+      sc_snode* side = sc_snode_get(pt, "side");
+      for (int w = 0; w < 2; w++) {
+        sc_snode* q = w ? side : pt;
+        if (!q || q->kind != SC_SN_MAP) continue;
+        sc_snode* body = sc_snode_get(q, "body");
+        if (!is_world(body)) {
+          if (prefix_node(body, P)) return -1;
+          continue;
+        }
+        double R[9];
+        sc_sp_quat_to_mat3(R, e->q);
+        /* points (a wrap's centre) move with the placement, axes turn */
+        static const char* const pts[] = {"point", "center"};
+        for (int k2 = 0; k2 < 2; k2++) {
+          const sc_snode* v = sc_snode_get(q, pts[k2]);
+          /* (a path point without one is the body origin; a wrap has a
+           * centre instead) */
+          if (!v && (k2 == 1 || sc_snode_get(q, "wrap"))) continue;
+          double x[3] = {0, 0, 0}, y[3];
+          get_vec(v, x, 3);
+          sc_sp_mat3_vec(y, R, x);
+          for (int d = 0; d < 3; d++) y[d] += e->p[d];
+          if (put_vec(q, pts[k2], y, 3)) return -1;
+        }
+        const sc_snode* ax = sc_snode_get(q, "axis");
+        if (ax) {
+          double x[3] = {0, 0, 1}, y[3];
+          get_vec(ax, x, 3);
+          sc_sp_mat3_vec(y, R, x);
+          if (put_vec(q, "axis", y, 3)) return -1;
+        }
       }
-      double x[3] = {0, 0, 0}, y[3], R[9];
-      get_vec(sc_snode_get(pt, "point"), x, 3);
-      sc_sp_quat_to_mat3(R, e->q);
-      sc_sp_mat3_vec(y, R, x);
-      for (int d = 0; d < 3; d++) y[d] += e->p[d];
-      if (put_vec(pt, "point", y, 3)) return -1;
     }
   }
   sc_snode* acts = sc_snode_get(T, "actuators");
