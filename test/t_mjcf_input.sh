@@ -102,16 +102,22 @@ cat >"$tmp/tendon.xml" <<'XML'
   <tendon>
     <fixed name="t" frictionloss="0.1"><joint joint="j" coef="1"/></fixed>
   </tendon>
+  <actuator><muscle name="m" joint="j"/></actuator>
 </mujoco>
 XML
-expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: condim 4 or 6 (torsional and rolling friction) (first at" "tendon.xml:3:" "--allow-unsupported"
-# a tendon's frictionloss is its dry friction (/tendon/friction_force)
-sed 's/ condim="6"//' "$tmp/tendon.xml" >"$tmp/tfric.xml"
+expect unsupported_refused "$tmp/tendon.xml" "the model uses what simc does not translate: muscle (first at" "tendon.xml:8:" "--allow-unsupported"
+# a tendon's frictionloss is its dry friction (/tendon/friction_force), and
+# condim 6 the torsional and rolling friction of the geom's contacts
+grep -v '<muscle' "$tmp/tendon.xml" >"$tmp/tfric.xml"
 "$BIN/simc" "$tmp/tfric.xml" -o "$tmp/tfric.h5" --quiet --set time.duration=0.05 >"$tmp/out" 2>&1
 ok tendon_frictionloss_translated "$PY -c \"
 import h5py, sys
 f = h5py.File('$tmp/tfric.h5', 'r')
 sys.exit(0 if f.attrs['status'] == 'complete' and '/tendon/friction_force' in f else 1)\""
+ok condim6_translated "$PY -c \"
+import h5py, sys
+y = h5py.File('$tmp/tfric.h5', 'r').attrs['scene_yaml']
+sys.exit(0 if 'torsional_friction: 0.0050000000000000001' in y and 'rolling_friction: 0.0001' in y else 1)\""
 "$BIN/simc" "$tmp/tendon.xml" --check --allow-unsupported >/dev/null 2>&1
 ok unsupported_allowed '[ $? = 0 ]'
 # bodies nested 200 deep (the bound) load: each level's room for its geoms

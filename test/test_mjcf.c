@@ -89,9 +89,9 @@ static mjModel* mj_open(const char* path) {
 }
 
 /* simc's model of path.  The loader refuses what it does not translate
- * unless import.allow_unsupported=true is set: here humanoid100's condim 4,
- * which none of the compared quantities depends on.  So a refusal is printed, and the model loaded with
- * the set. */
+ * unless import.allow_unsupported=true is set (a muscle, say, which none of
+ * the compared quantities would depend on).  So a refusal is printed, and the
+ * model loaded with the set. */
 static sc_model* simc_open(const char* path, const char* const* sets, int nsets) {
   sc_model* m = NULL;
   sc_error err;

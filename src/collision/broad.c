@@ -205,6 +205,7 @@ static void store(detect_ctx* x, int ga, int gb, int idx, const sc_col_point* p)
   c->k = idx;
   c->taud = 0;
   c->mu = 0;
+  c->spin = c->roll = 0;
 }
 
 /* the velocity v of geom g's body at the geom's centre and its angular
@@ -407,6 +408,9 @@ sc_status sc_col_detect(const sc_model* m, sc_data* d, int* dropped) {
                                          m->geom_stiffness[b], m->geom_dissipation[b]);
     c->mu = m->opt.friction_max ? fmax(m->geom_friction[a], m->geom_friction[b])
                                 : sc_col_combine_friction(m->geom_friction[a], m->geom_friction[b]);
+    /* (a pair takes the larger, as MuJoCo does; 0 when neither has any) */
+    c->spin = fmax(m->geom_spin[a], m->geom_spin[b]);
+    c->roll = fmax(m->geom_roll[a], m->geom_roll[b]);
   }
   if (dropped) *dropped = x.dropped;
   return SC_OK;

@@ -51,6 +51,7 @@
 #include "constraint/rows.h"
 #include "core/core.h"
 #include "linalg/blockdiag.h"
+#include "spatial/spatial.h"
 
 /* the doubles per contact of the block nload points at (init below) */
 #define NDOUBLE 17
@@ -438,6 +439,19 @@ void sc_contact_laws_anchors(const sc_model* m, const sc_data* d, sc_contact_law
 void sc_contact_laws_finish(const sc_model* m, sc_data* d, const sc_contact_laws* L) {
   (void)m;
   double wn = 0, wt = 0;
+  /* the cone tails' velocities at the step's end (the Coulomb residuals
+   * read them with their contacts') and their work, friction's */
+  for (int r = 0; r < d->nrow; r++) {
+    const int t = d->ncon + r;
+    if (d->row_type[r] != SC_JROW_CONE) continue;
+    double v[3] = {0.0, 0.0, 0.0};
+    for (int q = d->jptr[t]; q < d->jptr[t + 1]; q++)
+      for (int k = 0; k < 3; k++) v[k] += d->Jc[3 * (size_t)q + k] * d->v[d->jcol[q]];
+    for (int k = 0; k < 3; k++) {
+      d->vc[3 * t + k] = v[k];
+      wt += d->impulse[3 * t + k] * 0.5 * (d->vc0[3 * t + k] + v[k]);
+    }
+  }
   for (int i = 0; i < d->ncon; i++) {
     const double* g = d->impulse + 3 * i;
     d->slip[i] = hypot(d->vc[3 * i], d->vc[3 * i + 1]);
@@ -497,4 +511,61 @@ void sc_contact_laws_copy(sc_contact_laws* dst, const sc_contact_laws* src) {
   memcpy(dst->hc, src->hc, sizeof(double) * (SC_HC_NPAR + 1) * n);
   memcpy(dst->match, src->match, sizeof(int) * 2 * n);
   memcpy(dst->nload, src->nload, sizeof(double) * NDOUBLE * n);
+}
+
+/* ---- torsional and rolling friction (doc/contact.md 4.8) ----
+ * A contact whose pair has a torsional coefficient mu_s or a rolling one
+ * mu_r (lengths: the largest torque about the normal, or about a tangent
+ * axis, per unit normal force) gets a second entry in the problem, its cone
+ * tail (core/problem.h), with the rows of the bodies' relative angular
+ * velocity w = w_b - w_a about n, t1 and t2, scaled by mu_s / mu and
+ * mu_r / mu.  The contact's cone then bounds the sliding impulse and the
+ * scaled torques together,
+ *   |(gamma_t1, gamma_t2, u_s, u_r1, u_r2)| <= mu gamma_n,
+ * MuJoCo's elliptic cone of condim 6 (condim 4 without the rolling rows:
+ * their J is 0), and the torque impulse about n is (mu_s / mu) u_s, at most
+ * mu_s gamma_n.  The scaling needs mu > 0: a frictionless contact gets no
+ * tail. */
+void sc_contact_cone_place(const sc_model* m, sc_data* d, const double* v0) {
+  int* on_a = d->jmark;
+  int* on_b = d->jmark + m->nv;
+  for (int i = 0; i < d->ncon; i++) {
+    d->ckind[i] = SC_ROW_CONTACT;
+    d->ctail[i] = -1;
+  }
+  for (int i = 0; i < d->ncon; i++) {
+    const sc_contact* c = d->contact + i;
+    if (!(c->spin > 0 || c->roll > 0) || !(c->mu > 0)) continue;
+    const int r = d->nrow++, t = d->ncon + r;
+    d->row_type[r] = SC_JROW_CONE;
+    d->row_ref[r] = i;
+    d->ctail[i] = t;
+    d->ckind[t] = SC_ROW_CONE_TAIL;
+    d->mu[t] = 0.0;
+    d->phi0[t] = d->phi0[i];
+    d->vn0[t] = 0.0;
+    /* the contact's columns, in its order; w of a dof is its motion's
+     * angular part (+ on b's chain, - on a's, 0 on both) */
+    for (int a = c->body[1]; a > 0; a = m->body_parent[a])
+      for (int k = 0; k < m->jnt_nv[m->body_jnt[a]]; k++) on_b[m->jnt_vadr[m->body_jnt[a]] + k] = i;
+    for (int a = c->body[0]; a > 0; a = m->body_parent[a])
+      for (int k = 0; k < m->jnt_nv[m->body_jnt[a]]; k++) on_a[m->jnt_vadr[m->body_jnt[a]] + k] = i;
+    const double ss = c->spin / c->mu, sr = c->roll / c->mu;
+    const int n = d->jptr[i + 1] - d->jptr[i];
+    d->jptr[t + 1] = d->jptr[t] + n;
+    double v[3] = {0.0, 0.0, 0.0};
+    for (int x = 0; x < n; x++) {
+      const int dof = d->jcol[d->jptr[i] + x], q = d->jptr[t] + x;
+      d->jcol[q] = dof;
+      const double* S = d->cdof + 6 * dof;
+      const double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
+      double* J = d->Jc + 3 * (size_t)q;
+      J[0] = sgn * ss * sc_sp_dot3(c->frame + 6, S);
+      J[1] = sgn * sr * sc_sp_dot3(c->frame, S);
+      J[2] = sgn * sr * sc_sp_dot3(c->frame + 3, S);
+      for (int k = 0; k < 3; k++) v[k] += J[k] * v0[dof];
+    }
+    for (int x = 0; x < n; x++) on_a[d->jcol[d->jptr[i] + x]] = on_b[d->jcol[d->jptr[i] + x]] = -1;
+    for (int k = 0; k < 3; k++) d->vc0[3 * t + k] = v[k];
+  }
 }

@@ -51,6 +51,11 @@ void sc_contact_laws_copy(sc_contact_laws* dst, const sc_contact_laws* src);
  * rigid contact without normal mobility (it carries nothing) */
 int sc_contact_left_out(const sc_data* d, int i);
 
+/* The contacts' cone tails (torsional and rolling friction, core/problem.h)
+ * appended after the rows, with the kinematics at the configuration of the
+ * contacts' Jacobian; sets d->ckind and d->ctail of every contact. */
+void sc_contact_cone_place(const sc_model* m, sc_data* d, const double* v0);
+
 /* Every contact's law at the step start (d->R, d->vhat, and L->hc when
  * use_hc), after the Delassus estimates d->wdiag and the match with the
  * previous step; a contact left out gets mu = 0.  x, tmp: nv scratch. */

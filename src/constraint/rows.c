@@ -108,6 +108,14 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
         break;
       case SC_JROW_SERVO: theta[i] = sc_actuator_law(m, d, ref, i, w, v0, R, vhat, bound); break;
       case SC_JROW_EQUALITY: theta[i] = sc_eq_law(m, d, i, w, R, vhat, bound); break;
+      case SC_JROW_CONE:
+        /* the contact's tangential regularization on every row of its cone
+         * (the solver reads the contact's; core/problem.h) */
+        R[0] = R[1] = R[2] = d->R[3 * ref];
+        vhat[0] = vhat[1] = vhat[2] = 0.0;
+        bound[0] = bound[1] = 0.0;
+        theta[i] = theta[ref];
+        break;
     }
   }
 }
@@ -127,6 +135,7 @@ int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
     case SC_JROW_TENDON_LOWER: return ten + 2 * ref;
     case SC_JROW_TENDON_UPPER: return ten + 2 * ref + 1;
     case SC_JROW_TENDON_FRICTION: return ten + 2 * m->ntendon + ref;
+    case SC_JROW_CONE: return sc_rows_nslot(m); /* (a spare slot: none is kept) */
     default: return 2 * m->njnt + m->nv + ref;
   }
 }
@@ -158,6 +167,7 @@ void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
   d->e_actuator += wm;
   for (int r = 0; r < d->nrow; r++) {
     const int i = d->ncon + r, ref = d->row_ref[r], type = d->row_type[r];
+    if (type == SC_JROW_CONE) continue; /* a contact's (sc_contact_laws_finish) */
     const double g = d->impulse[3 * i + 2];
     /* the row's velocity at the step's end: a joint's row on its one dof,
      * a wide row (equality, tendon, actuator on a tendon) over its columns */

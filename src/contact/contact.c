@@ -73,6 +73,7 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
     d->mu[i] = c->mu;
     d->ck[i] = c->k;
     d->ctaud[i] = c->taud;
+    d->ctail[i] = -1; /* (constraint/contact_law.c places the cone tails) */
   }
   d->jptr[nc] = q;
 }

@@ -21,7 +21,8 @@
  *   bipotential   |gt.vt + gn (wn + mu |vt|)|   De Saxce's complementarity
  *                                               gap: 0 for exact Coulomb
  * each in J (an impulse times a velocity), the largest over the step's
- * contacts. */
+ * contacts.  A contact with a cone tail (torsional and rolling friction)
+ * counts the tail's three scaled rows in vt and gt. */
 #include "contact/contact.h"
 
 #include <math.h>
@@ -35,9 +36,20 @@ void sc_contact_coulomb_residuals(const sc_data* d, double dt, const double* vta
     const double mu = d->contact[i].mu, phi = d->contact[i].dist;
     const double vr = vtarget ? vtarget[i] : -(double)INFINITY;
     const double wn = vr > -(double)INFINITY ? v[2] - vr : v[2] + (phi > 0 ? phi / dt : 0.0);
-    const double st = hypot(v[0], v[1]), gt = hypot(g[0], g[1]);
+    double st2 = v[0] * v[0] + v[1] * v[1], gt2 = g[0] * g[0] + g[1] * g[1];
+    double gv = g[0] * v[0] + g[1] * v[1];
+    const int t = d->ctail[i];
+    if (t >= 0)
+      /* the cone tail's scaled rows are tangential components of the same
+       * cone (constraint/contact_law.c) */
+      for (int k = 0; k < 3; k++) {
+        const double gk = d->impulse[3 * t + k], vk = d->vc[3 * t + k];
+        st2 += vk * vk, gt2 += gk * gk, gv += gk * vk;
+      }
+    const double st = t >= 0 ? sqrt(st2) : hypot(v[0], v[1]);
+    const double gt = t >= 0 ? sqrt(gt2) : hypot(g[0], g[1]);
     const double r[3] = {fabs(g[2] * wn), fabs((mu * g[2] - gt) * st),
-                         fabs(g[0] * v[0] + g[1] * v[1] + g[2] * (wn + mu * st))};
+                         fabs(gv + g[2] * (wn + mu * st))};
     for (int k = 0; k < 3; k++)
       if (r[k] > out[k] || r[k] != r[k]) out[k] = r[k];
   }

@@ -41,7 +41,22 @@ typedef enum sc_contact_model {
  * R_n > 0 its regularization ((m/s)/(N s)) and vhat_n its target velocity.
  * Its cost is the convex, C1 function of vc_n whose derivative is -gamma_n
  * (doc/actuation.md).  mu, phi0 and R_t of a box row are not used. */
-enum { SC_ROW_CONTACT = 0, SC_ROW_BOX = 1 };
+enum { SC_ROW_CONTACT = 0, SC_ROW_BOX = 1, SC_ROW_CONE_TAIL = 2 };
+
+/* A contact with torsional and rolling friction (MuJoCo's condim 4 and 6)
+ * has three more rows in its cone, held by a second entry, its tail: for
+ * contact c, tail[c] = t > c is an entry of kind SC_ROW_CONE_TAIL whose
+ * columns are contact c's, listed in the same order, and whose rows are
+ * the contact's spin and two rolling velocities, each scaled by mu_k / mu
+ * (mu_k the coefficient of the row, a length; mu the contact's sliding
+ * coefficient).  The cone of the pair is then the isotropic
+ *   |(gamma_t1, gamma_t2, u_s, u_r1, u_r2)| <= mu gamma_n
+ * in the scaled impulses u_k (the torque impulse of row k is
+ * (mu_k / mu) u_k, so |torque impulse_k| <= mu_k gamma_n), with every
+ * tangential row regularized by the contact's R_t: MuJoCo's elliptic cone,
+ * whose R_k = R_t mu^2 / mu_k^2 is this scaling.  The solver reads the
+ * tail's J and vhat; its R, mu and phi0 are not used.  Only the sap model
+ * takes tails (the Hunt-Crossley models and the LCP refuse them). */
 
 typedef struct sc_problem {
   int nv;              /* generalized velocities */
@@ -65,10 +80,18 @@ typedef struct sc_problem {
                              SC_HC_* of solver_sap/sap_model.h; NULL: SAP */
   const unsigned char* kind; /* (nc) SC_ROW_CONTACT or SC_ROW_BOX; NULL: all contacts */
   const double* bound;       /* (2nc) [lo, hi] of each box row, N s (others unused) */
+  const int* tail;           /* (nc) each contact's cone tail entry, or -1; NULL: none */
 } sc_problem;
 
 static inline int sc_problem_is_box(const sc_problem* p, int i) {
   return p->kind && p->kind[i] == SC_ROW_BOX;
+}
+static inline int sc_problem_is_tail(const sc_problem* p, int i) {
+  return p->kind && p->kind[i] == SC_ROW_CONE_TAIL;
+}
+/* contact i's tail entry, or -1 */
+static inline int sc_problem_tail(const sc_problem* p, int i) {
+  return p->tail ? p->tail[i] : -1;
 }
 
 /* The block form of a problem written densely by hand (tests, tools): owns

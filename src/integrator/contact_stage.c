@@ -67,7 +67,8 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
   /* the joint rows: the impulse the same row had last step */
   for (int r = 0; r < d->nrow; r++) {
     const int i = nc + r;
-    const double g = w->row_prev[sc_rows_slot(m, d, r)];
+    const double g =
+        d->row_type[r] == SC_JROW_CONE ? 0.0 : w->row_prev[sc_rows_slot(m, d, r)];
     gam[3 * i] = gam[3 * i + 1] = 0.0;
     gam[3 * i + 2] = g;
     matched += g != 0.0;
@@ -143,7 +144,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     const int i = nc + r;
     in[i] = 0;
     if (w->law.theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO ||
-        d->row_type[r] == SC_JROW_EQUALITY)
+        d->row_type[r] == SC_JROW_EQUALITY || d->row_type[r] == SC_JROW_CONE)
       continue;
     double vns = 0.0; /* (one column for a joint's limit, several for a tendon's) */
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
@@ -307,17 +308,18 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
     if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->law.crel);
   }
   sc_rows_place(m, d, v0);
-  if (m->nrow_wide > 0) {
-    /* the equality and tendon rows' Jacobians where the contacts' are taken
-     * (at the mid configuration, where midstep_contacts may have put the
-     * kinematics already) */
+  if (m->nrow_wide > 0 || (m->cone_tails && ncon > 0)) {
+    /* the equality and tendon rows' Jacobians, and the contacts' cone
+     * tails, where the contacts' are taken (at the mid configuration, where
+     * midstep_contacts may have put the kinematics already) */
     if (o->midstep_jacobian && o->theta_q > 0) {
       sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, d->scratch + 8 * (size_t)nv);
       if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
     } else if (!sc_dyn_kinematics_current(m, d, d->q)) {
       sc_dyn_kinematics(m, d, d->q);
     }
-    sc_rows_place_wide(m, d, v0);
+    if (m->nrow_wide > 0) sc_rows_place_wide(m, d, v0);
+    if (m->cone_tails) sc_contact_cone_place(m, d, v0);
   }
   const int nc = ncon + d->nrow;
   if (nc == 0) {
@@ -333,7 +335,8 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   sc_problem* p = &w->prob;
   const sc_problem p0 = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
                          d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, o->dt,
-                         SC_MODEL_SAP, NULL, d->nrow > 0 ? d->ckind : NULL, d->cbound};
+                         SC_MODEL_SAP, NULL, d->nrow > 0 ? d->ckind : NULL, d->cbound,
+                         m->cone_tails ? d->ctail : NULL};
   *p = p0;
   if (sc_sap_delassus_problem(p, w->sap, d->wdiag) != SC_OK)
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,

@@ -446,7 +446,8 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     step_work* w = d->solver_work;
     memset(w->row_prev, 0, sizeof(double) * (size_t)sc_rows_nslot(m));
     for (int r = 0; r < d->nrow; r++)
-      w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
+      if (d->row_type[r] != SC_JROW_CONE)
+        w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
   }
 
   /* 5 positions: q = q0 + dt N(q^tq) v_q, v_q = v^tvq (+ the impacts' kick) */

@@ -99,6 +99,12 @@ sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
 sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_error* err) {
   const sc_la_blocks cb = sc_model_cliques(m);
   int nv = m->nv;
+  /* torsional and rolling friction live in the convex models' cones
+   * (constraint/contact_law.c); the polyhedral LCP has none */
+  if (m->cone_tails && m->opt.solver == SC_SOLVER_LCP)
+    return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,
+                        "torsional_friction and rolling_friction need the newton solver "
+                        "(the LCP's polyhedral cone has no torsional or rolling edges)");
   if (!d->solver_work) {
     step_work* w = sc_calloc(1, sizeof *w);
     if (!w) return sc_error_set(err, SC_ERR_NOMEM, NULL, 0, 0, "out of memory");

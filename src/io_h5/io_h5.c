@@ -42,7 +42,7 @@ enum {
   NF
 };
 /* per-contact datasets */
-enum { C_BODYA, C_BODYB, C_POINT, C_NORMAL, C_GAP, C_SLIP, C_IMPULSE, NC };
+enum { C_BODYA, C_BODYB, C_POINT, C_NORMAL, C_GAP, C_SLIP, C_IMPULSE, C_TORQUE, NC };
 /* per-Newton-iteration datasets (output.solver_trace) */
 enum {
   T_STEP, T_ITER, T_RESID, T_ALPHA, T_DCOST, T_LSEVAL, T_NSEP, T_NSTICK, T_NSLIDE, T_NCHANGED,
@@ -1025,10 +1025,13 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
   col_init(&c[C_GAP], "/contact/gap", "m", K_F64, 1, 1);
   col_init(&c[C_SLIP], "/contact/slip", "m/s", K_F64, 1, 1);
   col_init(&c[C_IMPULSE], "/contact/impulse", "N s", K_F64, 2, 3);
+  col_init(&c[C_TORQUE], "/contact/torque_impulse", "N m s (about n, t1, t2; on body b)", K_F64, 2,
+           3);
   for (int i = 0; i < NF; i++)
     if (f[i].present && (st = col_create(h, &f[i], h->fcap, err)) != SC_OK) goto fail;
   for (int i = 0; i < NC; i++) {
-    c[i].present = h->contacts;
+    /* (the torsional and rolling friction's only when a shape has any) */
+    c[i].present = h->contacts && (i != C_TORQUE || m->cone_tails);
     if (c[i].present && (st = col_create(h, &c[i], h->ccap, err)) != SC_OK) goto fail;
   }
   if (!attr_str(f[F_STATUS].ds, "values",
@@ -1172,6 +1175,15 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
       CBUF(C_GAP, double)[k] = con->dist;
       CBUF(C_SLIP, double)[k] = d->slip[i];
       memcpy(CBUF(C_IMPULSE, double) + 3 * k, d->impulse + 3 * i, 3 * sizeof(double));
+      if (h->ct[C_TORQUE].present) {
+        /* the cone tail's scaled impulses times mu_k / mu (contact_law.c) */
+        double* tq = CBUF(C_TORQUE, double) + 3 * k;
+        const int t = d->ctail[i];
+        const double ss = t >= 0 ? con->spin / con->mu : 0.0, sr = t >= 0 ? con->roll / con->mu : 0.0;
+        tq[0] = t >= 0 ? ss * d->impulse[3 * t] : 0.0;
+        tq[1] = t >= 0 ? sr * d->impulse[3 * t + 1] : 0.0;
+        tq[2] = t >= 0 ? sr * d->impulse[3 * t + 2] : 0.0;
+      }
     }
     h->ncbuf += nc;
   }

@@ -21,7 +21,7 @@ typedef struct island_ws {
   sc_sap_work* sap_small; /* islands of at most SMALL_NV dofs, SMALL_NC contacts: dense */
   int* iblock;            /* the int arrays below, one allocation */
   double* dblock;         /* the double arrays below */
-  int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol;
+  int *sub_tree_ptr, *sub_tree_dofs, *sub_jptr, *sub_jcol, *sub_tail;
   double *sub_A, *sub_J, *sub_vstar, *sub_v, *sub_guess, *sub_R, *sub_vhat, *sub_mu,
       *sub_phi0, *sub_gamma, *sub_hc, *sub_bound;
   unsigned char* sub_kind; /* the entries' kinds (core/problem.h) */
@@ -51,6 +51,7 @@ struct sc_islands {
    * island's statistics */
   int* iblock; /* the int arrays below, one allocation */
   int *uf, *island_of, *cptr, *clist, *tptr, *tlist, *loc, *cisl, *isl_order, *isl_count;
+  int* eloc; /* an entry's local index in its island's sub-problem */
   sc_solver_stats* isl_stats;
   /* per thread: island buffers and workspaces; the pool of worker threads
    * when there are several */
@@ -81,7 +82,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   if (w->pat_isl_in) w->pat_isl_out = w->pat_isl_in + ncm;
   /* int blocks and double blocks, sizes linear in the scene */
   {
-    const size_t ni = ncl + ncm + (ncl + 1) + ncm + (ncl + 1) + ncl + nv_ + ncl + 2 * (ncm + 1);
+    const size_t ni = ncl + ncm + (ncl + 1) + ncm + (ncl + 1) + ncl + nv_ + ncl + 2 * (ncm + 1) + ncm;
     int* ib = w->iblock = sc_malloc(sizeof(int) * ni);
     w->isl_stats = sc_malloc(sizeof(sc_solver_stats) * ncm);
     if (ib) {
@@ -94,7 +95,8 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
       w->loc = ib, ib += nv_;
       w->cisl = ib, ib += ncl;
       w->isl_order = ib, ib += ncm + 1;
-      w->isl_count = ib;
+      w->isl_count = ib, ib += ncm + 1;
+      w->eloc = ib;
     }
   }
   w->iws = sc_calloc((size_t)w->nthreads, sizeof(island_ws));
@@ -102,7 +104,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
   for (int t = 0; ws_ok && t < w->nthreads; t++) {
     island_ws* x = &w->iws[t];
     const size_t jc = (size_t)d->jcap;
-    const size_t ni = (ncl + 1) + nv_ + ncm + jc;
+    const size_t ni = (ncl + 1) + nv_ + ncm + jc + ncm;
     const size_t nd = (size_t)(m->nblk > 0 ? m->nblk : 1) + 3 * jc + 3 * nv_ + 3 * ncm +
                       3 * ncm + ncm + ncm + 3 * ncm + SC_HC_NPAR * ncm + 2 * ncm;
     int* ib = x->iblock = sc_malloc(sizeof(int) * ni);
@@ -111,6 +113,7 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
       x->sub_tree_ptr = ib, ib += ncl + 1;
       x->sub_tree_dofs = ib, ib += nv_;
       x->sub_jptr = ib, ib += ncm;
+      x->sub_tail = ib, ib += ncm;
       x->sub_jcol = ib;
       x->sub_A = db, db += m->nblk > 0 ? m->nblk : 1;
       x->sub_J = db, db += 3 * jc;
@@ -282,13 +285,22 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
       any_box |= d->ckind[i] != SC_ROW_CONTACT;
     }
     any_match |= guess && call->matched[i];
+    w->eloc[i] = ncl;
   }
   x->sub_jptr[ncl] = q;
+  /* a contact's cone tail lies in its island (the same columns): its local
+   * index */
+  const int any_tail = m->cone_tails && d->nrow > 0;
+  if (any_tail)
+    for (int e = w->cptr[k], l = 0; e < w->cptr[k + 1]; e++, l++) {
+      const int i = w->clist[e];
+      x->sub_tail[l] = i < d->ncon && d->ctail[i] >= 0 ? w->eloc[d->ctail[i]] : -1;
+    }
   const sc_problem p = {nvl, ncl, nt, x->sub_tree_ptr, x->sub_tree_dofs, x->sub_A,
                         x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
                         x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
                         call->model, hc ? x->sub_hc : NULL, any_box ? x->sub_kind : NULL,
-                        x->sub_bound};
+                        x->sub_bound, any_tail ? x->sub_tail : NULL};
   /* solved, then again while the caller's refine changes a contact's law
    * (at most call->passes times), each pass from the last one's solution */
   sc_solve_status ss;

@@ -576,6 +576,8 @@ sc_status sc_model_finalize(sc_model* m) {
   /* the joint rows of a step (constraint/rows.c): one per finite
    * side of a limit, per dof with dry friction, per servo */
   m->nrow_max = 0;
+  m->cone_tails = 0;
+  for (int g = 0; g < m->ngeom; g++) m->cone_tails |= m->geom_spin[g] > 0 || m->geom_roll[g] > 0;
   m->any_damping = m->any_armature = m->any_frictionloss = m->any_limit = 0;
   for (int j = 0; j < m->njnt; j++) {
     const int n = isfinite(m->jnt_range[2 * j]) + isfinite(m->jnt_range[2 * j + 1]);

@@ -222,6 +222,8 @@ typedef struct sc_options {
                                               lagged) */ \
   X(double, geom_restitution, m->ngeom) /* coefficient of restitution e in [0, 1] \
                                            (doc/contact.md 4.7) */ \
+  X(double, geom_spin, m->ngeom)       /* torsional friction coefficient, m (0: none) */ \
+  X(double, geom_roll, m->ngeom)       /* rolling friction coefficient, m (0: none) */ \
   X(double, geom_rbound, m->ngeom)     /* bounding-sphere radius about geom_pos (INFINITY for \
                                           plane), m */ \
   X(int, geom_mesh, m->ngeom)          /* SC_GEOM_MESH: index into mesh, else -1 */ \
@@ -422,6 +424,9 @@ typedef struct sc_model {
                     dry friction, servos, equality constraints), set by finalize */
   int neqrow;    /* of which the equality constraints' rows, present at every
                     step (set by finalize) */
+  int cone_tails; /* 1 when a geom has torsional or rolling friction: a contact
+                     may add its cone tail (core/problem.h) after the rows (set by
+                     finalize; not counted in nrow_max) */
   int nrow_wide; /* of which the rows that may span two chains (the equality
                     constraints', the tendons' limits); the others touch one dof */
   int ntendon;   /* tendons */

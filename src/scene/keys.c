@@ -143,6 +143,12 @@ static const sc_scene_key keys[] = {
     {"contact.defaults", "restitution", "number", "-", "0", "[0, 1]",
      "coefficient of restitution of impacts the step does not resolve; a pair takes the "
      "larger of its two shapes'"},
+    {"contact.defaults", "torsional_friction", "number", "m", "0", ">= 0",
+     "torsional friction coefficient: the friction torque about the normal is at most this "
+     "times the normal force, in one cone with the sliding friction (doc/contact.md 4.8); a "
+     "pair takes the larger of its two shapes'; sap model only"},
+    {"contact.defaults", "rolling_friction", "number", "m", "0", ">= 0",
+     "rolling friction coefficient: the torque about the tangent axes, likewise"},
 
     /* ---- materials ---- */
     {"materials.<name>", "stiffness", "number | rigid", "N/m", "(contact.defaults.stiffness)", "> 0",
@@ -155,6 +161,10 @@ static const sc_scene_key keys[] = {
      "Hunt-Crossley dissipation"},
     {"materials.<name>", "restitution", "number", "-", "(contact.defaults.restitution)", "[0, 1]",
      "coefficient of restitution"},
+    {"materials.<name>", "torsional_friction", "number", "m",
+     "(contact.defaults.torsional_friction)", ">= 0", "torsional friction coefficient"},
+    {"materials.<name>", "rolling_friction", "number", "m", "(contact.defaults.rolling_friction)",
+     ">= 0", "rolling friction coefficient"},
 
     /* ---- bodies ---- */
     {"bodies[]", "name", "name", "", "required", "", "unique; world is reserved"},
@@ -225,6 +235,10 @@ static const sc_scene_key keys[] = {
      "Hunt-Crossley dissipation"},
     {"<shape>", "restitution", "number", "-", "(its material's, else contact.defaults')", "[0, 1]",
      "coefficient of restitution"},
+    {"<shape>", "torsional_friction", "number", "m", "(its material's, else contact.defaults')",
+     ">= 0", "torsional friction coefficient"},
+    {"<shape>", "rolling_friction", "number", "m", "(its material's, else contact.defaults')",
+     ">= 0", "rolling friction coefficient"},
     {"<shape>", "contype", "integer", "", "1", ">= 0",
      "contact type bit mask (at most 4294967295): two shapes touch only when the contype of one "
      "and the conaffinity of the other share a bit, either way round (MuJoCo's rule)"},

@@ -496,14 +496,25 @@ static sc_status read_geom(tr* t, xmlNode* n, int c, geom* g, int in_world) {
   for (int i = 0; i < 3 && g->type != SC_GEOM_PLANE && g->type != SC_GEOM_MESH; i++)
     if (g->size[i] < 0 || (i == 0 && !(g->size[0] > 0)))
       return xi_fail(t, n, "size", "sizes must be > 0");
-  /* friction: the sliding coefficient; condim 1 is frictionless */
+  /* friction: the sliding, torsional and rolling coefficients; condim 1 is
+   * frictionless, 4 adds the torsional, 6 the rolling one (simc's cone
+   * tails: constraint/contact_law.c) */
   double fr[3] = {1, 0.005, 0.0001};
   int nf;
   TRY(xi_get_vec_n(t, n, K_GEOM, c, "friction", fr, 1, 3, &nf));
   g->mu = g->fr_raw = fr[0];
   const char* cd = xi_attr_d(t, n, K_GEOM, c, "condim");
-  if (cd && strcmp(cd, "1") == 0) g->mu = 0, g->condim1 = 1;
-  else if (cd && strcmp(cd, "3") != 0) xi_unsupported(t, n, "condim 4 or 6 (torsional and rolling friction)");
+  g->condim = 3;
+  g->fr1 = fr[1];
+  g->fr2 = fr[2];
+  if (cd && strcmp(cd, "1") == 0) g->mu = 0, g->condim1 = 1, g->condim = 1;
+  else if (cd && (strcmp(cd, "4") == 0 || strcmp(cd, "6") == 0)) {
+    g->condim = cd[0] - '0';
+    g->spin = fr[1];
+    if (g->condim == 6) g->roll = fr[2];
+  } else if (cd && strcmp(cd, "3") != 0) {
+    return xi_fail(t, n, "condim", "must be 1, 3, 4 or 6");
+  }
   /* priority decides a pair's friction (pair_friction); solmix weighs two
    * geoms' solref and solimp, which reach simc only approximately anyway
    * (read_sol), so it is read for its checks alone */
@@ -993,7 +1004,10 @@ static sc_status pair_geom(tr* t, geom* g, int bid, int pbid) {
   p->body = bid;
   p->parent = pbid;
   p->condim1 = g->condim1;
+  p->condim = g->condim;
   p->fr = g->fr_raw;
+  p->fr1 = g->fr1;
+  p->fr2 = g->fr2;
   p->ct = g->contype;
   p->ca = g->conaffinity;
   p->node = g->node;
@@ -1061,6 +1075,45 @@ static int pair_subst(obuf* b, const double* mu, int n) {
   b->n = w;
   b->cap = cap;
   return 0;
+}
+
+/* A pair's torsional and rolling coefficients under MuJoCo's rule (the
+ * higher priority's; of equal priority the larger condim with the
+ * element-wise larger friction, a condim 3 geom's included) against
+ * simc's, the larger of the two geoms' own (a geom's are 0 below condim 4
+ * and 6): the first pair they differ for is reported approximated.  (In
+ * MuJoCo's humanoid100, condim 4 cylinders of torsional coefficient 0.01
+ * among condim 3 and 1 geoms of 0.005, every pair agrees.) */
+static void pair_cone_check(tr* t) {
+  const int n = t->npg;
+  int any = 0;
+  for (int i = 0; i < n; i++) any |= t->pg[i].condim >= 4;
+  if (!any) return;
+  enum { PAIR_MAX_GEOMS = 4000 };
+  for (int i = 0; i < n && n <= PAIR_MAX_GEOMS; i++)
+    for (int j = i + 1; j < n; j++) {
+      const struct xi_pgeom *a = &t->pg[i], *b = &t->pg[j];
+      if (!pair_may_touch(a, b)) continue;
+      double s, r;
+      if (a->prio != b->prio) {
+        const struct xi_pgeom* w = a->prio > b->prio ? a : b;
+        s = w->condim >= 4 ? w->fr1 : 0.0;
+        r = w->condim == 6 ? w->fr2 : 0.0;
+      } else {
+        const int cd = a->condim > b->condim ? a->condim : b->condim;
+        s = cd >= 4 ? fmax(a->fr1, b->fr1) : 0.0;
+        r = cd == 6 ? fmax(a->fr2, b->fr2) : 0.0;
+      }
+      const double ss = fmax(a->condim >= 4 ? a->fr1 : 0.0, b->condim >= 4 ? b->fr1 : 0.0);
+      const double rr = fmax(a->condim == 6 ? a->fr2 : 0.0, b->condim == 6 ? b->fr2 : 0.0);
+      if (s != ss || r != rr) {
+        xi_approximated(t, (a->condim >= 4 ? a : b)->node,
+                        "torsional or rolling friction of a geom pair (MuJoCo's takes a condim 3 "
+                        "partner's or the higher priority's coefficients; simc's pair the larger of "
+                        "its condim 4 or 6 geoms' own; doc/import.md)");
+        return;
+      }
+    }
 }
 
 /* each remembered geom's coefficient into the bodies and statics written */
@@ -1396,6 +1449,8 @@ static sc_status body_geoms(tr* t, xmlNode* n, const char* parent, int inh, int 
             nrm[2], sc_sp_dot3(nrm, g->pos));
         if (g->mu_slot > 0) xi_put(&t->stat, ", friction: @mu%d@", g->mu_slot);
         else xi_put(&t->stat, ", friction: %.17g", g->mu);
+        if (g->spin > 0) xi_put(&t->stat, ", torsional_friction: %.17g", g->spin);
+        if (g->roll > 0) xi_put(&t->stat, ", rolling_friction: %.17g", g->roll);
         xi_put_masks(&t->stat, g);
         xi_put_contact(&t->stat, g);
         xi_put(&t->stat, "}\n");
@@ -2372,6 +2427,7 @@ sc_status xi_translate_mjcf(tr* t, xmlNode* root) {
     }
   }
   TRY(pair_friction(t));
+  pair_cone_check(t);
   for (int i = 0; i < t->ntop; i++)
     if (strcmp(xi_name(t->top[i]), "tendon") == 0) TRY(tendons(t, t->top[i]));
   int neq = 0; /* MuJoCo numbers the constraints across every <equality> */

@@ -235,6 +235,8 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
       if (p.has_mu) L->defaults.mu = p.mu;
       if (p.has_hcd) L->defaults.hcd = p.hcd;
       if (p.has_e) L->defaults.e = p.e;
+      if (p.has_spin) L->defaults.spin = p.spin;
+      if (p.has_roll) L->defaults.roll = p.roll;
       sc_rd_pop(c, m2);
     }
     sc_rd_pop(c, m);

@@ -74,6 +74,7 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
   L.defaults.mu = 0.5;
   L.defaults.hcd = SC_DEFAULT_HC_DISSIPATION;
   L.defaults.e = 0.0; /* no restitution: every impact is inelastic */
+  L.defaults.spin = L.defaults.roll = 0.0; /* no torsional or rolling friction */
   if ((v = sc_snode_get(root, "name"))) {
     m = sc_rd_push_key(c, "name");
     st = sc_rd_as_name(c, v, &L.name);
@@ -189,6 +190,8 @@ static sc_status build(ctx* c, const sc_snode* root, const char* file, sc_model*
       M->geom_friction[g] = S->mu;
       M->geom_hc_dissipation[g] = S->hcd;
       M->geom_restitution[g] = S->e;
+      M->geom_spin[g] = S->spin;
+      M->geom_roll[g] = S->roll;
       M->geom_body[g] = 0;
       M->geom_mesh[g] = S->mesh;
       M->geom_contype[g] = S->contype;

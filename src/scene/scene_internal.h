@@ -139,9 +139,10 @@ int sc_rd_ni_lookup(const name_index* x, const char* name, int add);
 
 /* contact parameters as given (has_*: the key was there) */
 typedef struct params {
-  int has_k, has_tau, has_mu, has_hcd, has_e;
+  int has_k, has_tau, has_mu, has_hcd, has_e, has_spin, has_roll;
   double k, tau, mu, hcd; /* hcd: Hunt-Crossley dissipation, s/m */
   double e;               /* coefficient of restitution, [0, 1] */
+  double spin, roll;      /* torsional and rolling friction coefficients, m */
 } params;
 
 typedef struct material {
@@ -153,7 +154,7 @@ typedef struct material {
 typedef struct shape_in {
   sc_geom_type type;
   double pos[3], rot[9], size[3];
-  double k, tau, mu, hcd, e;
+  double k, tau, mu, hcd, e, spin, roll;
   int mesh; /* SC_GEOM_MESH: index into load.mesh */
   uint32_t contype, conaffinity;
 } shape_in;

@@ -48,6 +48,8 @@ sc_status sc_rd_params(ctx* c, const sc_snode* map, params* p) {
   TRY(sc_rd_get_num(c, map, "friction", &p->mu, RANGE_NONNEG, 0, &p->has_mu));
   TRY(sc_rd_get_num(c, map, "dissipation", &p->hcd, RANGE_NONNEG, 0, &p->has_hcd));
   TRY(sc_rd_get_num(c, map, "restitution", &p->e, RANGE_UNIT, 0, &p->has_e));
+  TRY(sc_rd_get_num(c, map, "torsional_friction", &p->spin, RANGE_NONNEG, 0, &p->has_spin));
+  TRY(sc_rd_get_num(c, map, "rolling_friction", &p->roll, RANGE_NONNEG, 0, &p->has_roll));
   return SC_OK;
 }
 
@@ -288,6 +290,8 @@ static sc_status read_shape(ctx* c, load* L, const sc_snode* n, int on_body, sha
   g->mu = own.has_mu ? own.mu : mat.has_mu ? mat.mu : L->defaults.mu;
   g->hcd = own.has_hcd ? own.hcd : mat.has_hcd ? mat.hcd : L->defaults.hcd;
   g->e = own.has_e ? own.e : mat.has_e ? mat.e : L->defaults.e;
+  g->spin = own.has_spin ? own.spin : mat.has_spin ? mat.spin : L->defaults.spin;
+  g->roll = own.has_roll ? own.roll : mat.has_roll ? mat.roll : L->defaults.roll;
   return SC_OK;
 }
 

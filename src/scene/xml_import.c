@@ -482,6 +482,8 @@ void xi_put_geom(obuf* o, const char* indent, const geom* g, const double off[3]
   }
   if (g->mu_slot > 0) xi_put(o, ", friction: @mu%d@", g->mu_slot);
   else xi_put(o, ", friction: %.17g", g->mu);
+  if (g->spin > 0) xi_put(o, ", torsional_friction: %.17g", g->spin);
+  if (g->roll > 0) xi_put(o, ", rolling_friction: %.17g", g->roll);
   xi_put_masks(o, g);
   xi_put_contact(o, g);
   xi_put(o, ", pose: {position: [%.17g, %.17g, %.17g], quat: [%.17g, %.17g, %.17g, %.17g]}}\n", p[0], p[1], p[2],

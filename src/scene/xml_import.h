@@ -111,8 +111,8 @@ typedef struct tr {
    * body (ids in the order the bodies are read, 0 the world); mu[i] the
    * friction written for geom i once every pair is known */
   struct xi_pgeom {
-    int prio, body, parent, condim1;
-    double fr;
+    int prio, body, parent, condim1, condim;
+    double fr, fr1, fr2; /* friction's sliding, torsional and rolling coefficients */
     unsigned long ct, ca;
     const xmlNode* node;
   }* pg;
@@ -133,6 +133,9 @@ typedef struct geom {
   int priority;   /* MuJoCo's contact priority */
   double fr_raw;  /* the sliding friction as written (mu is 0 for condim 1) */
   int condim1;
+  int condim;       /* MuJoCo's condim (1, 3, 4, 6; 0: not read, 3) */
+  double fr1, fr2;  /* its torsional and rolling coefficients as written (m) */
+  double spin, roll; /* the torsional and rolling friction written (condim 4, 6; else 0) */
   unsigned long contype, conaffinity; /* contact bit masks, 32 bits */
   const char* mesh_file;
   double mesh_scale[3];

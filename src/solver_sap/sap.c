@@ -196,7 +196,9 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->blk_max = blk_max;
   const size_t nv = (size_t)nv_max, m = 3 * (size_t)nc_max;
   const size_t dense_total = dense ? 2 * nv * nv + 2 * nv * m : 0;
-  const size_t total = 13 * nv + 6 * m + 3 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
+  /* (G: each entry's 3 x 3 block and a contact's cross block with its cone
+   * tail, sap_sparse.h) */
+  const size_t total = 13 * nv + 6 * m + 6 * m + (size_t)nc_max + (size_t)blk_max + dense_total;
   w->block = sc_malloc(sizeof(double) * (total > 0 ? total : 1));
   w->sp = sc_sap_sparse_create(nv_max, nc_max, blk_max, cols_max, nrow_max, cross_max);
   w->region = sc_calloc(3 * (size_t)nc_max + 1, sizeof(int));
@@ -218,7 +220,7 @@ static sc_sap_work* work_create(int nv_max, int nc_max, long blk_max, int cols_m
   w->vc = b, b += m;
   w->dvc = b, b += m;
   w->gam = b, b += m;
-  w->G = b, b += 3 * m;
+  w->G = b, b += 6 * m;
   w->vc_prev = b, b += m;
   w->t3 = b, b += m;
   w->vh = b, b += nc_max;
@@ -357,8 +359,16 @@ static void evaluate(const sc_problem* p, double soft_tol, sc_sap_work* w, const
   else
     for (int c = 0; c < nc; c++) {
       double lc;
-      w->region[c] =
-          sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c, w->G + 9 * c, &lc);
+      const int t = sc_problem_tail(p, c);
+      if (sc_problem_is_tail(p, c)) continue; /* with its contact */
+      if (t >= 0) {
+        w->region[c] = w->region[t] = sc_sap_cone_eval(
+            p, c, w->vc + 3 * c, w->vc + 3 * t, soft_tol, w->gam + 3 * c, w->gam + 3 * t,
+            w->G + 9 * c, w->G + 9 * t, w->G + 9 * ((size_t)nc + c), &lc);
+      } else {
+        w->region[c] = sc_sap_contact_eval(p, c, w->vc + 3 * c, soft_tol, w->gam + 3 * c,
+                                           w->G + 9 * c, &lc);
+      }
       costR += lc;
     }
   out->cost = out->costA + costR;
@@ -410,7 +420,10 @@ static int slip_curvature(const sc_problem* p, double soft_tol, double omega, do
   int changed = 0;
   for (int c = 0; c < p->nc; c++) {
     if (w->region[c] != 2 && !(w->region[c] == 3 && p->model == SC_MODEL_LAGGED)) continue;
-    if (sc_problem_is_box(p, c)) continue; /* no slip direction */
+    /* a box row has no slip direction; a contact with a cone tail keeps its
+     * exact curvature (its slip lies in five dimensions) */
+    if (sc_problem_is_box(p, c) || sc_problem_is_tail(p, c) || sc_problem_tail(p, c) >= 0)
+      continue;
     double om = omega;
     if (have_prev && omega_rev > 0.0) {
       const double *v = w->vc + 3 * c, *q = w->vc_prev + 3 * c, *d = w->dvc + 3 * c;
@@ -562,7 +575,7 @@ sc_status sc_sap_eval_path(const sc_problem* p, double soft_tol, int hessian, sc
   if (gamma)
     for (int i = 0; i < 3 * p->nc; i++) gamma[i] = w->gam[i];
   if (H) {
-    sc_sap_hessian_assemble(&w->hess, p->nv, p->nc, w->Ad, w->Jd, w->G);
+    sc_sap_hessian_assemble(&w->hess, p->nv, p->nc, w->Ad, w->Jd, w->G, p->tail);
     if (sc_sap_hessian_get(&w->hess, H) != 0) return SC_ERR_CAPACITY;
   }
   return SC_OK;
@@ -595,8 +608,17 @@ static void line_eval(line* ln, double alpha, double* l, double* d1, double* d2)
     for (int c = 0; c < p->nc; c++) {
       const double* dvc = w->dvc + 3 * c;
       double vc[3], lc, dg, dGd;
+      const int t = sc_problem_tail(p, c);
+      if (sc_problem_is_tail(p, c)) continue; /* with its contact */
       for (int k = 0; k < 3; k++) vc[k] = w->vc[3 * c + k] + alpha * dvc[k];
-      sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
+      if (t >= 0) {
+        const double* dvt = w->dvc + 3 * t;
+        double vt[3];
+        for (int k = 0; k < 3; k++) vt[k] = w->vc[3 * t + k] + alpha * dvt[k];
+        sc_sap_cone_eval_dir(p, c, vc, vt, dvc, dvt, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
+      } else {
+        sc_sap_contact_eval_dir(p, c, vc, dvc, ln->soft_tol, &lc, &dg, d2 ? &dGd : NULL);
+      }
       lr += lc;
       dr -= dg;
       if (d2) hr += dGd;
@@ -786,12 +808,25 @@ static void mul_H(const sc_problem* p, sc_sap_work* w, const double* x, double* 
   double* u = w->cg_u;
   mul_J(p, w, x, u);
   for (int c = 0; c < nc; c++) {
+    if (sc_problem_is_tail(p, c)) continue; /* with its contact */
     const double* g = w->G + 9 * c;
     double* uc = u + 3 * c;
     const double u0 = uc[0], u1 = uc[1], u2 = uc[2];
     uc[0] = g[0] * u0 + g[1] * u1 + g[2] * u2;
     uc[1] = g[3] * u0 + g[4] * u1 + g[5] * u2;
     uc[2] = g[6] * u0 + g[7] * u1 + g[8] * u2;
+    const int t = sc_problem_tail(p, c);
+    if (t < 0) continue;
+    /* the pair's 6 x 6 block: [Ghh Ght; Ght^T Gtt] */
+    const double* gt = w->G + 9 * t;
+    const double* gx = sc_sap_gx(w->G, nc, c);
+    double* ut = u + 3 * t;
+    const double t0 = ut[0], t1 = ut[1], t2 = ut[2];
+    for (int k = 0; k < 3; k++) {
+      uc[k] += gx[3 * k] * t0 + gx[3 * k + 1] * t1 + gx[3 * k + 2] * t2;
+      ut[k] = gt[3 * k] * t0 + gt[3 * k + 1] * t1 + gt[3 * k + 2] * t2 + gx[k] * u0 +
+              gx[3 + k] * u1 + gx[6 + k] * u2;
+    }
   }
   mul_JT(p, w, u, w->tmp);
   for (int i = 0; i < nv; i++) y[i] += w->tmp[i];
@@ -960,7 +995,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
       }
       if (!cg) {
         sc_sap_hessian_assemble(&w->hess, nv, nc, w->structured ? NULL : w->Ad,
-                                w->structured ? NULL : w->Jd, w->G);
+                                w->structured ? NULL : w->Jd, w->G, p->tail);
         if (sc_sap_hessian_factor(&w->hess) != 0) {
           status = SC_SOLVE_FACTOR;
           break;
@@ -978,7 +1013,7 @@ sc_solve_status sc_sap_solve_from(const sc_problem* p, const sc_sap_params* prm,
        * line-search cache for the final direction */
       mul_J(p, w, w->dv, w->dvc);
       if (!cg && !modified && st.residual >= prm->chebyshev_from && st.residual < prm->chebyshev_until &&
-          p->model == SC_MODEL_LAGGED && p->hc && chebyshev(p, w) != 0) {
+          p->model == SC_MODEL_LAGGED && p->hc && !p->tail && chebyshev(p, w) != 0) {
         status = SC_SOLVE_FACTOR;
         break;
       }

@@ -140,6 +140,19 @@ int sc_sap_project(const double y[3], const double R[3], double mu, double soft_
 int sc_sap_project_dir(const double y[3], const double R[3], double mu, double soft_tol,
                        const double d[3], double* cost, double* dg, double* dGd);
 
+/* The same projection for a contact with a cone tail (core/problem.h):
+ * nt tangential components yt, all regularized by Rt, and the normal yn
+ * (Rn): gamma_t (nt) and *gn, and when Gtt is non-NULL G = dP/dy R^-1 as
+ * Gtt (nt x nt, row-major), Gtn (nt) and *Gnn; region and cost as
+ * sc_sap_project, whose values it gives at nt = 2. */
+int sc_sap_project_cone(int nt, const double* yt, double yn, double Rt, double Rn, double mu,
+                        double soft_tol, double* gt, double* gn, double* Gtt, double* Gtn,
+                        double* Gnn, double* cost);
+/* Its directional form, d = (d_t (nt), d_n), as sc_sap_project_dir. */
+int sc_sap_project_cone_dir(int nt, const double* yt, double yn, double Rt, double Rn, double mu,
+                            double soft_tol, const double* d_t, double d_n, double* cost,
+                            double* dg, double* dGd);
+
 /* Delassus diagonal estimate w_i = |W_ii|_F / 3, W = J A^-1 J^T (doc/contact.md 5)
  * for a problem (its R and vhat are not read).  No allocation.  Returns
  * SC_ERR_CAPACITY when the workspace is too small, SC_ERR_SIM when A is not

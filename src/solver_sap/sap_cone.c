@@ -121,3 +121,100 @@ int sc_sap_project_dir(const double y[3], const double R[3], double mu, double s
   }
   return 2;
 }
+
+/* The same projection with nt tangential components (a contact and its cone
+ * tail, core/problem.h), each regularized by Rt: the formulas above with
+ * y_t, t and P_t of dimension nt, and in the directional form
+ * |d_t|^2 - tau^2 = |d_t - tau t|^2 + tau^2 (1 - |t|^2) (no cancellation). */
+int sc_sap_project_cone(int nt, const double* yt, double yn, double Rt, double Rn, double mu,
+                        double soft_tol, double* gt, double* gn, double* Gtt, double* Gtn,
+                        double* Gnn, double* cost) {
+  double yy = 0.0;
+  for (int k = 0; k < nt; k++) yy += yt[k] * yt[k];
+  const double yr = sqrt(yy + soft_tol * soft_tol);
+  if (yr <= mu * yn) {
+    for (int k = 0; k < nt; k++) gt[k] = yt[k];
+    *gn = yn;
+    if (Gtt) {
+      for (int k = 0; k < nt * nt; k++) Gtt[k] = 0.0;
+      for (int k = 0; k < nt; k++) Gtt[k * nt + k] = 1.0 / Rt, Gtn[k] = 0.0;
+      *Gnn = 1.0 / Rn;
+    }
+    if (cost) *cost = 0.5 * (Rt * yy + Rn * yn * yn);
+    return 1;
+  }
+  const double mu_hat = mu * Rt / Rn;
+  if (yn <= -mu_hat * yr) {
+    for (int k = 0; k < nt; k++) gt[k] = 0.0;
+    *gn = 0.0;
+    if (Gtt) {
+      for (int k = 0; k < nt * nt; k++) Gtt[k] = 0.0;
+      for (int k = 0; k < nt; k++) Gtn[k] = 0.0;
+      *Gnn = 0.0;
+    }
+    if (cost) *cost = 0.0;
+    return 3;
+  }
+  const double mu_tilde2 = mu * mu_hat;
+  const double f = 1.0 / (1.0 + mu_tilde2);
+  const double inv_yr = yr > 0.0 ? 1.0 / yr : 0.0;
+  const double g = (yn + mu_hat * yr) * f;
+  for (int k = 0; k < nt; k++) gt[k] = mu * g * yt[k] * inv_yr;
+  *gn = g;
+  if (cost) *cost = 0.5 * Rn * (1.0 + mu_tilde2) * g * g;
+  if (Gtt) {
+    const double a = mu / Rt * g * inv_yr, b = mu / Rt * mu_hat * f;
+    for (int i = 0; i < nt; i++) {
+      const double ti = yt[i] * inv_yr;
+      for (int j = 0; j < nt; j++) {
+        const double tj = yt[j] * inv_yr;
+        Gtt[i * nt + j] = (b - a) * ti * tj + (i == j ? a : 0.0);
+      }
+      Gtn[i] = mu * f * ti / Rn;
+    }
+    *Gnn = f / Rn;
+  }
+  return 2;
+}
+
+int sc_sap_project_cone_dir(int nt, const double* yt, double yn, double Rt, double Rn, double mu,
+                            double soft_tol, const double* d_t, double d_n, double* cost,
+                            double* dg, double* dGd) {
+  double yy = 0.0;
+  for (int k = 0; k < nt; k++) yy += yt[k] * yt[k];
+  const double yr = sqrt(yy + soft_tol * soft_tol);
+  if (yr <= mu * yn) {
+    double dy = d_n * yn, dd = 0.0;
+    for (int k = 0; k < nt; k++) dy += d_t[k] * yt[k], dd += d_t[k] * d_t[k];
+    *cost = 0.5 * (Rt * yy + Rn * yn * yn);
+    *dg = dy;
+    if (dGd) *dGd = dd / Rt + d_n * d_n / Rn;
+    return 1;
+  }
+  const double mu_hat = mu * Rt / Rn;
+  if (yn <= -mu_hat * yr) {
+    *cost = *dg = 0.0;
+    if (dGd) *dGd = 0.0;
+    return 3;
+  }
+  const double mu_tilde2 = mu * mu_hat;
+  const double f = 1.0 / (1.0 + mu_tilde2);
+  const double inv_yr = yr > 0.0 ? 1.0 / yr : 0.0;
+  const double g = (yn + mu_hat * yr) * f;
+  double tau = 0.0;
+  for (int k = 0; k < nt; k++) tau += yt[k] * inv_yr * d_t[k];
+  *cost = 0.5 * Rn * (1.0 + mu_tilde2) * g * g;
+  *dg = g * (mu * tau + d_n);
+  if (dGd) {
+    const double a = mu / Rt * g * inv_yr, s = soft_tol * inv_yr;
+    double perp = 0.0;
+    for (int k = 0; k < nt; k++) {
+      const double e = d_t[k] - tau * yt[k] * inv_yr;
+      perp += e * e;
+    }
+    perp += tau * tau * s * s;
+    const double u = mu * tau + d_n;
+    *dGd = a * perp + f / Rn * u * u;
+  }
+  return 2;
+}

@@ -49,7 +49,7 @@ void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp
 }
 
 static void assemble_dense(sc_sap_hessian* h, int nv, int nc, const double* A, const double* J,
-                           const double* G) {
+                           const double* G, const int* tail) {
   const int m = 3 * nc;
   for (int j = 0; j < nv; j++)
     for (int i = 0; i < nv; i++) h->H[i + j * nv] = A[i + j * nv];
@@ -65,16 +65,33 @@ static void assemble_dense(sc_sap_hessian* h, int nv, int nc, const double* A, c
       out[2] = g[6] * jc[0] + g[7] * jc[1] + g[8] * jc[2];
     }
   }
+  /* a contact c and its cone tail t: the cross blocks of their 6 x 6
+   * curvature, G_ct J_t into c's rows and G_ct^T J_c into t's */
+  for (int c = 0; tail && c < nc; c++) {
+    const int t = tail[c];
+    if (t < 0) continue;
+    const double* x = sc_sap_gx(G, nc, c);
+    for (int j = 0; j < nv; j++) {
+      const double* jc = J + 3 * c + (size_t)j * m;
+      const double* jt = J + 3 * t + (size_t)j * m;
+      double* oc = h->GJ + 3 * c + (size_t)j * m;
+      double* ot = h->GJ + 3 * t + (size_t)j * m;
+      for (int k = 0; k < 3; k++) {
+        oc[k] += x[3 * k] * jt[0] + x[3 * k + 1] * jt[1] + x[3 * k + 2] * jt[2];
+        ot[k] += x[k] * jc[0] + x[3 + k] * jc[1] + x[6 + k] * jc[2];
+      }
+    }
+  }
   sc_la_gemmTN(nv, nv, m, 1.0, J, m, h->GJ, m, 1.0, h->H, nv);
 }
 
 void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
-                             const double* J, const double* G) {
+                             const double* J, const double* G, const int* tail) {
   h->nv = nv;
   h->nc = nc;
-  h->A = A, h->J = J, h->G = G;
+  h->A = A, h->J = J, h->G = G, h->tail = tail;
   if (h->blk) sc_sap_sparse_dense_lower(h->blk, G, h->H);
-  else if (!h->sp) assemble_dense(h, nv, nc, A, J, G);
+  else if (!h->sp) assemble_dense(h, nv, nc, A, J, G, tail);
 }
 
 int sc_sap_hessian_get(sc_sap_hessian* h, double* out) {
@@ -100,7 +117,7 @@ int sc_sap_hessian_factor(sc_sap_hessian* h) {
     if (sc_sap_sparse_analyze(h->sp, h->kind) != 0) {
       if (!h->H || !h->A) return 1; /* no dense path in this workspace */
       h->sp = NULL; /* CHOLMOD out of memory: the dense path still works */
-      assemble_dense(h, h->nv, h->nc, h->A, h->J, h->G);
+      assemble_dense(h, h->nv, h->nc, h->A, h->J, h->G, h->tail);
     }
   }
   if (h->sp) {

@@ -23,6 +23,7 @@ typedef struct sc_sap_hessian {
   sc_sap_sparse* sp;  /* NULL: dense path */
   int kind;           /* SC_SAP_SPARSE_* for the analysis */
   int analyzed;       /* symbolic analysis done since select() */
+  const int* tail;    /* the contacts' cone tails (core/problem.h), or NULL */
   const double *A, *J, *G; /* operands of the pending factorization (A, J dense, NULL
                               when the caller has no dense copy) */
   int path;           /* SC_SAP_PATH_* of the last factorization */
@@ -47,7 +48,7 @@ void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp
  * NULL on the sparse path, which takes A and J from its loaded problem).  The
  * sparse path only records the operands (they must stay valid until factor). */
 void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
-                             const double* J, const double* G);
+                             const double* J, const double* G, const int* tail);
 /* Copy the assembled (not yet factored) H into out (nv x nv, dense); both
  * triangles are the lower one, which is what the factorization uses.  The
  * sparse path runs its analysis if needed and scatters its assembled values.

@@ -361,3 +361,125 @@ void sc_sap_hc_lagged_third(int nc, const double* hc, const double* vh, const do
     out[3 * c + 2] = v[2] < vh[c] ? -2.0 * dt * dt * h[SC_HC_K] * h[SC_HC_D] * e[2] * e[2] : 0.0;
   }
 }
+
+/* A contact c and its cone tail t (core/problem.h): one cone over five
+ * tangential components (t1, t2 of c; the three rows of t) and c's normal
+ * row.  Under sap the projection of sap_cone.c with every tangential
+ * component regularized by c's R_t; under the Hunt-Crossley models the
+ * friction law above with u_t the five-vector (u_t1, u_t2 less the anchor's
+ * target, then t's rows less its vhat): |u_t|_s, t = u_t / s, P and Pp of
+ * dimension five, the normal impulse n unchanged.  The pair's 6 x 6 G is
+ * returned as its blocks; c's rows sit at places (0, 1, n) of the
+ * five-plus-one vector, t's at (2, 3, 4). */
+static void cone_y(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                   double yt[5], double* yn) {
+  const int t = p->tail[c];
+  const double* R = p->R + 3 * c;
+  yt[0] = (p->vhat[3 * c] - vh[0]) / R[0];
+  yt[1] = (p->vhat[3 * c + 1] - vh[1]) / R[0];
+  for (int k = 0; k < 3; k++) yt[2 + k] = (p->vhat[3 * t + k] - vt[k]) / R[0];
+  *yn = (p->vhat[3 * c + 2] - vh[2]) / R[2];
+}
+
+/* the Hunt-Crossley pair: u (5) the tangential velocities about their
+ * targets, vn the normal velocity */
+static int hc_cone_eval(int lagged, const double* h, double mu, double dt, const double u[5],
+                        double vn, double g5[5], double* gn, double* G55, double* G5n,
+                        double* Gnn, double* cost) {
+  const double eps = h[SC_HC_EPS];
+  double vt2 = 0.0;
+  for (int k = 0; k < 5; k++) vt2 += u[k] * u[k];
+  const double s = sqrt(vt2 + eps * eps), vts = vt2 / (s + eps);
+  const double vh = hc_vhat(dt, h[SC_HC_K], h[SC_HC_FE0], h[SC_HC_D]);
+  double n, dn, N, nf;
+  if (lagged) {
+    hc_normal_at(vn, dt, h[SC_HC_K], h[SC_HC_FE0], h[SC_HC_D], vh, &n, &dn, &N);
+    nf = h[SC_HC_N0];
+    if (cost) *cost = -N + mu * nf * vts;
+  } else {
+    hc_normal_at(vn - mu * vts, dt, h[SC_HC_K], h[SC_HC_FE0], h[SC_HC_D], vh, &n, &dn, &N);
+    nf = n;
+    if (cost) *cost = -N;
+  }
+  for (int k = 0; k < 5; k++) g5[k] = -mu * nf * u[k] / s;
+  *gn = n;
+  if (G55) {
+    const double a = mu * nf / s, b = lagged ? 0.0 : -mu * mu * dn, c = lagged ? 0.0 : mu * dn;
+    for (int i = 0; i < 5; i++) {
+      for (int j = 0; j < 5; j++) G55[5 * i + j] = (b - a) * u[i] / s * u[j] / s + (i == j ? a : 0.0);
+      G5n[i] = c * u[i] / s;
+    }
+    *Gnn = -dn;
+  }
+  if (n == 0.0) return 3;
+  return vt2 < eps * eps ? 1 : 2;
+}
+
+static void hc_cone_u(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                      double u[5]) {
+  const int t = p->tail[c];
+  const double* h = p->hc + SC_HC_NPAR * c;
+  u[0] = vh[0] - h[SC_HC_VT0];
+  u[1] = vh[1] - h[SC_HC_VT1];
+  for (int k = 0; k < 3; k++) u[2 + k] = vt[k] - p->vhat[3 * t + k];
+}
+
+int sc_sap_cone_eval(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                     double soft_tol, double gh[3], double gt[3], double Ghh[9], double Gtt[9],
+                     double Ght[9], double* cost) {
+  double g5[5], gn, G55[25], G5n[5], Gnn;
+  int r;
+  if (p->model != SC_MODEL_SAP && p->hc) {
+    double u[5];
+    hc_cone_u(p, c, vh, vt, u);
+    r = hc_cone_eval(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c], p->dt, u,
+                     vh[2], g5, &gn, Ghh ? G55 : NULL, G5n, &Gnn, cost);
+  } else {
+    double yt[5], yn;
+    cone_y(p, c, vh, vt, yt, &yn);
+    const double* R = p->R + 3 * c;
+    r = sc_sap_project_cone(5, yt, yn, R[0], R[2], p->mu[c], soft_tol, g5, &gn,
+                            Ghh ? G55 : NULL, G5n, &Gnn, cost);
+  }
+  gh[0] = g5[0], gh[1] = g5[1], gh[2] = gn;
+  for (int k = 0; k < 3; k++) gt[k] = g5[2 + k];
+  if (Ghh) {
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        Ghh[3 * i + j] = i < 2 && j < 2 ? G55[5 * i + j] : i < 2 ? G5n[i] : j < 2 ? G5n[j] : Gnn;
+        Gtt[3 * i + j] = G55[5 * (2 + i) + 2 + j];
+        Ght[3 * i + j] = i < 2 ? G55[5 * i + 2 + j] : G5n[2 + j];
+      }
+  }
+  return r;
+}
+
+int sc_sap_cone_eval_dir(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                         const double dh[3], const double dt[3], double soft_tol, double* cost,
+                         double* dg, double* dGd) {
+  const double d5[5] = {dh[0], dh[1], dt[0], dt[1], dt[2]};
+  if (p->model != SC_MODEL_SAP && p->hc) {
+    /* from the full form (a tail is rare enough not to need its own) */
+    double u[5], g5[5], gn, G55[25], G5n[5], Gnn;
+    hc_cone_u(p, c, vh, vt, u);
+    const int r = hc_cone_eval(p->model == SC_MODEL_LAGGED, p->hc + SC_HC_NPAR * c, p->mu[c],
+                               p->dt, u, vh[2], g5, &gn, dGd ? G55 : NULL, G5n, &Gnn, cost);
+    double s = gn * dh[2];
+    for (int k = 0; k < 5; k++) s += g5[k] * d5[k];
+    *dg = s;
+    if (dGd) {
+      double q = Gnn * dh[2] * dh[2];
+      for (int i = 0; i < 5; i++) {
+        q += 2.0 * G5n[i] * d5[i] * dh[2];
+        for (int j = 0; j < 5; j++) q += d5[i] * G55[5 * i + j] * d5[j];
+      }
+      *dGd = q;
+    }
+    return r;
+  }
+  double yt[5], yn;
+  cone_y(p, c, vh, vt, yt, &yn);
+  const double* R = p->R + 3 * c;
+  return sc_sap_project_cone_dir(5, yt, yn, R[0], R[2], p->mu[c], soft_tol, d5, dh[2], cost, dg,
+                                 dGd);
+}

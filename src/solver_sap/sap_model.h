@@ -30,6 +30,20 @@ enum {
 int sc_sap_contact_eval(const sc_problem* p, int c, const double vc[3], double soft_tol,
                         double gamma[3], double G[9], double* cost);
 
+/* The terms of contact c and its cone tail t = p->tail[c] (core/problem.h)
+ * at their velocities vh (c's rows) and vt (t's): the pair's cost, the
+ * impulses gh, gt and (Ghh non-NULL) the blocks of its 6 x 6 curvature,
+ * Ghh (c's rows), Gtt (t's) and Ght (c's rows by t's), each 3 x 3
+ * row-major; returns the region as sc_sap_contact_eval, under the problem's
+ * model. */
+int sc_sap_cone_eval(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                     double soft_tol, double gh[3], double gt[3], double Ghh[9], double Gtt[9],
+                     double Ght[9], double* cost);
+/* Its directional form for directions dh, dt of the two entries. */
+int sc_sap_cone_eval_dir(const sc_problem* p, int c, const double vh[3], const double vt[3],
+                         const double dh[3], const double dt[3], double soft_tol, double* cost,
+                         double* dg, double* dGd);
+
 /* A box row's terms (core/problem.h) at its velocity vc (the J block's
  * third row): impulse, curvature g = d^2 l / dvc^2 (g non-NULL) and cost;
  * returns the region (1 between the bounds, 2 at a non-zero bound, 3 at

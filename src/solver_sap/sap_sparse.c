@@ -206,6 +206,7 @@ struct sc_sap_sparse {
   const double* A;
   int *tree_of, *tree_loc;
   const int *jptr, *jcol;
+  const int* tail; /* the contacts' cone tails (core/problem.h), or NULL */
   const double* jval;
   /* lower-triangle triplets of H in the original order, and their slots in
    * hx: the tree blocks of A (tree t's from ttri[t]), then per contact c
@@ -458,6 +459,7 @@ int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p) {
   s->jptr = p->jptr;
   s->jcol = p->jcol;
   s->jval = p->J;
+  s->tail = p->tail;
 
   /* triplets of tril(H): tree blocks of A, then per contact the pairs of
    * its columns in different trees, (k^2 - sum over trees of k_t^2) / 2 of
@@ -558,6 +560,21 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y) {
   }
 }
 
+/* The cross terms of contact c and its cone tail t at column b of c
+ * (position b - jptr[c] of t's same-ordered list): G_ct J_t(b) added to
+ * c's G J (gj), and G_ct^T J_c(b) into x, so that entry (a, b) of H gains
+ * J_c(a) . gj + J_t(a) . x besides t's own J_t^T G_tt J_t. */
+static inline void cone_cross(const sc_sap_sparse* s, const double* G, int c, int t, int b,
+                              double* gj0, double* gj1, double* gj2, double x[3]) {
+  const double* g = sc_sap_gx(G, s->nc, c);
+  const double* jb = s->jval + 3 * b;
+  const double* jt = s->jval + 3 * (s->jptr[t] + (b - s->jptr[c]));
+  *gj0 += g[0] * jt[0] + g[1] * jt[1] + g[2] * jt[2];
+  *gj1 += g[3] * jt[0] + g[4] * jt[1] + g[5] * jt[2];
+  *gj2 += g[6] * jt[0] + g[7] * jt[1] + g[8] * jt[2];
+  for (int k = 0; k < 3; k++) x[k] = g[k] * jb[0] + g[3 + k] * jb[1] + g[6 + k] * jb[2];
+}
+
 void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H) {
   const int nv = s->nv;
   for (int j = 0; j < nv; j++)
@@ -572,18 +589,26 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
   }
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
-    if (zero9(g)) continue;
+    const int t = s->tail ? s->tail[c] : -1;
+    if (zero9(g) && (t < 0 || zero9(sc_sap_gx(G, s->nc, c)))) continue;
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
       const double* jb = s->jval + 3 * b;
-      const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
-      const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
-      const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+      double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+      double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      double xt[3] = {0.0, 0.0, 0.0}; /* G_ct^T J_c of column b */
+      if (t >= 0) cone_cross(s, G, c, t, b, &gj0, &gj1, &gj2, xt);
       const int cb = s->jcol[b];
       for (int a = s->jptr[c]; a < s->jptr[c + 1]; a++) {
         const int ca = s->jcol[a];
         if (ca < cb) continue;
         const double* ja = s->jval + 3 * a;
-        H[ca + (size_t)cb * nv] += ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        double h = ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        if (t >= 0) {
+          const double* jt = s->jval + 3 * (s->jptr[t] + (a - s->jptr[c]));
+          h += jt[0] * xt[0] + jt[1] * xt[1] + jt[2] * xt[2];
+        }
+        H[ca + (size_t)cb * nv] += h;
       }
     }
   }
@@ -1124,20 +1149,27 @@ static void assemble(sc_sap_sparse* s, const double* G, double* hx, long nz) {
   const long cross0 = s->ttri[s->ntree];
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
-    if (zero9(g)) {
+    const int ct = s->tail ? s->tail[c] : -1;
+    if (zero9(g) && (ct < 0 || zero9(sc_sap_gx(G, s->nc, c)))) {
       t = cross0 + s->ctr[c + 1];
       continue;
     }
     for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
       const double* jb = s->jval + 3 * b;
-      const double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
-      const double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
-      const double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+      double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+      double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      double xt[3] = {0.0, 0.0, 0.0};
+      if (ct >= 0) cone_cross(s, G, c, ct, b, &gj0, &gj1, &gj2, xt);
       const int tb = s->tree_of[s->jcol[b]], lb = s->tree_loc[s->jcol[b]];
       const long nb = s->tree_ptr[tb + 1] - s->tree_ptr[tb];
       for (int a = b; a < s->jptr[c + 1]; a++) {
         const double* ja = s->jval + 3 * a;
-        const double h = ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        double h = ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
+        if (ct >= 0) {
+          const double* jt = s->jval + 3 * (s->jptr[ct] + (a - s->jptr[c]));
+          h += jt[0] * xt[0] + jt[1] * xt[1] + jt[2] * xt[2];
+        }
         const int ca = s->jcol[a];
         if (s->tree_of[ca] == tb) {
           /* tree tb's triplet (hi, lo): column lo of its lower triangle

@@ -31,6 +31,14 @@ void sc_sap_sparse_free(sc_sap_sparse* s);
  * O(nv + nnz(J)).  Returns 0 when p fits the capacities, nonzero otherwise
  * (then nothing else below may be called). */
 int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p);
+
+/* The curvature G of a problem of nc entries: 9 nc values, entry c's 3 x 3
+ * block at G + 9 c, then the cross blocks of the contacts with a cone tail
+ * (core/problem.h): contact c's rows by its tail's at G + 9 (nc + c). */
+static inline const double* sc_sap_gx(const double* G, int nc, int c) {
+  return G + 9 * ((size_t)nc + (size_t)c);
+}
+
 /* Number of trees of the loaded problem. */
 int sc_sap_sparse_ntree(const sc_sap_sparse* s);
 /* Entries of the lower triangle of H counted with repetition (an upper bound

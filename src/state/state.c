@@ -27,7 +27,8 @@ int sc_data_contact_capacity(const sc_model* m) {
 /* the sizes the arrays' counts are written in (state.h) */
 static sc_data_sizes sizes_of(const sc_model* m, const sc_data* d) {
   const sc_data_sizes S = {m->nq, m->nv, m->nbody, m->njnt, m->ngeom, d->ncon_max, d->nprob_max,
-                           d->jcap, m->nblk, m->nrow_max, m->nact, m->neq, m->neqrow, m->ntendon};
+                           d->jcap, m->nblk, m->nrow_max + (m->cone_tails ? d->ncon_max : 0),
+                           m->nact, m->neq, m->neqrow, m->ntendon};
   return S;
 }
 
@@ -41,7 +42,8 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
   const int nv = m->nv, nb = m->nbody;
   d->ncon_max = sc_data_contact_capacity(m);
   const int nc = d->ncon_max;
-  d->nprob_max = nc + m->nrow_max;
+  /* (a contact with torsional or rolling friction adds its cone tail) */
+  d->nprob_max = nc + m->nrow_max + (m->cone_tails ? nc : 0);
   /* the longest chain of dofs from a body to the world bounds the columns
    * a contact touches: 2 chains per contact */
   int chain_max = 0;
@@ -154,7 +156,7 @@ sc_status sc_data_create(const sc_model* m, sc_data** out, sc_error* err) {
      * equality: the wider of the two for each) */
     const int wide = d->ten_width > 2 * chain_max ? d->ten_width : 2 * chain_max;
     d->jcap = 2 * chain_max * nc + wide * m->neqrow + d->ten_width * (m->nrow_wide - m->neqrow) +
-              (m->nrow_max - m->nrow_wide) + 1;
+              (m->nrow_max - m->nrow_wide) + (m->cone_tails ? 2 * chain_max * nc : 0) + 1;
   }
   {
     const sc_data_sizes S = sizes_of(m, d);

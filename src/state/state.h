@@ -23,6 +23,7 @@ typedef struct sc_contact {
   double k;          /* pair stiffness, N/m (INFINITY = rigid) */
   double taud;       /* pair dissipation time scale, s */
   double mu;         /* pair friction coefficient */
+  double spin, roll; /* pair torsional and rolling friction coefficients, m */
 } sc_contact;
 
 typedef enum sc_warning {
@@ -45,7 +46,9 @@ typedef enum sc_joint_row_type {
                               (constraint/equality.c) */
   SC_JROW_TENDON_LOWER = 5, /* row_ref: the tendon (constraint/tendon.c) */
   SC_JROW_TENDON_UPPER = 6, /* row_ref: the tendon */
-  SC_JROW_TENDON_FRICTION = 7 /* row_ref: the tendon */
+  SC_JROW_TENDON_FRICTION = 7, /* row_ref: the tendon */
+  SC_JROW_CONE = 8             /* a contact's cone tail (torsional and rolling friction,
+                                  constraint/contact_law.c); row_ref: the contact */
 } sc_joint_row_type;
 
 /* The arrays of sc_data, listed once (cf. MuJoCo's mjxmacro.h): the struct
@@ -121,7 +124,8 @@ typedef struct sc_data_sizes {
  * in column jcol[q]; no 3 ncon x nv array */
 #define SC_DATA_CONTACT(X) \
   X(sc_contact, contact, S.nc)        /* this step's contacts */ \
-  X(unsigned char, ckind, S.np)       /* SC_ROW_CONTACT / SC_ROW_BOX */ \
+  X(unsigned char, ckind, S.np)       /* SC_ROW_CONTACT / SC_ROW_BOX / SC_ROW_CONE_TAIL */ \
+  X(int, ctail, S.np)                 /* each contact's cone tail entry, or -1 (problem.h) */ \
   X(double, cbound, 2 * S.np)         /* box rows' impulse bounds, N s */ \
   X(int, row_type, S.nrow + 1)        /* sc_joint_row_type of each row */ \
   X(int, row_ref, S.nrow + 1)         /* its joint (limits), dof (friction) or actuator */ \
