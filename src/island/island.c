@@ -131,9 +131,10 @@ sc_islands* sc_islands_create(const sc_model* m, const sc_data* d, int nthreads,
     x->sub_kind = sc_malloc(ncm);
     const int small_nc = d->nprob_max < SMALL_NC ? d->nprob_max : SMALL_NC;
     const int small_nv = nv < SMALL_NV ? nv : SMALL_NV;
-    /* of a small island's rows, as many as there can be contacts and wide
-     * rows (equality constraints', tendons') may be wide */
-    const int nwide = d->ncon_max + m->nrow_wide;
+    /* of a small island's rows, as many as there can be contacts, wide rows
+     * (equality constraints', tendons') and contacts' cone tails may be
+     * wide */
+    const int nwide = d->ncon_max + m->nrow_wide + (m->cone_tails ? d->ncon_max : 0);
     const int small_rows = small_nc > nwide ? small_nc - nwide : 0;
     x->sap_small = sc_sap_work_create_sized(small_nv, small_nc, (long)small_nv * small_nv,
                                             cols, small_rows, d->cross_max);
