@@ -146,7 +146,8 @@ static const sc_scene_key keys[] = {
     {"contact.defaults", "torsional_friction", "number", "m", "0", ">= 0",
      "torsional friction coefficient: the friction torque about the normal is at most this "
      "times the normal force, in one cone with the sliding friction (doc/contact.md 4.8); a "
-     "pair takes the larger of its two shapes'; sap model only"},
+     "pair takes the larger of its two shapes'; only with sliding friction; refused by the "
+     "LCP"},
     {"contact.defaults", "rolling_friction", "number", "m", "0", ">= 0",
      "rolling friction coefficient: the torque about the tangent axes, likewise"},
 
