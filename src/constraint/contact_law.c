@@ -51,7 +51,6 @@
 #include "constraint/rows.h"
 #include "core/core.h"
 #include "linalg/blockdiag.h"
-#include "spatial/spatial.h"
 
 /* the doubles per contact of the block nload points at (init below) */
 #define NDOUBLE 17
@@ -527,8 +526,7 @@ void sc_contact_laws_copy(sc_contact_laws* dst, const sc_contact_laws* src) {
  * mu_s gamma_n.  The scaling needs mu > 0: a frictionless contact gets no
  * tail. */
 void sc_contact_cone_place(const sc_model* m, sc_data* d, const double* v0) {
-  int* on_a = d->jmark;
-  int* on_b = d->jmark + m->nv;
+  (void)m;
   for (int i = 0; i < d->ncon; i++) {
     d->ckind[i] = SC_ROW_CONTACT;
     d->ctail[i] = -1;
@@ -544,28 +542,21 @@ void sc_contact_cone_place(const sc_model* m, sc_data* d, const double* v0) {
     d->mu[t] = 0.0;
     d->phi0[t] = d->phi0[i];
     d->vn0[t] = 0.0;
-    /* the contact's columns, in its order; w of a dof is its motion's
-     * angular part (+ on b's chain, - on a's, 0 on both) */
-    for (int a = c->body[1]; a > 0; a = m->body_parent[a])
-      for (int k = 0; k < m->jnt_nv[m->body_jnt[a]]; k++) on_b[m->jnt_vadr[m->body_jnt[a]] + k] = i;
-    for (int a = c->body[0]; a > 0; a = m->body_parent[a])
-      for (int k = 0; k < m->jnt_nv[m->body_jnt[a]]; k++) on_a[m->jnt_vadr[m->body_jnt[a]] + k] = i;
-    const double ss = c->spin / c->mu, sr = c->roll / c->mu;
+    /* the contact's columns, in its order, and their angular rows (taken
+     * with its Jacobian, contact/contact.c) scaled */
+    const double s[3] = {c->spin / c->mu, c->roll / c->mu, c->roll / c->mu};
     const int n = d->jptr[i + 1] - d->jptr[i];
     d->jptr[t + 1] = d->jptr[t] + n;
     double v[3] = {0.0, 0.0, 0.0};
     for (int x = 0; x < n; x++) {
-      const int dof = d->jcol[d->jptr[i] + x], q = d->jptr[t] + x;
+      const int p = d->jptr[i] + x, q = d->jptr[t] + x, dof = d->jcol[p];
       d->jcol[q] = dof;
-      const double* S = d->cdof + 6 * dof;
-      const double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
-      double* J = d->Jc + 3 * (size_t)q;
-      J[0] = sgn * ss * sc_sp_dot3(c->frame + 6, S);
-      J[1] = sgn * sr * sc_sp_dot3(c->frame, S);
-      J[2] = sgn * sr * sc_sp_dot3(c->frame + 3, S);
-      for (int k = 0; k < 3; k++) v[k] += J[k] * v0[dof];
+      for (int k = 0; k < 3; k++) {
+        const double J = s[k] * d->Jw[3 * (size_t)p + k];
+        d->Jc[3 * (size_t)q + k] = J;
+        v[k] += J * v0[dof];
+      }
     }
-    for (int x = 0; x < n; x++) on_a[d->jcol[d->jptr[i] + x]] = on_b[d->jcol[d->jptr[i] + x]] = -1;
     for (int k = 0; k < 3; k++) d->vc0[3 * t + k] = v[k];
   }
 }

@@ -52,8 +52,8 @@ void sc_contact_laws_copy(sc_contact_laws* dst, const sc_contact_laws* src);
 int sc_contact_left_out(const sc_data* d, int i);
 
 /* The contacts' cone tails (torsional and rolling friction, core/problem.h)
- * appended after the rows, with the kinematics at the configuration of the
- * contacts' Jacobian; sets d->ckind and d->ctail of every contact. */
+ * appended after the rows, from the angular rows d->Jw the contacts'
+ * Jacobian left; sets d->ckind and d->ctail of every contact. */
 void sc_contact_cone_place(const sc_model* m, sc_data* d, const double* v0);
 
 /* Every contact's law at the step start (d->R, d->vhat, and L->hc when

@@ -135,7 +135,7 @@ int sc_rows_slot(const sc_model* m, const sc_data* d, int r) {
     case SC_JROW_TENDON_LOWER: return ten + 2 * ref;
     case SC_JROW_TENDON_UPPER: return ten + 2 * ref + 1;
     case SC_JROW_TENDON_FRICTION: return ten + 2 * m->ntendon + ref;
-    case SC_JROW_CONE: return sc_rows_nslot(m); /* (a spare slot: none is kept) */
+    case SC_JROW_CONE: return -1; /* a contact's: matched as the contact is */
     default: return 2 * m->njnt + m->nv + ref;
   }
 }

@@ -43,7 +43,8 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, const double
                                double* vq);
 /* The slot of row r of this step among sc_rows_nslot(m) (the limits'
  * sides, the dofs' friction, the servos, the equality rows, the tendons'
- * limits' sides, the tendons' friction): what names the row across steps. */
+ * limits' sides, the tendons' friction): what names the row across steps;
+ * -1 for a contact's cone tail, which keeps none. */
 int sc_rows_slot(const sc_model* m, const sc_data* d, int r);
 int sc_rows_nslot(const sc_model* m);
 

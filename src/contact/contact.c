@@ -65,6 +65,11 @@ void sc_contact_jacobian(const sc_model* m, sc_data* d) {
       double sgn = (on_b[dof] == i ? 1.0 : 0.0) - (on_a[dof] == i ? 1.0 : 0.0);
       for (int r = 0; r < 3; r++)
         d->Jc[3 * (size_t)x + r] = sgn * sc_sp_dot3(c->frame + 3 * r, col);
+      if (m->cone_tails)
+        /* the relative angular velocity about n, t1, t2 (the cone tail's
+         * rows before their scaling, constraint/contact_law.c) */
+        for (int r = 0; r < 3; r++)
+          d->Jw[3 * (size_t)x + r] = sgn * sc_sp_dot3(c->frame + 3 * ((r + 2) % 3), S);
     }
     /* unmark, so that no mark outlives this contact (a later contact, or
      * this index at the next step, must not see them) */

@@ -67,8 +67,8 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
   /* the joint rows: the impulse the same row had last step */
   for (int r = 0; r < d->nrow; r++) {
     const int i = nc + r;
-    const double g =
-        d->row_type[r] == SC_JROW_CONE ? 0.0 : w->row_prev[sc_rows_slot(m, d, r)];
+    const int slot = sc_rows_slot(m, d, r);
+    const double g = slot >= 0 ? w->row_prev[slot] : 0.0;
     gam[3 * i] = gam[3 * i + 1] = 0.0;
     gam[3 * i + 2] = g;
     matched += g != 0.0;
@@ -308,19 +308,19 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
     if (o->midstep_jacobian && o->theta_q > 0) midstep_contacts(m, d, v0, w->law.crel);
   }
   sc_rows_place(m, d, v0);
-  if (m->nrow_wide > 0 || (m->cone_tails && ncon > 0)) {
-    /* the equality and tendon rows' Jacobians, and the contacts' cone
-     * tails, where the contacts' are taken (at the mid configuration, where
-     * midstep_contacts may have put the kinematics already) */
+  if (m->nrow_wide > 0) {
+    /* the equality and tendon rows' Jacobians where the contacts' are taken
+     * (at the mid configuration, where midstep_contacts may have put the
+     * kinematics already) */
     if (o->midstep_jacobian && o->theta_q > 0) {
       sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, d->scratch + 8 * (size_t)nv);
       if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
     } else if (!sc_dyn_kinematics_current(m, d, d->q)) {
       sc_dyn_kinematics(m, d, d->q);
     }
-    if (m->nrow_wide > 0) sc_rows_place_wide(m, d, v0);
-    if (m->cone_tails) sc_contact_cone_place(m, d, v0);
+    sc_rows_place_wide(m, d, v0);
   }
+  if (m->cone_tails) sc_contact_cone_place(m, d, v0);
   const int nc = ncon + d->nrow;
   if (nc == 0) {
     memcpy(d->v, d->vstar, sizeof(double) * (size_t)nv);

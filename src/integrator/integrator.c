@@ -445,9 +445,10 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
     /* the warm start's memory of each row (contact_stage.c) */
     step_work* w = d->solver_work;
     memset(w->row_prev, 0, sizeof(double) * (size_t)sc_rows_nslot(m));
-    for (int r = 0; r < d->nrow; r++)
-      if (d->row_type[r] != SC_JROW_CONE)
-        w->row_prev[sc_rows_slot(m, d, r)] = d->impulse[3 * (d->ncon + r) + 2];
+    for (int r = 0; r < d->nrow; r++) {
+      const int slot = sc_rows_slot(m, d, r);
+      if (slot >= 0) w->row_prev[slot] = d->impulse[3 * (d->ncon + r) + 2];
+    }
   }
 
   /* 5 positions: q = q0 + dt N(q^tq) v_q, v_q = v^tvq (+ the impacts' kick) */

@@ -28,7 +28,8 @@ int sc_data_contact_capacity(const sc_model* m) {
 static sc_data_sizes sizes_of(const sc_model* m, const sc_data* d) {
   const sc_data_sizes S = {m->nq, m->nv, m->nbody, m->njnt, m->ngeom, d->ncon_max, d->nprob_max,
                            d->jcap, m->nblk, m->nrow_max + (m->cone_tails ? d->ncon_max : 0),
-                           m->nact, m->neq, m->neqrow, m->ntendon};
+                           m->nact, m->neq, m->neqrow, m->ntendon,
+                           m->cone_tails ? 3 * (long)d->jcap : 0};
   return S;
 }
 

@@ -62,6 +62,7 @@ typedef struct sc_data_sizes {
   long nc, np;             /* contact capacity, problem entries (contacts + rows) */
   long jcap, nblk;         /* Jacobian columns, packed clique blocks */
   long nrow, nact, neq, neqrow, nten; /* the model's rows, actuators, equalities, tendons */
+  long njw;                /* the contacts' angular rows: 3 jcap with cone tails, else 0 */
 } sc_data_sizes;
 
 #define SC_DATA_STATE(X) \
@@ -130,6 +131,8 @@ typedef struct sc_data_sizes {
   X(int, row_type, S.nrow + 1)        /* sc_joint_row_type of each row */ \
   X(int, row_ref, S.nrow + 1)         /* its joint (limits), dof (friction) or actuator */ \
   X(double, Jc, 3 * S.jcap) \
+  X(double, Jw, S.njw)                /* per contact column as Jc: the relative angular \
+                                         velocity's rows (n, t1, t2), for the cone tails */ \
   X(int, jptr, S.np + 1) \
   X(int, jcol, S.jcap)                /* columns (dofs on the two bodies' paths to the root) */ \
   X(int, jmark, 2 * S.nv + 1)         /* scratch marks for building jcol (-1 when unused) */ \
