@@ -1045,73 +1045,63 @@ class RestitutionBounce(Case):
                       % ("none" if apex is None else "%.5f" % (apex - self.r), self.e ** 2 * h))]
 
 
-class TorsionalSpin(Case):
-    """a sphere spun about the normal on its contact point: only the
-    torsional friction turns it down, I dw/dt = -mu_s m g"""
-    name = "torsional_spin"
+class FrictionTorque(Case):
+    """a sphere (r 0.1 m, 1 kg) on the floor with a torsional or rolling
+    friction coefficient: its velocity v[index] falls at the closed-form
+    rate after the contact's settling; the LCP refuses the keys"""
     group = "torsion and rolling"
-    duration = 0.3
-    r, mu, mus, w0 = 0.1, 0.5, 0.01, 10.0
+    r, mu = 0.1, 0.5
+
+    def applicable(self, cfg):
+        if cfg.model == "lcp":
+            return "the LCP's polyhedral cone has no %s edges (refused)" % self.edges
+        return None
+
+    def scene(self, cfg):
+        b = body("ball", 1.0, [0, 0, self.r - sink(cfg, G, 1), 1, 0, 0, 0], self.v_init,
+                 ["shape: sphere, radius: %s, %s: %s" % (fmt(self.r), self.key, fmt(self.coef))])
+        return scene(self.name, cfg, self.duration, [b], [GROUND], self.mu)
+
+    def checks(self, run, cfg):
+        k = int(np.searchsorted(run.t, self.t0 - 1e-9))
+        a = (run.v[k, self.index] - run.v[-1, self.index]) / (run.t[-1] - run.t[k])
+        return [Check("deceleration", abs(a - self.rate) / self.rate, 1e-2, "rel",
+                      "%.6f %s against %.6f" % (a, self.unit, self.rate))]
+
+
+class TorsionalSpin(FrictionTorque):
+    """spun about the normal on its contact point: only the torsional
+    friction turns it down, I dw/dt = -mu_s m g"""
+    name = "torsional_spin"
+    duration, t0, index, unit = 0.3, 0.1, 5, "rad/s^2"
+    key, coef, edges, w0 = "torsional_friction", 0.01, "torsional", 10.0
+    v_init = [0, 0, 0, 0, 0, w0]
 
     def __init__(self):
-        self.alpha = self.mus * G / (0.4 * self.r ** 2)
+        self.rate = self.coef * G / (0.4 * self.r ** 2)
         self.reference = ("sphere (r 0.1 m, 1 kg) spun at 10 rad/s about the normal, mu 0.5, "
                           "torsional_friction 0.01 m: decelerates at mu_s m g / I = %.4f rad/s^2 "
                           "(stop at %.4f s); check: the deceleration from 0.1 to 0.3 s within 1 %% (the "
                           "first steps are the contact's settling: lagged bounds a new contact's "
                           "friction by the impulse of its state)"
-                          % (self.alpha, self.w0 / self.alpha))
-
-    def applicable(self, cfg):
-        if cfg.model == "lcp":
-            return "the LCP's polyhedral cone has no torsional edges (refused)"
-        return None
-
-    def scene(self, cfg):
-        b = body("ball", 1.0, [0, 0, self.r - sink(cfg, G, 1), 1, 0, 0, 0],
-                 [0, 0, 0, 0, 0, self.w0],
-                 ["shape: sphere, radius: %s, torsional_friction: %s" % (fmt(self.r), fmt(self.mus))])
-        return scene(self.name, cfg, self.duration, [b], [GROUND], self.mu)
-
-    def checks(self, run, cfg):
-        k = int(np.searchsorted(run.t, 0.1 - 1e-9))
-        a = (run.v[k, 5] - run.v[-1, 5]) / (run.t[-1] - run.t[k])
-        return [Check("deceleration", abs(a - self.alpha) / self.alpha, 1e-2, "rel",
-                      "%.6f rad/s^2 against %.6f" % (a, self.alpha))]
+                          % (self.rate, self.w0 / self.rate))
 
 
-class RollingResistance(Case):
-    """a sphere rolling on a floor with rolling friction: the torque and
-    the sliding friction share the contact's cone"""
+class RollingResistance(FrictionTorque):
+    """rolling: the rolling torque and the sliding friction share the
+    contact's cone"""
     name = "rolling_resistance"
-    group = "torsion and rolling"
-    duration = 1.0
-    r, mu, mur, v0 = 0.1, 0.5, 0.002, 1.0
+    duration, t0, index, unit = 1.0, 0.2, 0, "m/s^2"
+    key, coef, edges, v0 = "rolling_friction", 0.002, "rolling", 1.0
+    v_init = [v0, 0, 0, 0, v0 / 0.1, 0]
 
     def __init__(self):
-        rho = 5 * self.mur / (7 * self.r * self.mu)
-        self.a = 5 * self.mur * G / (7 * self.r) / math.sqrt(1 + rho * rho)
+        rho = 5 * self.coef / (7 * self.r * self.mu)
+        self.rate = 5 * self.coef * G / (7 * self.r) / math.sqrt(1 + rho * rho)
         self.reference = ("sphere (r 0.1 m, 1 kg) rolling at 1 m/s, mu 0.5, rolling_friction "
                           "0.002 m: decelerates at 5 mu_r g / (7 r) / sqrt(1 + rho^2) = %.6f m/s^2, "
                           "rho = 5 mu_r / (7 r mu) the slip the shared cone needs; check: the "
-                          "deceleration from 0.2 to 1 s within 1 %%" % self.a)
-
-    def applicable(self, cfg):
-        if cfg.model == "lcp":
-            return "the LCP's polyhedral cone has no rolling edges (refused)"
-        return None
-
-    def scene(self, cfg):
-        b = body("ball", 1.0, [0, 0, self.r - sink(cfg, G, 1), 1, 0, 0, 0],
-                 [self.v0, 0, 0, 0, self.v0 / self.r, 0],
-                 ["shape: sphere, radius: %s, rolling_friction: %s" % (fmt(self.r), fmt(self.mur))])
-        return scene(self.name, cfg, self.duration, [b], [GROUND], self.mu)
-
-    def checks(self, run, cfg):
-        k = int(np.searchsorted(run.t, 0.2 - 1e-9))
-        a = (run.v[k, 0] - run.v[-1, 0]) / (run.t[-1] - run.t[k])
-        return [Check("deceleration", abs(a - self.a) / self.a, 1e-2, "rel",
-                      "%.6f m/s^2 against %.6f" % (a, self.a))]
+                          "deceleration from 0.2 to 1 s within 1 %%" % self.rate)
 
 
 CASES = ([Slide("flat", (0.2, 0.2, 0.1), False), Slide("flat", (0.2, 0.2, 0.1), True),
