@@ -338,7 +338,9 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
                          SC_MODEL_SAP, NULL, d->nrow > 0 ? d->ckind : NULL, d->cbound,
                          m->cone_tails ? d->ctail : NULL};
   *p = p0;
-  if (sc_sap_delassus_problem(p, w->sap, d->wdiag) != SC_OK)
+  /* the free motion's factors of A when they are A's (explicit schemes,
+   * and any step whose last free-motion iteration factored) */
+  if (sc_sap_delassus_factored(p, d->afac_current ? d->Afac : NULL, w->sap, d->wdiag) != SC_OK)
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                         "t = %.9g s: A is not positive definite in the contact stage", d->time);
   for (int i = 0; i < ncon; i++) d->vn0[i] = d->vc0[3 * i + 2];

@@ -198,6 +198,7 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   /* A = M + dt^2 tq tvq K + dt tv D, on the clique blocks */
   double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
   for (long e = 0; e < m->nblk; e++) d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
+  d->afac_current = 0;
   /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
   sc_la_blk_gemv(&cb, d->M, v, tmp);
   double r2 = 0, p2 = 0, k2 = 0;
@@ -253,6 +254,7 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
                           d->time, o->newton_maxit, d->free_residual, o->newton_tol);
     }
     int info = sc_la_blk_factor(&cb, d->A, d->Afac);
+    d->afac_current = info == 0;
     if (info != 0)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: momentum matrix A not positive definite (at %s)",
@@ -315,6 +317,7 @@ static int relinearize_step(const sc_model* m, sc_data* d, const double* v0) {
   }
   if (!(sqrt(e2) > m->opt.newton_tol * scale)) return 0;
   if (sc_la_blk_factor(&cb, d->A, d->Afac) != 0) return 0;
+  d->afac_current = 1;
   sc_la_blk_solve(&cb, d->Afac, res, scr(m, d, SCR_TMP));
   for (int i = 0; i < nv; i++) d->vstar[i] = d->v[i] - res[i];
   return 1;

@@ -210,6 +210,7 @@ sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_
   if (m->ntendon > 0) sc_tendon_lengths(m, d);
   sc_dyn_crba(m, d);
   int info = sc_la_blk_factor(&cb, d->M, d->Afac);
+  d->afac_current = 0; /* M's factors, not A's */
   if (info > 0) {
     int dof = info - 1;
     return sc_error_set(err, SC_ERR_SCENE, m->scene_path, 0, 0,

@@ -159,12 +159,19 @@ int sc_sap_project_cone_dir(int nt, const double* yt, double yn, double Rt, doub
  * SPD. */
 sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* wdiag);
 /* The same with a choice of path: SC_SAP_HESSIAN_DENSE factors all of A
- * (densified; needs a workspace with a dense path); any sparse value
- * factors each tree block of A and uses only the listed columns of J; AUTO
- * (what sc_sap_delassus_problem uses) takes the tree path when A has several
- * trees or the workspace has no dense path. */
+ * (densified; needs a workspace with a dense path); any other value
+ * (AUTO, what sc_sap_delassus_problem uses) factors each tree block of A
+ * and uses only the listed columns of J, or takes the dense path when the
+ * block form does not fit the workspace. */
 sc_status sc_sap_delassus_path(const sc_problem* p, int hessian, sc_sap_work* w,
                                double* wdiag);
+/* sc_sap_delassus_problem with A's blocks already factored: Afac holds the
+ * lower Cholesky factor of each tree block of p->A, in A's layout (the
+ * integrator's factors of its free-motion matrix; the upper triangles are
+ * not read), or NULL to factor them here.  The same result to the bit as
+ * factoring here with sc_la_chol_factor_small (blocks of up to 64 dofs). */
+sc_status sc_sap_delassus_factored(const sc_problem* p, const double* Afac, sc_sap_work* w,
+                                   double* wdiag);
 
 /* Evaluate the cost l(v), its gradient grad = A (v - v*) - J^T gamma (nv) and,
  * when H is non-NULL, the Hessian A + J^T G J (nv x nv column-major, both

@@ -618,9 +618,10 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 
 #define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
 
-/* x = L^-1 x, L lower triangular n x n (column-major, leading dimension n) */
-static void forward_small(int n, const double* L, double* x) {
-  for (int j = 0; j < n; j++) {
+/* x = L^-1 x, L lower triangular n x n (column-major, leading dimension n),
+ * x zero before entry j0 (so is the result there) */
+static void forward_small(int n, int j0, const double* L, double* x) {
+  for (int j = j0; j < n; j++) {
     const double* cj = L + (size_t)j * n;
     const double xj = x[j] /= cj[j];
     for (int i = j + 1; i < n; i++) x[i] -= cj[i] * xj;
@@ -642,9 +643,9 @@ static void forward3_6(const double* L, double* x) {
   }
 }
 
-int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
+int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
-  for (int t = 0; t < s->ntree; t++) {
+  for (int t = 0; !given && t < s->ntree; t++) {
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
     double* f = fac + s->foff[t];
     const double* blk = s->A + s->foff[t];
@@ -653,6 +654,7 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
     if ((n <= SMALL_BLOCK ? sc_la_chol_factor_small(n, f, n) : sc_la_chol_factor(n, f, n)) != 0)
       return 1;
   }
+  const double* Lf = given ? given : fac;
   int* seen = s->marker; /* contact that last listed tree t */
   int* list = s->order;  /* trees touched by the current contact */
   for (int t = 0; t < s->ntree; t++) seen[t] = -1;
@@ -672,21 +674,30 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
       const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
       /* z = A_t^-1 J_it^T (n x 3) */
       for (int k = 0; k < 3 * n; k++) s->z[k] = 0.0;
+      /* each row's first non-zero in the tree: the forward solves and the
+       * sums start there (a joint limit's row on a limb's last dof, a
+       * contact's tangent rows that are zero) -- the same sums, less work */
+      int first[3] = {n, n, n};
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
         const int a = s->tree_loc[s->jcol[q]];
-        for (int r = 0; r < 3; r++) s->z[a + r * n] = s->jval[3 * q + r];
+        for (int r = 0; r < 3; r++) {
+          s->z[a + r * n] = s->jval[3 * q + r];
+          if (s->jval[3 * q + r] != 0.0 && a < first[r]) first[r] = a;
+        }
       }
       if (n <= SMALL_BLOCK) {
         /* J A_t^-1 J^T = Z^T Z with Z = L_t^-1 J_t^T: half the triangular
          * solves, and no product with J afterwards */
-        const double* L = fac + s->foff[t];
+        const double* L = Lf + s->foff[t];
         if (n == 6) forward3_6(L, s->z);
         else
-          for (int r = 0; r < 3; r++) forward_small(n, L, s->z + r * n);
+          for (int r = 0; r < 3; r++) forward_small(n, first[r], L, s->z + r * n);
         const double *z0 = s->z, *z1 = s->z + n, *z2 = s->z + 2 * n;
         double w00 = 0.0, w01 = 0.0, w02 = 0.0, w11 = 0.0, w12 = 0.0, w22 = 0.0;
-        for (int a = 0; a < n; a++) {
+        const int a0 = n == 6 ? 0 : first[0] < first[1] ? (first[0] < first[2] ? first[0] : first[2])
+                                                        : (first[1] < first[2] ? first[1] : first[2]);
+        for (int a = a0; a < n; a++) {
           w00 += z0[a] * z0[a];
           w01 += z0[a] * z1[a];
           w02 += z0[a] * z2[a];
@@ -700,7 +711,7 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag) {
         W[5] += w12, W[7] += w12;
         continue;
       }
-      if (sc_la_chol_solve(n, fac + s->foff[t], n, s->z, n, 3) != 0) return 1;
+      if (sc_la_chol_solve(n, Lf + s->foff[t], n, s->z, n, 3) != 0) return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
         const int a = s->tree_loc[s->jcol[q]];

@@ -60,9 +60,10 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 
 /* Delassus diagonal estimate per contact, w_i = |W_ii|_F / 3 with
  * W_ii = sum over the trees c touched by i of J_ic A_c^-1 J_ic^T (doc/contact.md 5).
- * Each tree block of A is factored once into fac (room for sum n_t^2 doubles).
- * Returns 0, or nonzero when a tree block is not SPD. */
-int sc_sap_sparse_delassus(sc_sap_sparse* s, double* fac, double* wdiag);
+ * Each tree block of A is factored once into fac (room for sum n_t^2 doubles),
+ * unless given: the blocks' lower Cholesky factors in A's layout (NULL:
+ * factor here).  Returns 0, or nonzero when a tree block is not SPD. */
+int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, double* wdiag);
 
 /* The factorization: CHOLMOD's choice between simplicial and supernodal, one
  * of those two, or simc's block Cholesky with the trees as supernodes

@@ -261,6 +261,7 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   d->relinearizations = 0;
   d->free_iterations = 0;
   d->free_residual = 0;
+  d->afac_current = 0;
   memset(&d->contact_stats, 0, sizeof d->contact_stats);
   memset(d->warning, 0, sizeof d->warning);
   d->fast_body = 0;

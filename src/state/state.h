@@ -259,6 +259,9 @@ typedef struct sc_data {
   /* ---- statistics of the last step ---- */
   int free_iterations;        /* free-motion Newton iterations */
   double free_residual;
+  int afac_current;           /* 1 while Afac holds the factors of A as it is
+                                 (the contact stage's Delassus estimate then
+                                 reuses them) */
   sc_solver_stats contact_stats; /* over the islands: see integrator.c */
   int nisland;                /* contact problems solved in the last step: its islands
                                  (1: one solve of the whole, 0: no contact) */
