@@ -179,7 +179,9 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
     vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
   }
   sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
-  sc_dyn_kinematics(m, d, d->qtheta);
+  /* (explicit in q, q^theta is the step's q0, whose kinematics the contact
+   * detection just computed) */
+  if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
   sc_dyn_velocity(m, d, d->qtheta, vth);
   sc_dyn_crba(m, d);
   sc_dyn_rne(m, d, NULL, d->bias);
@@ -269,7 +271,7 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
 /* energies and damper power of the state (q, v) in d; needs nothing precomputed */
 static double state_quantities(const sc_model* m, sc_data* d) {
   int nv = m->nv;
-  sc_dyn_kinematics(m, d, d->q);
+  if (!sc_dyn_kinematics_current(m, d, d->q)) sc_dyn_kinematics(m, d, d->q);
   sc_dyn_velocity(m, d, d->q, d->v);
   sc_dyn_energy(m, d, d->v, &d->e_kinetic, &d->e_gravity);
   d->e_spring = sc_dyn_springs(m, d, d->q, d->v, NULL, NULL);
