@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "core/core.h"
 #include "constraint/law.h"
+#include "linalg/blockdiag.h"
 #include "solver_sap/sap.h"
 #include "problem_util.h"
 
@@ -155,6 +156,46 @@ static void test_delassus_matches_dense(void) {
     free(wd), free(wsp);
     prob_free(&P);
   }
+  sc_sap_work_free(ws);
+}
+
+/* The Delassus estimate from factors the integrator made (sc_la_blk_factor
+ * over the problem's trees: a chain of 20 dofs is factored leaves first)
+ * is the one the solver makes itself, to the bit. */
+static void test_delassus_given_factors(void) {
+  srand(12);
+  sc_sap_work* ws = sc_sap_work_create(6 * 20 + 20, 100);
+  prob P;
+  gen(&P, 20, 20, 20, 20, 5, 1, ws);
+  const sc_problem* p = &P.p;
+  int* num = malloc(sizeof(int) * p->ntree);
+  int* adr = malloc(sizeof(int) * p->ntree);
+  int* blk = malloc(sizeof(int) * p->ntree);
+  int* dof_block = malloc(sizeof(int) * P.nv);
+  int* dof_loc = malloc(sizeof(int) * P.nv);
+  long size = 0;
+  for (int t = 0; t < p->ntree; t++) {
+    num[t] = p->tree_ptr[t + 1] - p->tree_ptr[t];
+    adr[t] = p->tree_ptr[t];
+    blk[t] = (int)size;
+    size += (long)num[t] * num[t];
+    for (int k = 0; k < num[t]; k++) {
+      dof_block[p->tree_dofs[adr[t] + k]] = t;
+      dof_loc[p->tree_dofs[adr[t] + k]] = k;
+    }
+  }
+  const sc_la_blocks cb = {p->ntree, size, adr, num, p->tree_dofs, blk, dof_block, dof_loc};
+  double* fac = malloc(sizeof(double) * (size_t)size);
+  double *w0 = malloc(sizeof(double) * P.nc), *w1 = malloc(sizeof(double) * P.nc);
+  ENSURE(sc_la_blk_factor(&cb, p->A, fac) == 0);
+  ENSURE(sc_sap_delassus_problem(p, ws, w0) == SC_OK);
+  ENSURE(sc_sap_delassus_factored(p, fac, ws, w1) == SC_OK);
+  int chain = 0;
+  for (int t = 0; t < p->ntree; t++) chain |= sc_la_blk_reversed(num[t]);
+  ENSURE(chain);
+  ENSURE(memcmp(w0, w1, sizeof(double) * P.nc) == 0);
+  free(num), free(adr), free(blk), free(dof_block), free(dof_loc), free(fac), free(w0), free(w1);
+  prob_free(&P);
   sc_sap_work_free(ws);
 }
 
@@ -793,6 +834,7 @@ int main(int argc, char** argv) {
   RUN(test_block_form_order);
   RUN(test_eval_matches_dense);
   RUN(test_delassus_matches_dense);
+  RUN(test_delassus_given_factors);
   RUN(test_iterates_match_dense);
   RUN(test_solution_matches_dense);
   RUN(test_capacity_fallback);

@@ -21,13 +21,19 @@ void sc_la_blk_gemv(const sc_la_blocks* b, const double* mat, const double* x, d
 }
 
 int sc_la_blk_factor(const sc_la_blocks* b, const double* mat, double* fac) {
-  memcpy(fac, mat, sizeof(double) * (size_t)b->size);
   for (int c = 0; c < b->n; c++) {
     const int* idx = b->dofs + b->dofadr[c];
     const int n = b->dofnum[c];
-    const int info = n <= SC_LA_SMALL_N ? sc_la_chol_factor_small(n, fac + b->blkadr[c], n)
-                                        : sc_la_chol_factor(n, fac + b->blkadr[c], n);
-    if (info != 0) return info > 0 ? idx[info - 1] + 1 : 1;
+    const double* B = mat + b->blkadr[c];
+    double* F = fac + b->blkadr[c];
+    const int rev = sc_la_blk_reversed(n);
+    if (rev) /* the lower triangle, leaves first (blockdiag.h) */
+      for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) F[i + (size_t)j * n] = B[(n - 1 - i) + (size_t)(n - 1 - j) * n];
+    else memcpy(F, B, sizeof(double) * (size_t)n * (size_t)n);
+    const int info = n <= SC_LA_SMALL_N ? sc_la_chol_factor_small(n, F, n)
+                                        : sc_la_chol_factor(n, F, n);
+    if (info != 0) return info > 0 ? idx[rev ? n - info : info - 1] + 1 : 1;
   }
   return 0;
 }
@@ -36,9 +42,10 @@ void sc_la_blk_solve(const sc_la_blocks* b, const double* fac, double* x, double
   for (int c = 0; c < b->n; c++) {
     const int* idx = b->dofs + b->dofadr[c];
     const int n = b->dofnum[c];
-    for (int r = 0; r < n; r++) tmp[r] = x[idx[r]];
+    const int rev = sc_la_blk_reversed(n);
+    for (int r = 0; r < n; r++) tmp[r] = x[idx[rev ? n - 1 - r : r]];
     if (n <= SC_LA_SMALL_N) sc_la_chol_solve_small(n, fac + b->blkadr[c], n, tmp);
     else sc_la_chol_solve(n, fac + b->blkadr[c], n, tmp, n, 1);
-    for (int r = 0; r < n; r++) x[idx[r]] = tmp[r];
+    for (int r = 0; r < n; r++) x[idx[rev ? n - 1 - r : r]] = tmp[r];
   }
 }

@@ -29,6 +29,17 @@ typedef struct sc_la_blocks {
  * a BLAS call's dispatch costs more than their arithmetic. */
 #define SC_LA_SMALL_N 64
 
+/* Blocks of more than this many dofs (articulated trees) are factored in
+ * reverse dof order.  A tree's dofs come parent first (the model's
+ * topological order), so leaves first its mass matrix's Cholesky factor
+ * has no fill: column j's entries below the diagonal are j's ancestors
+ * only, and the kernels, which skip zero multipliers, do O(sum of depths^2)
+ * work instead of O(n^3) (MuJoCo factors M the same way).  A free body's
+ * 6 x 6 block is factored as it is.  sc_la_blk_solve and
+ * sc_la_blk_factor_loc know the order; nothing else reads the factors. */
+#define SC_LA_REVERSE_N 6
+static inline int sc_la_blk_reversed(int n) { return n > SC_LA_REVERSE_N; }
+
 /* y = Mat x (x, y: dofs in all; y written at every dof of every block) */
 void sc_la_blk_gemv(const sc_la_blocks* b, const double* mat, const double* x, double* y);
 /* Mat_ii */

@@ -42,6 +42,11 @@ int sc_la_lu_inverse(int n, double* A, int lda, const int* ipiv, double* work, l
 }
 
 int sc_la_chol_factor_small(int n, double* A, int lda) {
+  /* the rows where column j is non-zero: a tree's matrix leaves first has
+   * no fill (linalg/blockdiag.h), and its columns hold only the ancestors,
+   * so the update runs over those alone.  Skipping a zero multiplier or a
+   * zero row changes no value (x - 0 y is x). */
+  int nz[SC_LA_CHOL_SMALL_MAX];
   for (int j = 0; j < n; j++) {
     double* cj = A + (size_t)j * lda;
     const double d = cj[j];
@@ -50,6 +55,22 @@ int sc_la_chol_factor_small(int n, double* A, int lda) {
     cj[j] = ljj;
     const double inv = 1.0 / ljj;
     for (int i = j + 1; i < n; i++) cj[i] *= inv;
+    int m = 0;
+    if (n <= SC_LA_CHOL_SMALL_MAX)
+      for (int i = j + 1; i < n; i++) {
+        nz[m] = i;
+        m += cj[i] != 0.0;
+      }
+    if (n <= SC_LA_CHOL_SMALL_MAX && 4 * m < 3 * (n - j - 1)) {
+      /* sparse column: the trailing update over its non-zero rows */
+      for (int a = 0; a < m; a++) {
+        const int k = nz[a];
+        const double lkj = cj[k];
+        double* ck = A + (size_t)k * lda;
+        for (int b = a; b < m; b++) ck[nz[b]] -= cj[nz[b]] * lkj;
+      }
+      continue;
+    }
     /* trailing update of the lower triangle, column by column */
     for (int k = j + 1; k < n; k++) {
       const double lkj = cj[k];

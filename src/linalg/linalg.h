@@ -22,6 +22,9 @@ int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nr
  * call's dispatch and buffer management cost more than the arithmetic.
  * Same return convention; one right-hand side. */
 int sc_la_chol_factor_small(int n, double* A, int lda);
+/* (columns of matrices up to this size are updated over their non-zero
+ * rows when they are sparse; larger ones densely) */
+#define SC_LA_CHOL_SMALL_MAX 256
 void sc_la_chol_solve_small(int n, const double* L, int lda, double* x);
 
 /* LU factorization with partial pivoting P A = L U in place (LAPACK getrf;

@@ -166,10 +166,11 @@ sc_status sc_sap_delassus_problem(const sc_problem* p, sc_sap_work* w, double* w
 sc_status sc_sap_delassus_path(const sc_problem* p, int hessian, sc_sap_work* w,
                                double* wdiag);
 /* sc_sap_delassus_problem with A's blocks already factored: Afac holds the
- * lower Cholesky factor of each tree block of p->A, in A's layout (the
- * integrator's factors of its free-motion matrix; the upper triangles are
- * not read), or NULL to factor them here.  The same result to the bit as
- * factoring here with sc_la_chol_factor_small (blocks of up to 64 dofs). */
+ * lower Cholesky factor of each tree block of p->A as sc_la_blk_factor
+ * makes them (A's layout, blocks of more than SC_LA_REVERSE_N dofs leaves
+ * first; the upper triangles are not read): the integrator's factors of its
+ * free-motion matrix.  NULL: factored here, the same way, so that the
+ * result is the same to the bit. */
 sc_status sc_sap_delassus_factored(const sc_problem* p, const double* Afac, sc_sap_work* w,
                                    double* wdiag);
 

@@ -9,6 +9,7 @@
 #include "solver_sap/sap_hessian.h"
 
 #include "core/core.h"
+#include "linalg/blockdiag.h"
 #include "linalg/linalg.h"
 
 int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max, int dense) {
@@ -19,6 +20,7 @@ int sc_sap_hessian_init(sc_sap_hessian* h, int nv_max, int nc_max, int dense) {
   h->H = h->GJ = NULL;
   h->path = SC_SAP_PATH_NONE;
   h->blk = NULL;
+  h->rev = 0;
   if (!dense) return 0;
   h->H = sc_malloc(sizeof(double) * (size_t)nv_max * (size_t)nv_max);
   h->GJ = sc_malloc(sizeof(double) * 3 * (size_t)nc_max * (size_t)nv_max);
@@ -41,11 +43,21 @@ void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind) {
   h->analyzed = 0;
   h->path = SC_SAP_PATH_NONE;
   h->blk = NULL;
+  h->rev = 0;
 }
 
 void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp) {
   sc_sap_hessian_select(h, NULL, 0);
   h->blk = sp;
+  h->rev = sc_la_blk_reversed(sc_sap_sparse_max_tree(sp));
+}
+
+static void reverse(int n, double* x) {
+  for (int i = 0, j = n - 1; i < j; i++, j--) {
+    const double t = x[i];
+    x[i] = x[j];
+    x[j] = t;
+  }
 }
 
 static void assemble_dense(sc_sap_hessian* h, int nv, int nc, const double* A, const double* J,
@@ -90,7 +102,7 @@ void sc_sap_hessian_assemble(sc_sap_hessian* h, int nv, int nc, const double* A,
   h->nv = nv;
   h->nc = nc;
   h->A = A, h->J = J, h->G = G, h->tail = tail;
-  if (h->blk) sc_sap_sparse_dense_lower(h->blk, G, h->H);
+  if (h->blk) sc_sap_sparse_dense_lower(h->blk, G, h->H, h->rev);
   else if (!h->sp) assemble_dense(h, nv, nc, A, J, G, tail);
 }
 
@@ -104,9 +116,12 @@ int sc_sap_hessian_get(sc_sap_hessian* h, double* out) {
     return sc_sap_sparse_dense(h->sp, h->G, out);
   }
   if (!h->H) return 1;
-  /* the factorization reads the lower triangle: mirror it */
+  /* the factorization reads the lower triangle: mirror it (in dof order) */
   for (int j = 0; j < n; j++)
-    for (int i = j; i < n; i++) out[i + j * n] = out[j + i * n] = h->H[i + j * n];
+    for (int i = j; i < n; i++) {
+      const double v = h->rev ? h->H[(n - 1 - j) + (n - 1 - i) * n] : h->H[i + j * n];
+      out[i + j * n] = out[j + i * n] = v;
+    }
   return 0;
 }
 
@@ -134,7 +149,9 @@ int sc_sap_hessian_factor(sc_sap_hessian* h) {
 int sc_sap_hessian_solve(sc_sap_hessian* h, double* x) {
   if (h->sp) return sc_sap_sparse_solve(h->sp, x);
   if (h->blk) {
+    if (h->rev) reverse(h->nv, x);
     sc_la_chol_solve_small(h->nv, h->H, h->nv, x);
+    if (h->rev) reverse(h->nv, x);
     return 0;
   }
   return sc_la_chol_solve(h->nv, h->H, h->nv, x, h->nv, 1) != 0;

@@ -30,6 +30,8 @@ typedef struct sc_sap_hessian {
   /* dense path assembled from the block form in blk (borrowed) and factored
    * without BLAS (small islands); NULL: from dense A and J by BLAS/LAPACK */
   const sc_sap_sparse* blk;
+  int rev; /* blk's H in reverse dof order (a tree of more than
+              SC_LA_REVERSE_N dofs: leaves first, linalg/blockdiag.h) */
 } sc_sap_hessian;
 
 /* Allocate for nv <= nv_max, nc <= nc_max, with the dense buffers only when
@@ -42,7 +44,10 @@ void sc_sap_hessian_destroy(sc_sap_hessian* h);
 void sc_sap_hessian_select(sc_sap_hessian* h, sc_sap_sparse* sp, int kind);
 /* Dense path, but H assembled from the block form loaded in sp and
  * factored by the BLAS-free small Cholesky (sc_la_chol_factor_small):
- * same matrix, far less overhead for a few dozen dofs. */
+ * same matrix, far less overhead for a few dozen dofs.  When a tree has
+ * more than SC_LA_REVERSE_N dofs, H is held in reverse dof order: a
+ * contact of a limb with the world couples the limb's chain only, so
+ * leaves first the factor keeps the tree's sparsity (blockdiag.h). */
 void sc_sap_hessian_select_blockdense(sc_sap_hessian* h, const sc_sap_sparse* sp);
 /* H = A + J^T blockdiag(G) J; A (nv x nv), J (3nc x nv) column-major (may be
  * NULL on the sparse path, which takes A and J from its loaded problem).  The

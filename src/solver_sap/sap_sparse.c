@@ -76,6 +76,7 @@
 #include <suitesparse/cholmod.h>
 
 #include "core/core.h"
+#include "linalg/blockdiag.h"
 #include "linalg/linalg.h"
 #include "solver_sap/sap_block.h"
 
@@ -236,8 +237,8 @@ struct sc_sap_sparse {
   int *hp, *hi, *pinv;
   double* hx;
   int hnnz, upper;
-  /* Delassus scratch */
-  double* z;
+  /* Delassus scratch; G_i J_i of one contact's columns (dense_lower) */
+  double *z, *gj;
   size_t* foff;
   /* CHOLMOD */
   cholmod_common cm;
@@ -303,7 +304,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
       (nv + 1) * I, ct * I, (nv + 1) * I, 2 * ct * I,         /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
-      3 * nv * D, (nv + 1) * sizeof(size_t),                  /* Delassus */
+      3 * nv * D, (nv + 1) * sizeof(size_t), 3 * nv * D,      /* Delassus, G J */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
       ((size_t)nc_max + 1) * I, cj * I, (nv + 1) * I, cj * I,
       nv * I, nv * I, nv * I, nv * I, nv * I,
@@ -334,6 +335,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->hx = take(&b, ct * D);
   s->z = take(&b, 3 * nv * D);
   s->foff = take(&b, (nv + 1) * sizeof(size_t));
+  s->gj = take(&b, 3 * nv * D);
   s->bgp = take(&b, (nv + 1) * I);
   s->bgi = take(&b, 2 * ct * I);
   s->pbsz = take(&b, nv * I);
@@ -575,40 +577,87 @@ static inline void cone_cross(const sc_sap_sparse* s, const double* G, int c, in
   for (int k = 0; k < 3; k++) x[k] = g[k] * jb[0] + g[3 + k] * jb[1] + g[6 + k] * jb[2];
 }
 
-void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H) {
+int sc_sap_sparse_max_tree(const sc_sap_sparse* s) {
+  int n = 0;
+  for (int t = 0; t < s->ntree; t++)
+    if (s->tree_ptr[t + 1] - s->tree_ptr[t] > n) n = s->tree_ptr[t + 1] - s->tree_ptr[t];
+  return n;
+}
+
+/* entry (i, j), i >= j, of the lower triangle in the stored order */
+static inline size_t lower_at(int nv, int rev, int i, int j) {
+  return rev ? (size_t)(nv - 1 - j) + (size_t)(nv - 1 - i) * nv : (size_t)i + (size_t)j * nv;
+}
+
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H, int rev) {
   const int nv = s->nv;
   for (int j = 0; j < nv; j++)
     for (int i = j; i < nv; i++) H[i + (size_t)j * nv] = 0.0;
+  /* A's blocks: a tree's dofs ascend, so its lower triangle is H's (no
+   * tree shares an entry: each is 0 + A's entry, as before) */
   for (int t = 0; t < s->ntree; t++) {
     const int* d = s->tree_dofs + s->tree_ptr[t];
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
     const double* blk = s->A + s->foff[t];
-    for (int b = 0; b < n; b++)
-      for (int a = 0; a < n; a++)
-        if (d[a] >= d[b]) H[d[a] + (size_t)d[b] * nv] += blk[a + (size_t)b * n];
+    for (int b = 0; b < n; b++) {
+      const double* ab = blk + (size_t)b * n;
+      if (rev)
+        for (int a = b; a < n; a++) H[lower_at(nv, 1, d[a], d[b])] += ab[a];
+      else if (d[n - 1] - d[0] == n - 1) { /* consecutive dofs */
+        double* hb = H + (size_t)d[b] * nv + d[0];
+        for (int a = b; a < n; a++) hb[a] += ab[a];
+      } else {
+        double* hb = H + (size_t)d[b] * nv;
+        for (int a = b; a < n; a++) hb[d[a]] += ab[a];
+      }
+    }
   }
+  double* gj = ((sc_sap_sparse*)s)->gj; /* scratch of this workspace (one thread) */
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
     const int t = s->tail ? s->tail[c] : -1;
     if (zero9(g) && (t < 0 || zero9(sc_sap_gx(G, s->nc, c)))) continue;
-    for (int b = s->jptr[c]; b < s->jptr[c + 1]; b++) {
+    const int q0 = s->jptr[c], k = s->jptr[c + 1] - q0;
+    if (t < 0) {
+      /* G_i J_i once per column, then each pair of columns once: entry
+       * (ca, cb), ca >= cb, is J_ca . (G J_cb), the same products and sums
+       * in the same order as over the ordered pairs with the test ca >= cb */
+      for (int b = 0; b < k; b++) {
+        const double* jb = s->jval + 3 * (q0 + b);
+        gj[3 * b] = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+        gj[3 * b + 1] = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+        gj[3 * b + 2] = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      }
+      for (int b = 0; b < k; b++) {
+        const int cb = s->jcol[q0 + b];
+        const double* jb = s->jval + 3 * (q0 + b);
+        const double* gb = gj + 3 * b;
+        for (int a = b; a < k; a++) {
+          const int ca = s->jcol[q0 + a];
+          const double* ja = s->jval + 3 * (q0 + a);
+          const double* ga = gj + 3 * a;
+          if (ca >= cb) H[lower_at(nv, rev, ca, cb)] += ja[0] * gb[0] + ja[1] * gb[1] + ja[2] * gb[2];
+          else H[lower_at(nv, rev, cb, ca)] += jb[0] * ga[0] + jb[1] * ga[1] + jb[2] * ga[2];
+        }
+      }
+      continue;
+    }
+    for (int b = q0; b < q0 + k; b++) {
       const double* jb = s->jval + 3 * b;
       double gj0 = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
       double gj1 = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
       double gj2 = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
       double xt[3] = {0.0, 0.0, 0.0}; /* G_ct^T J_c of column b */
-      if (t >= 0) cone_cross(s, G, c, t, b, &gj0, &gj1, &gj2, xt);
+      cone_cross(s, G, c, t, b, &gj0, &gj1, &gj2, xt);
       const int cb = s->jcol[b];
-      for (int a = s->jptr[c]; a < s->jptr[c + 1]; a++) {
+      for (int a = q0; a < q0 + k; a++) {
         const int ca = s->jcol[a];
         if (ca < cb) continue;
         const double* ja = s->jval + 3 * a;
         double h = ja[0] * gj0 + ja[1] * gj1 + ja[2] * gj2;
-        if (t >= 0) {
-          const double* jt = s->jval + 3 * (s->jptr[t] + (a - s->jptr[c]));
-          h += jt[0] * xt[0] + jt[1] * xt[1] + jt[2] * xt[2];
-        }
-        H[ca + (size_t)cb * nv] += h;
+        const double* jt = s->jval + 3 * (s->jptr[t] + (a - q0));
+        h += jt[0] * xt[0] + jt[1] * xt[1] + jt[2] * xt[2];
+        H[lower_at(nv, rev, ca, cb)] += h;
       }
     }
   }
@@ -624,7 +673,9 @@ static void forward_small(int n, int j0, const double* L, double* x) {
   for (int j = j0; j < n; j++) {
     const double* cj = L + (size_t)j * n;
     const double xj = x[j] /= cj[j];
-    for (int i = j + 1; i < n; i++) x[i] -= cj[i] * xj;
+    /* (leaves first, a limb's row is zero outside its chain) */
+    if (xj != 0.0)
+      for (int i = j + 1; i < n; i++) x[i] -= cj[i] * xj;
   }
 }
 
@@ -649,7 +700,11 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
     double* f = fac + s->foff[t];
     const double* blk = s->A + s->foff[t];
-    for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
+    if (sc_la_blk_reversed(n)) /* leaves first, as the integrator's factors */
+      for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) f[i + (size_t)j * n] = blk[(n - 1 - i) + (size_t)(n - 1 - j) * n];
+    else
+      for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
     /* tree blocks are small: BLAS dispatch would cost more than the work */
     if ((n <= SMALL_BLOCK ? sc_la_chol_factor_small(n, f, n) : sc_la_chol_factor(n, f, n)) != 0)
       return 1;
@@ -678,9 +733,10 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
        * sums start there (a joint limit's row on a limb's last dof, a
        * contact's tangent rows that are zero) -- the same sums, less work */
       int first[3] = {n, n, n};
+      const int rev = sc_la_blk_reversed(n);
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
-        const int a = s->tree_loc[s->jcol[q]];
+        const int a = rev ? n - 1 - s->tree_loc[s->jcol[q]] : s->tree_loc[s->jcol[q]];
         for (int r = 0; r < 3; r++) {
           s->z[a + r * n] = s->jval[3 * q + r];
           if (s->jval[3 * q + r] != 0.0 && a < first[r]) first[r] = a;
@@ -714,7 +770,7 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
       if (sc_la_chol_solve(n, Lf + s->foff[t], n, s->z, n, 3) != 0) return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
-        const int a = s->tree_loc[s->jcol[q]];
+        const int a = rev ? n - 1 - s->tree_loc[s->jcol[q]] : s->tree_loc[s->jcol[q]];
         for (int r = 0; r < 3; r++)
           for (int k = 0; k < 3; k++) W[3 * r + k] += s->jval[3 * q + r] * s->z[a + k * n];
       }

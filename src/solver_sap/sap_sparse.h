@@ -55,14 +55,20 @@ void sc_sap_sparse_mulJT(const sc_sap_sparse* s, const double* x, double* y);
 /* The lower triangle of H = A + J^T blockdiag(G) J into H (nv x nv,
  * column-major, leading dimension nv; the strict upper triangle is left
  * alone) straight from the loaded block form: O(sum n_t^2 + sum_i k_i^2)
- * for contacts touching k_i columns, not O(nc nv^2). */
-void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H);
+ * for contacts touching k_i columns, not O(nc nv^2).  With rev = 1, H is
+ * written in reverse dof order (entry (i, j) at (nv-1-i, nv-1-j)): leaves
+ * first, as linalg/blockdiag.h explains. */
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H, int rev);
+/* the largest tree's dofs in the loaded problem */
+int sc_sap_sparse_max_tree(const sc_sap_sparse* s);
 
 /* Delassus diagonal estimate per contact, w_i = |W_ii|_F / 3 with
  * W_ii = sum over the trees c touched by i of J_ic A_c^-1 J_ic^T (doc/contact.md 5).
  * Each tree block of A is factored once into fac (room for sum n_t^2 doubles),
- * unless given: the blocks' lower Cholesky factors in A's layout (NULL:
- * factor here).  Returns 0, or nonzero when a tree block is not SPD. */
+ * unless given: the blocks' lower Cholesky factors in A's layout, those of
+ * more than SC_LA_REVERSE_N dofs leaves first, as sc_la_blk_factor makes
+ * them (NULL: factor here, the same way).  Returns 0, or nonzero when a
+ * tree block is not SPD. */
 int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, double* wdiag);
 
 /* The factorization: CHOLMOD's choice between simplicial and supernodal, one
