@@ -237,8 +237,13 @@ struct sc_sap_sparse {
   int *hp, *hi, *pinv;
   double* hx;
   int hnnz, upper;
-  /* Delassus scratch; G_i J_i of one contact's columns (dense_lower) */
+  /* Delassus scratch; J_i and G_i J_i of one contact's columns, their
+   * places in H and the columns in ascending order (dense_lower) */
   double *z, *gj;
+  size_t* pa;
+  int* pc;
+  int* jord; /* per contact, its list positions in ascending column order */
+  int jord_valid;
   size_t* foff;
   /* CHOLMOD */
   cholmod_common cm;
@@ -304,7 +309,8 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       ct * I, ct * I, ct * I, ct * I, ct * I, ct * I, nv * I, /* triplets */
       (nv + 1) * I, ct * I, (nv + 1) * I, 2 * ct * I,         /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
-      3 * nv * D, (nv + 1) * sizeof(size_t), 3 * nv * D,      /* Delassus, G J */
+      3 * nv * D, (nv + 1) * sizeof(size_t), 6 * nv * D,      /* Delassus, J and G J */
+      2 * nv * sizeof(size_t), nv * I, cj * I,                /* the contacts' sorted columns */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
       ((size_t)nc_max + 1) * I, cj * I, (nv + 1) * I, cj * I,
       nv * I, nv * I, nv * I, nv * I, nv * I,
@@ -335,7 +341,10 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->hx = take(&b, ct * D);
   s->z = take(&b, 3 * nv * D);
   s->foff = take(&b, (nv + 1) * sizeof(size_t));
-  s->gj = take(&b, 3 * nv * D);
+  s->gj = take(&b, 6 * nv * D);
+  s->pa = take(&b, 2 * nv * sizeof(size_t));
+  s->jord = take(&b, cj * I);
+  s->pc = take(&b, nv * I);
   s->bgp = take(&b, (nv + 1) * I);
   s->bgi = take(&b, 2 * ct * I);
   s->pbsz = take(&b, nv * I);
@@ -462,6 +471,7 @@ int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p) {
   s->jcol = p->jcol;
   s->jval = p->J;
   s->tail = p->tail;
+  s->jord_valid = 0;
 
   /* triplets of tril(H): tree blocks of A, then per contact the pairs of
    * its columns in different trees, (k^2 - sum over trees of k_t^2) / 2 of
@@ -624,32 +634,60 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
       }
     }
   }
-  double* gj = ((sc_sap_sparse*)s)->gj; /* scratch of this workspace (one thread) */
+  sc_sap_sparse* sw = (sc_sap_sparse*)s; /* its scratch: this workspace's thread only */
+  if (!sw->jord_valid) {
+    /* each contact's list positions in ascending column order, once per
+     * loaded problem (insertion sort of a chain's few dozen columns) */
+    for (int c = 0; c < s->nc; c++) {
+      const int q0 = s->jptr[c], k = s->jptr[c + 1] - q0;
+      const int* jc = s->jcol + q0;
+      int* ord = sw->jord + q0;
+      for (int b = 0; b < k; b++) {
+        int a = b;
+        for (; a > 0 && jc[ord[a - 1]] > jc[b]; a--) ord[a] = ord[a - 1];
+        ord[a] = b;
+      }
+    }
+    sw->jord_valid = 1;
+  }
+  double* gj = sw->gj;
   for (int c = 0; c < s->nc; c++) {
     const double* g = G + 9 * c;
     const int t = s->tail ? s->tail[c] : -1;
     if (zero9(g) && (t < 0 || zero9(sc_sap_gx(G, s->nc, c)))) continue;
     const int q0 = s->jptr[c], k = s->jptr[c + 1] - q0;
     if (t < 0) {
-      /* G_i J_i once per column, then each pair of columns once: entry
-       * (ca, cb), ca >= cb, is J_ca . (G J_cb), the same products and sums
-       * in the same order as over the ordered pairs with the test ca >= cb */
-      for (int b = 0; b < k; b++) {
-        const double* jb = s->jval + 3 * (q0 + b);
-        gj[3 * b] = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
-        gj[3 * b + 1] = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
-        gj[3 * b + 2] = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      /* the contact's columns in ascending order (insertion sort of a few
+       * dozen), each with J_i and G_i J_i of its column; then each pair
+       * of columns once: entry (ca, cb), ca >= cb, is J_ca . (G J_cb), the
+       * same products and sums in the same order as over the ordered pairs
+       * of the list with the test ca >= cb */
+      double* jj = gj + 3 * nv;
+      size_t* ra = sw->pa;
+      size_t* rb = ra + nv;
+      int* col = sw->pc;
+      const int* jc = s->jcol + q0;
+      const int* ord = ((sc_sap_sparse*)s)->jord + q0;
+      for (int a = 0; a < k; a++) {
+        const double* jb = s->jval + 3 * (q0 + ord[a]);
+        col[a] = jc[ord[a]];
+        jj[3 * a] = jb[0], jj[3 * a + 1] = jb[1], jj[3 * a + 2] = jb[2];
+        gj[3 * a] = g[0] * jb[0] + g[1] * jb[1] + g[2] * jb[2];
+        gj[3 * a + 1] = g[3] * jb[0] + g[4] * jb[1] + g[5] * jb[2];
+        gj[3 * a + 2] = g[6] * jb[0] + g[7] * jb[1] + g[8] * jb[2];
+      }
+      /* entry (ca, cb) at ra[a] + rb[b] of the stored triangle */
+      for (int a = 0; a < k; a++) {
+        const size_t x = (size_t)(rev ? nv - 1 - col[a] : col[a]);
+        ra[a] = rev ? x * (size_t)nv : x;
+        rb[a] = rev ? x : x * (size_t)nv;
       }
       for (int b = 0; b < k; b++) {
-        const int cb = s->jcol[q0 + b];
-        const double* jb = s->jval + 3 * (q0 + b);
         const double* gb = gj + 3 * b;
+        double* hb = H + rb[b];
         for (int a = b; a < k; a++) {
-          const int ca = s->jcol[q0 + a];
-          const double* ja = s->jval + 3 * (q0 + a);
-          const double* ga = gj + 3 * a;
-          if (ca >= cb) H[lower_at(nv, rev, ca, cb)] += ja[0] * gb[0] + ja[1] * gb[1] + ja[2] * gb[2];
-          else H[lower_at(nv, rev, cb, ca)] += jb[0] * ga[0] + jb[1] * ga[1] + jb[2] * ga[2];
+          const double* ja = jj + 3 * a;
+          hb[ra[a]] += ja[0] * gb[0] + ja[1] * gb[1] + ja[2] * gb[2];
         }
       }
       continue;
