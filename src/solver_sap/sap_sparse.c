@@ -244,6 +244,8 @@ struct sc_sap_sparse {
   int* pc;
   int* jord; /* per contact, its list positions in ascending column order */
   int jord_valid;
+  double* a0; /* A's lower triangle in H's order (problems up to A0_MAX dofs) */
+  int a0_valid, a0_rev;
   size_t* foff;
   /* CHOLMOD */
   cholmod_common cm;
@@ -268,6 +270,9 @@ struct sc_sap_sparse {
    * a preconditioner for a later H of the same problem (sap.c) */
   int factored, fnv;
 };
+
+/* problems up to this many dofs keep A's part of the dense Hessian */
+#define SC_SAP_SPARSE_A0_MAX 64
 
 static void* take(char** b, size_t bytes) {
   void* p = *b;
@@ -303,6 +308,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   const size_t cj = (size_t)ncont * (size_t)cols_max + (size_t)nrow_max + 1;
   s->cap_j = (long)cj;
   const size_t I = sizeof(int), D = sizeof(double);
+  const size_t a0d = nv < SC_SAP_SPARSE_A0_MAX ? nv : SC_SAP_SPARSE_A0_MAX, a0n = a0d * a0d;
   size_t bytes = 0;
   const size_t sizes[] = {
       nv * I, nv * I,                                         /* trees */
@@ -310,7 +316,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
       (nv + 1) * I, ct * I, (nv + 1) * I, 2 * ct * I,         /* patterns */
       (nv + 1) * I, ct * I, nv * I, ct * D,                   /* H(p,p) */
       3 * nv * D, (nv + 1) * sizeof(size_t), 6 * nv * D,      /* Delassus, J and G J */
-      2 * nv * sizeof(size_t), nv * I, cj * I,                /* the contacts' sorted columns */
+      2 * nv * sizeof(size_t), nv * I, cj * I, a0n * D,       /* sorted columns, A's part */
       (nv + 1) * I, 2 * ct * I, nv * I, nv * I, nv * I, nv * I, nv * I, /* block graph */
       ((size_t)nc_max + 1) * I, cj * I, (nv + 1) * I, cj * I,
       nv * I, nv * I, nv * I, nv * I, nv * I,
@@ -344,6 +350,7 @@ sc_sap_sparse* sc_sap_sparse_create(int nv_max, int nc_max, long blk_max, int co
   s->gj = take(&b, 6 * nv * D);
   s->pa = take(&b, 2 * nv * sizeof(size_t));
   s->jord = take(&b, cj * I);
+  s->a0 = take(&b, a0n * D);
   s->pc = take(&b, nv * I);
   s->bgp = take(&b, (nv + 1) * I);
   s->bgi = take(&b, 2 * ct * I);
@@ -471,7 +478,7 @@ int sc_sap_sparse_load(sc_sap_sparse* s, const sc_problem* p) {
   s->jcol = p->jcol;
   s->jval = p->J;
   s->tail = p->tail;
-  s->jord_valid = 0;
+  s->jord_valid = s->a0_valid = 0;
 
   /* triplets of tril(H): tree blocks of A, then per contact the pairs of
    * its columns in different trees, (k^2 - sum over trees of k_t^2) / 2 of
@@ -611,12 +618,13 @@ static inline size_t lower_at(int nv, int rev, int i, int j) {
   return rev ? (size_t)(nv - 1 - j) + (size_t)(nv - 1 - i) * nv : (size_t)i + (size_t)j * nv;
 }
 
-void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H, int rev) {
+/* The lower triangle of A alone (zeros elsewhere) in the stored order */
+static void a_lower(const sc_sap_sparse* s, double* H, int rev) {
   const int nv = s->nv;
   for (int j = 0; j < nv; j++)
     for (int i = j; i < nv; i++) H[i + (size_t)j * nv] = 0.0;
   /* A's blocks: a tree's dofs ascend, so its lower triangle is H's (no
-   * tree shares an entry: each is 0 + A's entry, as before) */
+   * tree shares an entry: each is 0 + A's entry) */
   for (int t = 0; t < s->ntree; t++) {
     const int* d = s->tree_dofs + s->tree_ptr[t];
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
@@ -634,7 +642,23 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
       }
     }
   }
+}
+
+void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* H, int rev) {
+  const int nv = s->nv;
   sc_sap_sparse* sw = (sc_sap_sparse*)s; /* its scratch: this workspace's thread only */
+  if (nv <= SC_SAP_SPARSE_A0_MAX) {
+    /* A's part is the same at every Newton iteration of a solve: made once
+     * per loaded problem, copied after */
+    if (!sw->a0_valid || sw->a0_rev != rev) {
+      a_lower(s, sw->a0, rev);
+      sw->a0_valid = 1;
+      sw->a0_rev = rev;
+    }
+    for (int j = 0; j < nv; j++)
+      memcpy(H + j + (size_t)j * nv, sw->a0 + j + (size_t)j * nv, sizeof(double) * (size_t)(nv - j));
+  } else
+    a_lower(s, H, rev);
   if (!sw->jord_valid) {
     /* each contact's list positions in ascending column order, once per
      * loaded problem (insertion sort of a chain's few dozen columns) */
@@ -714,6 +738,7 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 }
 
 /* ---- Delassus estimate ---- */
+
 
 #define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
 

@@ -4,12 +4,14 @@
 # defaults (Newton, pyramidal cone; tools/bench/mujoco/mjbench times the
 # mj_step loop alone), and MuJoCo 3.x's WebAssembly build under node where
 # npm can install it (tools/bench/mujoco_js; its figures are WASM).  simc:
-# the translated model with its defaults (simc --allow-unsupported: the
-# models' solref/solimp and condim 4 are not translated), once with its
-# default scheme (the midpoint rule, second order, re-linearized) and once
-# with symplectic Euler, the first-order scheme MuJoCo's own step is;
-# recording every 100th step; wall time of the whole run (loading and
-# output included).  Peak memory by GNU time when installed.
+# the model as shipped, with simc's defaults (its solref/solimp approximated
+# as the run reports), once with its default scheme (the midpoint rule,
+# second order, re-linearized) and once with symplectic Euler, the
+# first-order scheme MuJoCo's own step is; recording every 100th step; simc's
+# wall time is its stepping loop with the output it writes (the summary
+# line's; loading excluded, as mjbench's).  Three rounds alternate the
+# three runs; the medians are reported.  Peak memory by GNU time when
+# installed.
 # BENCH_QUICK=1 shortens the runs.
 set -u
 cd "$(dirname "$0")/../.."
@@ -27,33 +29,49 @@ made_by tools/bench/bench_mjcf.sh
 echo
 echo "| model | dt (s) | steps asked | MuJoCo 2.2.2 steps/s | MuJoCo 3.x (WASM) steps/s | MuJoCo contacts, solver its | simc scheme | simc steps/s | simc contacts, Newton its median / mean | simc / MuJoCo 2.2.2 | simc max penetration (m) | simc status | simc peak RSS (MiB) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+# three rounds, MuJoCo and simc's two schemes alternated in each, so that
+# a change of the machine's load reaches all of them; medians reported
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "-" }'; }
+rounds=3; [ "$quick" = 1 ] && rounds=1
 for f in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100.xml; do
   p=$models/$f
   nstep=2000; [ "$quick" = 1 ] && nstep=20
-  mj=$("$BIN/mjbench" "$p" "$nstep" 2>/dev/null | tail -1)
-  mjs=$(sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$mj")
+  dt=$(sed -n 's/.*timestep="\([0-9.e-]*\)".*/\1/p' "$p" | head -1)
+  [ -z "$dt" ] && dt=0.002
+  dur=$(awk -v s="$nstep" -v h="$dt" 'BEGIN { printf "%.6g", s * h }')
+  : >"$tmp/mj"
+  for scheme in midpoint symplectic_euler; do : >"$tmp/sps_$scheme"; done
+  for r in $(seq "$rounds"); do
+    mj=$("$BIN/mjbench" "$p" "$nstep" 2>/dev/null | tail -1)
+    sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$mj" >>"$tmp/mj"
+    for scheme in midpoint symplectic_euler; do
+      run=("$BIN/simc" "$p" -o "$tmp/o.h5" --force --duration "$dur" \
+           --set output.every=100 --set integrator.scheme=$scheme)
+      if command -v /usr/bin/time >/dev/null; then
+        line=$(/usr/bin/time -v "${run[@]}" 2>"$tmp/err" >/dev/null; grep '^simc:' "$tmp/err" | tail -1)
+        awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$tmp/err" >"$tmp/rss_$scheme"
+      else
+        line=$("${run[@]}" 2>&1 >/dev/null | grep '^simc:' | tail -1)
+        echo "-" >"$tmp/rss_$scheme"
+      fi
+      echo "$line" >"$tmp/line_$scheme"
+      read_summary "$line" # steps: those simc completed
+      awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f\n", s / w }' >>"$tmp/sps_$scheme"
+    done
+  done
+  mjs=$(median <"$tmp/mj")
   mjc=$(sed -n 's/.*mean_ncon=\([0-9.]*\).*/\1/p' <<<"$mj")
   mji=$(sed -n 's/.*mean_solver_iter=\([0-9.]*\).*/\1/p' <<<"$mj")
   wasm=$(tools/bench/mujoco_js/run.sh "$p" "$nstep" 2>/dev/null | tail -1)
   ws=$(sed -n 's/.*steps_per_second=\([0-9.]*\).*/\1/p' <<<"$wasm")
   wv=$(sed -n 's/.*mujoco_version=\([0-9.]*\).*/\1/p' <<<"$wasm")
   [ -n "$ws" ] && ws="${ws%.*} (${wv:-3.x})" || ws="-"
-  dt=$(sed -n 's/.*timestep="\([0-9.e-]*\)".*/\1/p' "$p" | head -1)
-  [ -z "$dt" ] && dt=0.002
-  dur=$(awk -v s="$nstep" -v h="$dt" 'BEGIN { printf "%.6g", s * h }')
   for scheme in midpoint symplectic_euler; do
-    run=("$BIN/simc" "$p" --allow-unsupported -o "$tmp/o.h5" --force --duration "$dur" \
-         --set output.every=100 --set integrator.scheme=$scheme)
-    if command -v /usr/bin/time >/dev/null; then
-      line=$(/usr/bin/time -v "${run[@]}" 2>"$tmp/err" >/dev/null; grep '^simc:' "$tmp/err" | tail -1)
-      rss=$(awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$tmp/err")
-    else
-      line=$("${run[@]}" 2>&1 >/dev/null | grep '^simc:' | tail -1)
-      rss="-"
-    fi
-    read_summary "$line" # steps: those simc completed
+    line=$(cat "$tmp/line_$scheme")
+    read_summary "$line"
     pen=$(field "max penetration" "$line")
-    sps=$(awk -v s="$steps" -v w="$wall" 'BEGIN { if (w > 0) printf "%.0f", s / w; else print "-" }')
+    sps=$(median <"$tmp/sps_$scheme")
+    rss=$(cat "$tmp/rss_$scheme")
     ratio=$(awk -v a="$sps" -v b="$mjs" 'BEGIN { if (b > 0 && a > 0) printf "%.2f", a / b; else print "-" }')
     echo "| $(basename "$f") | $dt | $nstep | ${mjs%.*} | $ws | $mjc, $mji | $scheme | $sps | $ncon, $med / $mean | $ratio | $pen | ${status:-?} | $rss |"
     echo "$(basename "$f") $scheme: simc $sps steps/s, MuJoCo ${mjs%.*}, WASM $ws ($status)" >&2
