@@ -11,7 +11,8 @@
 # wall time is its stepping loop with the output it writes (the summary
 # line's; loading excluded, as mjbench's).  Three rounds alternate the
 # three runs; the medians are reported.  Peak memory by GNU time when
-# installed.
+# installed.  Then the instructions per step (tools/bench/bench_instr_mjcf.sh;
+# INSTR=0 leaves them out).
 # BENCH_QUICK=1 shortens the runs.
 set -u
 cd "$(dirname "$0")/../.."
@@ -77,3 +78,11 @@ for f in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100
     echo "$(basename "$f") $scheme: simc $sps steps/s, MuJoCo ${mjs%.*}, WASM $ws ($status)" >&2
   done
 done
+# the same models in instructions per step, which the machine's load does
+# not move (INSTR=0 leaves them out; about 10 minutes)
+if [ "$quick" != 1 ] && [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
+  echo
+  echo "Instructions per step (callgrind; \`tools/bench/bench_instr_mjcf.sh $BIN/simc\`):"
+  echo
+  tools/bench/bench_instr_mjcf.sh "$BIN/simc"
+fi
