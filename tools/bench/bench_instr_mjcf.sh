@@ -7,7 +7,9 @@
 # One column per simc binary given (default bin/simc), so that two builds
 # can be set side by side: e.g. the last release's and this one's.
 # Counted: sc_step (everything a step does, output writing aside) and, of
-# it, the contact stage (sc_step_contacts), divided by the steps; the
+# it, the contact stage (sc_step_contacts), divided by the steps; and
+# MuJoCo 2.2.2's mj_step over as many steps (bin/mjbench, when built: make
+# -C tools/bench/mujoco), its own scheme whatever simc's row; the
 # models as shipped, symplectic Euler and the default scheme; humanoid.xml
 # over 10 s, 22_humanoids.xml and humanoid100.xml over 2 s (INSTR_MODELS,
 # "FILE:SECONDS ...", others); a run that fails counts the steps it took.
@@ -30,8 +32,8 @@ inclusive() {
                      END { if (!found) print 0 }'
 }
 
-hdr="| model | scheme | steps |"
-sep="|---|---|---|"
+hdr="| model | scheme | steps | MuJoCo 2.2.2 mj_step (Mi) |"
+sep="|---|---|---|---|"
 for b in "$@"; do
   v=$("$b" --version 2>/dev/null | head -1)
   hdr="$hdr ${v:-$b}: step (Mi) | its contact stage (Mi) |"
@@ -42,6 +44,15 @@ echo "$sep"
 for spec in ${INSTR_MODELS:-humanoid/humanoid.xml:10 humanoid/22_humanoids.xml:2 humanoid100/humanoid100.xml:2}; do
   f=${spec%%:*}
   dur=${spec##*:}
+  mj=-
+  if [ -x bin/mjbench ]; then
+    dt=$(sed -n 's/.*timestep="\([0-9.e-]*\)".*/\1/p' "$models/$f" | head -1)
+    n=$(awk -v d="$dur" -v h="${dt:-0.002}" 'BEGIN { printf "%d", d / h + 0.5 }')
+    echo "callgrind: MuJoCo $f" >&2
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/mj.out" bin/mjbench "$models/$f" "$n" \
+      >/dev/null 2>&1 &&
+      mj=$(awk -v a="$(inclusive "$tmp/mj.out" mj_step)" -v n="$n" 'BEGIN { printf "%.3f", a / n / 1048576 }')
+  fi
   for scheme in symplectic_euler midpoint; do
     row=""
     steps=-
@@ -57,6 +68,6 @@ for spec in ${INSTR_MODELS:-humanoid/humanoid.xml:10 humanoid/22_humanoids.xml:2
       row="$row $(awk -v a="$st" -v n="$steps" 'BEGIN { if (n > 0) printf "%.3f", a / n / 1048576; else print "-" }') |"
       row="$row $(awk -v a="$ct" -v n="$steps" 'BEGIN { if (n > 0) printf "%.3f", a / n / 1048576; else print "-" }') |"
     done
-    echo "| $(basename "$f") | $scheme | ${steps:--} |$row"
+    echo "| $(basename "$f") | $scheme | ${steps:--} | $mj |$row"
   done
 done
