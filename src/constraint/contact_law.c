@@ -373,16 +373,6 @@ void sc_contact_laws_set(const sc_model* m, sc_data* d, sc_contact_laws* L, int 
   }
 }
 
-static int same(int n, const double* a, const double* b) {
-  for (int k = 0; k < n; k++)
-    if (a[k] != b[k]) return 0;
-  return 1;
-}
-
-static void copy(int n, const double* a, double* b) {
-  for (int k = 0; k < n; k++) b[k] = a[k];
-}
-
 int sc_contact_laws_refine(const sc_model* m, const sc_data* d, const sc_contact_laws* L, int nc,
                            const int* gidx, const double* gamma, double* R, double* vhat,
                            double* hc) {
@@ -416,12 +406,13 @@ int sc_contact_laws_refine(const sc_model* m, const sc_data* d, const sc_contact
        * softer than the near-rigid cap (MuJoCo's solref translated, a soft
        * material): the island is solved again only for a law that moved */
       double Rn[3], vn[3], hn[SC_HC_NPAR];
+      double* hl = hc ? hc + SC_HC_NPAR * l : NULL;
       contact_law(m, d, L, i, L->beta_c[i], L->n0[i], Rn, vn, hc ? hn : NULL);
-      if (!same(3, Rn, R + 3 * l) || !same(3, vn, vhat + 3 * l) ||
-          (hc && !same(SC_HC_NPAR, hn, hc + SC_HC_NPAR * l))) {
-        copy(3, Rn, R + 3 * l);
-        copy(3, vn, vhat + 3 * l);
-        if (hc) copy(SC_HC_NPAR, hn, hc + SC_HC_NPAR * l);
+      if (memcmp(Rn, R + 3 * l, sizeof Rn) || memcmp(vn, vhat + 3 * l, sizeof vn) ||
+          (hl && memcmp(hn, hl, sizeof hn))) {
+        memcpy(R + 3 * l, Rn, sizeof Rn);
+        memcpy(vhat + 3 * l, vn, sizeof vn);
+        if (hl) memcpy(hl, hn, sizeof hn);
         changed = 1;
       }
     }

@@ -31,20 +31,20 @@ void sc_la_blk_gemv(const sc_la_blocks* b, const double* mat, const double* x, d
   }
 }
 
+int sc_la_blk_factor_one(int n, const double* B, double* F) {
+  const int rev = sc_la_blk_reversed(n);
+  if (rev) /* the lower triangle, leaves first (blockdiag.h) */
+    for (int j = 0; j < n; j++)
+      for (int i = j; i < n; i++) F[i + (size_t)j * n] = B[(n - 1 - i) + (size_t)(n - 1 - j) * n];
+  else memcpy(F, B, sizeof(double) * (size_t)n * (size_t)n);
+  const int info = n <= SC_LA_SMALL_N ? sc_la_chol_factor_small(n, F, n) : sc_la_chol_factor(n, F, n);
+  return info > 0 && rev ? n - info + 1 : info;
+}
+
 int sc_la_blk_factor(const sc_la_blocks* b, const double* mat, double* fac) {
   for (int c = 0; c < b->n; c++) {
-    const int* idx = b->dofs + b->dofadr[c];
-    const int n = b->dofnum[c];
-    const double* B = mat + b->blkadr[c];
-    double* F = fac + b->blkadr[c];
-    const int rev = sc_la_blk_reversed(n);
-    if (rev) /* the lower triangle, leaves first (blockdiag.h) */
-      for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) F[i + (size_t)j * n] = B[(n - 1 - i) + (size_t)(n - 1 - j) * n];
-    else memcpy(F, B, sizeof(double) * (size_t)n * (size_t)n);
-    const int info = n <= SC_LA_SMALL_N ? sc_la_chol_factor_small(n, F, n)
-                                        : sc_la_chol_factor(n, F, n);
-    if (info != 0) return info > 0 ? idx[rev ? n - info : info - 1] + 1 : 1;
+    const int info = sc_la_blk_factor_one(b->dofnum[c], mat + b->blkadr[c], fac + b->blkadr[c]);
+    if (info != 0) return info > 0 ? b->dofs[b->dofadr[c] + info - 1] + 1 : 1;
   }
   return 0;
 }

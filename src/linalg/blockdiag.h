@@ -35,8 +35,9 @@ typedef struct sc_la_blocks {
  * has no fill: column j's entries below the diagonal are j's ancestors
  * only, and the kernels, which skip zero multipliers, do O(sum of depths^2)
  * work instead of O(n^3) (MuJoCo factors M the same way).  A free body's
- * 6 x 6 block is factored as it is.  sc_la_blk_solve and
- * sc_la_blk_factor_loc know the order; nothing else reads the factors. */
+ * 6 x 6 block is factored as it is.  sc_la_blk_factor_one makes a block's
+ * factor in that order (the integrator's blocks and the contact solver's
+ * Delassus estimate both call it); sc_la_blk_solve reads it. */
 #define SC_LA_REVERSE_N 6
 static inline int sc_la_blk_reversed(int n) { return n > SC_LA_REVERSE_N; }
 
@@ -47,6 +48,11 @@ static inline double sc_la_blk_diag(const sc_la_blocks* b, const double* mat, in
   const int c = b->dof_block[i];
   return mat[(size_t)b->blkadr[c] + (size_t)b->dof_loc[i] * (size_t)(b->dofnum[c] + 1)];
 }
+/* The lower Cholesky factor of one n x n block B (column-major) into F,
+ * leaves first when sc_la_blk_reversed(n) (F's upper triangle is not
+ * written); returns 0, or 1 + the block-local dof (in B's order) at the
+ * first non-positive pivot, or -1 on an argument error. */
+int sc_la_blk_factor_one(int n, const double* B, double* F);
 /* Cholesky factors of every block of Mat into fac (both packed); returns
  * 0, or 1 + the global index of the dof at the first non-positive pivot. */
 int sc_la_blk_factor(const sc_la_blocks* b, const double* mat, double* fac);

@@ -681,17 +681,17 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
     if (zero9(g) && (t < 0 || zero9(sc_sap_gx(G, s->nc, c)))) continue;
     const int q0 = s->jptr[c], k = s->jptr[c + 1] - q0;
     if (t < 0) {
-      /* the contact's columns in ascending order (insertion sort of a few
-       * dozen), each with J_i and G_i J_i of its column; then each pair
-       * of columns once: entry (ca, cb), ca >= cb, is J_ca . (G J_cb), the
-       * same products and sums in the same order as over the ordered pairs
-       * of the list with the test ca >= cb */
+      /* the contact's columns in ascending order (jord), each with J_i and
+       * G_i J_i of its column; then each pair of columns once: entry
+       * (ca, cb), ca >= cb, is J_ca . (G J_cb), the same products and sums
+       * in the same order as over the ordered pairs of the list with the
+       * test ca >= cb */
       double* jj = gj + 3 * nv;
       size_t* ra = sw->pa;
       size_t* rb = ra + nv;
       int* col = sw->pc;
       const int* jc = s->jcol + q0;
-      const int* ord = ((sc_sap_sparse*)s)->jord + q0;
+      const int* ord = sw->jord + q0;
       for (int a = 0; a < k; a++) {
         const double* jb = s->jval + 3 * (q0 + ord[a]);
         col[a] = jc[ord[a]];
@@ -739,9 +739,6 @@ void sc_sap_sparse_dense_lower(const sc_sap_sparse* s, const double* G, double* 
 
 /* ---- Delassus estimate ---- */
 
-
-#define SMALL_BLOCK 64 /* tree blocks factored without BLAS */
-
 /* x = L^-1 x, L lower triangular n x n (column-major, leading dimension n),
  * x zero before entry j0 (so is the result there) */
 static void forward_small(int n, int j0, const double* L, double* x) {
@@ -772,17 +769,10 @@ static void forward3_6(const double* L, double* x) {
 int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, double* wdiag) {
   /* factor each tree block once: A_t = L_t L_t^T at fac + foff[t] */
   for (int t = 0; !given && t < s->ntree; t++) {
+    /* as the integrator factors its blocks (leaves first, small blocks
+     * without BLAS), so that given factors and these are the same */
     const int n = s->tree_ptr[t + 1] - s->tree_ptr[t];
-    double* f = fac + s->foff[t];
-    const double* blk = s->A + s->foff[t];
-    if (sc_la_blk_reversed(n)) /* leaves first, as the integrator's factors */
-      for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) f[i + (size_t)j * n] = blk[(n - 1 - i) + (size_t)(n - 1 - j) * n];
-    else
-      for (size_t e = 0; e < (size_t)n * n; e++) f[e] = blk[e];
-    /* tree blocks are small: BLAS dispatch would cost more than the work */
-    if ((n <= SMALL_BLOCK ? sc_la_chol_factor_small(n, f, n) : sc_la_chol_factor(n, f, n)) != 0)
-      return 1;
+    if (sc_la_blk_factor_one(n, s->A + s->foff[t], fac + s->foff[t]) != 0) return 1;
   }
   const double* Lf = given ? given : fac;
   int* seen = s->marker; /* contact that last listed tree t */
@@ -808,16 +798,16 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
        * sums start there (a joint limit's row on a limb's last dof, a
        * contact's tangent rows that are zero) -- the same sums, less work */
       int first[3] = {n, n, n};
-      const int rev = sc_la_blk_reversed(n);
+      const int rev = sc_la_blk_reversed(n); /* the factor's order */
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
-        const int a = rev ? n - 1 - s->tree_loc[s->jcol[q]] : s->tree_loc[s->jcol[q]];
+        const int loc = s->tree_loc[s->jcol[q]], a = rev ? n - 1 - loc : loc;
         for (int r = 0; r < 3; r++) {
           s->z[a + r * n] = s->jval[3 * q + r];
           if (s->jval[3 * q + r] != 0.0 && a < first[r]) first[r] = a;
         }
       }
-      if (n <= SMALL_BLOCK) {
+      if (n <= SC_LA_SMALL_N) { /* (factored without BLAS) */
         /* J A_t^-1 J^T = Z^T Z with Z = L_t^-1 J_t^T: half the triangular
          * solves, and no product with J afterwards */
         const double* L = Lf + s->foff[t];
@@ -826,8 +816,9 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
           for (int r = 0; r < 3; r++) forward_small(n, first[r], L, s->z + r * n);
         const double *z0 = s->z, *z1 = s->z + n, *z2 = s->z + 2 * n;
         double w00 = 0.0, w01 = 0.0, w02 = 0.0, w11 = 0.0, w12 = 0.0, w22 = 0.0;
-        const int a0 = n == 6 ? 0 : first[0] < first[1] ? (first[0] < first[2] ? first[0] : first[2])
-                                                        : (first[1] < first[2] ? first[1] : first[2]);
+        int a0 = n == 6 ? 0 : first[0]; /* (forward3_6 fills from 0) */
+        for (int r = 1; r < 3; r++)
+          if (first[r] < a0) a0 = first[r];
         for (int a = a0; a < n; a++) {
           w00 += z0[a] * z0[a];
           w01 += z0[a] * z1[a];
@@ -845,7 +836,7 @@ int sc_sap_sparse_delassus(sc_sap_sparse* s, const double* given, double* fac, d
       if (sc_la_chol_solve(n, Lf + s->foff[t], n, s->z, n, 3) != 0) return 1;
       for (int q = q0; q < q1; q++) {
         if (s->tree_of[s->jcol[q]] != t) continue;
-        const int a = rev ? n - 1 - s->tree_loc[s->jcol[q]] : s->tree_loc[s->jcol[q]];
+        const int loc = s->tree_loc[s->jcol[q]], a = rev ? n - 1 - loc : loc;
         for (int r = 0; r < 3; r++)
           for (int k = 0; k < 3; k++) W[3 * r + k] += s->jval[3 * q + r] * s->z[a + k * n];
       }
