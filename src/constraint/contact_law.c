@@ -73,8 +73,9 @@
  * energy at each touch and release ((omega dt)^2 / 4 each: a sphere dropped
  * on a 1e5 N/m contact at dt = 10 ms, omega dt = 4, left with 10 J more than
  * it had; results/validation.md).  auto (the default) writes a contact
- * whose spring the step does not resolve (omega dt > SC_RESOLVED_WDT = 1, at
- * contact.near_rigid_beta; near-rigid and rigid ones always) at theta = 1:
+ * whose spring or damper the step does not resolve (omega dt or the
+ * damper's rate times dt > SC_RESOLVED_WDT = 1, contact_wdt; near-rigid and
+ * rigid ones always) at theta = 1:
  * the impulse sets the end-of-step normal velocity, as in Moreau's midpoint
  * scheme, while the positions still advance with v^theta_vq; resolved
  * compliant contacts keep theta_vq and bounce back to their height
@@ -212,8 +213,20 @@ static double immobile_law(double* R, double* vhat, double* hc) {
  * too.  Restitution reads only the step
  * start and v*, so it is set once per step and the re-solves keep it. */
 #define RESTITUTION_BETA 0.1 /* the near-rigid threshold of an impact's rigid row */
+/* How far the step is from resolving contact i's spring and damper
+ * (sc_law_wdt, > SC_RESOLVED_WDT: not resolved): with hc, Hunt-Crossley's
+ * damper k d x, which grows with the depth x, taken at the deeper of the
+ * step's start and its end at the start's speed; otherwise the
+ * Kelvin-Voigt damper k tau_d of sap's law */
+static double contact_wdt(const sc_data* d, const sc_contact_laws* L, int i, int hc, double dt) {
+  const double k = d->ck[i], w = d->wdiag[i];
+  if (!hc) return sc_law_wdt(k, d->ctaud[i], w, dt);
+  const double x = fmax(0.0, -fmin(d->phi0[i], d->phi0[i] + dt * d->vn0[i]));
+  return sc_law_wdt(k, L->hcd[i] * x, w, dt);
+}
+
 static void restitution_mode(const sc_model* m, const sc_data* d, sc_contact_laws* L, int i,
-                             double* x, double* tmp) {
+                             int use_hc, double* x, double* tmp) {
   const sc_options* o = &m->opt;
   const double dt = o->dt;
   L->rmode[i] = 0;
@@ -225,9 +238,8 @@ static void restitution_mode(const sc_model* m, const sc_data* d, sc_contact_law
   if (!(e > 0.0) || sc_contact_left_out(d, i) || normal_immobile(d, i)) return;
   const double vn0 = d->vn0[i];
   if (!(-vn0 > sc_model_restitution_velocity(o))) return;
-  const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
   if (!sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta) &&
-      wdt <= SC_RESOLVED_WDT)
+      contact_wdt(d, L, i, use_hc, dt) <= SC_RESOLVED_WDT)
     return; /* a resolved spring: its own law makes the bounce (doc/contact.md 4.7) */
   L->rmode[i] = 1;
   double vns = 0.0;
@@ -298,11 +310,11 @@ static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_
   if (sc_contact_left_out(d, i)) return immobile_law(R, vhat, hc);
   if (L->rmode[i]) return restitution_law(m, d, L, i, n0, R, vhat, hc);
   if (normal_immobile(d, i)) b = 0.0; /* no near-rigid floor (above) */
-  /* omega dt of the contact spring (INFINITY when rigid); the near-rigid
-   * cap would only lower it to 2 pi / beta, still unresolved (> 1) */
-  const double wdt = sqrt(d->ck[i] * d->wdiag[i]) * dt;
+  /* (the near-rigid cap would only lower omega dt to 2 pi / beta, still
+   * unresolved) */
   const double th = sc_law_theta(o, sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta)
-                                     ? (double)INFINITY : wdt);
+                                     ? (double)INFINITY
+                                     : contact_wdt(d, L, i, 0, dt));
   sc_law_sap_one(d->ck[i], d->ctaud[i], d->wdiag[i], d->phi0[i], d->vn0[i], dt, th,
                         o->sigma, b, R, vhat);
   /* the stiction anchor's target (above); a is 0 unless the contact sticks */
@@ -310,7 +322,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_
   vhat[0] = k_a * L->anchor[2 * i];
   vhat[1] = k_a * L->anchor[2 * i + 1];
   if (!hc) return th;
-  const double hth = sc_law_theta(o, wdt);
+  const double hth = sc_law_theta(o, contact_wdt(d, L, i, 1, dt));
   sc_law_hc_one(d->ck[i], L->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
                        hth, o->sigma, b, L->vs, hc);
   hc[SC_HC_VT0] = vhat[0];
@@ -357,7 +369,7 @@ void sc_contact_laws_set(const sc_model* m, sc_data* d, sc_contact_laws* L, int 
    * impulse at vc = 0 is exactly 0 in every model and in the LCP */
   for (int i = 0; i < nc; i++)
     if (sc_contact_left_out(d, i)) d->mu[i] = 0.0;
-  for (int i = 0; i < nc; i++) restitution_mode(m, d, L, i, x, tmp);
+  for (int i = 0; i < nc; i++) restitution_mode(m, d, L, i, use_hc, x, tmp);
   for (int i = 0; i < nc; i++) {
     const sc_contact* c = &d->contact[i];
     const double np = L->gprev[3 * i + 2];

@@ -43,7 +43,7 @@ double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double t
   const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
   /* the contacts' rule: a near-rigid or unresolved row at theta = 1 */
   const double th =
-      sc_law_theta(o, sc_law_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sqrt(k * w) * dt);
+      sc_law_theta(o, sc_law_near_rigid(k, taud, w, dt, b) ? (double)INFINITY : sc_law_wdt(k, taud, w, dt));
   d->ck[i] = k;
   d->ctaud[i] = taud;
   sc_law_sap_one(k, taud, w, d->phi0[i], d->vn0[i], dt, th, o->sigma, b, R, vhat);

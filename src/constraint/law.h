@@ -26,6 +26,12 @@ void sc_law_sap_one(double k, double taud, double w, double phi0, double vn0, do
  * compliant Rn at theta = 1 lies below the floor beta^2 w / (4 pi^2) (the
  * spring, with its damper, cannot be resolved by the step), or k = INFINITY. */
 int sc_law_near_rigid(double k, double taud, double w, double dt, double beta);
+/* How far a step dt is from resolving a spring k with its damper k taud on
+ * a row of Delassus estimate w: the larger of omega dt = sqrt(k w) dt and
+ * the damper's rate k taud w dt (both dimensionless; INFINITY when rigid).
+ * The midpoint rule resolves the row only when both are small
+ * (<= SC_RESOLVED_WDT, constraint/rows.h). */
+double sc_law_wdt(double k, double taud, double w, double dt);
 
 /* Per-contact parameters of the Hunt-Crossley models (written to hc,
  * SC_HC_NPAR per contact), from: k (N/m, INFINITY = rigid), d (s/m),
