@@ -167,14 +167,17 @@ void sc_rd_join_names(char* buf, size_t sz, const char* const* names, int n) {
 
 sc_status sc_rd_as_enum(ctx* c, const sc_snode* n, const char* const* names, int count,
                          const char* what, int* out) {
+  /* (the list of names only for an error: written every time, it was a
+   * tenth of the instructions of translating an MJCF humanoid) */
   char list[300];
+  if (n->kind == SC_SN_SCALAR)
+    for (int i = 0; i < count; i++)
+      if (strcmp(n->str, names[i]) == 0) {
+        *out = i;
+        return SC_OK;
+      }
   sc_rd_join_names(list, sizeof list, names, count);
   if (n->kind != SC_SN_SCALAR) return sc_rd_fail(c, n, "expected a %s name, got %s (expected %s)", what, sc_rd_kind_name(n), list);
-  for (int i = 0; i < count; i++)
-    if (strcmp(n->str, names[i]) == 0) {
-      *out = i;
-      return SC_OK;
-    }
   return sc_rd_fail(c, n, "unknown %s '%s' (expected %s)", what, n->str, list);
 }
 
@@ -182,8 +185,10 @@ sc_status sc_rd_as_enum(ctx* c, const sc_snode* n, const char* const* names, int
 sc_status sc_rd_check_map(ctx* c, const sc_snode* n, const char* const* allowed, int nallowed,
                            const char* what) {
   char list[400];
-  sc_rd_join_names(list, sizeof list, allowed, nallowed);
-  if (n->kind != SC_SN_MAP) return sc_rd_fail(c, n, "expected %s {%s}, got %s", what, list, sc_rd_kind_name(n));
+  if (n->kind != SC_SN_MAP) {
+    sc_rd_join_names(list, sizeof list, allowed, nallowed);
+    return sc_rd_fail(c, n, "expected %s {%s}, got %s", what, list, sc_rd_kind_name(n));
+  }
   for (int i = 0; i < n->n; i++) {
     const sc_snode* k = n->kid[2 * i];
     size_t m = sc_rd_push_key(c, k->str);
@@ -191,6 +196,7 @@ sc_status sc_rd_check_map(ctx* c, const sc_snode* n, const char* const* allowed,
     for (int a = 0; a < nallowed; a++)
       if (strcmp(k->str, allowed[a]) == 0) ok = 1;
     if (!ok) {
+      sc_rd_join_names(list, sizeof list, allowed, nallowed);
       sc_status st = k->plain && k->str[0] ? sc_rd_fail(c, k, "unknown key (expected %s)", list)
                                            : sc_rd_fail(c, k, "invalid key (expected %s)", list);
       sc_rd_pop(c, m);
