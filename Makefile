@@ -40,12 +40,18 @@ BENCH_DEB_PKGS := libmujoco-samples libmujoco-dev libode-dev time \
                   $(if $(shell command -v node && command -v npm),,nodejs npm)
 BENCH_STAMP := build/.bench-deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# assimp is loaded when a mesh needs it (src/mesh/mesh_read.c): its headers
+# only, and the name of the library to load
+PKG_LIBS   = $(shell pkg-config --libs $(filter-out assimp,$(PKGS)) 2>/dev/null)
+ASSIMP_SONAME = $(shell objdump -p $$(pkg-config --variable=libdir assimp 2>/dev/null)/libassimp.so 2>/dev/null | awk '/SONAME/ { print $$2 }')
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wdouble-promotion -Wundef -Wno-unused-function
 CFLAGS  ?=
 CFLAGS  += -std=c11 -pthread -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) -Iinclude -Isrc $(PKG_CFLAGS) -MMD -MP
-LDLIBS   = $(PKG_LIBS) -lcholmod -lsuitesparseconfig -llapack -lblas -lm -pthread
+# LAPACK and BLAS first: the dynamic loader searches the libraries in this
+# order for every symbol, and OpenBLAS's own references are a third of all
+# (about 12 000 at each start; 8 M fewer instructions of loading this way)
+LDLIBS   = -llapack -lblas $(PKG_LIBS) -lcholmod -lsuitesparseconfig -lm -pthread
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS  += -DSC_VERSION='"$(VERSION)"'
 
@@ -160,6 +166,7 @@ $(LIB): $(LIB_OBJ)
 # symbol.  Hidden symbols cannot be interposed, so the code is what a
 # non-PIC build makes (the goldens and reference scenes bit for bit).
 $(LIB_OBJ): LIB_CFLAGS := -fPIC -fvisibility=hidden
+$(OUT)/src/mesh/mesh_read.o: LIB_CFLAGS += $(if $(ASSIMP_SONAME),-DSC_ASSIMP_SONAME='"$(ASSIMP_SONAME)"')
 $(SO): $(LIB_OBJ)
 	@echo "LD $@"
 	@$(CC) $(LDOPT) -shared -Wl,-soname,$(SO_NAME) -Wl,-z,defs -o $@ $^ $(LDLIBS)

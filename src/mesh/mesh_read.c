@@ -39,9 +39,12 @@
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -524,7 +527,68 @@ static sc_status read_stl(const rd* r, const char* buf, size_t len, sc_mesh* out
                       (unsigned long)n, need, len);
 }
 
-/* ---- assimp ---- */
+/* ---- assimp ----
+ * Loaded on first use (dlopen), not linked: with its C++ runtime and
+ * codecs it adds about ten libraries and a third of the symbol lookups
+ * the dynamic loader makes at every start of simc, for meshes most scenes
+ * do not have. */
+
+#ifndef SC_ASSIMP_SONAME
+#define SC_ASSIMP_SONAME "libassimp.so.5"
+#endif
+
+static struct {
+  void* lib;
+  char why[256]; /* dlerror's message when lib is NULL */
+  struct aiPropertyStore* (*create_props)(void);
+  void (*set_int)(struct aiPropertyStore*, const char*, int);
+  const struct aiScene* (*import)(const char*, unsigned int, struct aiFileIO*,
+                                  const struct aiPropertyStore*);
+  void (*release_props)(struct aiPropertyStore*);
+  const char* (*error_string)(void);
+  void (*release)(const struct aiScene*);
+  aiReturn (*extension_supported)(const char*);
+} ai;
+static pthread_once_t ai_once = PTHREAD_ONCE_INIT;
+
+static void ai_load(void) {
+  void* h = dlopen(SC_ASSIMP_SONAME, RTLD_NOW | RTLD_LOCAL);
+  const char* e = h ? NULL : dlerror();
+  /* (POSIX's way to take a function from dlsym: through a void*) */
+#define AI_SYM(field, name) \
+  if (h && !e) { \
+    void* f = dlsym(h, name); \
+    if (f) memcpy(&ai.field, &f, sizeof f); \
+    else e = dlerror(); \
+  }
+  AI_SYM(create_props, "aiCreatePropertyStore")
+  AI_SYM(set_int, "aiSetImportPropertyInteger")
+  AI_SYM(import, "aiImportFileExWithProperties")
+  AI_SYM(release_props, "aiReleasePropertyStore")
+  AI_SYM(error_string, "aiGetErrorString")
+  AI_SYM(release, "aiReleaseImport")
+  AI_SYM(extension_supported, "aiIsExtensionSupported")
+#undef AI_SYM
+  if (e) {
+    snprintf(ai.why, sizeof ai.why, "%s", e);
+    if (h) dlclose(h);
+    return;
+  }
+  ai.lib = h;
+}
+
+/* assimp, loaded once for the process; NULL with the reason in why */
+static int ai_ready(void) {
+  pthread_once(&ai_once, ai_load);
+  return ai.lib != NULL;
+}
+
+static sc_status ai_missing(const rd* r) {
+  return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0,
+                      "this mesh format is read through the Open Asset Import Library, which could not "
+                      "be loaded (%s; Debian: apt-get install libassimp5)",
+                      ai.why);
+}
 
 static sc_status read_assimp(const rd* r, sc_mesh* out) {
   struct stat sb;
@@ -534,13 +598,14 @@ static sc_status read_assimp(const rd* r, sc_mesh* out) {
   if (sb.st_size > (off_t)SC_MESH_MAX_FILE_BYTES)
     return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "the file is larger than %ld bytes",
                         (long)SC_MESH_MAX_FILE_BYTES);
-  struct aiPropertyStore* ps = aiCreatePropertyStore();
+  if (!ai_ready()) return ai_missing(r);
+  struct aiPropertyStore* ps = ai.create_props();
   if (!ps) return sc_error_set(r->err, SC_ERR_NOMEM, r->path, 0, 0, "out of memory");
-  aiSetImportPropertyInteger(ps, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-  const struct aiScene* sc = aiImportFileExWithProperties(
+  ai.set_int(ps, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  const struct aiScene* sc = ai.import(
       r->path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_SortByPType, NULL, ps);
-  aiReleasePropertyStore(ps);
-  if (!sc) return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "assimp: %s", aiGetErrorString());
+  ai.release_props(ps);
+  if (!sc) return sc_error_set(r->err, SC_ERR_SCENE, r->path, 0, 0, "assimp: %s", ai.error_string());
   size_t nt = 0;
   for (unsigned m = 0; m < sc->mNumMeshes; m++)
     for (unsigned f = 0; f < sc->mMeshes[m]->mNumFaces; f++) nt += sc->mMeshes[m]->mFaces[f].mNumIndices == 3;
@@ -568,7 +633,7 @@ static sc_status read_assimp(const rd* r, sc_mesh* out) {
     if (soup && !st) st = merge_soup(r, soup, (int)nt, out);
     sc_free(soup);
   }
-  aiReleaseImport(sc);
+  ai.release(sc);
   return st;
 }
 
@@ -581,7 +646,8 @@ sc_status sc_mesh_read(const char* path, const double scale[3], sc_mesh* out, sc
   base = base ? base + 1 : path;
   const char* dot = strrchr(base, '.');
   int is_obj = dot && strcasecmp(dot, ".obj") == 0, is_stl = dot && strcasecmp(dot, ".stl") == 0;
-  if (!is_obj && !is_stl && !(dot && aiIsExtensionSupported(dot)))
+  if (!is_obj && !is_stl && dot && !ai_ready()) return ai_missing(&r);
+  if (!is_obj && !is_stl && !(dot && ai.extension_supported(dot)))
     return sc_error_set(err, SC_ERR_SCENE, path, 0, 0,
                         "unknown mesh format (expected .obj, .stl, or a format assimp reads such as .dae)");
   for (int k = 0; k < 3; k++)
