@@ -7,7 +7,9 @@
 # One column per simc binary given (default bin/simc), so that two builds
 # can be set side by side: e.g. the last release's and this one's.
 # Counted: sc_step (everything a step does, output writing aside) and, of
-# it, the contact stage (sc_step_contacts), divided by the steps; and
+# it, the contact stage (sc_step_contacts), divided by the steps; the
+# share of the whole process outside sc_step (the dynamic loader, the
+# translation and the model, the output file); and
 # MuJoCo 2.2.2's mj_step over as many steps (bin/mjbench, when built: make
 # -C tools/bench/mujoco), its own scheme whatever simc's row; the
 # models as shipped, symplectic Euler and the default scheme; humanoid.xml
@@ -36,8 +38,8 @@ hdr="| model | scheme | steps | MuJoCo 2.2.2 mj_step (Mi) |"
 sep="|---|---|---|---|"
 for b in "$@"; do
   v=$("$b" --version 2>/dev/null | head -1)
-  hdr="$hdr ${v:-$b}: step (Mi) | its contact stage (Mi) |"
-  sep="$sep---|---|"
+  hdr="$hdr ${v:-$b}: step (Mi) | its contact stage (Mi) | outside the steps (%) |"
+  sep="$sep---|---|---|"
 done
 echo "$hdr"
 echo "$sep"
@@ -67,6 +69,8 @@ for spec in ${INSTR_MODELS:-humanoid/humanoid.xml:10 humanoid/22_humanoids.xml:2
       ct=$(inclusive "$tmp/cg.out" sc_step_contacts)
       row="$row $(awk -v a="$st" -v n="$steps" 'BEGIN { if (n > 0) printf "%.3f", a / n / 1048576; else print "-" }') |"
       row="$row $(awk -v a="$ct" -v n="$steps" 'BEGIN { if (n > 0) printf "%.3f", a / n / 1048576; else print "-" }') |"
+      tot=$(callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+      row="$row $(awk -v a="$st" -v t="${tot:-0}" 'BEGIN { if (t > 0) printf "%.1f", 100 * (t - a) / t; else print "-" }') |"
     done
     echo "| $(basename "$f") | $scheme | ${steps:--} | $mj |$row"
   done
