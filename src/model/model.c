@@ -51,7 +51,7 @@ void sc_options_default(sc_options* o) {
   o->near_rigid_depth = 1e-3;
   o->beta_min = 1e-2;
   o->contact_passes = 4;
-  o->relinearize = 1;
+  o->relinearize = 2;
   o->penetration_warning = 5e-2;
   o->margin = 1e-3;
   o->speculative = 1;

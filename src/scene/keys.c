@@ -57,7 +57,7 @@ static const sc_scene_key keys[] = {
     {"integrator", "theta", "map", "", "(required with scheme: theta)", "",
      "theta_q, theta_v, theta_vq; only with scheme: theta"},
     {"integrator", "newton", "map", "", "(its keys' defaults)", "", "the free-motion Newton iteration"},
-    {"integrator", "relinearize", "integer", "", "1", ">= 0",
+    {"integrator", "relinearize", "integer", "", "2", ">= 0",
      "re-linearizations of the momentum balance about the contact solution per step; 0 is the "
      "published two-stage scheme"},
     {"integrator.theta", "q", "number", "-", "required", "[0, 1]",
