@@ -161,6 +161,44 @@ void sc_step_mid_positions(const sc_model* m, const double* q0, const double* vq
   }
 }
 
+/* The step's mid-step state at v: v^tv and v^tvq into the scratch, q^tq
+ * into d->qtheta, and the kinematics and body velocities there. */
+static void pose_at(const sc_model* m, sc_data* d, const double* v0, const double* v) {
+  const int nv = m->nv;
+  const sc_options* o = &m->opt;
+  double* vth = scr(m, d, SCR_VTH);
+  double* vq = scr(m, d, SCR_VQ);
+  double* qdot = d->scratch + 8 * (size_t)nv;
+  for (int i = 0; i < nv; i++) {
+    vth[i] = o->theta_v * v[i] + (1 - o->theta_v) * v0[i];
+    vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
+  }
+  sc_step_mid_positions(m, d->q, vq, o->theta_q, o->dt, d->qtheta, qdot);
+  /* (explicit in q, q^theta is the step's q0, whose kinematics the contact
+   * detection just computed) */
+  if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
+  sc_dyn_velocity(m, d, d->qtheta, vth);
+}
+
+/* The Jacobi-scaled norm (D = diag(M)^-1/2, units sqrt(J)) of the residual
+ * res, returned, and in *scale the momentum scale max(|D M v|, dt |D kf|),
+ * with the M in d; tmp is scratch (nv). */
+static double residual_norm(const sc_model* m, const sc_data* d, const double* v, const double* res,
+                            const double* kf, double* tmp, double* scale) {
+  const sc_la_blocks cb = sc_model_cliques(m);
+  const double dt = m->opt.dt;
+  sc_la_blk_gemv(&cb, d->M, v, tmp);
+  double r2 = 0, p2 = 0, k2 = 0;
+  for (int i = 0; i < m->nv; i++) {
+    double di = 1.0 / sc_la_blk_diag(&cb, d->M, i);
+    r2 += res[i] * res[i] * di;
+    p2 += tmp[i] * tmp[i] * di;
+    k2 += dt * dt * kf[i] * kf[i] * di;
+  }
+  *scale = sqrt(p2 > k2 ? p2 : k2);
+  return sqrt(r2);
+}
+
 /* Evaluate the momentum residual m(v) into res and A at (q^tq(v), v^tv(v)).
  * Returns the residual norm ||D m|| and its scale in *scale. */
 static double eval_residual(const sc_model* m, sc_data* d, const double* v0, const double* v,
@@ -169,25 +207,14 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   int nv = m->nv;
   const sc_options* o = &m->opt;
   double dt = o->dt;
-  double* vth = scr(m, d, SCR_VTH);
-  double* vq = scr(m, d, SCR_VQ);
   double* kf = scr(m, d, SCR_K);
   double* tmp = scr(m, d, SCR_TMP);
-  double* qdot = d->scratch + 8 * (size_t)nv;
-  for (int i = 0; i < nv; i++) {
-    vth[i] = o->theta_v * v[i] + (1 - o->theta_v) * v0[i];
-    vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
-  }
-  sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
-  /* (explicit in q, q^theta is the step's q0, whose kinematics the contact
-   * detection just computed) */
-  if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
-  sc_dyn_velocity(m, d, d->qtheta, vth);
+  pose_at(m, d, v0, v);
   sc_dyn_crba(m, d);
   sc_dyn_rne(m, d, NULL, d->bias);
   memset(d->K, 0, sizeof(double) * (size_t)m->nblk);
   memset(d->D, 0, sizeof(double) * (size_t)m->nblk);
-  sc_dyn_springs(m, d, d->qtheta, vth, d->K, d->D);
+  sc_dyn_springs(m, d, d->qtheta, scr(m, d, SCR_VTH), d->K, d->D);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] - d->bias[i] + d->fmotor[i];
   /* the library user's forces, constant over the step as a motor's are, at
    * the same q^theta as the forces above */
@@ -201,17 +228,7 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   double ck = dt * dt * o->theta_q * o->theta_vq, cd = dt * o->theta_v;
   for (long e = 0; e < m->nblk; e++) d->A[e] = d->M[e] + ck * d->K[e] + cd * d->D[e];
   d->afac_current = 0;
-  /* Jacobi-scaled norms (D = diag(M)^-1/2, units sqrt(J)) */
-  sc_la_blk_gemv(&cb, d->M, v, tmp);
-  double r2 = 0, p2 = 0, k2 = 0;
-  for (int i = 0; i < nv; i++) {
-    double di = 1.0 / sc_la_blk_diag(&cb, d->M, i);
-    r2 += res[i] * res[i] * di;
-    p2 += tmp[i] * tmp[i] * di;
-    k2 += dt * dt * kf[i] * kf[i] * di;
-  }
-  *scale = sqrt(p2 > k2 ? p2 : k2);
-  return sqrt(r2);
+  return residual_norm(m, d, v, res, kf, tmp, scale);
 }
 
 /* The residual alone, m(v) of eval_residual, without M, K, D and A: by
@@ -220,26 +237,15 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
  * The momentum scale uses the M in d (of the last full evaluation). */
 static double eval_residual_only(const sc_model* m, sc_data* d, const double* v0, const double* v,
                                  double* res, double* scale) {
-  const sc_la_blocks cb = sc_model_cliques(m);
   const int nv = m->nv;
-  const sc_options* o = &m->opt;
-  const double dt = o->dt;
-  double* vth = scr(m, d, SCR_VTH);
-  double* vq = scr(m, d, SCR_VQ);
+  const double dt = m->opt.dt;
   double* kf = scr(m, d, SCR_K);
   double* tmp = scr(m, d, SCR_TMP);
-  double* qdot = d->scratch + 8 * (size_t)nv;
-  for (int i = 0; i < nv; i++) {
-    vth[i] = o->theta_v * v[i] + (1 - o->theta_v) * v0[i];
-    vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
-  }
-  sc_step_mid_positions(m, d->q, vq, o->theta_q, dt, d->qtheta, qdot);
-  if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
-  sc_dyn_velocity(m, d, d->qtheta, vth);
+  pose_at(m, d, v0, v);
   for (int i = 0; i < nv; i++) tmp[i] = (v[i] - v0[i]) / dt;
   sc_dyn_rne(m, d, tmp, res); /* M a + bias, without the armature */
   for (int i = 0; m->any_armature && i < nv; i++) res[i] += m->dof_armature[i] * tmp[i];
-  sc_dyn_springs(m, d, d->qtheta, vth, NULL, NULL);
+  sc_dyn_springs(m, d, d->qtheta, scr(m, d, SCR_VTH), NULL, NULL);
   for (int i = 0; i < nv; i++) kf[i] = d->fspring[i] + d->fmotor[i];
   if (sc_dyn_applied(m, d, d->fapplied))
     for (int i = 0; i < nv; i++) kf[i] += d->fapplied[i];
@@ -247,16 +253,7 @@ static double eval_residual_only(const sc_model* m, sc_data* d, const double* v0
     res[i] = dt * (res[i] - kf[i]);
     kf[i] -= d->bias[i]; /* (the scale's force term, with the last bias) */
   }
-  sc_la_blk_gemv(&cb, d->M, v, tmp);
-  double r2 = 0, p2 = 0, k2 = 0;
-  for (int i = 0; i < nv; i++) {
-    double di = 1.0 / sc_la_blk_diag(&cb, d->M, i);
-    r2 += res[i] * res[i] * di;
-    p2 += tmp[i] * tmp[i] * di;
-    k2 += dt * dt * kf[i] * kf[i] * di;
-  }
-  *scale = sqrt(p2 > k2 ? p2 : k2);
-  return sqrt(r2);
+  return residual_norm(m, d, v, res, kf, tmp, scale);
 }
 
 static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
