@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "collision/collision.h"
+#include "constraint/equality.h"
 #include "constraint/law.h"
 #include "constraint/rows.h"
 #include "core/core.h"
@@ -242,9 +243,7 @@ static void restitution_mode(const sc_model* m, const sc_data* d, sc_contact_law
       contact_wdt(d, L, i, use_hc, dt) <= SC_RESOLVED_WDT)
     return; /* a resolved spring: its own law makes the bounce (doc/contact.md 4.7) */
   L->rmode[i] = 1;
-  double vns = 0.0;
-  for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
-    vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+  const double vns = sc_eq_row_velocity(d, i, d->vstar);
   const double dv = vns - vn0, phi0 = d->phi0[i];
   double s = 0.0;
   if (phi0 > 0.0) {

@@ -21,6 +21,7 @@
 #include "core/core.h"
 #include "dynamics/dynamics.h"
 #include "constraint/contact_law.h"
+#include "constraint/equality.h"
 #include "integrator/work.h"
 #include "constraint/law.h"
 #include "solver_sap/sap_model.h"
@@ -130,9 +131,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     /* ... and faster than the smooth forces alone accelerate it in a step
      * (vn* - vn0): a resting contact, which approaches at that rate, would
      * otherwise settle on a hovering fixed point (gap g dt^2 / 2, v = -g dt / 2) */
-    double vns = 0.0;
-    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
-      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+    const double vns = sc_eq_row_velocity(d, i, d->vstar);
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
     if (!(d->impulse[3 * i + 2] > 0)) continue;
     in[i] = any = 1;
@@ -146,9 +145,8 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
     if (w->law.theta_c[i] != 1.0 || d->row_type[r] == SC_JROW_SERVO ||
         d->row_type[r] == SC_JROW_EQUALITY || d->row_type[r] == SC_JROW_CONE)
       continue;
-    double vns = 0.0; /* (one column for a joint's limit, several for a tendon's) */
-    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
-      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+    /* (one column for a joint's limit, several for a tendon's) */
+    const double vns = sc_eq_row_velocity(d, i, d->vstar);
     if (!(-d->vn0[i] > fabs(vns - d->vn0[i]))) continue;
     if (d->impulse[3 * i + 2] == 0.0) continue;
     in[i] = any = 1;
@@ -192,13 +190,11 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   const double c = 1.0 - m->opt.theta_vq;
   for (int i = 0; i < nc + d->nrow; i++) {
     if (!in[i] || (i < nc && w->law.rmode[i] == 2)) continue;
-    double vns = 0.0;
-    for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++)
-      vns += d->Jc[3 * (size_t)q + 2] * d->vstar[d->jcol[q]];
+    const double vns = sc_eq_row_velocity(d, i, d->vstar);
     const double e = c * d->impulse[3 * i + 2] * (vns - d->vn0[i]);
     if (i < nc) {
       d->e_normal += e;
-      d->e_contact += e;
+      d->e_contact = d->e_normal + d->e_friction;
     } else if (d->row_type[i - nc] == SC_JROW_FRICTION || d->row_type[i - nc] == SC_JROW_TENDON_FRICTION) {
       d->e_jfriction += e;
     } else {
