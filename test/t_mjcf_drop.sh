@@ -96,7 +96,7 @@ done
 # At the model's own 5 ms under the defaults (the midpoint rule, lagged),
 # as shipped: the deepest contact of its first 3 s within 25 % of the same
 # 3 s at 0.5 ms, where the midpoint rule resolves every contact's spring
-# and damper (measured 5.65 mm against 5.47 mm).  Its solref contacts'
+# and damper (measured 5.67 mm against 5.47 mm).  Its solref contacts'
 # Hunt-Crossley dampers are not resolved at 5 ms on a light limb, so their
 # laws are written at theta = 1; written at the midpoint's 1/2 (when only
 # the spring decided, doc/contact.md section 6) the feet ratcheted into the
