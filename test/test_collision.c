@@ -1444,8 +1444,29 @@ static void test_box_smooth_penetration(void) {
   smooth_cases(ty, 4, 80, 1, "box x smooth core");
 }
 
-/* one overlap of a and b for the two tests above; one_sided: the depth may
- * be below the reference (kinks), not above it */
+/* A cylinder or a capsule against a cylinder, a capsule or a smooth core
+ * (convex.c: the larger of its rims' (a capsule's ends') smooth f,
+ * minimized per pair of rims, along each side's great circle, at the caps
+ * and where both sides meet).  The depth is held to 1e-7 m above the
+ * reference (measured over 100 seeds, SC_TEST_SEED=1..100: above it by
+ * more than 1e-13 m once, by 2.6e-8 m, a cylinder 0.18 m into an
+ * ellipsoid; the general search it replaces was above it by up to 2.2e-2 m
+ * and failed this test in 21 of the first 40 runs).  The contact points of a
+ * deep overlap measure the depth between the features they clip, which
+ * falls short of f along the normal by up to 3.9e-4 m at 0.2 m deep
+ * (measured over the same seeds, the same with the general search): f
+ * along n is held to 1e-3 m. */
+static void test_cylinder_penetration(void) {
+  const sc_geom_type ty[][2] = {{SC_GEOM_CYLINDER, SC_GEOM_CYLINDER}, {SC_GEOM_CYLINDER, SC_GEOM_ELLIPSOID},
+                                {SC_GEOM_ELLIPSOID, SC_GEOM_CYLINDER},  {SC_GEOM_CAPSULE, SC_GEOM_CYLINDER},
+                                {SC_GEOM_CYLINDER, SC_GEOM_CAPSULE},    {SC_GEOM_CAPSULE, SC_GEOM_ELLIPSOID},
+                                {SC_GEOM_ELLIPSOID, SC_GEOM_CAPSULE}};
+  smooth_cases(ty, 7, 280, 2, "cylinder or capsule x cylinder, capsule or smooth core");
+}
+
+/* one overlap of a and b for the three tests above; one_sided: the depth may
+ * be below the reference (kinks), not above it (2: the same to 1e-7 m, f
+ * along the normal to 1e-3 m) */
 static int smooth_case(shape* pa, shape* pb, int one_sided, double* worst, double* worst_n) {
   shape a = *pa, b = *pb;
   {
@@ -1482,8 +1503,8 @@ static int smooth_case(shape* pa, shape* pb, int one_sided, double* worst, doubl
     const double e = one_sided ? -dmin - ref : fabs(-dmin - ref);
     const double en = fabs(sep_along(&a, &b, pts[k].normal) + dmin);
     int before = sc_test_failures_;
-    ENSURE(e <= 1e-9);
-    ENSURE(en <= (one_sided ? 1e-6 : 1e-12));
+    ENSURE(e <= (one_sided == 2 ? 1e-7 : 1e-9));
+    ENSURE(en <= (one_sided == 2 ? 1e-3 : one_sided ? 1e-6 : 1e-12));
     if (sc_test_failures_ > before) {
       printf("    reported depth %.17g, reference %.17g, along n %.17g\n", -dmin, ref,
              sep_along(&a, &b, pts[k].normal));
@@ -2374,6 +2395,7 @@ int main(int argc, char** argv) {
   RUN(test_penetration_depth_new);
   RUN(test_smooth_penetration);
   RUN(test_box_smooth_penetration);
+  RUN(test_cylinder_penetration);
   RUN(test_aabb);
   RUN(test_combine);
   RUN(test_broad_phase_spheres);
