@@ -41,12 +41,8 @@ int sc_la_lu_inverse(int n, double* A, int lda, const int* ipiv, double* work, l
   return (int)LAPACKE_dgetri_work(LAPACK_COL_MAJOR, n, A, lda, ipiv, work, (lapack_int)lwork);
 }
 
-int sc_la_chol_factor_small(int n, double* A, int lda) {
-  /* the rows where column j is non-zero: a tree's matrix leaves first has
-   * no fill (linalg/blockdiag.h), and its columns hold only the ancestors,
-   * so the update runs over those alone.  Skipping a zero multiplier or a
-   * zero row changes no value (x - 0 y is x). */
-  int nz[SC_LA_CHOL_SMALL_MAX];
+/* right-looking, dense: the small factor's form beyond SC_LA_CHOL_SMALL_MAX */
+static int chol_right(int n, double* A, int lda) {
   for (int j = 0; j < n; j++) {
     double* cj = A + (size_t)j * lda;
     const double d = cj[j];
@@ -55,29 +51,59 @@ int sc_la_chol_factor_small(int n, double* A, int lda) {
     cj[j] = ljj;
     const double inv = 1.0 / ljj;
     for (int i = j + 1; i < n; i++) cj[i] *= inv;
-    int m = 0;
-    if (n <= SC_LA_CHOL_SMALL_MAX)
-      for (int i = j + 1; i < n; i++) {
-        nz[m] = i;
-        m += cj[i] != 0.0;
-      }
-    if (n <= SC_LA_CHOL_SMALL_MAX && 4 * m < 3 * (n - j - 1)) {
-      /* sparse column: the trailing update over its non-zero rows */
-      for (int a = 0; a < m; a++) {
-        const int k = nz[a];
-        const double lkj = cj[k];
-        double* ck = A + (size_t)k * lda;
-        for (int b = a; b < m; b++) ck[nz[b]] -= cj[nz[b]] * lkj;
-      }
-      continue;
-    }
-    /* trailing update of the lower triangle, column by column */
     for (int k = j + 1; k < n; k++) {
       const double lkj = cj[k];
       if (lkj == 0.0) continue;
       double* ck = A + (size_t)k * lda;
       for (int i = k; i < n; i++) ck[i] -= cj[i] * lkj;
     }
+  }
+  return 0;
+}
+
+int sc_la_chol_factor_small(int n, double* A, int lda) {
+  if (n > SC_LA_CHOL_SMALL_MAX) return chol_right(n, A, lda);
+  /* left-looking: column k takes the updates of the columns j < k with
+   * L(k, j) != 0 (a tree's matrix leaves first has no fill and few such
+   * j, linalg/blockdiag.h), four at a time so that each entry of column k
+   * is loaded and stored once per four of them.  Each entry receives the
+   * same subtractions in the same (ascending j) order as the right-looking
+   * form, so the factor is the same to the bit; only a zero multiplier is
+   * skipped (x - 0 y is x). */
+  int js[SC_LA_CHOL_SMALL_MAX];
+  for (int k = 0; k < n; k++) {
+    double* restrict ck = A + (size_t)k * lda;
+    int m = 0;
+    for (int j = 0; j < k; j++) {
+      js[m] = j;
+      m += A[k + (size_t)j * lda] != 0.0;
+    }
+    int a = 0;
+    for (; a + 4 <= m; a += 4) {
+      const double* restrict c0 = A + (size_t)js[a] * lda;
+      const double* restrict c1 = A + (size_t)js[a + 1] * lda;
+      const double* restrict c2 = A + (size_t)js[a + 2] * lda;
+      const double* restrict c3 = A + (size_t)js[a + 3] * lda;
+      const double l0 = c0[k], l1 = c1[k], l2 = c2[k], l3 = c3[k];
+      for (int i = k; i < n; i++) ck[i] = ck[i] - c0[i] * l0 - c1[i] * l1 - c2[i] * l2 - c3[i] * l3;
+    }
+    for (; a + 2 <= m; a += 2) {
+      const double* restrict c0 = A + (size_t)js[a] * lda;
+      const double* restrict c1 = A + (size_t)js[a + 1] * lda;
+      const double l0 = c0[k], l1 = c1[k];
+      for (int i = k; i < n; i++) ck[i] = ck[i] - c0[i] * l0 - c1[i] * l1;
+    }
+    for (; a < m; a++) {
+      const double* restrict c0 = A + (size_t)js[a] * lda;
+      const double l0 = c0[k];
+      for (int i = k; i < n; i++) ck[i] -= c0[i] * l0;
+    }
+    const double d = ck[k];
+    if (!(d > 0.0)) return k + 1;
+    const double lkk = sqrt(d);
+    ck[k] = lkk;
+    const double inv = 1.0 / lkk;
+    for (int i = k + 1; i < n; i++) ck[i] *= inv;
   }
   return 0;
 }

@@ -17,13 +17,14 @@ void sc_la_single_thread(void);
 int sc_la_chol_factor(int n, double* A, int lda);
 /* Solve (L L^T) X = B in place for nrhs columns of B. */
 int sc_la_chol_solve(int n, const double* L, int lda, double* B, int ldb, int nrhs);
-/* The same two without BLAS or LAPACK (unblocked, right-looking): for the
- * matrices of a few dozen rows that contact islands bring, where a library
- * call's dispatch and buffer management cost more than the arithmetic.
- * Same return convention; one right-hand side. */
+/* The same two without BLAS or LAPACK (unblocked; left-looking over the
+ * columns with a non-zero in the row): for the matrices of a few dozen rows
+ * that contact islands bring, where a library call's dispatch and buffer
+ * management cost more than the arithmetic.  Same return convention; one
+ * right-hand side. */
 int sc_la_chol_factor_small(int n, double* A, int lda);
-/* (columns of matrices up to this size are updated over their non-zero
- * rows when they are sparse; larger ones densely) */
+/* (matrices up to this size are factored left-looking; larger ones
+ * right-looking, densely) */
 #define SC_LA_CHOL_SMALL_MAX 256
 void sc_la_chol_solve_small(int n, const double* L, int lda, double* x);
 
