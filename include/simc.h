@@ -240,7 +240,9 @@ SIMC_API int simc_body_pose(const simc_model* m, const simc_data* d, int b, doub
  * SIMC_ERR_SIM ("interrupted") without completing the step; NULL: never. */
 SIMC_API void simc_set_cancel(const simc_model* m, simc_data* d, const volatile sig_atomic_t* flag);
 
-/* n steps of the scene's dt; stops at the first failure (err filled). */
+/* n steps of the scene's dt; stops at the first failure (err filled).
+ * Under time.accuracy each is one interval of dt, taken in substeps whose
+ * estimated error stays below the accuracy (doc/step.md, "Error control"). */
 SIMC_API int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err);
 
 /* N rollouts of T steps each from d's state, run in the library: rollout i
@@ -316,6 +318,8 @@ typedef struct simc_run_summary {
   double energy_balance;    /* J: energy now + dissipated - work done - energy at the start */
   double energy_start;      /* J: kinetic + gravity + spring at the start */
   char warnings[4096];      /* the run's warnings, "; " between them ("" when none) */
+  long substeps, rejected_substeps; /* error control's (time.accuracy) accepted and
+                                       rejected substeps since the start; 0 without */
 } simc_run_summary;
 SIMC_API simc_recorder* simc_recorder_open(const simc_model* m, simc_data* d,
                                            const char* path, const simc_record_options* opt,
@@ -334,8 +338,10 @@ enum {
   SIMC_WARN_FREE_NEWTON = 0, /* the free motion's Newton iteration hit its cap */
   SIMC_WARN_CONTACT = 1,     /* the contact solver did not converge (contact.on_failure: warn) */
   SIMC_WARN_NCON = 2,        /* more contacts than contact.max_contacts: the deepest were kept */
-  SIMC_WARN_FAST = 3         /* a body moved more than its size in one step with
+  SIMC_WARN_FAST = 3,        /* a body moved more than its size in one step with
                                 contact.speculative off: a contact may have been missed */
+  SIMC_WARN_MIN_STEP = 4     /* error control (time.accuracy) accepted a step of
+                                time.min_step above the accuracy asked for */
 };
 SIMC_API int simc_warnings(const simc_data* d, int w);
 

@@ -25,7 +25,7 @@ static sc_status sim_run(const char* path, const char* const* sets, int nsets, s
   if (st == SC_OK && cb) cb(m, d, user);
   long n = st == SC_OK ? lround(m->opt.duration / m->opt.dt) : 0;
   for (long k = 0; k < n && st == SC_OK; k++) {
-    st = sc_step(m, d, &err);
+    st = sc_advance(m, d, &err);
     if (st == SC_OK && cb) cb(m, d, user);
   }
   if (st != SC_OK) {

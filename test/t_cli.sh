@@ -111,3 +111,22 @@ ok penetration_warning_reported "[ $rc = 0 ] && [ \"\$(status_of $tmp/soft.h5)\"
 ok penetration_depth_mg_over_k "awk -v p='${pen:-0}' 'BEGIN { r = p / (9.81 / 1000); exit !(r > 0.8 && r < 1.2) }'"
 "$SIMC" "$tmp/soft.yaml" -o "$tmp/soft2.h5" --quiet --set contact.penetration_warning=0.2 2>"$tmp/soft2.err"; rc=$?
 ok penetration_below_threshold_quiet "[ $rc = 0 ] && ! grep -q warning '$tmp/soft2.err' && ! h5dump -a /warnings '$tmp/soft2.h5' | grep -q penetration"
+
+# --accuracy: error-controlled steps; the rows stay at the multiples of
+# time.step, the substeps are recorded per row and summed at the end (the
+# column's sum equals the root attribute with output.every 1), and the
+# summary line counts them
+"$SIMC" scenes/sphere_drop.yaml --accuracy 1e-3 --duration 0.5 -o "$tmp/acc.h5" 2>"$tmp/acc.err"; rc=$?
+ok accuracy_run "[ $rc = 0 ] && [ \"\$(status_of $tmp/acc.h5)\" = complete ] && grep -q 'error control: [0-9]* substeps, [0-9]* rejected' '$tmp/acc.err'"
+ok accuracy_rows_on_samples "/usr/bin/python3 -c \"
+import h5py, numpy as np, sys
+f = h5py.File('$tmp/acc.h5', 'r')
+t = f['time'][:]; s = f['solver/substeps'][:]
+ok = len(t) == 501 and np.abs(t - 1e-3 * np.arange(501)).max() < 1e-12 and s.sum() == f.attrs['substeps'] \\
+  and s.max() > 1 and f.attrs['accuracy'] == 1e-3 and f.attrs['min_step'] == 1e-6 \\
+  and f['solver/shortest_step'][1:].min() < 1e-3
+sys.exit(0 if ok else 1)\""
+"$SIMC" scenes/sphere_drop.yaml --accuracy 0 --check 2>"$tmp/acc0.err"; rc=$?
+ok accuracy_zero_refused_by_cli "[ $rc = 1 ] && grep -q -- '--accuracy: expected a positive number' '$tmp/acc0.err'"
+"$SIMC" scenes/sphere_drop.yaml --set time.min_step=1e-5 --check 2>"$tmp/acc1.err"; rc=$?
+ok min_step_needs_accuracy "[ $rc = 1 ] && grep -q 'time.min_step: only with time.accuracy' '$tmp/acc1.err'"

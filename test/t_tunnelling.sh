@@ -17,9 +17,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . test/shlib.sh
 
-check() { # speed
+check() { # speed [simc options]
+  local u=$1; shift
   "$BIN/simc" test/fast_ball_box.yaml -o "$tmp/r.h5" --quiet \
-    --set "bodies.ball.initial.v=[$1,0,0,0,0,0]" 2>/dev/null || return 1
+    --set "bodies.ball.initial.v=[$u,0,0,0,0,0]" "$@" 2>/dev/null || return 1
+  set -- "$u"
   $PY - "$tmp/r.h5" "$1" <<'PY'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
@@ -35,6 +37,16 @@ sys.exit(0 if ok and f.attrs["status"] in (b"complete", "complete") else 1)
 PY
 }
 for u in 100 1000 100000; do ok "fast_ball_stopped_$u" "check $u"; done
+
+# under error control (doc/step.md, "Error control") at every accuracy the
+# 1e3 m/s ball is stopped the same way.  At 1e5 m/s the substeps shrink
+# where the contact starts, and a contact found within a substep of 1e-6 s
+# or less does not stop the ball within the box's half size: the run fails
+# with the located guard's message (exit 2), never completes through the box
+for a in 1e-2 1e-4 1e-6; do ok "fast_ball_stopped_accuracy_$a" "check 1000 --accuracy $a"; done
+"$BIN/simc" test/fast_ball_box.yaml --accuracy 1e-4 --set 'bodies.ball.initial.v=[100000,0,0,0,0,0]' \
+  -o "$tmp/ec.h5" 2>"$tmp/ec.err"; rc=$?
+ok fast_ball_error_control_fails_loudly "[ $rc = 2 ] && grep -q 'implausible penetration.*ball and box' '$tmp/ec.err' && [[ \"\$(status_of '$tmp/ec.h5')\" == failed:* ]]"
 
 # with contact.speculative off the contact is missed, and the run says so:
 # a warning on stderr, in the summary line and in the root attribute warnings

@@ -583,7 +583,7 @@ int simc_step(const simc_model* m, simc_data* d, int n, simc_error* err) {
   sc_error e;
   sc_error_clear(&e);
   sc_status st = SC_OK;
-  for (int k = 0; k < n && st == SC_OK; k++) st = sc_step(m->m, d->d, &e);
+  for (int k = 0; k < n && st == SC_OK; k++) st = sc_advance(m->m, d->d, &e);
   publish(m->m, d);
   if (st != SC_OK) return fail(err, &e);
   ok(err);
@@ -628,7 +628,7 @@ static void rollout_worker(void* arg, int t) {
       if (nu) memcpy(x->ctrl, job->ctrl + ((size_t)i * T + s) * nu, sizeof(double) * nu);
       sc_error e;
       sc_error_clear(&e);
-      if (sc_step(m, x, &e) != SC_OK) {
+      if (sc_advance(m, x, &e) != SC_OK) {
         if (job->err_at[t] < 0 || i < job->err_at[t]) job->err_at[t] = i, job->errs[t] = e;
         int f = atomic_load(&job->failed);
         while (i < f && !atomic_compare_exchange_weak(&job->failed, &f, i)) {
@@ -837,7 +837,10 @@ int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, con
   }
   char bodies[512], warnings[4096];
   sc_run_warnings(&r->run, m->m, d->d, warnings, sizeof warnings, bodies, sizeof bodies);
-  const sc_h5_summary sum = sc_run_summary(&r->run, bodies, warnings);
+  sc_h5_summary sum = sc_run_summary(&r->run, bodies, warnings);
+  sum.adaptive = m->m->opt.accuracy > 0;
+  sum.substeps = d->d->substeps_total;
+  sum.rejected_substeps = d->d->rejected_total;
   if (summary) {
     const sc_run* u = &r->run;
     const sc_data* x = d->d;
@@ -856,6 +859,8 @@ int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, con
     summary->energy_balance = E + x->e_damper + x->e_contact + x->e_limit + x->e_jfriction +
                               x->e_constraint - x->e_actuator - u->E0;
     summary->energy_start = u->E0;
+    summary->substeps = d->d->substeps_total;
+    summary->rejected_substeps = d->d->rejected_total;
     snprintf(summary->warnings, sizeof summary->warnings, "%s", warnings);
   }
   sc_error e;

@@ -1,7 +1,7 @@
 /* simc: the command-line interface (doc/cli.md).
  *
  *   simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...
- *                   [--duration T] [--dt H] [--trace-solver] [--max-output BYTES] [--force]
+ *                   [--duration T] [--dt H] [--accuracy E] [--trace-solver] [--max-output BYTES] [--force]
  *                   [--from RUN.h5[:ROW]] [--quiet] [--check] [--digest] [--version]
  *
  * Exit codes: 0 ok; 1 invalid scene or arguments; 2 simulation failed;
@@ -57,7 +57,8 @@ static double now_seconds(void) {
 static void usage(FILE* f) {
   fprintf(f,
           "usage: simc SCENE.yaml [-o OUT.h5] [--solver newton|lcp] [--set KEY=VALUE]...\n"
-          "                       [--duration T] [--dt H] [--threads N|auto] [--trace-solver]\n"
+          "                       [--duration T] [--dt H] [--accuracy E] [--threads N|auto]\n"
+          "                       [--trace-solver]\n"
           "                       [--max-output BYTES] [--from RUN.h5[:ROW]] [--allow-unsupported]\n"
           "                       [--strict] [--force] [--quiet] [--check] [--digest] [--version]\n"
           "  SCENE              a simc scene (YAML), or a MuJoCo model (MJCF) or URDF robot\n"
@@ -68,6 +69,9 @@ static void usage(FILE* f) {
           "                     --set contact.defaults.friction=0.3 --set bodies.ball.mass=2\n"
           "  --duration T       simulated time, s (same as --set time.duration=T)\n"
           "  --dt H             time step, s (same as --set time.step=H)\n"
+          "  --accuracy E       error-controlled steps: each step's estimated error in q and v\n"
+          "                     below E (absolute below 1, relative above; doc/step.md), time.step\n"
+          "                     the longest step (same as --set time.accuracy=E)\n"
           "  --threads N        solve the contact islands of a step on N threads (newton solver;\n"
           "                     auto: one per online CPU; default 1); results are bit-identical\n"
           "                     whatever N (same as --set contact.threads=N)\n"
@@ -440,12 +444,14 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
     } else if (strncmp(a, "--set=", 6) == 0) {
       sets[nsets++] = a + 6;
     } else if (strcmp(a, "--solver") == 0 || strcmp(a, "--duration") == 0 ||
-               strcmp(a, "--dt") == 0 || strcmp(a, "--threads") == 0) {
+               strcmp(a, "--dt") == 0 || strcmp(a, "--threads") == 0 ||
+               strcmp(a, "--accuracy") == 0) {
       if (!has_next) return arg_error("%s needs a value", a);
       const char* val = argv[++i];
       const char* key = strcmp(a, "--solver") == 0     ? "contact.solver"
                         : strcmp(a, "--duration") == 0 ? "time.duration"
                         : strcmp(a, "--threads") == 0  ? "contact.threads"
+                        : strcmp(a, "--accuracy") == 0 ? "time.accuracy"
                                                        : "time.step";
       if (strcmp(a, "--solver") == 0) {
         if (strcmp(val, "newton") != 0 && strcmp(val, "lcp") != 0)
@@ -457,7 +463,8 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
           return EXIT_SCENE;
         }
       } else if (!positive_number(val)) {
-        fprintf(stderr, "simc: %s: expected a positive number of seconds, got '%s'\n", a, val);
+        fprintf(stderr, "simc: %s: expected a positive number%s, got '%s'\n", a,
+                strcmp(a, "--accuracy") == 0 ? "" : " of seconds", val);
         return EXIT_SCENE;
       }
       size_t n = strlen(key) + strlen(val) + 2;
@@ -714,13 +721,17 @@ static int run(int argc, char** argv, const char** sets, char** owned, int* nown
   if (!quiet) {
     const double scale = fabs(sum.energy_start) > 0 ? fabs(sum.energy_start) : 1.0;
     const double t = simc_time(d);
+    char substeps[96] = "";
+    if (sum.substeps > 0)
+      snprintf(substeps, sizeof substeps, "; error control: %ld substeps, %ld rejected",
+               sum.substeps, sum.rejected_substeps);
     fprintf(stderr,
-            "simc: %s: %ld steps (t = %.6g s) in %.3f s wall, real-time factor %.3g, "
+            "simc: %s: %ld steps (t = %.6g s%s) in %.3f s wall, real-time factor %.3g, "
             "mean contacts %.2f, contact iterations median %ld mean %.2f max %d, "
             "max penetration %.3g m (%.2g %% of the smaller body's size), "
             "energy balance error %.3g J (%.2g of |E0|), Coulomb residuals Signorini %.2g J "
             "dissipation %.2g J De Saxce %.2g J%s%s%s -> %s\n",
-            sum.status, k, t, wall, wall > 0 ? t / wall : 0.0, sum.mean_contacts,
+            sum.status, k, t, substeps, wall, wall > 0 ? t / wall : 0.0, sum.mean_contacts,
             sum.median_iterations, sum.mean_iterations, sum.max_iterations, sum.max_penetration,
             100 * sum.max_penetration_fraction, sum.energy_balance, sum.energy_balance / scale,
             sum.coulomb[0], sum.coulomb[1], sum.coulomb[2],

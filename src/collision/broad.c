@@ -221,7 +221,7 @@ static double geom_velocity(const sc_data* d, int body, int g, double v[3]) {
 
 /* the speculative margin of geom g (see the header) */
 static void geom_sweeps(const sc_model* m, sc_data* d) {
-  const double dt = m->opt.dt;
+  const double dt = d->h;
   for (int g = 0; g < m->ngeom; g++) {
     const int b = m->geom_body[g];
     double s = 0.0;
@@ -252,7 +252,7 @@ static double pair_margin(const sc_model* m, const sc_data* d, int a, int b) {
   const double w = geom_velocity(d, body, g, v);
   col_axis(n, d->geom_xrot + 9 * p, 2);
   const double vn = col_dot(v, n);
-  const double s = ((vn < 0 ? -vn : 0.0) + w * m->geom_rbound[g]) * m->opt.dt;
+  const double s = ((vn < 0 ? -vn : 0.0) + w * m->geom_rbound[g]) * d->h;
   return m->opt.margin + (s < HUGE_VAL ? s : 0.0);
 }
 

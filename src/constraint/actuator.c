@@ -55,7 +55,7 @@ void sc_rows_actuate(const sc_model* m, sc_data* d) {
   memset(d->fmotor, 0, sizeof(double) * (size_t)m->nv);
   for (int a = 0; a < m->nact; a++) {
     if (m->act_type[a] != SC_ACT_MOTOR) continue;
-    const double u = input(m, d, a, 0, d->time + o->theta_v * o->dt);
+    const double u = input(m, d, a, 0, d->time + o->theta_v * d->h);
     double f = m->act_gear[a] * u;
     if (f < m->act_effort[2 * a]) f = m->act_effort[2 * a];
     if (f > m->act_effort[2 * a + 1]) f = m->act_effort[2 * a + 1];
@@ -76,7 +76,7 @@ void sc_actuator_place(const sc_model* m, sc_data* d, const double* v0) {
 static double servo_law(const sc_model* m, sc_data* d, int a, int row, double w,
                         const double* v0s, double* R, double* vhat, double* bound) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt;
+  const double dt = d->h;
   const int pos = m->act_type[a] == SC_ACT_POSITION;
   const double kp = pos ? m->act_kp[a] : 0.0, kd = m->act_kd[a];
   double ca, ca0, cb, cb0, th;
@@ -120,7 +120,7 @@ double sc_actuator_law(const sc_model* m, sc_data* d, int a, int i, double w, co
   if (m->act_type[a] == SC_ACT_MOTOR) { /* a motor on a tendon: its impulse, fixed */
     R[0] = R[1] = R[2] = 1.0;
     vhat[0] = vhat[1] = vhat[2] = 0.0;
-    bound[0] = bound[1] = m->opt.dt * d->act_force[a];
+    bound[0] = bound[1] = d->h * d->act_force[a];
     return 0.0;
   }
   return servo_law(m, d, a, i, w, v0, R, vhat, bound);

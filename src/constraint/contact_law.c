@@ -229,7 +229,7 @@ static double contact_wdt(const sc_data* d, const sc_contact_laws* L, int i, int
 static void restitution_mode(const sc_model* m, const sc_data* d, sc_contact_laws* L, int i,
                              int use_hc, double* x, double* tmp) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt;
+  const double dt = d->h;
   L->rmode[i] = 0;
   L->vrest[i] = L->vlaw[i] = -INFINITY;
   L->kick_c[i] = 1.0;
@@ -275,7 +275,7 @@ static void restitution_mode(const sc_model* m, const sc_data* d, sc_contact_law
 static double restitution_law(const sc_model* m, const sc_data* d, const sc_contact_laws* L, int i,
                               double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt;
+  const double dt = d->h;
   sc_law_sap_one(INFINITY, 0.0, d->wdiag[i], d->phi0[i], d->vn0[i], dt, 1.0, o->sigma,
                         RESTITUTION_BETA, R, vhat);
   const double k_a = -o->stiction_anchor / dt;
@@ -288,7 +288,7 @@ static double restitution_law(const sc_model* m, const sc_data* d, const sc_cont
   if (target) vhat[2] = vr;
   if (!hc) return 1.0;
   sc_law_hc_one(INFINITY, 0.0, d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt, 1.0,
-                       o->sigma, RESTITUTION_BETA, L->vs, hc);
+                       o->sigma, RESTITUTION_BETA, o->sigma * d->h * L->gn, hc);
   /* without dissipation n(v) = dt (fe0 - dt k v)+ is zero beyond v^ =
    * fe0 / (dt k) = -phi0 / dt; the target moves that zero to v_r: fe0 +=
    * dt k (v_r - v^), a shift of the argument */
@@ -305,7 +305,7 @@ static double restitution_law(const sc_model* m, const sc_data* d, const sc_cont
 static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_laws* L, int i,
                           double b, double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt;
+  const double dt = d->h;
   if (sc_contact_left_out(d, i)) return immobile_law(R, vhat, hc);
   if (L->rmode[i]) return restitution_law(m, d, L, i, n0, R, vhat, hc);
   if (normal_immobile(d, i)) b = 0.0; /* no near-rigid floor (above) */
@@ -323,7 +323,7 @@ static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_
   if (!hc) return th;
   const double hth = sc_law_theta(o, contact_wdt(d, L, i, 1, dt));
   sc_law_hc_one(d->ck[i], L->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
-                       hth, o->sigma, b, L->vs, hc);
+                       hth, o->sigma, b, o->sigma * d->h * L->gn, hc);
   hc[SC_HC_VT0] = vhat[0];
   hc[SC_HC_VT1] = vhat[1];
   return hth;
@@ -334,8 +334,8 @@ static double contact_depth(const sc_model* m, const sc_data* d, const sc_contac
                             int use_hc, double n, double b) {
   double R[3], vh[3], hc[SC_HC_NPAR];
   const double th = contact_law(m, d, L, i, b, 0.0, R, vh, use_hc ? hc : NULL);
-  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (m->opt.dt * hc[SC_HC_K]) : (double)INFINITY;
-  return n * th * (th * m->opt.dt + d->ctaud[i]) * R[2];
+  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (d->h * hc[SC_HC_K]) : (double)INFINITY;
+  return n * th * (th * d->h + d->ctaud[i]) * R[2];
 }
 
 /* the near-rigid threshold that keeps contact i within its depth bound
@@ -433,7 +433,7 @@ int sc_contact_laws_refine(const sc_model* m, const sc_data* d, const sc_contact
 
 void sc_contact_laws_anchors(const sc_model* m, const sc_data* d, sc_contact_laws* L) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt, th = o->theta_vq > 0 ? o->theta_vq : 1.0;
+  const double dt = d->h, th = o->theta_vq > 0 ? o->theta_vq : 1.0;
   const int on = o->solver == SC_SOLVER_NEWTON && o->stiction_anchor > 0;
   const int lagged = o->contact_model == SC_MODEL_LAGGED;
   for (int i = 0; i < d->ncon; i++) {
@@ -514,7 +514,7 @@ int sc_contact_laws_init(const sc_model* m, int ncap, sc_contact_laws* L) {
   const double* g = m->opt.gravity;
   double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   if (!(gn > 0)) gn = 9.81;
-  L->vs = m->opt.sigma * m->opt.dt * gn;
+  L->gn = gn;
   return 0;
 }
 

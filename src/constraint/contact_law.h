@@ -35,10 +35,10 @@ typedef struct sc_contact_laws {
   int* rmode;
   double *vrest, *kick_c, *vwork, *vlaw;
   /* contact.model similar / lagged: SC_HC_NPAR parameters per entry and
-   * the pairs' dissipations (s/m); vs, the stiction tolerance sigma dt g
-   * (m/s) */
+   * the pairs' dissipations (s/m); gn, gravity's magnitude (m/s^2), for
+   * the stiction tolerance sigma h gn (m/s) */
   double *hc, *hcd;
-  double vs;
+  double gn;
 } sc_contact_laws;
 
 /* Arrays for ncap entries; 0, or -1 when out of memory (L is then empty). */

@@ -28,7 +28,7 @@ void sc_joint_place(const sc_model* m, sc_data* d, const double* v0) {
     const double lo = m->jnt_range[2 * j], hi = m->jnt_range[2 * j + 1];
     if (!isfinite(lo) && !isfinite(hi)) continue;
     const int dof = m->jnt_vadr[j];
-    const double q = d->q[m->jnt_qadr[j]], reach = o->margin + 2.0 * o->dt * fabs(v0[dof]);
+    const double q = d->q[m->jnt_qadr[j]], reach = o->margin + 2.0 * d->h * fabs(v0[dof]);
     if (isfinite(lo) && q - lo < reach) sc_rows_add_dof(d, SC_JROW_LIMIT_LOWER, j, dof, 1.0, q - lo, v0);
     if (isfinite(hi) && hi - q < reach) sc_rows_add_dof(d, SC_JROW_LIMIT_UPPER, j, dof, -1.0, hi - q, v0);
   }
@@ -39,7 +39,7 @@ void sc_joint_place(const sc_model* m, sc_data* d, const double* v0) {
 double sc_compliant_law(const sc_model* m, sc_data* d, int i, double k, double taud, double w,
                         double* R, double* vhat) {
   const sc_options* o = &m->opt;
-  const double dt = o->dt;
+  const double dt = d->h;
   const double b = (o->beta == 0.0 && isinf(k)) ? 1.0 : o->beta;
   /* the contacts' rule: a near-rigid or unresolved row at theta = 1 */
   const double th =
@@ -59,13 +59,13 @@ double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud,
   return sc_compliant_law(m, d, i, k, taud, w, R, vhat);
 }
 
-double sc_friction_law(const sc_model* m, double F, double w, double* R, double* vhat,
+double sc_friction_law(const sc_model* m, double dt, double F, double w, double* R, double* vhat,
                        double* bound) {
   const sc_options* o = &m->opt;
   R[0] = R[1] = 1.0;
   R[2] = o->sigma * w;
   vhat[0] = vhat[1] = vhat[2] = 0.0;
-  bound[0] = -o->dt * F;
-  bound[1] = o->dt * F;
+  bound[0] = -dt * F;
+  bound[1] = dt * F;
   return 0.0;
 }

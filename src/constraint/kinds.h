@@ -20,7 +20,7 @@ double sc_limit_law(const sc_model* m, sc_data* d, int i, double k, double taud,
 /* joint.c: the joints' limits and dry friction; the law of dry friction F
  * (a joint's or a tendon's) on a row with Delassus entry w */
 void sc_joint_place(const sc_model* m, sc_data* d, const double* v0);
-double sc_friction_law(const sc_model* m, double F, double w, double* R, double* vhat,
+double sc_friction_law(const sc_model* m, double dt, double F, double w, double* R, double* vhat,
                        double* bound);
 /* actuator.c: the joints' servos' rows; a servo's (or a tendon motor's) law
  * on entry i, returning 1 when its dof advances with the end velocity */

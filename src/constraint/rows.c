@@ -101,10 +101,10 @@ void sc_rows_laws(const sc_model* m, sc_data* d, const double* v0, double* hc, d
                                 bound);
         break;
       case SC_JROW_FRICTION:
-        theta[i] = sc_friction_law(m, m->dof_frictionloss[ref], w, R, vhat, bound);
+        theta[i] = sc_friction_law(m, d->h, m->dof_frictionloss[ref], w, R, vhat, bound);
         break;
       case SC_JROW_TENDON_FRICTION:
-        theta[i] = sc_friction_law(m, m->ten_frictionloss[ref], w, R, vhat, bound);
+        theta[i] = sc_friction_law(m, d->h, m->ten_frictionloss[ref], w, R, vhat, bound);
         break;
       case SC_JROW_SERVO: theta[i] = sc_actuator_law(m, d, ref, i, w, v0, R, vhat, bound); break;
       case SC_JROW_EQUALITY: theta[i] = sc_eq_law(m, d, i, w, R, vhat, bound); break;
@@ -152,7 +152,7 @@ void sc_rows_position_velocity(const sc_model* m, const sc_data* d, const double
 }
 
 void sc_rows_finish(const sc_model* m, sc_data* d, const double* v0) {
-  const double dt = m->opt.dt;
+  const double dt = d->h;
   if (m->nrow_max == 0 && m->nact == 0) return;
   memset(d->jnt_limit_force, 0, sizeof(double) * (size_t)m->njnt);
   memset(d->dof_friction_force, 0, sizeof(double) * (size_t)m->nv);

@@ -70,7 +70,7 @@ void sc_tendon_place(const sc_model* m, sc_data* d, const double* v0) {
     sc_dyn_tendon(m, d, t, J);
     double ldot = 0.0;
     for (int k = 0; k < m->nv; k++) ldot += J[k] * v0[k];
-    const double L = d->ten_length[t], reach = o->margin + 2.0 * o->dt * fabs(ldot);
+    const double L = d->ten_length[t], reach = o->margin + 2.0 * d->h * fabs(ldot);
     if (isfinite(lo) && L - lo < reach) add_row(m, d, SC_JROW_TENDON_LOWER, t, 1.0, L - lo, J, v0);
     if (isfinite(hi) && hi - L < reach) add_row(m, d, SC_JROW_TENDON_UPPER, t, -1.0, hi - L, J, v0);
     if (friction) add_row(m, d, SC_JROW_TENDON_FRICTION, t, 1.0, 0.0, J, v0);

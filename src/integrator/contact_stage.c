@@ -114,7 +114,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp) {
   const step_work* w = d->solver_work;
   const int nc = d->ncon;
   const int nv = m->nv;
-  const double dt = m->opt.dt;
+  const double dt = d->h;
   int* in = w->kicked; /* contacts and rows whose impulse the kick applies */
   int any = 0;
   for (int i = 0; i < nc; i++) {
@@ -300,7 +300,7 @@ static void midstep_contacts(const sc_model* m, sc_data* d, const double* v0, co
   const int nv = m->nv;
   const sc_options* o = &m->opt;
   double* qdot = d->scratch + 8 * (size_t)nv;
-  sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, qdot);
+  sc_step_mid_positions(m, d->q, v0, o->theta_q, d->h, d->qtheta, qdot);
   sc_dyn_kinematics(m, d, d->qtheta);
   sc_col_reposition(m, d, rel);
   sc_contact_jacobian(m, d);
@@ -334,7 +334,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
      * (at the mid configuration, where midstep_contacts may have put the
      * kinematics already) */
     if (o->midstep_jacobian && o->theta_q > 0) {
-      sc_step_mid_positions(m, d->q, v0, o->theta_q, o->dt, d->qtheta, d->scratch + 8 * (size_t)nv);
+      sc_step_mid_positions(m, d->q, v0, o->theta_q, d->h, d->qtheta, d->scratch + 8 * (size_t)nv);
       if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
     } else if (!sc_dyn_kinematics_current(m, d, d->q)) {
       sc_dyn_kinematics(m, d, d->q);
@@ -355,7 +355,7 @@ sc_status sc_step_contacts(const sc_model* m, sc_data* d, const double* v0, sc_s
   }
   sc_problem* p = &w->prob;
   const sc_problem p0 = {nv, nc, w->ntree, w->tree_ptr, m->clique_dofs, d->A, d->vstar,
-                         d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, o->dt,
+                         d->jptr, d->jcol, d->Jc, d->R, d->vhat, d->mu, d->phi0, d->h,
                          SC_MODEL_SAP, NULL, d->nrow > 0 ? d->ckind : NULL, d->cbound,
                          m->cone_tails ? d->ctail : NULL};
   *p = p0;

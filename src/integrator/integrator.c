@@ -98,7 +98,7 @@ static sc_status guard_penetration(const sc_model* m, const sc_data* d, sc_error
     const sc_contact* c = &d->contact[i];
     double ra = m->geom_rbound[c->geom[0]], rb = m->geom_rbound[c->geom[1]];
     double r = ra < rb ? ra : rb;
-    if (-c->dist > r && d->step == 0)
+    if (-c->dist > r && d->step == 0 && d->time == 0.0)
       return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,
                           "t = %.9g s: bodies %s and %s overlap by %.3g m at the start (more "
                           "than the smaller geometry's bounding radius %.3g m): move them "
@@ -173,7 +173,7 @@ static void pose_at(const sc_model* m, sc_data* d, const double* v0, const doubl
     vth[i] = o->theta_v * v[i] + (1 - o->theta_v) * v0[i];
     vq[i] = o->theta_vq * v[i] + (1 - o->theta_vq) * v0[i];
   }
-  sc_step_mid_positions(m, d->q, vq, o->theta_q, o->dt, d->qtheta, qdot);
+  sc_step_mid_positions(m, d->q, vq, o->theta_q, d->h, d->qtheta, qdot);
   /* (explicit in q, q^theta is the step's q0, whose kinematics the contact
    * detection just computed) */
   if (!sc_dyn_kinematics_current(m, d, d->qtheta)) sc_dyn_kinematics(m, d, d->qtheta);
@@ -186,7 +186,7 @@ static void pose_at(const sc_model* m, sc_data* d, const double* v0, const doubl
 static double residual_norm(const sc_model* m, const sc_data* d, const double* v, const double* res,
                             const double* kf, double* tmp, double* scale) {
   const sc_la_blocks cb = sc_model_cliques(m);
-  const double dt = m->opt.dt;
+  const double dt = d->h;
   sc_la_blk_gemv(&cb, d->M, v, tmp);
   double r2 = 0, p2 = 0, k2 = 0;
   for (int i = 0; i < m->nv; i++) {
@@ -206,7 +206,7 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
   const sc_la_blocks cb = sc_model_cliques(m);
   int nv = m->nv;
   const sc_options* o = &m->opt;
-  double dt = o->dt;
+  double dt = d->h;
   double* kf = scr(m, d, SCR_K);
   double* tmp = scr(m, d, SCR_TMP);
   pose_at(m, d, v0, v);
@@ -238,7 +238,7 @@ static double eval_residual(const sc_model* m, sc_data* d, const double* v0, con
 static double eval_residual_only(const sc_model* m, sc_data* d, const double* v0, const double* v,
                                  double* res, double* scale) {
   const int nv = m->nv;
-  const double dt = m->opt.dt;
+  const double dt = d->h;
   double* kf = scr(m, d, SCR_K);
   double* tmp = scr(m, d, SCR_TMP);
   pose_at(m, d, v0, v);
@@ -446,10 +446,15 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
 }
 
 sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
+  return sc_step_of(m, d, m->opt.dt, err);
+}
+
+sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err) {
+  d->h = h;
   double t0 = now_seconds();
   int nv = m->nv;
   const sc_options* o = &m->opt;
-  double dt = o->dt;
+  double dt = d->h;
   double* v0 = scr(m, d, SCR_V0);
   memcpy(v0, d->v, sizeof(double) * (size_t)nv);
 
@@ -517,7 +522,9 @@ sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];
   sc_dyn_normalize_q(m, d->q);
-  d->time = (double)(d->step + 1) * dt;
+  /* a whole step of time.step: the time from the count, exact over long
+   * runs; an error-controlled substep (adaptive.c) adds its length */
+  d->time = dt == o->dt ? (double)(d->step + 1) * dt : d->time + dt;
   d->step++;
 
   /* (energies still those of the previous state: finite) */

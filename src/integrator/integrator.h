@@ -51,5 +51,20 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err);
  * step's start) with their impulses and slips, and the step's statistics.
  * Returns SC_ERR_SIM (with a message) when the step failed. */
 sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err);
+/* The same step with a length h of its own (error control's substeps,
+ * adaptive.c); sc_step is sc_step_of(m->opt.dt). */
+sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err);
+
+/* Advance the state by one output interval of m->opt.dt: one sc_step, or
+ * under error control (m->opt.accuracy > 0) the substeps adaptive.c
+ * chooses, ending at the interval's end exactly; d->substeps, d->rejected
+ * and d->shortest say how.  Returns SC_ERR_SIM when the step failed (under
+ * error control: at time.min_step). */
+sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err);
+/* The scaled difference of two states (adaptive.c), before the division by
+ * the accuracy. */
+double sc_adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1);
+/* 1 once the flag of sc_sim_set_cancel is set */
+int sc_sim_cancelled(const sc_data* d);
 
 #endif

@@ -82,6 +82,8 @@ void sc_sim_copy(const sc_model* m, sc_data* dst, sc_data* src) {
 void sc_sim_set_lcp_whole(sc_data* d, int whole) {
   step_work* w = d->solver_work;
   if (w) w->lcp_whole = whole != 0;
+  for (int i = 0; i < 2; i++)
+    if (d->adapt[i]) sc_sim_set_lcp_whole(d->adapt[i], whole);
 }
 
 void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
@@ -90,6 +92,13 @@ void sc_sim_set_cancel(sc_data* d, const volatile sig_atomic_t* flag) {
   w->sap_params.cancel = flag;
   w->sap_relin.cancel = flag;
   sc_lcp_set_cancel(w->lcp, flag);
+  for (int i = 0; i < 2; i++)
+    if (d->adapt[i]) sc_sim_set_cancel(d->adapt[i], flag);
+}
+
+int sc_sim_cancelled(const sc_data* d) {
+  const step_work* w = d->solver_work;
+  return w && w->sap_params.cancel && *w->sap_params.cancel;
 }
 
 sc_status sc_sim_prepare(const sc_model* m, sc_data* d, sc_error* err) {
@@ -218,6 +227,22 @@ sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_
                         "(first singular velocity: %s); give the bodies on that joint "
                         "mass and inertia",
                         m->v_names[dof]);
+  }
+  /* error control's trial and backup (adaptive.c), made once here so that
+   * no step allocates */
+  for (int i = 0; i < 2 && m->opt.accuracy > 0 && !d->adapt_scratch; i++) {
+    if (d->adapt[i]) continue;
+    sc_data* x = NULL;
+    sc_status st = sc_data_create(m, &x, err);
+    if (st == SC_OK) {
+      x->adapt_scratch = 1;
+      st = sc_sim_prepare_threads(m, x, threads, err);
+    }
+    if (st != SC_OK) {
+      sc_data_free(x);
+      return st;
+    }
+    d->adapt[i] = x;
   }
   return SC_OK;
 }

@@ -39,6 +39,7 @@ enum {
   F_BPOS, F_BQUAT,
   F_EACT, F_ELIM, F_EJFRIC, F_ACMD, F_AFORCE, F_JLIM, F_JFRIC,
   F_ECON, F_EQGAP, F_EQFORCE, F_TLEN, F_TFORCE, F_TFRIC,
+  F_SUBSTEPS, F_REJECTED, F_SHORTEST,
   NF
 };
 /* per-contact datasets */
@@ -483,6 +484,10 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
            attr_int(r, "ncon_max", d->ncon_max) &&
            attr_int(r, "output_contacts", o->output_contacts ? 1 : 0) &&
            attr_str(r, "status", "running");
+  /* error control's settings: only in its runs */
+  if (ok && o->accuracy > 0)
+    ok = attr_dbl(r, "accuracy", o->accuracy) &&
+         attr_dbl(r, "min_step", o->min_step > 0 ? o->min_step : 1e-3 * o->dt);
   return ok ? SC_OK : SC_ERR_IO;
 }
 
@@ -1018,6 +1023,12 @@ sc_status sc_h5_open(const char* path, const sc_model* m, const sc_data* d,
            "N, or the joints' generalized force for a fixed tendon (per tendon)", K_F64, 2,
            m->ntendon);
   f[F_TFRIC].present = any_tendon_friction;
+  /* error control's substeps (integrator/adaptive.c), in the interval that
+   * ends at the row */
+  col_init(&f[F_SUBSTEPS], "/solver/substeps", "1", K_I32, 1, 1);
+  col_init(&f[F_REJECTED], "/solver/rejected_substeps", "1", K_I32, 1, 1);
+  col_init(&f[F_SHORTEST], "/solver/shortest_step", "s", K_F64, 1, 1);
+  for (int i = F_SUBSTEPS; i <= F_SHORTEST; i++) f[i].present = m->opt.accuracy > 0;
   col_init(&f[F_BPOS], "/body/position", "m", K_F64, 3, 3 * m->nbody);
   f[F_BPOS].inner = 3;
   col_init(&f[F_BQUAT], "/body/orientation", "1 (quaternion w, x, y, z)", K_F64, 3, 4 * m->nbody);
@@ -1143,6 +1154,11 @@ sc_status sc_h5_write_frame(sc_h5* h, const sc_model* m, const sc_data* d, sc_er
   FBUF(F_SIGN, double)[r] = d->coulomb[0];
   FBUF(F_MDISS, double)[r] = d->coulomb[1];
   FBUF(F_BIPOT, double)[r] = d->coulomb[2];
+  if (h->fr[F_SUBSTEPS].present) {
+    FBUF(F_SUBSTEPS, int32_t)[r] = d->substeps;
+    FBUF(F_REJECTED, int32_t)[r] = d->rejected;
+    FBUF(F_SHORTEST, double)[r] = d->shortest;
+  }
   /* the poses of the recorded state: d's kinematics are those of d->q (the
    * step ends by evaluating them for the energies) */
   double* bp = FBUF(F_BPOS, double) + (size_t)r * 3 * (size_t)h->nbody;
@@ -1239,7 +1255,9 @@ sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* sm, sc_error* err) {
                  attr_str(r, "warnings", sm->warnings) &&
                  attr_dbl(r, "max_signorini", sm->max_coulomb[0]) &&
                  attr_dbl(r, "max_dissipation_gap", sm->max_coulomb[1]) &&
-                 attr_dbl(r, "max_coulomb_residual", sm->max_coulomb[2]);
+                 attr_dbl(r, "max_coulomb_residual", sm->max_coulomb[2]) &&
+                 (!sm->adaptive || (attr_dbl(r, "substeps", (double)sm->substeps) &&
+                                    attr_dbl(r, "rejected_substeps", (double)sm->rejected_substeps)));
   return ok ? SC_OK : sc_h5_io_fail(h->path, err, "write", "the run's summary attributes");
 }
 

@@ -116,6 +116,8 @@ typedef struct sc_h5_summary {
   const char* warnings;
   double max_coulomb[3]; /* J: the run's largest Signorini, maximum-dissipation and
                             De Saxce residuals (/solver/signorini ...) */
+  int adaptive;          /* error control (time.accuracy): its substeps since the start */
+  long substeps, rejected_substeps;
 } sc_h5_summary;
 sc_status sc_h5_summarize(sc_h5* h, const sc_h5_summary* s, sc_error* err);
 

@@ -299,7 +299,7 @@ static sc_solve_status solve_island(const sc_model* m, sc_data* d, const sc_isla
     }
   const sc_problem p = {nvl, ncl, nt, x->sub_tree_ptr, x->sub_tree_dofs, x->sub_A,
                         x->sub_vstar, x->sub_jptr, x->sub_jcol, x->sub_J, x->sub_R,
-                        x->sub_vhat, x->sub_mu, x->sub_phi0, m->opt.dt,
+                        x->sub_vhat, x->sub_mu, x->sub_phi0, d->h,
                         call->model, hc ? x->sub_hc : NULL, any_box ? x->sub_kind : NULL,
                         x->sub_bound, any_tail ? x->sub_tail : NULL};
   /* solved, then again while the caller's refine changes a contact's law

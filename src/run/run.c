@@ -43,7 +43,7 @@ void sc_run_step(sc_run* r, const sc_model* m, const sc_data* d) {
   if (d->max_depth_frac > r->max_frac) {
     r->max_frac = d->max_depth_frac;
     r->frac_depth = d->frac_depth;
-    r->frac_time = d->time - m->opt.dt; /* detected at the step's start */
+    r->frac_time = d->time - d->h; /* detected at the (sub)step's start */
     r->frac_pair[0] = d->depth_pair[0];
     r->frac_pair[1] = d->depth_pair[1];
   }
@@ -94,11 +94,21 @@ void sc_run_warnings(const sc_run* r, const sc_model* m, const sc_data* d, char*
              used ? "; " : "", m->body_name[d->fast_body], d->fast_dist, d->fast_time,
              d->warning[SC_WARN_FAST]);
   }
+  if (d->warning[SC_WARN_MIN_STEP]) {
+    const size_t used = strlen(warnings);
+    snprintf(warnings + used, nw - used,
+             "%serror control: %d steps held at time.min_step %.3g s had an error estimate "
+             "above time.accuracy %.3g: the accuracy asked for was not reached there; lower "
+             "time.min_step or ask for less",
+             used ? "; " : "", d->warning[SC_WARN_MIN_STEP],
+             m->opt.min_step > 0 ? m->opt.min_step : 1e-3 * m->opt.dt, m->opt.accuracy);
+  }
 }
 
 sc_h5_summary sc_run_summary(const sc_run* r, const char* bodies, const char* warnings) {
   const sc_h5_summary s = {r->max_pen, r->max_frac, r->frac_time, bodies, warnings,
-                           {r->max_coulomb[0], r->max_coulomb[1], r->max_coulomb[2]}};
+                           {r->max_coulomb[0], r->max_coulomb[1], r->max_coulomb[2]},
+                           0, 0, 0};
   return s;
 }
 

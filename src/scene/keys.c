@@ -50,6 +50,13 @@ static const sc_scene_key keys[] = {
     /* ---- time ---- */
     {"time", "step", "number", "s", "required", "> 0", "the time step"},
     {"time", "duration", "number", "s", "required", "> 0", "simulated time; at least time.step"},
+    {"time", "accuracy", "number", "-", "0", ">= 0",
+     "error-controlled steps: each substep's estimated local error in q and v (doc/step.md, "
+     "\"Error control\") stays below this; time.step is then the first and the longest step; "
+     "0: fixed steps of time.step"},
+    {"time", "min_step", "number", "s", "(time.step / 1000)", "> 0",
+     "the shortest step error control takes; a step held there is counted and warned about; "
+     "only with accuracy"},
 
     /* ---- integrator ---- */
     {"integrator", "scheme", "explicit_euler | symplectic_euler | implicit_euler | midpoint | theta",

@@ -38,6 +38,21 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
   st = sc_rd_check_section(c, n, "time", "a map");
   if (!st) st = sc_rd_get_num(c, n, "step", &o->dt, RANGE_POS, 1, NULL);
   if (!st) st = sc_rd_get_num(c, n, "duration", &o->duration, RANGE_POS, 1, NULL);
+  if (!st) st = sc_rd_get_num(c, n, "accuracy", &o->accuracy, RANGE_NONNEG, 0, NULL);
+  int has_min = 0;
+  if (!st) st = sc_rd_get_num(c, n, "min_step", &o->min_step, RANGE_POS, 0, &has_min);
+  if (!st && has_min && o->min_step > o->dt) {
+    size_t m2 = sc_rd_push_key(c, "min_step");
+    st = sc_rd_fail(c, sc_snode_get(n, "min_step"), "must be <= time.step (got %s)",
+                    sc_snode_get(n, "min_step")->str);
+    sc_rd_pop(c, m2);
+  }
+  if (!st && has_min && !(o->accuracy > 0)) {
+    size_t m2 = sc_rd_push_key(c, "min_step");
+    st = sc_rd_fail(c, sc_snode_get(n, "min_step"),
+                    "only with time.accuracy (the shortest step error control may take)");
+    sc_rd_pop(c, m2);
+  }
   if (!st && o->duration < o->dt) {
     size_t m2 = sc_rd_push_key(c, "duration");
     st = sc_rd_fail(c, sc_snode_get(n, "duration"), "must be >= time.step (got %s)",

@@ -236,6 +236,7 @@ void sc_state_velocity_to_frame(const sc_model* m, const double* q, double* v) {
 void sc_data_reset(const sc_model* m, sc_data* d) {
   d->time = 0;
   d->step = 0;
+  d->h = m->opt.dt;
   memcpy(d->q, m->qpos0, sizeof(double) * (size_t)m->nq);
   memcpy(d->v, m->qvel0, sizeof(double) * (size_t)m->nv);
   sc_state_frame_to_com(m, d->q, d->v);
@@ -266,11 +267,18 @@ void sc_data_reset(const sc_model* m, sc_data* d) {
   memset(d->warning, 0, sizeof d->warning);
   d->fast_body = 0;
   d->fast_dist = d->fast_time = 0;
+  d->h_next = 0;
+  d->err_prev = 1;
+  d->substeps = d->rejected = 0; /* (the initial row ends no interval) */
+  d->shortest = 0;
+  d->substeps_total = d->rejected_total = 0;
 }
 
 void sc_data_free(sc_data* d) {
   if (!d) return;
   if (d->solver_work && d->solver_work_free) d->solver_work_free(d->solver_work);
+  sc_data_free(d->adapt[0]);
+  sc_data_free(d->adapt[1]);
 #define SC_DATA_FREE(type, name, count) sc_free(d->name);
   SC_DATA_ARRAYS(SC_DATA_FREE)
 #undef SC_DATA_FREE
@@ -293,4 +301,7 @@ void sc_data_copy(const sc_model* m, sc_data* dst, const sc_data* src) {
   dst->solver_work = keep.solver_work;
   dst->solver_work_free = keep.solver_work_free;
   dst->solver_trace = keep.solver_trace;
+  dst->adapt[0] = keep.adapt[0];
+  dst->adapt[1] = keep.adapt[1];
+  dst->adapt_scratch = keep.adapt_scratch;
 }

@@ -33,7 +33,9 @@ typedef enum sc_warning {
   SC_WARN_FAST = 3,        /* with contact.speculative off, a body moved more than its
                               smallest geometry's bounding radius in a step with no
                               contact: a contact in its path may have been missed */
-  SC_NWARN = 4
+  SC_WARN_MIN_STEP = 4,    /* error control accepted a substep of time.min_step whose
+                              error estimate was above time.accuracy */
+  SC_NWARN = 5
 } sc_warning;
 
 /* What a joint row of the contact problem is (constraint/rows.c) */
@@ -209,6 +211,8 @@ typedef struct sc_data {
   /* ---- state ---- */
   double time;       /* s */
   long step;         /* steps taken */
+  double h;          /* the length of the step being taken, s: time.step (sc_step),
+                        or an error-controlled substep's (sc_step_of, adaptive.c) */
   SC_DATA_STATE(SC_DATA_DECLARE)
 
   /* ---- position dependent (sc_dyn_kinematics) ---- */
@@ -280,6 +284,16 @@ typedef struct sc_data {
   int warning[SC_NWARN];      /* counts */
   int fast_body;              /* the first body of an SC_WARN_FAST step, */
   double fast_dist, fast_time; /* how far it moved (m) and when (s) */
+
+  /* ---- error control (time.accuracy; integrator/adaptive.c) ---- */
+  struct sc_data* adapt[2];   /* a substep's trial and its start's backup, made by
+                                 sc_sim_prepare; NULL without time.accuracy */
+  int adapt_scratch;          /* 1 in those two: they make none of their own */
+  double h_next;              /* the controller's next substep, s (0: time.step) */
+  double err_prev;            /* the last accepted substep's error / accuracy */
+  int substeps, rejected;     /* the last interval's accepted and rejected substeps */
+  double shortest;            /* the last interval's shortest accepted substep, s */
+  long substeps_total, rejected_total; /* since the start */
   SC_DATA_HISTORY(SC_DATA_DECLARE)
 } sc_data;
 

@@ -1,0 +1,263 @@
+/* Error-controlled time stepping (time.accuracy; integrator/adaptive.c,
+ * doc/step.md "Error control") against independent references:
+ *   a compound pendulum released from 2.5 rad, after one analytic period
+ *   (4 K(k) / w0, K by the arithmetic-geometric mean), must be back at its
+ *   start: the error achieved against the accuracy asked for;
+ *   a ball dropped on a compliant floor against the same scene at fixed
+ *   steps of 1e-5 s, with the flight taken in whole steps and the impact in
+ *   short ones;
+ *   the LCP baseline under error control rests at the static sink mg/k;
+ *   two threads give the same run bit for bit as one;
+ *   an accuracy beyond time.min_step's reach is warned about, not hidden. */
+#include "harness.h"
+#include "sim_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const double G = 9.81;
+
+/* complete elliptic integral of the first kind K(k) = pi / (2 agm(1, k')) */
+static double ellip_k(double k) {
+  double a = 1.0, b = sqrt(1.0 - k * k);
+  for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
+    const double an = 0.5 * (a + b);
+    b = sqrt(a * b);
+    a = an;
+  }
+  return 3.14159265358979323846 / (2.0 * a);
+}
+
+typedef struct run_log {
+  long substeps, rejected, steps;
+  double shortest;
+  int flight_whole;   /* flight intervals taken in one substep */
+  int flight;         /* flight intervals */
+  int impact_short;   /* intervals with contact whose shortest substep <= H / 8 */
+} run_log;
+
+static void log_cb(const sc_model* m, const sc_data* d, void* user) {
+  run_log* L = user;
+  if (d->step == 0) return;
+  L->steps++;
+  L->substeps += d->substeps;
+  L->rejected += d->rejected;
+  L->shortest = L->steps == 1 ? d->shortest : fmin(L->shortest, d->shortest);
+  if (d->ncon == 0 && d->q[2] > 0.2) {
+    L->flight++;
+    L->flight_whole += d->substeps == 1;
+  }
+  if (d->ncon > 0 && d->shortest <= m->opt.dt / 8) L->impact_short++;
+}
+
+/* The pendulum after one period, against its start (q0 = 2.5 rad, at rest):
+ * the error achieved max(|q - q0|, |v|) (rad, rad/s), the norm of the
+ * controller's estimate.  Fixed steps of the same longest step (T / 20)
+ * miss by 0.135 rad.  The accuracy bounds each substep's error, so the
+ * error after a period is the sum of more of them as the accuracy
+ * tightens: measured 2.8, 3.4, 5.2, 11 and 36 times the accuracy from 1e-2
+ * to 1e-6.  Asserted: within 10 times down to 1e-4, 50 times below. */
+static void test_pendulum_error_follows_accuracy(void) {
+  const double l = 1.0, I = 4e-6 + l * l, q0 = 2.5;
+  const double w0 = sqrt(G * l / I), T = 4.0 * ellip_k(sin(q0 / 2)) / w0;
+  char step[64], dur[64], acc[64];
+  snprintf(step, sizeof step, "time.step=%.17g", T / 20);
+  snprintf(dur, sizeof dur, "time.duration=%.17g", T);
+  double fixed_err = 0;
+  {
+    const char* sets[] = {step, dur};
+    sc_model* m;
+    sc_data* d;
+    ENSURE(sim_run("test/adaptive_pendulum.yaml", sets, 2, NULL, NULL, &m, &d) == SC_OK);
+    fixed_err = fmax(fabs(d->q[0] - q0), fabs(d->v[0]));
+    printf("  period %.6f s; fixed steps of T/20: error %.3g\n", T, fixed_err);
+    ENSURE(fixed_err > 0.1);
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+  long prev = 0;
+  for (int e = 2; e <= 6; e++) {
+    const double eps = pow(10.0, -e);
+    snprintf(acc, sizeof acc, "time.accuracy=%g", eps);
+    const char* sets[] = {step, dur, acc};
+    run_log L = {0};
+    sc_model* m;
+    sc_data* d;
+    ENSURE(sim_run("test/adaptive_pendulum.yaml", sets, 3, log_cb, &L, &m, &d) == SC_OK);
+    const double err = fmax(fabs(d->q[0] - q0), fabs(d->v[0]));
+    printf("  accuracy %.0e: error %.3g (%.2g of it), %ld substeps, %ld rejected\n", eps, err,
+           err / eps, L.substeps, L.rejected);
+    ENSURE(err <= (e <= 4 ? 10 : 50) * eps);
+    ENSURE(fabs(d->time - T) <= 1e-12 * T); /* ends on the sample time */
+    ENSURE(L.substeps > prev);              /* a tighter accuracy costs more */
+    prev = L.substeps;
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+}
+
+/* the ball's z and vz at every 10 ms over 0.6 s at fixed steps of dt */
+static void drop_fixed(double dt, double* z, double* v) {
+  char step[64];
+  snprintf(step, sizeof step, "time.step=%g", dt);
+  const char* sets[] = {step, "time.duration=0.6"};
+  sc_model* m;
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_scene_load("scenes/sphere_drop.yaml", sets, 2, &m, &err) == SC_OK);
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  const long per = lround(1e-2 / dt);
+  z[0] = d->q[2];
+  v[0] = d->v[2];
+  for (int k = 1; k <= 60; k++) {
+    for (long j = 0; j < per; j++) ENSURE(sc_advance(m, d, &err) == SC_OK);
+    z[k] = d->q[2];
+    v[k] = d->v[2];
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* A 1 kg ball dropped 0.4 m onto a compliant floor (k = 1e5 N/m, 10 ms
+ * dissipation time: scenes/sphere_drop.yaml) at a longest step of 10 ms.
+ * The reference: fixed steps of 5e-6 and 2.5e-6 s, which converge at first
+ * order through the contact's onset (their difference 1.8e-4 m/s), combined
+ * by Richardson extrapolation, 2 x(h/2) - x(h); the same from 2.5e-6 and
+ * 1.25e-6 s differs from it by 7e-6 m/s and 3e-8 m.  z and vz at every 10
+ * ms within 10 times the accuracy, from 1e-2 to 1e-4; the flight in whole
+ * steps, the impact in substeps of at most 1.25 ms. */
+static void test_drop_flight_long_impact_short(void) {
+  sc_model* m;
+  sc_data* d;
+  double zr[61], vr[61], z2[61], v2[61];
+  drop_fixed(5e-6, zr, vr);
+  drop_fixed(2.5e-6, z2, v2);
+  for (int k = 0; k <= 60; k++) {
+    zr[k] = 2 * z2[k] - zr[k];
+    vr[k] = 2 * v2[k] - vr[k];
+  }
+  for (int e = 2; e <= 4; e++) {
+    char acc[64];
+    snprintf(acc, sizeof acc, "time.accuracy=%g", pow(10.0, -e));
+    const char* sets[] = {"time.step=1e-2", "time.duration=0.6", acc};
+    sc_error err;
+    ENSURE(sc_scene_load("scenes/sphere_drop.yaml", sets, 3, &m, &err) == SC_OK);
+    ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+    ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
+    ENSURE(sc_forward(m, d, &err) == SC_OK);
+    run_log L = {0};
+    double ez = 0, ev = 0;
+    for (int k = 1; k <= 60; k++) {
+      ENSURE(sc_advance(m, d, &err) == SC_OK);
+      log_cb(m, d, &L);
+      ez = fmax(ez, fabs(d->q[2] - zr[k]));
+      ev = fmax(ev, fabs(d->v[2] - vr[k]));
+    }
+    const double eps = m->opt.accuracy;
+    printf("  accuracy %.0e: error z %.3g m, vz %.3g m/s; %ld substeps (%ld rejected), "
+           "shortest %.3g s; flight %d of %d intervals whole; %d impact intervals short\n",
+           eps, ez, ev, L.substeps, L.rejected, L.shortest, L.flight_whole, L.flight,
+           L.impact_short);
+    ENSURE(ez <= 10 * eps && ev <= 10 * eps);
+    ENSURE(L.flight > 20 && L.flight_whole == L.flight);
+    ENSURE(L.impact_short > 0);
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+}
+
+/* the LCP baseline under error control: the ball comes to rest at the
+ * static sink mg/k = 9.81e-5 m below its radius */
+static void test_lcp_under_error_control(void) {
+  const char* sets[] = {"contact.solver=lcp", "time.accuracy=1e-4", "time.step=1e-2"};
+  sc_model* m;
+  sc_data* d;
+  run_log L = {0};
+  ENSURE(sim_run("scenes/sphere_drop.yaml", sets, 3, log_cb, &L, &m, &d) == SC_OK);
+  printf("  rest height %.9f m (analytic %.9f), %ld substeps\n", d->q[2], 0.1 - G / 1e5,
+         L.substeps);
+  ENSURE_NEAR(d->q[2], 0.1 - G / 1e5, 1e-7);
+  ENSURE(L.substeps > L.steps);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* contact islands on two threads: the same run bit for bit as on one */
+static void test_threads_same_bits(void) {
+  double* q[2] = {NULL, NULL};
+  long sub[2] = {0, 0};
+  int nq = 0;
+  for (int t = 0; t < 2; t++) {
+    const char* sets[] = {"time.accuracy=1e-3", "time.duration=0.1",
+                          t ? "contact.threads=2" : "contact.threads=1"};
+    sc_model* m;
+    sc_data* d;
+    run_log L = {0};
+    ENSURE(sim_run("scenes/clutter8.yaml", sets, 3, log_cb, &L, &m, &d) == SC_OK);
+    nq = m->nq;
+    q[t] = malloc(sizeof(double) * (size_t)nq);
+    memcpy(q[t], d->q, sizeof(double) * (size_t)nq);
+    sub[t] = L.substeps;
+    sc_data_free(d);
+    sc_model_free(m);
+  }
+  printf("  %ld and %ld substeps\n", sub[0], sub[1]);
+  ENSURE(sub[0] == sub[1] && sub[0] > 0);
+  ENSURE(memcmp(q[0], q[1], sizeof(double) * (size_t)nq) == 0);
+  free(q[0]);
+  free(q[1]);
+}
+
+/* an accuracy the shortest step cannot reach: the run goes on at
+ * time.min_step and counts the steps that missed it */
+static void test_min_step_is_warned(void) {
+  const char* sets[] = {"time.accuracy=1e-13", "time.min_step=1e-4", "time.duration=0.5"};
+  sc_model* m;
+  sc_data* d;
+  run_log L = {0};
+  ENSURE(sim_run("scenes/sphere_drop.yaml", sets, 3, log_cb, &L, &m, &d) == SC_OK);
+  printf("  %d substeps held at time.min_step above the accuracy; shortest %.3g s\n",
+         d->warning[SC_WARN_MIN_STEP], L.shortest);
+  ENSURE(d->warning[SC_WARN_MIN_STEP] > 0);
+  ENSURE(L.shortest >= 1e-4 * (1 - 1e-9));
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+/* the substeps, their trials and rejections allocate nothing: the trial
+ * and the backup are made with the data (sc_sim_prepare) */
+static void test_no_allocation(void) {
+  const char* sets[] = {"time.accuracy=1e-4"};
+  sc_model* m;
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_scene_load("scenes/clutter8.yaml", sets, 1, &m, &err) == SC_OK);
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  const long a0 = sc_alloc_count_process();
+  long sub = 0, rej = 0;
+  for (int k = 0; k < 150; k++) {
+    ENSURE(sc_advance(m, d, &err) == SC_OK);
+    sub += d->substeps;
+    rej += d->rejected;
+  }
+  const long na = sc_alloc_count_process() - a0;
+  printf("  150 intervals, %ld substeps, %ld rejected: %ld allocations\n", sub, rej, na);
+  ENSURE(na == 0 && rej > 0);
+  sc_data_free(d);
+  sc_model_free(m);
+}
+
+int main(int argc, char** argv) {
+  TEST_BEGIN(argc, argv);
+  RUN(test_pendulum_error_follows_accuracy);
+  RUN(test_drop_flight_long_impact_short);
+  RUN(test_lcp_under_error_control);
+  RUN(test_threads_same_bits);
+  RUN(test_min_step_is_warned);
+  RUN(test_no_allocation);
+  return TEST_END();
+}
