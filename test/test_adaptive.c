@@ -43,7 +43,7 @@ static void log_cb(const sc_model* m, const sc_data* d, void* user) {
   L->substeps += d->substeps;
   L->rejected += d->rejected;
   L->shortest = L->steps == 1 ? d->shortest : fmin(L->shortest, d->shortest);
-  if (d->ncon == 0 && d->q[2] > 0.2) {
+  if (m->nq > 2 && d->ncon == 0 && d->q[2] > 0.2) { /* (the ball's height) */
     L->flight++;
     L->flight_whole += d->substeps == 1;
   }
