@@ -859,8 +859,8 @@ int simc_recorder_close(simc_recorder* r, const simc_model* m, simc_data* d, con
     summary->energy_balance = E + x->e_damper + x->e_contact + x->e_limit + x->e_jfriction +
                               x->e_constraint - x->e_actuator - u->E0;
     summary->energy_start = u->E0;
-    summary->substeps = d->d->substeps_total;
-    summary->rejected_substeps = d->d->rejected_total;
+    summary->substeps = sum.substeps;
+    summary->rejected_substeps = sum.rejected_substeps;
     snprintf(summary->warnings, sizeof summary->warnings, "%s", warnings);
   }
   sc_error e;

@@ -2,7 +2,7 @@
  * "Error control").
  *
  * An output interval [t_k, t_k + H] (H = time.step) is covered by substeps
- * of the theta-method step (sc_step with d->h = h <= H), each checked by
+ * of the theta-method step (sc_step_of, h <= H), each checked by
  * step doubling (Hairer, Norsett & Wanner, Solving ODEs I, II.4): from the
  * same state x0 one step of h gives x_1, two steps of h/2 give x_2, and
  *   err = max_i |x_2,i - x_1,i| / (eps max(1, |x_2,i|))
@@ -74,7 +74,7 @@ static double scaled(double e, double x) { return e / fmax(1.0, fabs(x)); }
 
 /* err of the opening comment without the division by eps: the two states'
  * largest scaled difference */
-double sc_adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1) {
+static double adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1) {
   double e = 0.0;
   for (int j = 0; j < m->njnt; j++) {
     const int qa = m->jnt_qadr[j], nq = m->jnt_nq[j];
@@ -91,14 +91,6 @@ double sc_adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1) {
   return isnan(e) ? (double)INFINITY : e;
 }
 
-/* one step of h on x from its current state, keeping x's interval count */
-static sc_status substep(const sc_model* m, sc_data* x, double h, sc_error* err) {
-  const long k = x->step;
-  const sc_status st = sc_step_of(m, x, h, err);
-  x->step = k;
-  return st;
-}
-
 sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
   const double H = m->opt.dt;
   if (!(m->opt.accuracy > 0)) return sc_step(m, d, err);
@@ -109,7 +101,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
                         "steps (made before the model asked for it)");
   const double wall0 = now_seconds();
   const double eps = m->opt.accuracy;
-  const double hmin = m->opt.min_step > 0 ? m->opt.min_step : H * 1e-3;
+  const double hmin = m->opt.min_step;
   const long k = d->step;
   const double t_end = (double)(k + 1) * H;
   double h = d->h_next > 0 ? fmin(d->h_next, H) : H;
@@ -130,9 +122,9 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
     sc_error e1, e2;
     sc_error_clear(&e1);
     sc_error_clear(&e2);
-    const sc_status st1 = substep(m, trial, hs, &e1);
-    sc_status st = st1 == SC_OK || !sc_sim_cancelled(d) ? substep(m, d, 0.5 * hs, &e2) : st1;
-    if (st == SC_OK) st = substep(m, d, 0.5 * hs, &e2);
+    const sc_status st1 = sc_step_of(m, trial, hs, &e1);
+    sc_status st = st1 == SC_OK || !sc_sim_cancelled(d) ? sc_step_of(m, d, 0.5 * hs, &e2) : st1;
+    if (st == SC_OK) st = sc_step_of(m, d, 0.5 * hs, &e2);
     if ((st != SC_OK || st1 != SC_OK) && sc_sim_cancelled(d)) {
       if (err) *err = e2.code != SC_OK ? e2 : e1;
       return st != SC_OK ? st : st1;
@@ -156,7 +148,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
     }
     /* (a full step that failed at the shortest step, its halves not: they
      * are kept, with no estimate) */
-    const double r = st1 == SC_OK ? sc_adapt_error(m, d, trial) / eps : (double)INFINITY;
+    const double r = st1 == SC_OK ? adapt_error(m, d, trial) / eps : (double)INFINITY;
     if (r > 1.0 && !at_min) {
       sc_sim_copy(m, d, backup);
       rejected++;

@@ -445,11 +445,20 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err) {
   return st;
 }
 
+static sc_status take_step(const sc_model* m, sc_data* d, double h, int whole, sc_error* err);
+
 sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err) {
-  return sc_step_of(m, d, m->opt.dt, err);
+  return take_step(m, d, m->opt.dt, 1, err);
 }
 
 sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err) {
+  return take_step(m, d, h, 0, err);
+}
+
+/* one step of h; whole: a step of time.step, counted (d->step) and timed
+ * from the count, exact over long runs; else an error-controlled substep,
+ * which adds its length to the time and leaves the count to adaptive.c */
+static sc_status take_step(const sc_model* m, sc_data* d, double h, int whole, sc_error* err) {
   d->h = h;
   double t0 = now_seconds();
   int nv = m->nv;
@@ -522,10 +531,8 @@ sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err) {
   sc_dyn_qdot(m, d->qtheta, vq, qdot);
   for (int i = 0; i < m->nq; i++) d->q[i] += dt * qdot[i];
   sc_dyn_normalize_q(m, d->q);
-  /* a whole step of time.step: the time from the count, exact over long
-   * runs; an error-controlled substep (adaptive.c) adds its length */
-  d->time = dt == o->dt ? (double)(d->step + 1) * dt : d->time + dt;
-  d->step++;
+  if (whole) d->time = (double)(++d->step) * dt;
+  else d->time += dt;
 
   /* (energies still those of the previous state: finite) */
   if ((st = guard_state(m, d, err)) != SC_OK) return st;

@@ -52,7 +52,7 @@ sc_status sc_forward(const sc_model* m, sc_data* d, sc_error* err);
  * Returns SC_ERR_SIM (with a message) when the step failed. */
 sc_status sc_step(const sc_model* m, sc_data* d, sc_error* err);
 /* The same step with a length h of its own (error control's substeps,
- * adaptive.c); sc_step is sc_step_of(m->opt.dt). */
+ * adaptive.c): d->time advances by h, d->step is left as it is. */
 sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err);
 
 /* Advance the state by one output interval of m->opt.dt: one sc_step, or
@@ -61,9 +61,6 @@ sc_status sc_step_of(const sc_model* m, sc_data* d, double h, sc_error* err);
  * and d->shortest say how.  Returns SC_ERR_SIM when the step failed (under
  * error control: at time.min_step). */
 sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err);
-/* The scaled difference of two states (adaptive.c), before the division by
- * the accuracy. */
-double sc_adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1);
 /* 1 once the flag of sc_sim_set_cancel is set */
 int sc_sim_cancelled(const sc_data* d);
 

@@ -487,7 +487,7 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
   /* error control's settings: only in its runs */
   if (ok && o->accuracy > 0)
     ok = attr_dbl(r, "accuracy", o->accuracy) &&
-         attr_dbl(r, "min_step", o->min_step > 0 ? o->min_step : 1e-3 * o->dt);
+         attr_dbl(r, "min_step", o->min_step);
   return ok ? SC_OK : SC_ERR_IO;
 }
 

@@ -47,6 +47,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
                     sc_snode_get(n, "min_step")->str);
     sc_rd_pop(c, m2);
   }
+  if (!st && !has_min && o->accuracy > 0) o->min_step = 1e-3 * o->dt; /* the default */
   if (!st && has_min && !(o->accuracy > 0)) {
     size_t m2 = sc_rd_push_key(c, "min_step");
     st = sc_rd_fail(c, sc_snode_get(n, "min_step"),
