@@ -3,6 +3,7 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,21 @@ long sc_run_median_iterations(const sc_run* r) {
   return 0;
 }
 
+/* append one warning to warnings (nw bytes), "; " after the ones before */
+static void add_warning(char* warnings, size_t nw, const char* fmt, ...) {
+  const size_t used = strlen(warnings);
+  if (used + 2 >= nw) return;
+  size_t at = used;
+  if (used) {
+    memcpy(warnings + used, "; ", 3);
+    at += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(warnings + at, nw - at, fmt, ap);
+  va_end(ap);
+}
+
 void sc_run_warnings(const sc_run* r, const sc_model* m, const sc_data* d, char* warnings,
                      size_t nw, char* bodies, size_t nb) {
   snprintf(bodies, nb, "%s / %s", m->body_name[r->frac_pair[0]], m->body_name[r->frac_pair[1]]);
@@ -72,37 +88,31 @@ void sc_run_warnings(const sc_run* r, const sc_model* m, const sc_data* d, char*
   /* suspect results are said, not only recorded: a contact deeper than
    * contact.penetration_warning of the smaller body's size */
   if (r->frac_steps > 0)
-    snprintf(warnings, nw,
-             "penetration: contacts between %s went %.3g m deep at t = %.6g s, %.3g %% of the "
-             "smaller geometry's bounding radius (above contact.penetration_warning, %.3g %%, "
-             "in %ld steps)",
-             bodies, r->frac_depth, r->frac_time, 100 * r->max_frac,
-             100 * m->opt.penetration_warning, r->frac_steps);
+    add_warning(warnings, nw,
+                "penetration: contacts between %s went %.3g m deep at t = %.6g s, %.3g %% of the "
+                "smaller geometry's bounding radius (above contact.penetration_warning, %.3g %%, "
+                "in %ld steps)",
+                bodies, r->frac_depth, r->frac_time, 100 * r->max_frac,
+                100 * m->opt.penetration_warning, r->frac_steps);
   for (const char* p = m->notes && *m->notes ? m->notes : NULL; p;) {
     int n;
     const char* next = line_at(p, &n);
-    const size_t used = strlen(warnings);
-    snprintf(warnings + used, nw - used, "%s%.*s", used ? "; " : "", n, p);
+    add_warning(warnings, nw, "%.*s", n, p);
     p = next;
   }
-  if (d->warning[SC_WARN_FAST]) {
-    const size_t used = strlen(warnings);
-    snprintf(warnings + used, nw - used,
-             "%sfast body: %s moved %.3g m in one step at t = %.6g s, more than its size, in no "
-             "contact, with contact.speculative off (in %d steps): contacts in its path may have "
-             "been missed; turn contact.speculative on or reduce time.step",
-             used ? "; " : "", m->body_name[d->fast_body], d->fast_dist, d->fast_time,
-             d->warning[SC_WARN_FAST]);
-  }
-  if (d->warning[SC_WARN_MIN_STEP]) {
-    const size_t used = strlen(warnings);
-    snprintf(warnings + used, nw - used,
-             "%serror control: %d steps held at time.min_step %.3g s had an error estimate "
-             "above time.accuracy %.3g: the accuracy asked for was not reached there; lower "
-             "time.min_step or ask for less",
-             used ? "; " : "", d->warning[SC_WARN_MIN_STEP],
-             m->opt.min_step > 0 ? m->opt.min_step : 1e-3 * m->opt.dt, m->opt.accuracy);
-  }
+  if (d->warning[SC_WARN_FAST])
+    add_warning(warnings, nw,
+                "fast body: %s moved %.3g m in one step at t = %.6g s, more than its size, in no "
+                "contact, with contact.speculative off (in %d steps): contacts in its path may "
+                "have been missed; turn contact.speculative on or reduce time.step",
+                m->body_name[d->fast_body], d->fast_dist, d->fast_time, d->warning[SC_WARN_FAST]);
+  if (d->warning[SC_WARN_MIN_STEP])
+    add_warning(warnings, nw,
+                "error control: %d steps held at time.min_step %.3g s had an error estimate "
+                "above time.accuracy %.3g: the accuracy asked for was not reached there; lower "
+                "time.min_step or ask for less",
+                d->warning[SC_WARN_MIN_STEP],
+                m->opt.min_step, m->opt.accuracy);
 }
 
 sc_h5_summary sc_run_summary(const sc_run* r, const char* bodies, const char* warnings) {
