@@ -15,6 +15,7 @@ int sc_contact_memory_init(sc_contact_memory* mem, int cap) {
   const size_t n = (size_t)cap + 1;
   mem->cap = cap;
   mem->n = 0;
+  mem->h = 0.0;
   mem->hash_size = 1;
   while ((size_t)mem->hash_size < 2 * n) mem->hash_size *= 2;
   mem->geom = sc_malloc(sizeof(int) * (2 * n + n + (size_t)mem->hash_size));
@@ -34,6 +35,7 @@ void sc_contact_memory_copy(sc_contact_memory* dst, const sc_contact_memory* src
   memcpy(dst->rel, src->rel, sizeof(double) * 9 * n);
   memcpy(dst->pat, src->pat, sizeof(uint32_t) * n);
   dst->n = src->n;
+  dst->h = src->h;
 }
 
 void sc_contact_memory_free(sc_contact_memory* mem) {
@@ -72,6 +74,12 @@ int sc_contact_match(const sc_contact_memory* mem, const sc_contact* c, const do
 
 void sc_contact_match_all(const sc_contact_memory* mem, const sc_data* d, const double* rel,
                           int* match, double* gprev, double* anchor) {
+  /* an impulse over a step of mem->h is the same force over this one times
+   * d->h / mem->h (error control changes the step; fixed steps: 1 exactly).
+   * The anchors are slips, kept as they are: scaled like the impulses (their
+   * steady value is one step's creep), a compliant ball rolling under error
+   * control at 1e-6 chattered between stick and slip (doc/step.md) */
+  const double scale = mem->h > 0.0 && mem->h != d->h ? d->h / mem->h : 1.0;
   for (int i = 0; i < d->ncon; i++) {
     const sc_contact* c = &d->contact[i];
     const int j = sc_contact_match(mem, c, rel + 3 * i);
@@ -83,7 +91,7 @@ void sc_contact_match_all(const sc_contact_memory* mem, const sc_data* d, const 
           g += c->frame[3 * r + k] * mem->imp[3 * j + k];
           a += c->frame[3 * r + k] * mem->anc[3 * j + k];
         }
-      gprev[3 * i + r] = g;
+      gprev[3 * i + r] = scale * g;
       /* the anchor's part along the new normal is dropped: the normal row
        * has its own target */
       if (r < 2) anchor[2 * i + r] = a;
@@ -113,4 +121,5 @@ void sc_contact_remember(sc_contact_memory* mem, const sc_data* d, const double*
     mem->head[h] = i;
   }
   mem->n = nc;
+  mem->h = d->h;
 }

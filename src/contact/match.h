@@ -26,6 +26,7 @@
  * of the pairs (heads, chained through next). */
 typedef struct sc_contact_memory {
   int cap, n, hash_size;
+  double h; /* the step the impulses imp were taken over, s */
   int *geom, *head, *next;
   double *rel, *imp, *anc;
   uint32_t* pat;
