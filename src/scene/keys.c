@@ -82,7 +82,8 @@ static const sc_scene_key keys[] = {
     {"contact", "solver", "newton | lcp", "", "newton", "",
      "the convex Newton solver or the LCP baseline (Lemke, polyhedral cone)"},
     {"contact", "tolerance", "number", "-", "1e-6", "> 0",
-     "relative momentum residual at which each island's Newton solve stops"},
+     "relative momentum residual at which each island's Newton solve stops; under "
+     "time.accuracy E, min(1e-6, E / 10) when not given"},
     {"contact", "max_iterations", "integer", "", "100", ">= 1", "Newton iteration cap per island"},
     {"contact", "cg_iterations", "integer", "", "5", ">= 0",
      "conjugate-gradient iterations a Newton direction may take from an earlier factorization "

@@ -108,6 +108,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
   if (o->scheme != SC_SCHEME_THETA)
     sc_options_scheme_thetas(o->scheme, &o->theta_q, &o->theta_v, &o->theta_vq);
 
+  int has_contact_tol = 0;
   static const char* const solvers[] = {"newton", "lcp"};
   static const char* const models[] = {"sap", "similar", "lagged"};
   static const char* const onfail[] = {"abort", "warn"};
@@ -129,7 +130,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
       sc_rd_pop(c, m2);
       if (!st) o->contact_model = k;
     }
-    if (!st) st = sc_rd_get_num(c, n, "tolerance", &o->contact_tol, RANGE_POS, 0, NULL);
+    if (!st) st = sc_rd_get_num(c, n, "tolerance", &o->contact_tol, RANGE_POS, 0, &has_contact_tol);
     if (!st) st = sc_rd_get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
     if (!st) st = sc_rd_get_int(c, n, "cg_iterations", &o->cg_iterations, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "on_failure"))) {
@@ -258,6 +259,12 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     sc_rd_pop(c, m);
     TRY(st);
   }
+
+  /* under error control the contact solve's tolerance follows the accuracy
+   * down, never up: a tenth of it, between 1e-10 and the fixed-step default
+   * (doc/step.md, "Error control": looser solves cost more rejections) */
+  if (o->accuracy > 0 && !has_contact_tol)
+    o->contact_tol = fmax(1e-10, fmin(o->contact_tol, 0.1 * o->accuracy));
 
   if ((n = sc_snode_get(root, "output"))) {
     m = sc_rd_push_key(c, "output");
