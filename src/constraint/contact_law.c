@@ -447,7 +447,12 @@ void sc_contact_laws_anchors(const sc_model* m, const sc_data* d, sc_contact_law
                       : lagged ? (L->n0[i] >= 0.0 ? L->n0[i] : L->hc[SC_HC_NPAR * i + SC_HC_N0])
                                : g[2];
     const double mu = d->mu[i];
-    if (mu > 0.0 && nf > 0.0 && hypot(g[0], g[1]) < RHO_STICK * mu * nf) {
+    /* under error control only a near-rigid contact keeps its anchor: a
+     * resolved spring's anchor, whose dynamics are a step's (a_k above),
+     * made a step of h and two of h/2 differ at any h (doc/step.md) */
+    const int keep = !(o->accuracy > 0) ||
+                     sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta);
+    if (keep && mu > 0.0 && nf > 0.0 && hypot(g[0], g[1]) < RHO_STICK * mu * nf) {
       a[0] += dt * (th * v[0] + (1.0 - th) * v0[0]);
       a[1] += dt * (th * v[1] + (1.0 - th) * v0[1]);
       if (isfinite(a[0]) && isfinite(a[1])) continue;
