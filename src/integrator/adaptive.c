@@ -8,7 +8,12 @@
  *   err = max_i |x_2,i - x_1,i| / (eps max(1, |x_2,i|))
  * over the components of q (m, rad; a ball or free joint's rotation as
  * the angle between the two orientations, rad) and v (m/s, rad/s), eps =
- * time.accuracy: absolute below 1, relative above.  For a scheme of local
+ * time.accuracy: absolute below 1, relative above.  The velocity of a dof
+ * that a near-rigid contact (or joint limit, equality, tendon limit) held
+ * in the step of h (an impulse, and the step's regularization: law.h)
+ * enters times h (m, rad): a constraint sets it, and its O(h) difference at
+ * a resting contact does not accumulate; the scaling of a DAE's index-2
+ * components (Hairer & Wanner II, VII.8).  For a scheme of local
  * order p + 1, x_2 - x_1 = (2^p - 1) C h^(p+1) + O(h^(p+2)), C h^(p+1)
  * the error of one step of h; x_2's own error is C h^(p+1) / 2^p.  The
  * estimate takes p = 1, the order the two-stage scheme keeps through
@@ -39,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "constraint/law.h"
 #include "integrator/work.h"
 
 static double now_seconds(void) {
@@ -73,9 +79,27 @@ static double quat_angle(const double* a, const double* b) {
 static double scaled(double e, double x) { return e / fmax(1.0, fabs(x)); }
 
 /* err of the opening comment without the division by eps: the two states'
- * largest scaled difference */
-static double adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x1) {
+ * largest scaled difference.  x1's jmark (-1 between steps) is scratch:
+ * the dofs its near-rigid contacts held are marked, and unmarked after. */
+static double adapt_error(const sc_model* m, const sc_data* x2, sc_data* x1) {
   double e = 0.0;
+  const double h = x1->h;
+  int* held = x1->jmark;
+  for (int c = 0; c < x1->ncon; c++)
+    if (x1->impulse[3 * c + 2] > 0.0 &&
+        sc_law_near_rigid(x1->ck[c], x1->ctaud[c], x1->wdiag[c], h, m->opt.beta))
+      for (int q = x1->jptr[c]; q < x1->jptr[c + 1]; q++) held[x1->jcol[q]] = 1;
+  /* (a joint's limit, an equality, a tendon's limit held rigid: the same) */
+  for (int r = 0; r < x1->nrow; r++) {
+    const int i = x1->ncon + r, t = x1->row_type[r];
+    if (t != SC_JROW_LIMIT_LOWER && t != SC_JROW_LIMIT_UPPER && t != SC_JROW_EQUALITY &&
+        t != SC_JROW_TENDON_LOWER && t != SC_JROW_TENDON_UPPER)
+      continue;
+    if (x1->impulse[3 * i + 2] == 0.0 ||
+        !sc_law_near_rigid(x1->ck[i], x1->ctaud[i], x1->wdiag[i], h, m->opt.beta))
+      continue;
+    for (int q = x1->jptr[i]; q < x1->jptr[i + 1]; q++) held[x1->jcol[q]] = 1;
+  }
   for (int j = 0; j < m->njnt; j++) {
     const int qa = m->jnt_qadr[j], nq = m->jnt_nq[j];
     int i = qa;
@@ -87,7 +111,11 @@ static double adapt_error(const sc_model* m, const sc_data* x2, const sc_data* x
     }
     for (; i < qa + nq; i++) e = fmax(e, scaled(fabs(x2->q[i] - x1->q[i]), x2->q[i]));
   }
-  for (int i = 0; i < m->nv; i++) e = fmax(e, scaled(fabs(x2->v[i] - x1->v[i]), x2->v[i]));
+  for (int i = 0; i < m->nv; i++) {
+    const double w = held[i] == 1 ? h : 1.0; /* s for a held dof: its error in m or rad */
+    e = fmax(e, scaled(w * fabs(x2->v[i] - x1->v[i]), w * x2->v[i]));
+    held[i] = -1;
+  }
   return isnan(e) ? (double)INFINITY : e;
 }
 
@@ -113,9 +141,13 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
     double hs = h;
     /* no sliver at the interval's end: a remainder up to STRETCH h is one
      * substep (h itself right after a rejection), one up to 2 h two equal
-     * ones */
+     * ones, or one when a half would be under time.min_step */
+    int whole_end = 0; /* the rest of the interval, under 2 time.min_step, in one */
     if (left <= (after_reject ? 1.0 : STRETCH) * hs) hs = left;
-    else if (hs > 0.5 * left) hs = 0.5 * left;
+    else if (hs > 0.5 * left) {
+      whole_end = 0.5 * left < hmin;
+      hs = whole_end ? left : 0.5 * left;
+    }
     /* x0 kept; x_1 in trial; x_2 in d */
     sc_sim_copy(m, backup, d);
     sc_sim_copy(m, trial, d);
@@ -129,7 +161,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
       if (err) *err = e2.code != SC_OK ? e2 : e1;
       return st != SC_OK ? st : st1;
     }
-    const int at_min = hs <= hmin * (1.0 + 1e-9);
+    const int at_min = whole_end || hs <= hmin * (1.0 + 1e-9);
     if (st != SC_OK && at_min) {
       /* the half steps failed at the shortest step: the run fails with
        * their reason (d holds the failed state, as a fixed step's failure
