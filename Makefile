@@ -288,10 +288,14 @@ golden: $(BIN)/simc $(TOOLS)
 
 # the validation matrix: analytic cases x every scheme, contact model,
 # stiffness and step (about 3 min on 2 cores) -> results/validation.md;
-# fails when a cell of simc's defaults fails
+# fails when a cell of simc's defaults fails; then its accuracy axis (a
+# report, not a gate) -> results/validation_accuracy.md
 validate: $(BIN)/simc $(TOOLS) $(BIN)/test_momentum
 	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate \
 	  --report results/validation.md
+	@echo "the accuracy axis (simc's defaults under error control, 1e-2 ... 1e-6):"
+	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate_accuracy \
+	  --accuracy-axis --report results/validation_accuracy.md
 	@echo "property tests over 200 random free bodies (make test runs 12):"
 	@SIMC_PROPERTY_N=200 $(BIN)/test_momentum
 

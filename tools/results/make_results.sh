@@ -62,6 +62,7 @@ done
   [ -f results/sap_iterations.md ] && echo "Where SAP's Newton iterations go on large clutters (\`tools/bench/sap_iterations.sh\`, not remade here): [sap_iterations.md](sap_iterations.md)."
   [ -f results/lcp.md ] && echo "The LCP baseline's failed steps and pivots before and after its hardening (\`tools/bench/lcp_check.sh\`, not remade here): [lcp.md](lcp.md)."
   [ -f results/blas_threads.md ] && echo "The CPU time OpenBLAS's idle worker threads took at start-up, before and after simc stopped them (\`perf stat\`, not remade here): [blas_threads.md](blas_threads.md)."
+  [ -f results/validation_accuracy.md ] && echo "The validation matrix's accuracy axis: simc's defaults under error control at accuracies 1e-2 to 1e-6, each case's error against the accuracy asked for (\`make validate\`, not remade here): [validation_accuracy.md](validation_accuracy.md)."
   [ -f results/wp.md ] && echo "Work-precision: cost per step against a measured error for simc, ODE and MuJoCo on the same scenes, and the speed ratios (\`tools/bench/bench_wp.sh\`, part of \`make bench\`, not remade here): [wp.md](wp.md)."
   echo
   for t in $topics; do cat "results/$t/summary.md"; done

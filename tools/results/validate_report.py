@@ -221,3 +221,68 @@ def write(path, rows, cases, outdir, wall, command):
         L.append("")
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
+
+
+def _unit(r):
+    """the first check's unit (its third word: "name value unit (tol x)")"""
+    toks = r["checks"].split("; ")[0].split()
+    for i, t in enumerate(toks):
+        if i > 0 and _f(t) is not None:
+            return toks[i + 1] if i + 1 < len(toks) else ""
+    return ""
+
+
+def write_accuracy(path, rows, cases, accuracies, step, wall, command):
+    """results/validation_accuracy.md: simc's defaults under error control,
+    each case's first check against the accuracy asked for"""
+    resdir = os.path.dirname(os.path.abspath(path))
+    os.makedirs(os.path.join(resdir, "validation"), exist_ok=True)
+    idx = {(r["case"], r["stiffness"], r["accuracy"]): r for r in rows}
+    accs = ["%g" % a for a in accuracies]
+    L = ["# Validation matrix: the accuracy axis\n",
+         "simc's defaults (scheme and contact model not written) under error control, "
+         "`time: {accuracy: E, step: %g}`: the step is the longest substep and the output "
+         "interval.  Made by\n\n    %s\n" % (step, command),
+         "(%d cells in %.0f s on this machine; `make validate`; every cell's numbers are in "
+         "`validation/accuracy.csv`).  Each entry: the case's first check (its main error, "
+         "in the unit shown: rel = relative to the reference) and, in brackets, that error "
+         "over the accuracy asked for; then the substeps the run took over its duration.  "
+         "**Bold**: more than 10 times the accuracy.  A cell marked x failed the case's own "
+         "tolerance (the matrix's, chosen for fixed steps; a loose accuracy is allowed to miss "
+         "it).  The accuracy bounds each substep's error estimate (doc/step.md, \"Error "
+         "control\"): what a case measures sums the errors of many substeps, or is a "
+         "model's error that no step removes (compliant contacts against rigid references, "
+         "below).\n" % (len(rows), wall)]
+    for k, title in (("rigid", "rigid contacts"), ("1000000.0", "stiffness 1e6 N/m"),
+                     ("100000.0", "stiffness 1e5 N/m")):
+        L.append("## %s\n" % title)
+        L.append("| case | unit | " + " | ".join("accuracy %s" % a for a in accs) + " |")
+        L.append("|---" * (2 + len(accs)) + "|")
+        within = total = 0
+        for c in cases:
+            cells, unit, live = [], "", False
+            for a in accs:
+                r = idx.get((c.name, k, a))
+                if r is None or r["passed"] == "na":
+                    cells.append("n/a")
+                    continue
+                live = True
+                v = _primary(r)
+                unit = unit or _unit(r)
+                if v is None:
+                    cells.append("failed: " + r["checks"][:60])
+                    total += 1
+                    continue
+                ratio = v / float(a)
+                total += 1
+                within += ratio <= 10
+                txt = "%.2g (%.2g)" % (v, ratio)
+                cells.append(("**%s**" % txt if ratio > 10 else txt) +
+                             ("" if r["passed"] else " x") +
+                             (", %s" % r.get("substeps") if r.get("substeps") else ""))
+            if live:
+                L.append("| %s | %s | %s |" % (c.name, unit, " | ".join(cells)))
+        L.append("\n%d of %d cells within 10 times the accuracy.\n" % (within, total))
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+    return resdir
