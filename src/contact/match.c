@@ -75,11 +75,10 @@ int sc_contact_match(const sc_contact_memory* mem, const sc_contact* c, const do
 void sc_contact_match_all(const sc_contact_memory* mem, const sc_data* d, const double* rel,
                           int* match, double* gprev, double* anchor) {
   /* an impulse over a step of mem->h is the same force over this one times
-   * d->h / mem->h (error control changes the step; fixed steps: 1 exactly).
-   * The anchors are slips, kept as they are: scaled like the impulses (their
-   * steady value is one step's creep), a compliant ball rolling under error
-   * control at 1e-6 chattered between stick and slip (doc/step.md) */
-  const double scale = mem->h > 0.0 && mem->h != d->h ? d->h / mem->h : 1.0;
+   * d->h / mem->h (error control changes the step; fixed steps: exactly 1).
+   * The anchors are slips and stay as they are (doc/step.md, "Error
+   * control") */
+  const double scale = mem->h > 0.0 ? d->h / mem->h : 1.0;
   for (int i = 0; i < d->ncon; i++) {
     const sc_contact* c = &d->contact[i];
     const int j = sc_contact_match(mem, c, rel + 3 * i);

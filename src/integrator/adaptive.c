@@ -78,28 +78,33 @@ static double quat_angle(const double* a, const double* b) {
 
 static double scaled(double e, double x) { return e / fmax(1.0, fabs(x)); }
 
+/* 1 when entry i of x's last step, a contact or a limit, equality or
+ * tendon-limit row, carried an impulse under a near-rigid law: the step's
+ * regularization, not a spring it resolves, set the velocities it touches
+ * (a row's Delassus estimate is 3 wdiag, constraint/rows.c) */
+static int held_entry(const sc_model* m, const sc_data* x, int i) {
+  double w = x->wdiag[i];
+  if (i >= x->ncon) {
+    const int t = x->row_type[i - x->ncon];
+    if (t != SC_JROW_LIMIT_LOWER && t != SC_JROW_LIMIT_UPPER && t != SC_JROW_EQUALITY &&
+        t != SC_JROW_TENDON_LOWER && t != SC_JROW_TENDON_UPPER)
+      return 0;
+    w *= 3.0;
+  }
+  return x->impulse[3 * i + 2] != 0.0 &&
+         sc_law_near_rigid(x->ck[i], x->ctaud[i], w, x->h, m->opt.beta);
+}
+
 /* err of the opening comment without the division by eps: the two states'
  * largest scaled difference.  x1's jmark (-1 between steps) is scratch:
- * the dofs its near-rigid contacts held are marked, and unmarked after. */
+ * the dofs its held entries touch are marked, and unmarked after. */
 static double adapt_error(const sc_model* m, const sc_data* x2, sc_data* x1) {
   double e = 0.0;
   const double h = x1->h;
   int* held = x1->jmark;
-  for (int c = 0; c < x1->ncon; c++)
-    if (x1->impulse[3 * c + 2] > 0.0 &&
-        sc_law_near_rigid(x1->ck[c], x1->ctaud[c], x1->wdiag[c], h, m->opt.beta))
-      for (int q = x1->jptr[c]; q < x1->jptr[c + 1]; q++) held[x1->jcol[q]] = 1;
-  /* (a joint's limit, an equality, a tendon's limit held rigid: the same) */
-  for (int r = 0; r < x1->nrow; r++) {
-    const int i = x1->ncon + r, t = x1->row_type[r];
-    if (t != SC_JROW_LIMIT_LOWER && t != SC_JROW_LIMIT_UPPER && t != SC_JROW_EQUALITY &&
-        t != SC_JROW_TENDON_LOWER && t != SC_JROW_TENDON_UPPER)
-      continue;
-    if (x1->impulse[3 * i + 2] == 0.0 ||
-        !sc_law_near_rigid(x1->ck[i], x1->ctaud[i], x1->wdiag[i], h, m->opt.beta))
-      continue;
-    for (int q = x1->jptr[i]; q < x1->jptr[i + 1]; q++) held[x1->jcol[q]] = 1;
-  }
+  for (int i = 0; i < x1->ncon + x1->nrow; i++)
+    if (held_entry(m, x1, i))
+      for (int q = x1->jptr[i]; q < x1->jptr[i + 1]; q++) held[x1->jcol[q]] = 1;
   for (int j = 0; j < m->njnt; j++) {
     const int qa = m->jnt_qadr[j], nq = m->jnt_nq[j];
     int i = qa;

@@ -235,8 +235,8 @@ def _unit(r):
 def write_accuracy(path, rows, cases, accuracies, step, wall, command):
     """results/validation_accuracy.md: simc's defaults under error control,
     each case's first check against the accuracy asked for"""
-    resdir = os.path.dirname(os.path.abspath(path))
-    os.makedirs(os.path.join(resdir, "validation"), exist_ok=True)
+    os.makedirs(os.path.join(os.path.dirname(os.path.abspath(path)), "validation"),
+                exist_ok=True)
     idx = {(r["case"], r["stiffness"], r["accuracy"]): r for r in rows}
     accs = ["%g" % a for a in accuracies]
     L = ["# Validation matrix: the accuracy axis\n",
@@ -285,4 +285,3 @@ def write_accuracy(path, rows, cases, accuracies, step, wall, command):
         L.append("\n%d of %d cells within 10 times the accuracy.\n" % (within, total))
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
-    return resdir
