@@ -1294,22 +1294,18 @@ def main(argv):
         print("  %s %s [%s %s k=%s dt=%s]: %s" % (verdict, r["case"],
                                                  r["scheme"], r["model"], r["stiffness"], r["dt"],
                                                  r["checks"]))
-    if a.report and a.accuracy_axis:
+    if a.report:
         import shutil
         import validate_report
-        validate_report.write_accuracy(a.report, rows, cases, ACCURACIES, ACCURACY_STEP, wall,
-                                       " ".join(["tools/results/validate.py"] + argv))
+        command = " ".join(["tools/results/validate.py"] + argv)
+        if a.accuracy_axis:
+            validate_report.write_accuracy(a.report, rows, cases, ACCURACIES, ACCURACY_STEP,
+                                           wall, command)
+        else:
+            validate_report.write(a.report, rows, cases, a.out, wall, command)
         shutil.copy(os.path.join(a.out, "validation.csv"),
                     os.path.join(os.path.dirname(os.path.abspath(a.report)), "validation",
-                                 "accuracy.csv"))
-    elif a.report:
-        import shutil
-        import validate_report
-        validate_report.write(a.report, rows, cases, a.out, wall,
-                              " ".join(["tools/results/validate.py"] + argv))
-        shutil.copy(os.path.join(a.out, "validation.csv"),
-                    os.path.join(os.path.dirname(os.path.abspath(a.report)), "validation",
-                                 "validation.csv"))
+                                 "accuracy.csv" if a.accuracy_axis else "validation.csv"))
     return 0 if not dfail else 1
 
 
