@@ -285,10 +285,9 @@ static double roll_speed_lost(const char* const* sets, int nsets, run_log* L, in
  * 0.57 and 7.9 times), in at most 20 substeps per 10 ms interval (1, 4
  * and 17).  The contact holds the ball's vertical velocity at O(g h) by
  * the step's own regularization, the same after one step and two halves
- * only to O(h): weighted as a free velocity, that difference alone took
- * 6109 and 60776 substeps at 1e-4 and 1e-5, and 1e-6 ran at time.min_step
- * with the rate 80 % off (adaptive.c weights a held dof's velocity by h;
- * the contact solve's tolerance follows the accuracy). */
+ * only to O(h); adaptive.c weights a held dof's velocity by h (weighted as
+ * a free velocity, in a variant not kept, that difference alone took 6109
+ * and 60776 substeps at 1e-4 and 1e-5: doc/step.md). */
 static void test_rolling_resistance(void) {
   const double r = 0.1, mu = 0.5, mur = 0.002;
   const double rho = 5 * mur / (7 * r * mu);
@@ -315,9 +314,9 @@ static void test_rolling_resistance(void) {
  * without stiction anchors, as error control takes a compliant contact
  * (constraint/contact_law.c; with the anchor the fixed-step run loses
  * 3.7e-5 m/s less).  Within 10 times the accuracy at 1e-4 and 1e-5
- * (measured 0.001 and 0.0025 times, in 150 and 342 substeps).  With the
- * anchor kept, the run took 48171 substeps at 1e-4 and decelerated 46 %
- * too slowly (doc/step.md). */
+ * (measured 0.001 and 0.0025 times, in 150 and 342 substeps; with the
+ * anchor kept, in a variant not kept, 48171 substeps at 1e-4 and 46 % too
+ * little deceleration: doc/step.md). */
 static void test_rolling_compliant(void) {
   const char* fixed[] = {"contact.defaults.stiffness=1e5", "time.step=2e-5",
                          "contact.stiction_anchor=0"};
