@@ -289,13 +289,18 @@ golden: $(BIN)/simc $(TOOLS)
 # the validation matrix: analytic cases x every scheme, contact model,
 # stiffness and step (about 3 min on 2 cores) -> results/validation.md;
 # fails when a cell of simc's defaults fails; then its accuracy axis (a
-# report, not a gate) -> results/validation_accuracy.md
+# report, not a gate) -> results/validation_accuracy.md, and again with
+# near-rigid contacts regularized for 1 ms -> results/validation_accuracy_reg1ms.md
 validate: $(BIN)/simc $(TOOLS) $(BIN)/test_momentum
 	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate \
 	  --report results/validation.md
 	@echo "the accuracy axis (simc's defaults under error control, 1e-2 ... 1e-6):"
 	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate_accuracy \
 	  --accuracy-axis --report results/validation_accuracy.md
+	@echo "the same with rigid contacts regularized for 1 ms (contact.regularization_step):"
+	@/usr/bin/python3 tools/results/validate.py --simc $(BIN)/simc --out build/validate_accuracy_reg \
+	  --accuracy-axis --set contact.regularization_step=1e-3 \
+	  --report results/validation_accuracy_reg1ms.md
 	@echo "property tests over 200 random free bodies (make test runs 12):"
 	@SIMC_PROPERTY_N=200 $(BIN)/test_momentum
 

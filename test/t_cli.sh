@@ -130,3 +130,12 @@ sys.exit(0 if ok else 1)\""
 ok accuracy_zero_refused_by_cli "[ $rc = 1 ] && grep -q -- '--accuracy: expected a positive number' '$tmp/acc0.err'"
 "$SIMC" scenes/sphere_drop.yaml --set time.min_step=1e-5 --check 2>"$tmp/acc1.err"; rc=$?
 ok min_step_needs_accuracy "[ $rc = 1 ] && grep -q 'time.min_step: only with time.accuracy' '$tmp/acc1.err'"
+# contact.regularization_step: the error control's default (time.step) is
+# recorded; a value below time.step with fixed steps is refused at its line
+ok regularization_step_recorded "/usr/bin/python3 -c \"
+import h5py, sys
+sys.exit(0 if h5py.File('$tmp/acc.h5', 'r').attrs['regularization_step'] == 1e-3 else 1)\""
+sed 's/^contact:$/contact:\n  regularization_step: 1e-4/' scenes/sphere_drop.yaml >"$tmp/reg.yaml"
+line=$(grep -n 'regularization_step' "$tmp/reg.yaml" | cut -d: -f1)
+"$SIMC" "$tmp/reg.yaml" --check 2>"$tmp/reg.err"; rc=$?
+ok regularization_step_below_step_refused "[ $rc = 1 ] && [ -n '$line' ] && grep -q \"reg.yaml:$line:[0-9]*: contact.regularization_step: must be >= time.step with fixed steps\" '$tmp/reg.err'"

@@ -6,9 +6,11 @@
  *   a ball dropped on a compliant floor against the same scene at fixed
  *   steps of 1e-5 s, with the flight taken in whole steps and the impact in
  *   short ones;
- *   a ball rolling on a rigid floor against its closed-form deceleration
- *   under rolling friction, in few substeps: a resting contact's velocity
- *   error is weighted as an index-2 variable's;
+ *   a ball rolling on a rigid floor against the same model (its floor
+ *   regularized for time.step) at fine fixed steps, in few substeps, and
+ *   that model against the closed-form deceleration under rolling friction;
+ *   a pile of 216 spheres at rest stays at rest in one substep per
+ *   interval, as at fixed steps;
  *   the LCP baseline under error control rests at the static sink mg/k;
  *   two threads give the same run bit for bit as one;
  *   an accuracy beyond time.min_step's reach is warned about, not hidden. */
@@ -279,19 +281,32 @@ static double roll_speed_lost(const char* const* sets, int nsets, run_log* L, in
 }
 
 /* A ball rolling on a rigid floor (test/adaptive_roll.yaml) decelerates
- * at a = 5 mu_r g / (7 r) / sqrt(1 + rho^2) under rolling friction.  Its
- * loss of speed from 0.2 to 1 s against 0.8 a, in m/s (the accuracy's own
- * unit), within 10 times the accuracy from 1e-4 to 1e-6 (measured 0.024,
- * 0.57 and 7.9 times), in at most 20 substeps per 10 ms interval (1, 4
- * and 17).  The contact holds the ball's vertical velocity at O(g h) by
- * the step's own regularization, the same after one step and two halves
- * only to O(h); adaptive.c weights a held dof's velocity by h (weighted as
- * a free velocity, in a variant not kept, that difference alone took 6109
- * and 60776 substeps at 1e-4 and 1e-5: doc/step.md). */
+ * at a = 5 mu_r g / (7 r) / sqrt(1 + rho^2) under rolling friction.  Under
+ * error control the floor's near-rigid law is the one a fixed step of
+ * time.step (10 ms) gives it (contact.regularization_step; doc/contact.md
+ * 5), so the run integrates one model: its loss of speed from 0.2 to 1 s
+ * is checked against that model at fixed steps of 2e-5 s (a second
+ * algorithm), within 10 times the accuracy from 1e-4 to 1e-6 (measured
+ * 4.4e-5, 4e-4 and 0.013 times), in at most 20 substeps per 10 ms interval
+ * (1, 2 and 3).  The model's own error against the closed form is the
+ * regularization's, 9.6e-6 m/s at 10 ms, and falls as its step squared:
+ * 6.0e-7 at 2.5 ms (bounds 1.5e-5 and 1e-6).  Under the law of each
+ * substep's own step (before contact.regularization_step) the halves of a
+ * substep integrated a stiffer floor than its whole, and a held dof's
+ * velocity had to be weighted by h for the run to finish (doc/step.md). */
 static void test_rolling_resistance(void) {
   const double r = 0.1, mu = 0.5, mur = 0.002;
   const double rho = 5 * mur / (7 * r * mu);
-  const double rate = 5 * mur * G / (7 * r) / sqrt(1 + rho * rho);
+  const double exact = 0.8 * 5 * mur * G / (7 * r) / sqrt(1 + rho * rho);
+  const char* fixed[] = {"time.step=2e-5", "contact.regularization_step=1e-2"};
+  const double ref = roll_speed_lost(fixed, 2, NULL, NULL);
+  const char* fixed4[] = {"time.step=2e-5", "contact.regularization_step=2.5e-3"};
+  const double ref4 = roll_speed_lost(fixed4, 2, NULL, NULL);
+  printf("  the model at fixed 20 us: speed lost %.9f m/s (regularized for 10 ms), %.9f (2.5 ms); "
+         "closed form %.9f: %.2g and %.2g m/s off\n",
+         ref, ref4, exact, fabs(ref - exact), fabs(ref4 - exact));
+  ENSURE(fabs(ref - exact) <= 1.5e-5);
+  ENSURE(fabs(ref4 - exact) <= 1e-6);
   for (int e = 4; e <= 6; e++) {
     char acc[64];
     snprintf(acc, sizeof acc, "time.accuracy=%g", pow(10.0, -e));
@@ -299,12 +314,67 @@ static void test_rolling_resistance(void) {
     run_log L = {0};
     int held = 0;
     const double dv = roll_speed_lost(sets, 1, &L, &held), eps = pow(10.0, -e);
-    const double e_dv = fabs(dv - 0.8 * rate);
-    printf("  accuracy %.0e: speed lost %.9f m/s against %.9f, error %.2g m/s (%.2g of the "
-           "accuracy); %ld substeps, %ld rejected, %d held at time.min_step\n",
-           eps, dv, 0.8 * rate, e_dv, e_dv / eps, L.substeps, L.rejected, held);
+    const double e_dv = fabs(dv - ref);
+    printf("  accuracy %.0e: speed lost %.9f m/s, %.2g m/s from the model at fixed steps (%.2g of "
+           "the accuracy); %ld substeps, %ld rejected, %d held at time.min_step\n",
+           eps, dv, e_dv, e_dv / eps, L.substeps, L.rejected, held);
     ENSURE(e_dv <= 10 * eps);
     ENSURE(L.substeps <= 20 * 100 && held == 0);
+  }
+}
+
+/* A pile of 216 spheres at rest (test/adaptive_pile.yaml: the rest state
+ * simc's defaults formed at 1 ms, velocities zeroed), 50 ms under error
+ * control at time.step 1 ms: it stays at rest (mean speed of the spheres
+ * below 1e-4 m/s; measured 4.7e-7) in about one substep per
+ * interval (at most 2; measured 1), and its positions stay within 1e-5 m
+ * of the same model at fixed 1 ms steps (the law is that step's; measured
+ * 1.1e-6 m, the halves' integration of the contacts' 29 um springs).
+ * With each step's own law (simc 3bd3c6d: `simc test/adaptive_pile.yaml
+ * --accuracy 1e-1`) the halves of each substep pushed the pile's 29 um
+ * contacts out with the stiffer law of 0.5 ms: the 50 ms took 1602
+ * substeps (341 rejected, 18 at time.min_step) and left the spheres moving
+ * at 0.65 m/s. */
+static double pile_run(const char* const* sets, int nsets, run_log* L, double* pos) {
+  sc_model* m;
+  sc_data* d;
+  sc_error err;
+  ENSURE(sc_scene_load("test/adaptive_pile.yaml", sets, nsets, &m, &err) == SC_OK);
+  ENSURE(sc_data_create(m, &d, &err) == SC_OK);
+  ENSURE(sc_sim_prepare(m, d, &err) == SC_OK);
+  ENSURE(sc_forward(m, d, &err) == SC_OK);
+  for (long k = 1; k <= 50; k++) {
+    ENSURE(sc_advance(m, d, &err) == SC_OK);
+    if (L) log_cb(m, d, L);
+  }
+  double speed = 0;
+  const int nb = m->nv / 6;
+  for (int b = 0; b < nb; b++) {
+    speed += sqrt(d->v[6 * b] * d->v[6 * b] + d->v[6 * b + 1] * d->v[6 * b + 1] +
+                  d->v[6 * b + 2] * d->v[6 * b + 2]) / nb;
+    for (int c = 0; c < 3; c++) pos[3 * b + c] = d->q[7 * b + c];
+  }
+  sc_data_free(d);
+  sc_model_free(m);
+  return speed;
+}
+
+static void test_pile_rests(void) {
+  static double p0[3 * 216], p1[3 * 216];
+  const char* fixed[] = {"time.step=1e-3"};
+  const double s0 = pile_run(fixed, 1, NULL, p0);
+  printf("  fixed 1 ms: mean speed %.2g m/s\n", s0);
+  for (int e = 1; e <= 3; e += 2) {
+    char acc[64];
+    snprintf(acc, sizeof acc, "time.accuracy=%g", pow(10.0, -e));
+    const char* sets[] = {"time.step=1e-3", acc};
+    run_log L = {0};
+    const double s1 = pile_run(sets, 2, &L, p1);
+    double dp = 0;
+    for (int i = 0; i < 3 * 216; i++) dp = fmax(dp, fabs(p1[i] - p0[i]));
+    printf("  accuracy %.0e: mean speed %.2g m/s, positions within %.2g m of fixed 1 ms; %ld "
+           "substeps, %ld rejected\n", pow(10.0, -e), s1, dp, L.substeps, L.rejected);
+    ENSURE(s1 <= 1e-4 && dp <= 1e-5 && L.substeps <= 2 * 50);
   }
 }
 
@@ -342,6 +412,7 @@ int main(int argc, char** argv) {
   RUN(test_drop_flight_long_impact_short);
   RUN(test_rolling_resistance);
   RUN(test_rolling_compliant);
+  RUN(test_pile_rests);
   RUN(test_lcp_under_error_control);
   RUN(test_threads_same_bits);
   RUN(test_min_step_is_warned);

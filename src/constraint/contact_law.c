@@ -298,14 +298,37 @@ static double restitution_law(const sc_model* m, const sc_data* d, const sc_cont
   return 1.0;
 }
 
+/* The step T a contact's law is written for (doc/contact.md 5): a
+ * near-rigid contact's law is the one a fixed step of
+ * contact.regularization_step T gives it, its impulse over a step h the
+ * fraction h / T of that step's, so that its regularization (the spring of
+ * period beta T, friction's sigma w) is one law whatever h is.  Under
+ * error control T defaults to time.step: written for each substep, a
+ * resting contact's depth would scale as h^2 and its stabilization as
+ * phi / h, one step of h and two of h/2 would integrate two laws and
+ * differ by O(h) at any h, and every change of h would move the bodies (a
+ * settled pile's substeps fell to 1e-5 s and the pile came apart).  A
+ * contact resolved at T keeps its own law, and so does a restitution
+ * impact (restitution_law); a step longer than T writes the law for
+ * itself. */
+static double law_step(const sc_model* m, const sc_data* d, int i) {
+  const double H = m->opt.reg_step;
+  if (!(H > d->h)) return d->h;
+  return sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], H, m->opt.beta) ? H : d->h;
+}
+
 /* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
  * from the state): R and vhat (3 each; sap and the LCP, and the solver's
  * checks for every model) and, when hc != NULL, the Hunt-Crossley
- * parameters (SC_HC_NPAR); returns the theta of the law the model uses */
+ * parameters (SC_HC_NPAR); returns the theta of the law the model uses.
+ * At a law step dt = H above the substep h, the impulses are h / H of the
+ * law's at H: R / (h / H) (the same cone, so SAP's projection scales too),
+ * hc's k_th times H / h (n(v) = h (fe0 - h k_th v)+ (1 - d v)+), its bound
+ * n0 an impulse over h, its regularization eps a velocity, as at H. */
 static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_laws* L, int i,
                           double b, double n0, double* R, double* vhat, double* hc) {
   const sc_options* o = &m->opt;
-  const double dt = d->h;
+  const double dt = law_step(m, d, i), f = d->h / dt;
   if (sc_contact_left_out(d, i)) return immobile_law(R, vhat, hc);
   if (L->rmode[i]) return restitution_law(m, d, L, i, n0, R, vhat, hc);
   if (normal_immobile(d, i)) b = 0.0; /* no near-rigid floor (above) */
@@ -320,22 +343,31 @@ static double contact_law(const sc_model* m, const sc_data* d, const sc_contact_
   const double k_a = -o->stiction_anchor / dt;
   vhat[0] = k_a * L->anchor[2 * i];
   vhat[1] = k_a * L->anchor[2 * i + 1];
+  if (f != 1.0)
+    for (int r = 0; r < 3; r++) R[r] /= f;
   if (!hc) return th;
   const double hth = sc_law_theta(o, contact_wdt(d, L, i, 1, dt));
-  sc_law_hc_one(d->ck[i], L->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i], n0, dt,
-                       hth, o->sigma, b, o->sigma * d->h * L->gn, hc);
+  sc_law_hc_one(d->ck[i], L->hcd[i], d->wdiag[i], d->phi0[i], d->vn0[i], d->mu[i],
+                       n0 >= 0.0 ? n0 / f : n0, dt, hth, o->sigma, b, o->sigma * dt * L->gn, hc);
+  if (f != 1.0) {
+    hc[SC_HC_K] /= f;
+    hc[SC_HC_N0] *= f;
+  }
   hc[SC_HC_VT0] = vhat[0];
   hc[SC_HC_VT1] = vhat[1];
   return hth;
 }
 
-/* the depth contact i settles to under normal impulse n (N s) at threshold b */
+/* the depth contact i settles to under normal impulse n (N s, over the
+ * substep) at threshold b: the law's at its own step, under the load
+ * n / f over it */
 static double contact_depth(const sc_model* m, const sc_data* d, const sc_contact_laws* L, int i,
                             int use_hc, double n, double b) {
   double R[3], vh[3], hc[SC_HC_NPAR];
+  const double dt = law_step(m, d, i), f = d->h / dt;
   const double th = contact_law(m, d, L, i, b, 0.0, R, vh, use_hc ? hc : NULL);
-  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (d->h * hc[SC_HC_K]) : (double)INFINITY;
-  return n * th * (th * d->h + d->ctaud[i]) * R[2];
+  if (use_hc) return hc[SC_HC_K] > 0 ? n * th * th / (d->h * hc[SC_HC_K] * f) : (double)INFINITY;
+  return n * th * (th * dt + d->ctaud[i]) * R[2];
 }
 
 /* the near-rigid threshold that keeps contact i within its depth bound
@@ -447,11 +479,12 @@ void sc_contact_laws_anchors(const sc_model* m, const sc_data* d, sc_contact_law
                       : lagged ? (L->n0[i] >= 0.0 ? L->n0[i] : L->hc[SC_HC_NPAR * i + SC_HC_N0])
                                : g[2];
     const double mu = d->mu[i];
-    /* under error control only a near-rigid contact keeps its anchor: a
-     * resolved spring's anchor, whose dynamics are a step's (a_k above),
-     * made a step of h and two of h/2 differ at any h (doc/step.md) */
-    const int keep = !(o->accuracy > 0) ||
-                     sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], dt, o->beta);
+    /* under error control only a contact near-rigid at its law's step
+     * keeps its anchor: a resolved spring's anchor, whose dynamics are a
+     * step's (a_k above), made a step of h and two of h/2 differ at any h
+     * (doc/step.md) */
+    const int keep = !(o->accuracy > 0) || sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i],
+                                                             law_step(m, d, i), o->beta);
     if (keep && mu > 0.0 && nf > 0.0 && hypot(g[0], g[1]) < RHO_STICK * mu * nf) {
       a[0] += dt * (th * v[0] + (1.0 - th) * v0[0]);
       a[1] += dt * (th * v[1] + (1.0 - th) * v0[1]);

@@ -28,7 +28,9 @@
  * substep is taken again from x0 with h' = h max(0.2, 0.9 err^-1/2).  A
  * substep whose trial fails (diverged, bodies passed through each other,
  * the free motion did not converge) is taken again at h / 4.  Substeps are
- * at most H and at least time.min_step; one held at time.min_step whose
+ * at most H (or contact.regularization_step, the step near-rigid laws are
+ * written for, when shorter: constraint/contact_law.c) and at least
+ * time.min_step; one held at time.min_step whose
  * estimate is still above eps (or whose step of h failed, its halves not)
  * is accepted and counted (SC_WARN_MIN_STEP), one whose halves fail there
  * fails the run.  The interval's last substeps end at
@@ -91,8 +93,10 @@ static int held_entry(const sc_model* m, const sc_data* x, int i) {
       return 0;
     w *= 3.0;
   }
-  return x->impulse[3 * i + 2] != 0.0 &&
-         sc_law_near_rigid(x->ck[i], x->ctaud[i], w, x->h, m->opt.beta);
+  /* a contact's law is written for contact.regularization_step when it
+   * is near-rigid there (constraint/contact_law.c) */
+  const double h = i < x->ncon ? fmax(x->h, m->opt.reg_step) : x->h;
+  return x->impulse[3 * i + 2] != 0.0 && sc_law_near_rigid(x->ck[i], x->ctaud[i], w, h, m->opt.beta);
 }
 
 /* err of the opening comment without the division by eps: the two states'
@@ -126,6 +130,9 @@ static double adapt_error(const sc_model* m, const sc_data* x2, sc_data* x1) {
 
 sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
   const double H = m->opt.dt;
+  /* the longest substep: near-rigid laws are written for reg_step, and a
+   * longer substep would write its own (constraint/contact_law.c) */
+  const double hmax = m->opt.reg_step > 0 ? fmin(H, m->opt.reg_step) : H;
   if (!(m->opt.accuracy > 0)) return sc_step(m, d, err);
   sc_data *trial = d->adapt[0], *backup = d->adapt[1];
   if (!trial || !backup)
@@ -137,7 +144,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
   const double hmin = m->opt.min_step;
   const long k = d->step;
   const double t_end = (double)(k + 1) * H;
-  double h = d->h_next > 0 ? fmin(d->h_next, H) : H;
+  double h = d->h_next > 0 ? fmin(d->h_next, hmax) : hmax;
   int substeps = 0, rejected = 0, after_reject = 0;
   double shortest = INFINITY;
   for (;;) {
@@ -148,7 +155,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
      * substep (h itself right after a rejection), one up to 2 h two equal
      * ones, or one when a half would be under time.min_step */
     int whole_end = 0; /* the rest of the interval, under 2 time.min_step, in one */
-    if (left <= (after_reject ? 1.0 : STRETCH) * hs) hs = left;
+    if (left <= (after_reject ? 1.0 : STRETCH) * hs && left <= hmax * (1.0 + 1e-9)) hs = left;
     else if (hs > 0.5 * left) {
       whole_end = 0.5 * left < hmin;
       hs = whole_end ? left : 0.5 * left;
@@ -204,7 +211,7 @@ sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
     after_reject = 0;
     /* a substep cut short by the interval's end says nothing against a
      * longer one: the controller's h is kept unless it would grow */
-    h = fmin(H, fmax(hmin, hs < h ? fmax(h, hs * grow) : hs * grow));
+    h = fmin(hmax, fmax(hmin, hs < h ? fmax(h, hs * grow) : hs * grow));
   }
   d->time = t_end;
   d->step = k + 1;

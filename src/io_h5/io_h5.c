@@ -488,6 +488,8 @@ static sc_status write_root_attrs(sc_h5* h, const sc_model* m, const sc_data* d,
   if (ok && o->accuracy > 0)
     ok = attr_dbl(r, "accuracy", o->accuracy) &&
          attr_dbl(r, "min_step", o->min_step);
+  /* the step near-rigid laws are written for: in every run that sets it */
+  if (ok && o->reg_step > 0) ok = attr_dbl(r, "regularization_step", o->reg_step);
   return ok ? SC_OK : SC_ERR_IO;
 }
 

@@ -113,6 +113,8 @@ typedef struct sc_options {
   double accuracy;  /* error control's tolerance on each substep's local error
                        estimate (integrator/adaptive.c); 0: fixed steps of dt */
   double min_step;  /* error control's shortest substep, s (default dt / 1000) */
+  double reg_step;  /* contact.regularization_step: the step near-rigid contact laws are
+                       written for, s (0: each step's own; error control: dt) */
   double gravity[3];/* m/s^2, world frame */
   /* the medium the bodies move in (MuJoCo's inertia-box fluid model,
    * dynamics.c): density kg/m^3, viscosity Pa s, wind m/s in the world

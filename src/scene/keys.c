@@ -84,6 +84,10 @@ static const sc_scene_key keys[] = {
     {"contact", "tolerance", "number", "-", "1e-6", "> 0",
      "relative momentum residual at which each island's Newton solve stops; under "
      "time.accuracy E, min(1e-6, E / 10) when not given"},
+    {"contact", "regularization_step", "number", "s", "(the step; time.step under accuracy)", "> 0",
+     "the step near-rigid contacts' laws are written for (doc/contact.md 5): a rigid contact "
+     "acts as the spring a fixed step of this length gives it, whatever the step taken; with "
+     "fixed steps >= time.step; under time.accuracy also the longest substep"},
     {"contact", "max_iterations", "integer", "", "100", ">= 1", "Newton iteration cap per island"},
     {"contact", "cg_iterations", "integer", "", "5", ">= 0",
      "conjugate-gradient iterations a Newton direction may take from an earlier factorization "

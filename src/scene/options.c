@@ -108,7 +108,7 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
   if (o->scheme != SC_SCHEME_THETA)
     sc_options_scheme_thetas(o->scheme, &o->theta_q, &o->theta_v, &o->theta_vq);
 
-  int has_contact_tol = 0;
+  int has_contact_tol = 0, has_reg = 0;
   static const char* const solvers[] = {"newton", "lcp"};
   static const char* const models[] = {"sap", "similar", "lagged"};
   static const char* const onfail[] = {"abort", "warn"};
@@ -131,6 +131,23 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
       if (!st) o->contact_model = k;
     }
     if (!st) st = sc_rd_get_num(c, n, "tolerance", &o->contact_tol, RANGE_POS, 0, &has_contact_tol);
+    if (!st) st = sc_rd_get_num(c, n, "regularization_step", &o->reg_step, RANGE_POS, 0, &has_reg);
+    /* fixed steps: a near-rigid law is never stiffer than its step's, so a
+     * shorter one would be silently ignored */
+    if (!st && has_reg && !(o->accuracy > 0) && o->reg_step < o->dt) {
+      size_t m2 = sc_rd_push_key(c, "regularization_step");
+      st = sc_rd_fail(c, sc_snode_get(n, "regularization_step"),
+                      "must be >= time.step with fixed steps (a step's near-rigid law is its "
+                      "stiffest; got %s)", sc_snode_get(n, "regularization_step")->str);
+      sc_rd_pop(c, m2);
+    }
+    if (!st && has_reg && o->accuracy > 0 && o->reg_step < o->min_step) {
+      size_t m2 = sc_rd_push_key(c, "regularization_step");
+      st = sc_rd_fail(c, sc_snode_get(n, "regularization_step"),
+                      "must be >= time.min_step (%g s): error control's substeps are at most "
+                      "it (got %s)", o->min_step, sc_snode_get(n, "regularization_step")->str);
+      sc_rd_pop(c, m2);
+    }
     if (!st) st = sc_rd_get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
     if (!st) st = sc_rd_get_int(c, n, "cg_iterations", &o->cg_iterations, 0, 0, NULL);
     if (!st && (s = sc_snode_get(n, "on_failure"))) {
@@ -259,6 +276,10 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     sc_rd_pop(c, m);
     TRY(st);
   }
+
+  /* under error control near-rigid laws are written for time.step unless
+   * given (constraint/contact_law.c) */
+  if (o->accuracy > 0 && !has_reg) o->reg_step = o->dt;
 
   /* under error control the contact solve's tolerance follows the accuracy
    * down, never up: a tenth of it, between 1e-10 and the fixed-step default

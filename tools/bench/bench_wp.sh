@@ -48,16 +48,7 @@ scene() {
     settled)
       dt=1e-3; win=0
       if [ ! -f "$tmp/settled.yaml" ]; then
-        log "forming the pile to settle (simc defaults, 2.5 s)..."
-        tools/bench/wp_scenes.sh pile 1e-3 "$N" >"$tmp/form.yaml"
-        "$BIN/simc" "$tmp/form.yaml" -o "$tmp/form.h5" --force --duration 2.5 \
-          --set output.every=100 --set output.contacts=false 2>/dev/null >/dev/null
-        /usr/bin/python3 -c '
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    for p in f["/body/position"][-1, 1:, :]:
-        print("%.9f %.9f %.9f" % tuple(p))' "$tmp/form.h5" >"$tmp/rest.txt"
-        tools/bench/wp_scenes.sh settled 1e-3 "$N" "$tmp/rest.txt" >"$tmp/settled.yaml"
+        tools/bench/wp_settled.sh "$BIN/simc" "$N" "$tmp" >"$tmp/settled.yaml" || return 1
       fi ;;
     pile) dt=1e-3; tools/bench/wp_scenes.sh pile 1e-3 "$N" | sed 's/duration: 1.5/duration: 0.6/' >"$tmp/pile.yaml" ;;
     stack1|tower1) dt=1e-3; tools/bench/wp_scenes.sh "${s%1}" 1e-3 >"$tmp/$s.yaml" ;;

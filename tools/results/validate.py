@@ -3,6 +3,7 @@
 
     tools/results/validate.py [--fast] [--jobs N] [--out DIR] [--simc BIN]
                       [--cases NAME,...] [--only KEY=VALUE,...] [--report FILE]
+                      [--set KEY=VALUE ...]
 
 Every case is a scene with a closed-form (or independently integrated)
 reference; every configuration is one integrator scheme x contact model (or
@@ -21,6 +22,8 @@ value against a stated tolerance, and the cell passes when all pass.
   --jobs N        runs in parallel (default: the number of CPUs)
   --verbose       print every cell's checks, not only the failed defaults
   --tap           one "PASS validate:..." or "FAIL validate:..." line per cell
+  --set KEY=VALUE a scene key set in every run (repeatable; e.g. the accuracy
+                  axis with contact.regularization_step=1e-3)
   --accuracy-axis instead of the matrix, simc's defaults under error control
                   (time.accuracy 1e-2 ... 1e-6, time.step 10 ms) over every case
                   and stiffness; --report writes the accuracy table (make
@@ -1143,7 +1146,7 @@ CASES = ([Slide("flat", (0.2, 0.2, 0.1), False), Slide("flat", (0.2, 0.2, 0.1), 
 # ---------------------------------------------------------------------------
 # running
 
-def run_cell(simc, outdir, case, cfg):
+def run_cell(simc, outdir, case, cfg, sets=()):
     why = case.applicable(cfg)
     if why:
         return {"case": case.name, "group": case.group, **cfg.fields(), "key": cfg.key(),
@@ -1158,8 +1161,9 @@ def run_cell(simc, outdir, case, cfg):
         f.write(case.scene(cfg))
     t0 = time.time()
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    extra = [a for kv in sets for a in ("--set", kv)]
     try:
-        p = subprocess.run([simc, yml, "-o", h5, "--quiet", "--force"], capture_output=True,
+        p = subprocess.run([simc, yml, "-o", h5, "--quiet", "--force"] + extra, capture_output=True,
                            text=True, env=env)
     except OSError as e:
         return {"case": case.name, "group": case.group, **cfg.fields(), "key": cfg.key(),
@@ -1180,8 +1184,8 @@ def run_cell(simc, outdir, case, cfg):
             cy, ch = yml[:-5] + "_companion.yaml", h5[:-3] + "_companion.h5"
             with open(cy, "w") as f:
                 f.write(case.companion(cfg))
-            pc = subprocess.run([simc, cy, "-o", ch, "--quiet", "--force"], capture_output=True,
-                                text=True, env=env)
+            pc = subprocess.run([simc, cy, "-o", ch, "--quiet", "--force"] + extra,
+                                capture_output=True, text=True, env=env)
             free = simc_h5.Run(ch) if pc.returncode == 0 else None
             if not os.environ.get("SIMC_VALIDATE_KEEP"):
                 os.remove(ch) if os.path.exists(ch) else None
@@ -1223,6 +1227,8 @@ def main(argv):
     ap.add_argument("--report", default="")
     ap.add_argument("--verbose", action="store_true", help="print every cell")
     ap.add_argument("--tap", action="store_true", help="a PASS or FAIL line per cell")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a scene key set in every run (repeatable)")
     ap.add_argument("--accuracy-axis", action="store_true",
                     help="simc's defaults under error control at ACCURACIES instead")
     a = ap.parse_args(argv)
@@ -1252,7 +1258,7 @@ def main(argv):
     t0 = time.time()
     rows = []
     with cf.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = [ex.submit(run_cell, a.simc, a.out, case, cfg) for case, cfg in jobs]
+        futs = [ex.submit(run_cell, a.simc, a.out, case, cfg, a.set) for case, cfg in jobs]
         for i, fu in enumerate(cf.as_completed(futs)):
             rows.append(fu.result())
             if sys.stderr.isatty():
@@ -1298,14 +1304,18 @@ def main(argv):
         import shutil
         import validate_report
         command = " ".join(["tools/results/validate.py"] + argv)
+        # the CSV beside the report: validation/validation.csv, validation/accuracy.csv
+        # for validation_accuracy.md, validation/accuracy_X.csv for validation_accuracy_X.md
+        stem = os.path.splitext(os.path.basename(a.report))[0]
+        csv_name = (stem[len("validation_"):] if stem.startswith("validation_accuracy")
+                    else "accuracy" if a.accuracy_axis else "validation") + ".csv"
         if a.accuracy_axis:
             validate_report.write_accuracy(a.report, rows, cases, ACCURACIES, ACCURACY_STEP,
-                                           wall, command)
+                                           wall, command, csv_name, a.set)
         else:
             validate_report.write(a.report, rows, cases, a.out, wall, command)
         shutil.copy(os.path.join(a.out, "validation.csv"),
-                    os.path.join(os.path.dirname(os.path.abspath(a.report)), "validation",
-                                 "accuracy.csv" if a.accuracy_axis else "validation.csv"))
+                    os.path.join(os.path.dirname(os.path.abspath(a.report)), "validation", csv_name))
     return 0 if not dfail else 1
 
 

@@ -232,19 +232,23 @@ def _unit(r):
     return ""
 
 
-def write_accuracy(path, rows, cases, accuracies, step, wall, command):
+def write_accuracy(path, rows, cases, accuracies, step, wall, command, csv_name="accuracy.csv",
+                   sets=()):
     """results/validation_accuracy.md: simc's defaults under error control,
     each case's first check against the accuracy asked for"""
     os.makedirs(os.path.join(os.path.dirname(os.path.abspath(path)), "validation"),
                 exist_ok=True)
     idx = {(r["case"], r["stiffness"], r["accuracy"]): r for r in rows}
     accs = ["%g" % a for a in accuracies]
-    L = ["# Validation matrix: the accuracy axis\n",
+    L = ["# Validation matrix: the accuracy axis%s\n" % ("".join(", " + kv for kv in sets)),
          "simc's defaults (scheme and contact model not written) under error control, "
-         "`time: {accuracy: E, step: %g}`: the step is the longest substep and the output "
-         "interval.  Made by\n\n    %s\n" % (step, command),
+         "`time: {accuracy: E, step: %g}`%s: the step is the output interval and, unless "
+         "`contact.regularization_step` says otherwise, the longest substep and the step "
+         "near-rigid contacts are regularized for (doc/contact.md, 5): the runs integrate "
+         "that step's contact law, and its own error against rigid contact is in every "
+         "rigid row.  Made by\n\n    %s\n" % (step, "".join(", `%s`" % kv for kv in sets), command),
          "(%d cells in %.0f s on this machine; `make validate`; every cell's numbers are in "
-         "`validation/accuracy.csv`).  Each entry: the case's first check (its main error, "
+         "`validation/%s`).  Each entry: the case's first check (its main error, "
          "in the unit shown: rel = relative to the reference) and, in brackets, that error "
          "over the accuracy asked for; then the substeps the run took over its duration.  "
          "**Bold**: more than 10 times the accuracy.  A cell marked x failed the case's own "
@@ -252,7 +256,7 @@ def write_accuracy(path, rows, cases, accuracies, step, wall, command):
          "it).  The accuracy bounds each substep's error estimate (doc/step.md, \"Error "
          "control\"): what a case measures sums the errors of many substeps, or is a "
          "model's error that no step removes (compliant contacts against rigid references, "
-         "below).\n" % (len(rows), wall)]
+         "below).\n" % (len(rows), wall, csv_name)]
     for k, title in (("rigid", "rigid contacts"), ("1000000.0", "stiffness 1e6 N/m"),
                      ("100000.0", "stiffness 1e5 N/m")):
         L.append("## %s\n" % title)
