@@ -125,6 +125,14 @@ if [ "$quick" != 1 ]; then
       sed -n '/^## Speed against ODE/,/^## Who is on the front/p' results/wp.md | sed '$d' | sed 's/^## /### /'
       sed -n '/^## Who is on the front/,$p' results/wp.md | sed 's/^## /### /'; } >>"$out.tmp"
   fi
+  # the step axis: fixed steps against error control on the same scenes and
+  # MuJoCo's humanoid (tools/bench/bench_wp_steps.sh; results/wp_steps.md)
+  echo "running the step axis of the work-precision section (tools/bench/bench_wp_steps.sh)..." >&2
+  if BIN=$BIN tools/bench/bench_wp_steps.sh; then
+    { echo; echo "### Fixed steps against error control"; echo
+      echo "See [wp_steps.md](wp_steps.md) (tools/bench/bench_wp_steps.sh)."
+      sed -n '/^## Summary/,$p' results/wp_steps.md | sed '1d'; } >>"$out.tmp"
+  fi
 fi
 
 # Meshes: collision cost per hull pair and MuJoCo's mugs in a bin
