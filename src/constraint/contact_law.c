@@ -317,6 +317,10 @@ static double law_step(const sc_model* m, const sc_data* d, int i) {
   return sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], H, m->opt.beta) ? H : d->h;
 }
 
+int sc_contact_near_rigid(const sc_model* m, const sc_data* d, int i) {
+  return sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i], law_step(m, d, i), m->opt.beta);
+}
+
 /* contact i's law with near-rigid threshold b and friction bound n0 (< 0:
  * from the state): R and vhat (3 each; sap and the LCP, and the solver's
  * checks for every model) and, when hc != NULL, the Hunt-Crossley
@@ -483,8 +487,7 @@ void sc_contact_laws_anchors(const sc_model* m, const sc_data* d, sc_contact_law
      * keeps its anchor: a resolved spring's anchor, whose dynamics are a
      * step's (a_k above), made a step of h and two of h/2 differ at any h
      * (doc/step.md) */
-    const int keep = !(o->accuracy > 0) || sc_law_near_rigid(d->ck[i], d->ctaud[i], d->wdiag[i],
-                                                             law_step(m, d, i), o->beta);
+    const int keep = !(o->accuracy > 0) || sc_contact_near_rigid(m, d, i);
     if (keep && mu > 0.0 && nf > 0.0 && hypot(g[0], g[1]) < RHO_STICK * mu * nf) {
       a[0] += dt * (th * v[0] + (1.0 - th) * v0[0]);
       a[1] += dt * (th * v[1] + (1.0 - th) * v0[1]);

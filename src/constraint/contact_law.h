@@ -51,6 +51,10 @@ void sc_contact_laws_copy(sc_contact_laws* dst, const sc_contact_laws* src);
  * rigid contact without normal mobility (it carries nothing) */
 int sc_contact_left_out(const sc_data* d, int i);
 
+/* 1 when contact i's law is near-rigid at the step it is written for
+ * (contact.regularization_step when longer than the step: doc/contact.md 5) */
+int sc_contact_near_rigid(const sc_model* m, const sc_data* d, int i);
+
 /* The contacts' cone tails (torsional and rolling friction, core/problem.h)
  * appended after the rows, from the angular rows d->Jw the contacts'
  * Jacobian left; sets d->ckind and d->ctail of every contact. */

@@ -46,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "constraint/contact_law.h"
 #include "constraint/law.h"
 #include "integrator/work.h"
 
@@ -85,18 +86,12 @@ static double scaled(double e, double x) { return e / fmax(1.0, fabs(x)); }
  * regularization, not a spring it resolves, set the velocities it touches
  * (a row's Delassus estimate is 3 wdiag, constraint/rows.c) */
 static int held_entry(const sc_model* m, const sc_data* x, int i) {
-  double w = x->wdiag[i];
-  if (i >= x->ncon) {
-    const int t = x->row_type[i - x->ncon];
-    if (t != SC_JROW_LIMIT_LOWER && t != SC_JROW_LIMIT_UPPER && t != SC_JROW_EQUALITY &&
-        t != SC_JROW_TENDON_LOWER && t != SC_JROW_TENDON_UPPER)
-      return 0;
-    w *= 3.0;
-  }
-  /* a contact's law is written for contact.regularization_step when it
-   * is near-rigid there (constraint/contact_law.c) */
-  const double h = i < x->ncon ? fmax(x->h, m->opt.reg_step) : x->h;
-  return x->impulse[3 * i + 2] != 0.0 && sc_law_near_rigid(x->ck[i], x->ctaud[i], w, h, m->opt.beta);
+  if (x->impulse[3 * i + 2] == 0.0) return 0;
+  if (i < x->ncon) return sc_contact_near_rigid(m, x, i);
+  const int t = x->row_type[i - x->ncon];
+  return (t == SC_JROW_LIMIT_LOWER || t == SC_JROW_LIMIT_UPPER || t == SC_JROW_EQUALITY ||
+          t == SC_JROW_TENDON_LOWER || t == SC_JROW_TENDON_UPPER) &&
+         sc_law_near_rigid(x->ck[i], x->ctaud[i], 3.0 * x->wdiag[i], x->h, m->opt.beta);
 }
 
 /* err of the opening comment without the division by eps: the two states'
@@ -130,10 +125,10 @@ static double adapt_error(const sc_model* m, const sc_data* x2, sc_data* x1) {
 
 sc_status sc_advance(const sc_model* m, sc_data* d, sc_error* err) {
   const double H = m->opt.dt;
+  if (!(m->opt.accuracy > 0)) return sc_step(m, d, err);
   /* the longest substep: near-rigid laws are written for reg_step, and a
    * longer substep would write its own (constraint/contact_law.c) */
   const double hmax = m->opt.reg_step > 0 ? fmin(H, m->opt.reg_step) : H;
-  if (!(m->opt.accuracy > 0)) return sc_step(m, d, err);
   sc_data *trial = d->adapt[0], *backup = d->adapt[1];
   if (!trial || !backup)
     return sc_error_set(err, SC_ERR_SIM, NULL, 0, 0,

@@ -133,19 +133,16 @@ sc_status sc_rd_options(ctx* c, load* L, const sc_snode* root) {
     if (!st) st = sc_rd_get_num(c, n, "tolerance", &o->contact_tol, RANGE_POS, 0, &has_contact_tol);
     if (!st) st = sc_rd_get_num(c, n, "regularization_step", &o->reg_step, RANGE_POS, 0, &has_reg);
     /* fixed steps: a near-rigid law is never stiffer than its step's, so a
-     * shorter one would be silently ignored */
-    if (!st && has_reg && !(o->accuracy > 0) && o->reg_step < o->dt) {
+     * shorter one would be silently ignored; error control: it bounds the
+     * substeps, so it cannot be under the shortest */
+    const int acc = o->accuracy > 0;
+    if (!st && has_reg && o->reg_step < (acc ? o->min_step : o->dt)) {
       size_t m2 = sc_rd_push_key(c, "regularization_step");
-      st = sc_rd_fail(c, sc_snode_get(n, "regularization_step"),
-                      "must be >= time.step with fixed steps (a step's near-rigid law is its "
-                      "stiffest; got %s)", sc_snode_get(n, "regularization_step")->str);
-      sc_rd_pop(c, m2);
-    }
-    if (!st && has_reg && o->accuracy > 0 && o->reg_step < o->min_step) {
-      size_t m2 = sc_rd_push_key(c, "regularization_step");
-      st = sc_rd_fail(c, sc_snode_get(n, "regularization_step"),
-                      "must be >= time.min_step (%g s): error control's substeps are at most "
-                      "it (got %s)", o->min_step, sc_snode_get(n, "regularization_step")->str);
+      const sc_snode* rn = sc_snode_get(n, "regularization_step");
+      st = acc ? sc_rd_fail(c, rn, "must be >= time.min_step (%g s): error control's substeps "
+                                   "are at most it (got %s)", o->min_step, rn->str)
+               : sc_rd_fail(c, rn, "must be >= time.step with fixed steps (a step's near-rigid "
+                                   "law is its stiffest; got %s)", rn->str);
       sc_rd_pop(c, m2);
     }
     if (!st) st = sc_rd_get_int(c, n, "max_iterations", &o->contact_maxit, 1, 0, NULL);
