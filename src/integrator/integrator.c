@@ -522,7 +522,7 @@ static sc_status take_step(const sc_model* m, sc_data* d, double h, int whole, s
   for (int i = 0; i < nv; i++) vq[i] = o->theta_vq * d->v[i] + (1 - o->theta_vq) * v0[i];
   if (nc + d->nrow > 0 && o->theta_vq < 1) {
     double* kick = scr(m, d, SCR_GUESS);
-    if (sc_step_kick(m, d, kick, scr(m, d, SCR_TMP)))
+    if (sc_step_kick(m, d, v0, kick, scr(m, d, SCR_TMP)))
       for (int i = 0; i < nv; i++) vq[i] += (1 - o->theta_vq) * kick[i];
   }
   if (d->nrow > 0 && d->solver_work)

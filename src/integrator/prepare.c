@@ -140,8 +140,8 @@ sc_status sc_sim_prepare_threads(const sc_model* m, sc_data* d, int threads, sc_
     const int mem_ok = sc_contact_memory_init(&w->mem, d->ncon_max) == 0;
     w->pat_guess = sc_malloc(sizeof(uint32_t) * 2 * ncap);
     const int law_ok = sc_contact_laws_init(m, (int)ncap, &w->law) == 0;
-    w->matched = sc_malloc(sizeof(int) * 2 * ncap);
-    if (w->matched) w->kicked = w->matched + ncap;
+    w->matched = sc_malloc(sizeof(int) * (2 * ncap + (size_t)m->nclique + 1));
+    if (w->matched) w->kicked = w->matched + ncap, w->kick_clique = w->kicked + ncap;
     if (w->pat_guess) w->pat_out = w->pat_guess + ncap;
     w->row_prev = sc_calloc((size_t)sc_rows_nslot(m) + 1, sizeof(double));
     if (m->opt.output_solver_trace && m->opt.solver != SC_SOLVER_LCP &&

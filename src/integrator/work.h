@@ -44,8 +44,9 @@ typedef struct step_work {
    * contact_law.h) */
   sc_contact_laws law;
   /* per entry of this step: 1 when the warm start knows it (matched), 1
-   * when the impact kick applies its impulse (kicked) */
-  int *matched, *kicked;
+   * when the step had an impact at it (kicked); per clique of the model:
+   * 1 when the impact kick moves it (kick_clique) */
+  int *matched, *kicked, *kick_clique;
   /* each joint row's impulse at the end of the last step (N s), by a slot
    * that names the row across steps (sc_rows_slot, constraint/rows.h), 0 when
    * it was absent */
@@ -79,7 +80,9 @@ sc_solve_status sc_step_contacts_again(const sc_model* m, sc_data* d, const doub
  * contacts kept for the next step, slips and the impulses' work. */
 sc_status sc_step_contacts_end(const sc_model* m, sc_data* d, sc_solve_status ss, sc_error* err);
 /* The impacts' part of the position update (see contact_stage.c): kick =
- * A^-1 J^T dgamma (nv), tmp: nv scratch; returns 0 when there is none. */
-int sc_step_kick(const sc_model* m, sc_data* d, double* kick, double* tmp);
+ * A^-1 J^T gamma over the cliques the impacts move, 0 elsewhere (nv); v0:
+ * the step-start velocities; tmp: nv scratch; returns 0 when there is
+ * none. */
+int sc_step_kick(const sc_model* m, sc_data* d, const double* v0, double* kick, double* tmp);
 
 #endif
