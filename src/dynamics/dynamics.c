@@ -171,19 +171,32 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
     int p = m->body_parent[b], j = m->body_jnt[b];
     sc_xform Xwp, XpJ, XwJ, XJb, Xwb;
     /* J is the world frame: a joint on the world at the default origin */
-    const int world_j = p == 0 && sc_sp_xform_is_identity(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j);
+    const int world_j = p == 0 && m->jnt_frame_id[j];
     const double* qj = q + m->jnt_qadr[j];
     joint_transform(m, j, qj, &XJb);
     if (world_j) {
       sc_sp_xform_identity(&XwJ);
       Xwb = XJb;
     } else {
-      memcpy(Xwp.R, d->xrot + 9 * p, sizeof Xwp.R);
-      memcpy(Xwp.p, d->xpos + 3 * p, sizeof Xwp.p);
-      memcpy(XpJ.R, m->jnt_rot + 9 * j, sizeof XpJ.R);
-      memcpy(XpJ.p, m->jnt_pos + 3 * j, sizeof XpJ.p);
-      sc_sp_xform_compose(&XwJ, &Xwp, &XpJ);
-      sc_sp_xform_compose(&Xwb, &XwJ, &XJb);
+      /* X_wJ = X_wp X_pJ, either of them the identity: a joint on the
+       * world, or at its parent's origin (an imported body's second and
+       * later joints, a weld); X_wb = X_wJ X_Jb, X_Jb the identity for a
+       * weld */
+      if (p == 0) {
+        memcpy(XwJ.R, m->jnt_rot + 9 * j, sizeof XwJ.R);
+        memcpy(XwJ.p, m->jnt_pos + 3 * j, sizeof XwJ.p);
+      } else if (m->jnt_frame_id[j]) {
+        memcpy(XwJ.R, d->xrot + 9 * p, sizeof XwJ.R);
+        memcpy(XwJ.p, d->xpos + 3 * p, sizeof XwJ.p);
+      } else {
+        memcpy(Xwp.R, d->xrot + 9 * p, sizeof Xwp.R);
+        memcpy(Xwp.p, d->xpos + 3 * p, sizeof Xwp.p);
+        memcpy(XpJ.R, m->jnt_rot + 9 * j, sizeof XpJ.R);
+        memcpy(XpJ.p, m->jnt_pos + 3 * j, sizeof XpJ.p);
+        sc_sp_xform_compose(&XwJ, &Xwp, &XpJ);
+      }
+      if (m->jnt_type[j] == SC_JOINT_FIXED) Xwb = XwJ;
+      else sc_sp_xform_compose(&Xwb, &XwJ, &XJb);
     }
     memcpy(d->jxrot + 9 * j, XwJ.R, sizeof XwJ.R);
     memcpy(d->jxpos + 3 * j, XwJ.p, sizeof XwJ.p);
@@ -220,7 +233,7 @@ void sc_dyn_kinematics(const sc_model* m, sc_data* d, const double* q) {
   }
   for (int g = 0; g < m->ngeom; g++) {
     int b = m->geom_body[g];
-    if (sc_sp_xform_is_identity(m->geom_rot + 9 * g, m->geom_pos + 3 * g)) {
+    if (m->geom_frame_id[g]) {
       memcpy(d->geom_xrot + 9 * g, d->xrot + 9 * b, 9 * sizeof(double));
       memcpy(d->geom_xpos + 3 * g, d->xpos + 3 * b, 3 * sizeof(double));
       continue;
@@ -264,7 +277,7 @@ void sc_dyn_velocity(const sc_model* m, sc_data* d, const double* q, const doubl
     /* c_b = V_p x_m (S v) + X_wJ (dS_J/dt v); on the world (V_p = 0) at the
      * default origin (X_wJ the identity) that is dS_J/dt v itself, to the bit
      * but for the sign of a zero (see sc_dyn_kinematics) */
-    if (p == 0 && sc_sp_xform_is_identity(d->jxrot + 9 * j, d->jxpos + 3 * j)) {
+    if (p == 0 && m->jnt_frame_id[j]) {
       memcpy(c, cJ, sizeof cJ);
       continue;
     }

@@ -643,6 +643,12 @@ sc_status sc_model_finalize(sc_model* m) {
     m->body_weld[b] = b > 0 && m->jnt_type[m->body_jnt[b]] == SC_JOINT_FIXED
                           ? m->body_weld[m->body_parent[b]]
                           : b;
+  ALLOC(jnt_frame_id, m->njnt > 0 ? m->njnt : 1);
+  for (int j = 0; j < m->njnt; j++)
+    m->jnt_frame_id[j] = sc_sp_xform_is_identity(m->jnt_rot + 9 * j, m->jnt_pos + 3 * j);
+  ALLOC(geom_frame_id, m->ngeom > 0 ? m->ngeom : 1);
+  for (int g = 0; g < m->ngeom; g++)
+    m->geom_frame_id[g] = sc_sp_xform_is_identity(m->geom_rot + 9 * g, m->geom_pos + 3 * g);
   ALLOC(jnt_com, 3 * (size_t)(m->njnt > 0 ? m->njnt : 1));
   {
     sc_status st = free_centres(m);

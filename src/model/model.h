@@ -372,7 +372,10 @@ typedef struct sc_options {
                                           relative to each other and never touch */ \
   X(double, body_rmin, m->nbody)       /* the smallest geom_rbound of the body's geometries \
                                           (INFINITY: none), m */ \
-  X(int, eqrow_eq, m->neqrow + 1)      /* the constraint of each equality row */
+  X(int, eqrow_eq, m->neqrow + 1)      /* the constraint of each equality row */ \
+  X(int, jnt_frame_id, m->njnt)        /* 1 when the joint's frame is its parent body's \
+                                          (jnt_rot the identity, jnt_pos 0) */ \
+  X(int, geom_frame_id, m->ngeom)      /* 1 when the geometry's frame is its body's */
 
 /* the names of each kind (arrays of strings, each string owned) */
 #define SC_MODEL_NAMES(X) \
