@@ -256,7 +256,7 @@ static double eval_residual_only(const sc_model* m, sc_data* d, const double* v0
   return residual_norm(m, d, v, res, kf, tmp, scale);
 }
 
-static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
+static sc_status free_motion(const sc_model* m, sc_data* d, int relin_after, sc_error* err) {
   const sc_la_blocks cb = sc_model_cliques(m);
   int nv = m->nv;
   const sc_options* o = &m->opt;
@@ -290,6 +290,13 @@ static sc_status free_motion(const sc_model* m, sc_data* d, sc_error* err) {
     /* a residual that stopped contracting within a few decades of the
      * tolerance has reached the round-off floor of m(v): accept it */
     if (r >= 0.9 * r_prev && r <= 1e4 * o->newton_tol * scale) break;
+    /* relin_after re-linearizations follow, each an iteration of this one
+     * on the whole step, contact included, and the step's last test is
+     * theirs (relinearize_step): stop once the contraction of the last
+     * iteration, r / r_prev, would carry r below the tolerance after them */
+    if (relin_after > 0 && isfinite(r_prev) && r < r_prev &&
+        r * pow(r / r_prev, relin_after) <= o->newton_tol * scale)
+      break;
     r_prev = r;
     if (it == o->newton_maxit) {
       d->warning[SC_WARN_FREE_NEWTON]++;
@@ -487,7 +494,8 @@ static sc_status take_step(const sc_model* m, sc_data* d, double h, int whole, s
 
   /* 2-3 free motion and A, with the motors' forces of the step */
   sc_rows_actuate(m, d);
-  st = free_motion(m, d, err);
+  const int relin = nc + d->nrow > 0 && !(o->theta_q == 0 && o->theta_v == 0) && !m->free_motion_affine;
+  st = free_motion(m, d, relin ? o->relinearize : 0, err);
   if (st != SC_OK) return st;
 
   /* 4 contact: each contact's law, min l(v) (SAP) or the polyhedral-cone
@@ -496,7 +504,6 @@ static sc_status take_step(const sc_model* m, sc_data* d, double h, int whole, s
   if ((st = sc_step_contacts(m, d, v0, &ss, err)) != SC_OK) return st;
   /* re-linearize the momentum balance about the contact solution v1 and
    * solve the contact problem again (see relinearize_step) */
-  const int relin = nc + d->nrow > 0 && !(o->theta_q == 0 && o->theta_v == 0) && !m->free_motion_affine;
   for (int r = 0; relin && ss == SC_SOLVE_OK && r < o->relinearize; r++) {
     if (!relinearize_step(m, d, v0)) break;
     d->relinearizations++;
