@@ -115,13 +115,13 @@ static int warm_guess(const sc_model* m, sc_data* d, const step_work* w, int nc,
 /* The impulse of entry i's component r that the kick applies on column
  * col: f gamma_n of a kicked contact or row (in[i]; f = kick_c for a
  * restitution impact, else 1), and every component of every entry on a
- * clique kicked whole (whole[clique]: friction too; a joint row's J is its
- * third slot alone). */
+ * clique kicked whole (whole[clique], every clique when whole is NULL:
+ * friction too; a joint row's J is its third slot alone). */
 static double kick_impulse(const sc_model* m, const sc_data* d, const step_work* w, const int* in,
                            const int* whole, int i, int r, int col) {
   const int nc = d->ncon;
   const double f = i < nc && w->law.rmode[i] == 2 ? w->law.kick_c[i] : 1.0;
-  if (whole[m->dof_clique[col]]) return i < nc || r == 2 ? f * d->impulse[3 * i + r] : 0.0;
+  if (!whole || whole[m->dof_clique[col]]) return i < nc || r == 2 ? f * d->impulse[3 * i + r] : 0.0;
   return in[i] && r == 2 ? f * d->impulse[3 * i + 2] : 0.0;
 }
 
@@ -133,19 +133,23 @@ static double kick_impulse(const sc_model* m, const sc_data* d, const step_work*
  * 1.84 (median 0.86); a column of spheres dropped on itself, 1.00; 27
  * spheres jammed in a shaft, median 2.1 and up to 16 000 (a sphere wedged
  * between two walls); 216 forming a pile, median 1.6, up to 94.  Kicked
- * whole above 3 (and above 2, 4 or 10 alike), the 27 complete their 1.5 s
- * under lagged, sap and the LCP within 0.83 mm of depth (a sphere went
- * 12 mm deep, or spheres passed through each other, before); humanoid.xml
+ * whole above 3 (above 2, 4 or 10 alike, in builds not kept), the 27 of
+ * tools/bench/wp_scenes.sh pile 1e-3 27 complete their 1.5 s under lagged,
+ * sap and the LCP 0.62, 0.66 and 0.83 mm deep at most (the summary line;
+ * a sphere went 12 mm deep, or spheres passed through each other, at
+ * 076e998); humanoid.xml
  * and humanoid100.xml at their own 5 ms are the same to the bit (their
  * contacts are compliant: below). */
 #define KICK_WHOLE 3.0
 
-/* kick = A^-1 sum_i J_i^T (the impulses kick_impulse gives) */
+/* kick = A^-1 sum_i J_i^T (the impulses kick_impulse gives); any_whole: 0
+ * when no clique is kicked whole (only the kicked entries then count) */
 static void kick_assemble(const sc_model* m, const sc_data* d, const step_work* w, const int* in,
-                          const int* whole, double* kick, double* tmp) {
+                          const int* whole, int any_whole, double* kick, double* tmp) {
   const sc_la_blocks cb = sc_model_cliques(m);
   for (int i = 0; i < m->nv; i++) kick[i] = 0;
-  for (int i = 0; i < d->ncon + d->nrow; i++)
+  for (int i = 0; i < d->ncon + d->nrow; i++) {
+    if (!any_whole && !in[i]) continue;
     for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) {
       const int col = d->jcol[q];
       const double* e = d->Jc + 3 * (size_t)q;
@@ -154,6 +158,7 @@ static void kick_assemble(const sc_model* m, const sc_data* d, const step_work* 
         if (g != 0.0) kick[col] += e[r] * g;
       }
     }
+  }
   sc_la_blk_solve(&cb, d->Afac, kick, tmp);
 }
 
@@ -212,7 +217,7 @@ int sc_step_kick(const sc_model* m, sc_data* d, const double* v0, double* kick, 
    * more are pressed (each pass adds one; bounded by the contact count). */
   const double c = 1.0 - m->opt.theta_vq;
   for (int pass = 0; pass <= nc; pass++) {
-    kick_assemble(m, d, w, in, whole, kick, tmp);
+    kick_assemble(m, d, w, in, whole, 0, kick, tmp);
     int added = 0;
     for (int i = 0; i < nc; i++) {
       if (in[i] || w->law.theta_c[i] != 1.0 || !(d->impulse[3 * i + 2] > 0)) continue;
@@ -239,32 +244,33 @@ int sc_step_kick(const sc_model* m, sc_data* d, const double* v0, double* kick, 
    * which the normal kick keeps (kicked whole, humanoid100.xml's objects on
    * MuJoCo's compliant contacts went deeper: 343 steps with a contact
    * deeper than 10 mm over 10 s, against 167). */
-  double* full = scr(m, d, SCR_RES); /* free after the step's solves */
-  for (int k = 0; k < m->nclique; k++) whole[k] = 1;
-  kick_assemble(m, d, w, in, whole, full, tmp);
-  for (int k = 0; k < m->nclique; k++) whole[k] = 0;
-  double* ak = scr(m, d, SCR_K);
-  double* af = tmp; /* (free again after each assembly) */
-  sc_la_blk_gemv(&cb, d->A, kick, ak);
-  sc_la_blk_gemv(&cb, d->A, full, af);
+  /* (whole[k] = -1 while deciding: a compliant kicked contact touches k) */
   for (int i = 0; i < nc; i++)
     if (in[i] && !sc_contact_near_rigid(m, d, i))
       for (int q = d->jptr[i]; q < d->jptr[i + 1]; q++) whole[m->dof_clique[d->jcol[q]]] = -1;
-  int any_whole = 0;
-  for (int k = 0; k < m->nclique; k++) {
-    if (whole[k] < 0) {
-      whole[k] = 0;
-      continue;
+  int candidates = 0, any_whole = 0;
+  for (int i = 0; i < m->nv && !candidates; i++) candidates = kick[i] != 0.0 && !whole[m->dof_clique[i]];
+  if (candidates) {
+    double* full = scr(m, d, SCR_RES); /* free after the step's solves */
+    kick_assemble(m, d, w, in, NULL, 1, full, tmp);
+    double* ak = scr(m, d, SCR_K);
+    double* af = tmp; /* (free again after each assembly) */
+    sc_la_blk_gemv(&cb, d->A, kick, ak);
+    sc_la_blk_gemv(&cb, d->A, full, af);
+    for (int k = 0; k < m->nclique; k++) {
+      if (whole[k] < 0) continue;
+      double ek = 0.0, ef = 0.0;
+      for (int a = 0; a < m->clique_dofnum[k]; a++) {
+        const int i = m->clique_dofs[m->clique_dofadr[k] + a];
+        ek += kick[i] * ak[i];
+        ef += full[i] * af[i];
+      }
+      if (ek > KICK_WHOLE * KICK_WHOLE * ef && ek > 0.0) whole[k] = any_whole = 1;
     }
-    double ek = 0.0, ef = 0.0;
-    for (int a = 0; a < m->clique_dofnum[k]; a++) {
-      const int i = m->clique_dofs[m->clique_dofadr[k] + a];
-      ek += kick[i] * ak[i];
-      ef += full[i] * af[i];
-    }
-    if (ek > KICK_WHOLE * KICK_WHOLE * ef && ek > 0.0) whole[k] = any_whole = 1;
   }
-  if (any_whole) kick_assemble(m, d, w, in, whole, kick, tmp);
+  for (int k = 0; k < m->nclique; k++)
+    if (whole[k] < 0) whole[k] = 0;
+  if (any_whole) kick_assemble(m, d, w, in, whole, 1, kick, tmp);
   /* The kick's work.  Moving the positions by dt (1 - theta_vq) A^-1 J^T
    * gamma more than v_q did moves them against the smooth forces, whose
    * impulse over the step is A (v* - v0): their work there is
